@@ -1,0 +1,16 @@
+# One image for the api (which serves the built web app) and the worker.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production HOST=0.0.0.0
+COPY --from=build /app /app
+USER node
+EXPOSE 3000
+CMD ["node", "node_modules/tsx/dist/cli.mjs", "api/main.ts"]

@@ -1,0 +1,23 @@
+// Records in Mongo written at workflow state transitions.
+import { ApplicationFailure } from '@temporalio/common';
+import mongoose from 'mongoose';
+import { Organization } from '../common/models/organization';
+
+export interface RecordOnboardingStepInput {
+  orgId: string;
+  /** Onboarding fields to set on the organization, e.g. { containerName }. */
+  fields: Record<string, string>;
+}
+
+export function createRecordActivities() {
+  return {
+    async recordOnboardingStep({ orgId, fields }: RecordOnboardingStepInput): Promise<void> {
+      if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+      const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`onboarding.${k}`, v]));
+      const res = await Organization.updateOne({ _id: orgId }, { $set: set });
+      if (res.matchedCount === 0) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+    },
+  };
+}
+
+export type RecordActivities = ReturnType<typeof createRecordActivities>;

@@ -1,0 +1,50 @@
+// The organization's SQL database ("warehouse"): a SQLite file per organization locally,
+// an Azure SQL database in production. Everything above talks to this interface.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../common/config';
+
+export interface Warehouse {
+  /** Throws when the warehouse cannot be reached. */
+  ping(): Promise<void>;
+}
+
+class LocalWarehouse implements Warehouse {
+  constructor(private readonly dir: string) {}
+
+  async ping(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    const db = new Database(join(this.dir, '.health.sqlite'));
+    try {
+      db.prepare('select 1').get();
+    } finally {
+      db.close();
+    }
+  }
+}
+
+class AzureSqlWarehouse implements Warehouse {
+  constructor(private readonly cfg: Config) {}
+
+  async ping(): Promise<void> {
+    const mssql = await import('mssql');
+    const pool = await new mssql.ConnectionPool({
+      server: `${this.cfg.AZURE_SQL_SERVER}.database.windows.net`,
+      database: 'master',
+      user: this.cfg.AZURE_SQL_ADMIN_USER,
+      password: this.cfg.AZURE_SQL_ADMIN_PASSWORD,
+      options: { encrypt: true },
+      connectionTimeout: 5000,
+    }).connect();
+    try {
+      await pool.request().query('select 1');
+    } finally {
+      await pool.close();
+    }
+  }
+}
+
+export function createWarehouse(cfg: Config): Warehouse {
+  return cfg.PROVIDER === 'azure' ? new AzureSqlWarehouse(cfg) : new LocalWarehouse(cfg.WAREHOUSE_DIR);
+}

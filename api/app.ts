@@ -1,0 +1,65 @@
+// Builds the Express app from its dependencies; connecting and listening happen in main.ts.
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import passport from 'passport';
+import type { AppDeps } from './deps';
+import { configurePassport } from './lib/auth';
+import { errorHandler, notFoundHandler } from './lib/errors';
+import { authRouter } from './routes/auth';
+import { healthRouter } from './routes/health';
+import { onboardRouter } from './routes/onboard';
+
+export const WEB_DIST = join(__dirname, '..', 'web', 'dist');
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Dashboards are embedded BI reports from their own origins.
+          'frame-src': ["'self'", 'https:'],
+          'img-src': ["'self'", 'data:', 'https:'],
+        },
+      },
+    }),
+  );
+  if (deps.config.CORS_ORIGINS) {
+    const allowed = new Set(deps.config.CORS_ORIGINS.split(',').map((s) => s.trim()));
+    app.use((req, res, next) => {
+      const origin = req.headers.origin;
+      if (origin && allowed.has(origin)) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Vary', 'Origin');
+        res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+      }
+      if (req.method === 'OPTIONS') return void res.sendStatus(204);
+      next();
+    });
+  }
+  app.use(express.json({ limit: '100kb' }));
+  app.use(express.urlencoded({ extended: false, limit: '100kb' }));
+  configurePassport(deps.config);
+  app.use(passport.initialize());
+
+  const api = express.Router();
+  api.use('/health', healthRouter(deps));
+  api.use('/auth', authRouter(deps));
+  api.use('/onboard', onboardRouter(deps));
+  api.use(notFoundHandler);
+  app.use('/api/v1', api);
+
+  // The built web app on the same origin; client-side routes fall back to index.html.
+  if (existsSync(join(WEB_DIST, 'index.html'))) {
+    app.use(express.static(WEB_DIST, { index: false, maxAge: '1h' }));
+    app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(join(WEB_DIST, 'index.html')));
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,12 @@
+import type { BlobServiceClient } from '@azure/storage-blob';
+import type { Client } from '@temporalio/client';
+import type { Warehouse } from '../activities/warehouse';
+import type { Config } from '../common/config';
+
+/** What the app is built from: one of each per process, created by the entry (or a test). */
+export interface AppDeps {
+  config: Config;
+  temporal: Client;
+  blobService: BlobServiceClient;
+  warehouse: Warehouse;
+}

@@ -1,0 +1,47 @@
+// The api process: connects Mongo and Temporal once, creates the first admin, then listens.
+import { BlobServiceClient } from '@azure/storage-blob';
+import { Client, Connection } from '@temporalio/client';
+import mongoose from 'mongoose';
+import { createWarehouse } from '../activities/warehouse';
+import { config, ConfigError } from '../common/config';
+import { logger } from '../common/logger';
+import { createApp } from './app';
+import { ensureFirstAdmin } from './services/first-admin';
+
+async function main() {
+  const cfg = config();
+  await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
+  await mongoose.syncIndexes();
+  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const blobService = BlobServiceClient.fromConnectionString(cfg.AZURE_STORAGE_CONNECTION_STRING);
+  const app = createApp({ config: cfg, temporal, blobService, warehouse: createWarehouse(cfg) });
+
+  const admin = await ensureFirstAdmin(cfg);
+  const server = app.listen(cfg.PORT, cfg.HOST, () => {
+    const lines = [`App:         ${cfg.PUBLIC_URL}`, `Temporal UI: ${cfg.TEMPORAL_UI_URL}`];
+    if (admin.created && admin.generatedPassword) {
+      lines.push(`First admin created. Sign in as ${admin.email} with password ${admin.generatedPassword}`, '(shown once: change it under Change Password)');
+    } else if (admin.created) {
+      lines.push(`First admin created. Sign in as ${admin.email} with ADMIN_PASSWORD.`);
+    } else {
+      lines.push(`Sign in as ${admin.email} (or any user you created).`);
+    }
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  });
+
+  const shutdown = () => {
+    server.close(() => {
+      void connection.close().finally(() => void mongoose.disconnect().finally(() => process.exit(0)));
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else logger.error({ err }, 'api failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,150 @@
+// The one place that reads process.env. Parsed once at start-up; a missing or malformed
+// variable stops the process with a message naming it.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+const url = z.string().url();
+
+/** Every variable, its default for the local provider, and what it must look like. */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PROVIDER: z.enum(['local', 'azure']).default('local'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: port.default(3000),
+    PUBLIC_URL: url.optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+
+    MONGODB_URI: optionalString.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional()),
+    FERRETDB_PORT: port.default(27017),
+
+    TEMPORAL_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('ledgerflow'),
+    TEMPORAL_UI_PORT: port.default(8233),
+    TEMPORAL_UI_URL: url.optional(),
+
+    AZURITE_BLOB_PORT: port.default(10000),
+    AZURE_STORAGE_CONNECTION_STRING: optionalString,
+
+    JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    JWT_EXPIRES_IN: z.coerce.number().int().positive().default(86400),
+    ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+        .optional(),
+    ),
+
+    ADMIN_EMAIL: z.string().email().default('admin@ledgerflow.local'),
+    ADMIN_PASSWORD: optionalString,
+    SELF_SIGNUP: bool.default('false'),
+    CORS_ORIGINS: optionalString,
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+    MAIL_FROM: z.string().default('LedgerFlow <no-reply@ledgerflow.local>'),
+    ADMIN_NOTIFY_EMAIL: optionalString.pipe(z.string().email().optional()),
+
+    UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+
+    AZURE_SUBSCRIPTION_ID: optionalString,
+    AZURE_RESOURCE_GROUP: optionalString,
+    AZURE_LOCATION: z.string().default('eastus'),
+    AZURE_SQL_SERVER: optionalString,
+    AZURE_SQL_ADMIN_USER: optionalString,
+    AZURE_SQL_ADMIN_PASSWORD: optionalString,
+    AZURE_MANAGEMENT_ENDPOINT: optionalString.pipe(url.optional()),
+
+    QBO_CLIENT_ID: optionalString,
+    QBO_CLIENT_SECRET: optionalString,
+    QBO_REDIRECT_URI: optionalString.pipe(url.optional()),
+    QBO_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    QBO_AUTHORIZE_URL: url.default('https://appcenter.intuit.com/connect/oauth2'),
+    QBO_TOKEN_URL: url.default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
+    QBO_API_BASE: optionalString.pipe(url.optional()),
+    SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
+    SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
+  })
+  .superRefine((c, ctx) => {
+    if (c.PROVIDER !== 'azure') return;
+    for (const key of ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_SUBSCRIPTION_ID', 'AZURE_RESOURCE_GROUP', 'AZURE_SQL_SERVER', 'AZURE_SQL_ADMIN_USER', 'AZURE_SQL_ADMIN_PASSWORD', 'MONGODB_URI', 'JWT_SECRET', 'ENCRYPTION_KEY'] as const) {
+      if (!c[key]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'is required when PROVIDER=azure' });
+    }
+  });
+
+type Raw = z.infer<typeof configSchema>;
+
+export interface Config extends Omit<Raw, 'MONGODB_URI' | 'JWT_SECRET' | 'ENCRYPTION_KEY' | 'AZURE_STORAGE_CONNECTION_STRING' | 'PUBLIC_URL' | 'TEMPORAL_UI_URL' | 'DATA_DIR'> {
+  DATA_DIR: string;
+  MONGODB_URI: string;
+  /** True when the launcher runs FerretDB for us. */
+  embeddedMongo: boolean;
+  JWT_SECRET: string;
+  ENCRYPTION_KEY: Buffer;
+  AZURE_STORAGE_CONNECTION_STRING: string;
+  PUBLIC_URL: string;
+  TEMPORAL_UI_URL: string;
+  WAREHOUSE_DIR: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads a secret from DATA_DIR, generating it on first use (local provider only). */
+function localSecret(dataDir: string, name: string, bytes: number): string {
+  const file = join(dataDir, 'secrets', name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 });
+  const value = randomBytes(bytes).toString('base64');
+  writeFileSync(file, value, { mode: 0o600, flag: 'wx' });
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const dataDir = resolve(c.DATA_DIR);
+  const local = c.PROVIDER === 'local';
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    MONGODB_URI: c.MONGODB_URI ?? `mongodb://127.0.0.1:${c.FERRETDB_PORT}/ledgerflow`,
+    embeddedMongo: !c.MONGODB_URI,
+    JWT_SECRET: c.JWT_SECRET ?? (local ? localSecret(dataDir, 'jwt-secret', 48) : ''),
+    ENCRYPTION_KEY: Buffer.from(c.ENCRYPTION_KEY ?? (local ? localSecret(dataDir, 'encryption-key', 32) : ''), 'base64'),
+    AZURE_STORAGE_CONNECTION_STRING:
+      c.AZURE_STORAGE_CONNECTION_STRING ??
+      `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${AZURITE_KEY};BlobEndpoint=http://127.0.0.1:${c.AZURITE_BLOB_PORT}/devstoreaccount1;`,
+    PUBLIC_URL: c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}`,
+    TEMPORAL_UI_URL: c.TEMPORAL_UI_URL ?? `http://127.0.0.1:${c.TEMPORAL_UI_PORT}`,
+    WAREHOUSE_DIR: join(dataDir, 'warehouse'),
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed on first use. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** For tests that change variables between cases. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,15 @@
+// Names shared by the api (which starts and queries workflows) and the worker.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Search attribute registered on the dev server (`--search-attribute OrganizationId=Keyword`). */
+export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD);
+
+/** Workflow IDs derive from the business key so a repeated request finds the running one. */
+export const workflowIds = {
+  onboarding: (orgId: string) => `onboard-${orgId}`,
+  onboardingStep: (step: string, orgId: string) => `onboard-${step}-${orgId}`,
+  csvSave: (orgId: string, uploadId: string) => `csv-${orgId}-${uploadId}`,
+  pipelineRun: (orgId: string) => `pipelines-${orgId}`,
+  quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
+  sageSync: (accountId: string) => `sync-sage-${accountId}`,
+};

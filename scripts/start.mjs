@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm start`: bootstraps the tools, then runs the whole local stack with state under .data/.
+// Ctrl-C stops every child; the next start keeps all data.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ProcessGroup, assertPortsFree, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
+import { buildWebIfStale } from './lib/web.mjs';
+
+const env = process.env;
+const num = (name, dflt) => {
+  const v = env[name];
+  if (v === undefined || v === '') return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) throw new ToolError(`${name}=${v} is not a port number. Fix: set ${name} to a number from 1 to 65535.`);
+  return Number(v);
+};
+
+await main(async () => {
+  const mongoExternal = Boolean(env.MONGODB_URI);
+  const tools = bootstrap({ needFerret: !mongoExternal });
+  const dataDir = resolve(ROOT, env.DATA_DIR || '.data');
+  mkdirSync(dataDir, { recursive: true });
+
+  const temporalAddress = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
+  const ports = {
+    app: num('PORT', 3000),
+    temporal: Number(temporalAddress.split(':')[1] ?? 7233),
+    temporalUi: num('TEMPORAL_UI_PORT', 8233),
+    mongo: num('FERRETDB_PORT', 27017),
+    blob: num('AZURITE_BLOB_PORT', 10000),
+  };
+  await assertPortsFree([
+    ['app', ports.app, 'PORT'],
+    ['Temporal dev server', ports.temporal, 'TEMPORAL_ADDRESS'],
+    ['Temporal UI', ports.temporalUi, 'TEMPORAL_UI_PORT'],
+    ...(mongoExternal ? [] : [['FerretDB', ports.mongo, 'FERRETDB_PORT']]),
+    ['Azurite', ports.blob, 'AZURITE_BLOB_PORT'],
+  ]);
+  buildWebIfStale();
+
+  const group = new ProcessGroup(join(dataDir, 'logs'));
+  let stopping = false;
+  const stop = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\n[start] stopping ...\n');
+    await group.stopAll();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  process.stdout.write('[start] starting Temporal dev server, ' + (mongoExternal ? '' : 'FerretDB, ') + 'Azurite ...\n');
+  await startInfrastructure(group, { tools, dataDir, ports, namespace: env.TEMPORAL_NAMESPACE || 'default', mongo: !mongoExternal });
+
+  const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development' };
+  const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const worker = group.spawn('worker', process.execPath, [tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT });
+  const api = group.spawn('api', process.execPath, [tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT, echo: true });
+  for (const child of [worker, api]) {
+    child.once('exit', (code) => {
+      if (stopping) return;
+      process.stderr.write(`error: ${child.name} exited with code ${code}. Fix: see ${join(dataDir, 'logs', `${child.name}.log`)}\n`);
+      void stop(1);
+    });
+  }
+  await waitForPort(ports.app, { name: 'api', child: api, timeoutMs: 120000 });
+  process.stdout.write(`[start] ready. Logs in ${join(dataDir, 'logs')}. Ctrl-C stops everything.\n`);
+});

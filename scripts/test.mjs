@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm test`: the same bootstrap as `npm start`, then typecheck, lint and every test against
+// a Temporal dev server, FerretDB and Azurite of its own (free loopback ports, throwaway
+// state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure } from './lib/services.mjs';
+import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/tools.mjs';
+import { buildWebIfStale } from './lib/web.mjs';
+
+const timings = [];
+function step(name, fn) {
+  const t0 = Date.now();
+  const out = fn();
+  timings.push([name, (Date.now() - t0) / 1000]);
+  return out;
+}
+async function stepAsync(name, fn) {
+  const t0 = Date.now();
+  const out = await fn();
+  timings.push([name, (Date.now() - t0) / 1000]);
+  return out;
+}
+function runNode(args, env = {}) {
+  const res = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return res.status ?? 1;
+}
+
+await main(async () => {
+  const tools = step('bootstrap tools', () => bootstrap());
+  const chromium = step('chromium', () => ensureChromium());
+  step('sqlite3 cli', () => ensureSqlite3Cli());
+  const bin = (p) => join(ROOT, 'node_modules', ...p.split('/'));
+
+  const jestArgs = process.argv.slice(2);
+  const quick = jestArgs.length > 0; // a chosen test path skips typecheck and lint
+  if (!quick) {
+    process.stdout.write('[test] typecheck ...\n');
+    if (step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json']) || runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json']))) process.exit(1);
+    process.stdout.write('[test] lint ...\n');
+    if (step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.']))) process.exit(1);
+  }
+  step('web build', () => buildWebIfStale());
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-test-'));
+  const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
+  const group = new ProcessGroup(join(dataDir, 'logs'));
+  const cleanup = async () => {
+    await group.stopAll(3000);
+    if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  let code = 1;
+  try {
+    process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
+    await stepAsync('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
+      DATA_DIR: dataDir,
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      TEMPORAL_UI_PORT: String(ports.temporalUi),
+      TEMPORAL_BIN: tools.temporal,
+      MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}/ledgerflow-test`,
+      AZURITE_BLOB_PORT: String(ports.blob),
+      AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
+      CHROMIUM_PATH: chromium,
+    };
+    process.stdout.write('[test] jest ...\n');
+    code = step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', ...jestArgs], env));
+  } finally {
+    await cleanup();
+  }
+  process.stdout.write(`[test] timings: ${timings.map(([n, s]) => `${n} ${s.toFixed(1)}s`).join(', ')}\n`);
+  process.exit(code);
+});

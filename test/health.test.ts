@@ -1,0 +1,31 @@
+import { BlobServiceClient } from '@azure/storage-blob';
+import request from 'supertest';
+import { createApp } from '../api/app';
+import { startStack, type TestStack } from './helpers/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+describe('GET /api/v1/health', () => {
+  it('reports every dependency up with its latency', async () => {
+    const res = await request(stack.app).get('/api/v1/health');
+    expect(res.status).toBe(200);
+    for (const dep of ['mongo', 'temporal', 'blobStorage', 'warehouse']) {
+      expect(res.body.data.dependencies[dep]).toEqual({ status: 'up', latencyMs: expect.any(Number) });
+    }
+  });
+
+  it('answers 503 naming the dependency that is down', async () => {
+    // Blob storage pointed at a closed loopback port.
+    const deadBlob = BlobServiceClient.fromConnectionString(stack.config.AZURE_STORAGE_CONNECTION_STRING.replace(/:\d+\/devstoreaccount1/, ':9/devstoreaccount1'), { retryOptions: { maxTries: 1 } });
+    const app = createApp({ ...stack.deps, blobService: deadBlob });
+    const res = await request(app).get('/api/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body.status).toBe(false);
+    expect(res.body.data.dependencies.blobStorage.status).toBe('down');
+    expect(res.body.data.dependencies.mongo.status).toBe('up');
+  });
+});

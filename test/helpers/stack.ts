@@ -1,0 +1,81 @@
+// Test harness over the real services `npm test` started (Temporal dev server, FerretDB,
+// Azurite): each test file gets its own Mongo database and Temporal task queue.
+import { BlobServiceClient } from '@azure/storage-blob';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import type { Express } from 'express';
+import mongoose from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createWarehouse } from '../../activities/warehouse';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { loadConfig, type Config } from '../../common/config';
+import { createWorker } from '../../worker/worker';
+
+export interface TestStack {
+  config: Config;
+  env: TestWorkflowEnvironment;
+  worker: Worker;
+  app: Express;
+  deps: AppDeps;
+  blobService: BlobServiceClient;
+  stop(): Promise<void>;
+}
+
+/** The workflow bundle is built once per `npm test` run and shared by test files. */
+export async function workflowBundle(config: Config): Promise<{ code: string }> {
+  const file = join(config.DATA_DIR, 'workflow-bundle.js');
+  if (!existsSync(file)) {
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error(m: string) { console.error(m); }, log() {} } });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, code);
+    renameSync(tmp, file);
+  }
+  return { code: readFileSync(file, 'utf8') };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const base = process.env.MONGODB_URI;
+  if (!base || !process.env.TEMPORAL_ADDRESS) throw new Error('Run tests through `npm test`: it starts Temporal, FerretDB and Azurite.');
+  const db = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  return loadConfig({ ...process.env, MONGODB_URI: base.replace(/\/[^/]*$/, `/${db}`), TEMPORAL_TASK_QUEUE: `tq-${db}`, ...overrides });
+}
+
+function quietTemporalLogs() {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // already installed in this process
+  }
+}
+
+/** Connects Mongo, a Temporal client and a worker (polling until stop()) for one test file. */
+export async function startStack(overrides: Record<string, string> = {}): Promise<TestStack> {
+  quietTemporalLogs();
+  const config = testConfig(overrides);
+  await mongoose.connect(config.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
+  await mongoose.syncIndexes();
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const worker = await createWorker({ config, connection: env.nativeConnection, workflowBundle: await workflowBundle(config) });
+  const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
+  const deps: AppDeps = { config, temporal: env.client, blobService, warehouse: createWarehouse(config) };
+  const app = createApp(deps);
+  const running = worker.run();
+  return {
+    config,
+    env,
+    worker,
+    app,
+    deps,
+    blobService,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await mongoose.connection.dropDatabase().catch(() => undefined);
+      await mongoose.disconnect();
+      await env.teardown();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** The one route table of the app (spec section 2). */
+export const paths = {
+  home: '/',
+  login: '/login',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  resetPasswordSuccess: '/reset-password/success',
+  fileUpload: '/file-upload',
+  pipelines: '/pipelines',
+  apps: '/apps',
+  dashboard: '/dashboard',
+  organizations: '/organizations',
+  orgOnboarding: '/org-onboarding',
+  users: '/users',
+  changePassword: '/change-password',
+  faq: '/faq',
+  aboutUs: '/about-us',
+  privacyPolicy: '/privacy-policy',
+  licenseAgreement: '/license-agreement',
+} as const;

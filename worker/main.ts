@@ -1,0 +1,24 @@
+// The worker process: connects Mongo and Temporal once, then serves the task queue.
+import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import mongoose from 'mongoose';
+import { config, ConfigError } from '../common/config';
+import { logger } from '../common/logger';
+import { createWorker } from './worker';
+
+async function main() {
+  const cfg = config();
+  Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
+  await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
+  const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const worker = await createWorker({ config: cfg, connection });
+  logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, provider: cfg.PROVIDER }, 'worker started');
+  await worker.run();
+  await connection.close();
+  await mongoose.disconnect();
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else logger.error({ err }, 'worker failed');
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { BlobServiceClient } from '@azure/storage-blob';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import type { Config } from '../common/config';
+
+export interface CreateWorkerOptions {
+  config: Config;
+  connection: NativeConnection;
+  taskQueue?: string;
+  /** Prebuilt workflow bundle (tests build it once); otherwise bundled from workflows/. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+/** Builds the product's worker from real clients; the process entry and tests both use it. */
+export async function createWorker({ config, connection, taskQueue, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
+  const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
+  return Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+    activities: createActivities({ blobService }),
+    ...(workflowBundle ? { workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+  });
+}

@@ -1,0 +1,21 @@
+// Named timeout/retry profiles for proxied activities (one place, as in Airbyte's ActivityBeanFactory).
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/** Quick calls to storage, Mongo or a management API. */
+export const shortCall: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['ValidationError', 'NotFound'] },
+};
+
+/** Long work (pipeline runs, big loads) that heartbeats and resumes from its details. */
+export const longRunning: ActivityOptions = {
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['ValidationError', 'NotFound'] },
+};
+
+/** Validation: fails once with the user's message, never retried. */
+export const neverRetry: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
+};
