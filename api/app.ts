@@ -9,6 +9,7 @@ import { configurePassport } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/errors';
 import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
+import { openApiDocument } from './openapi';
 import { onboardRouter } from './routes/onboard';
 
 export const WEB_DIST = join(__dirname, '..', 'web', 'dist');
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(passport.initialize());
 
   const api = express.Router();
+  api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
   api.use('/health', healthRouter(deps));
   api.use('/auth', authRouter(deps));
   api.use('/onboard', onboardRouter(deps));

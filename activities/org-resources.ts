@@ -1,0 +1,39 @@
+// What onboarding created for an organization, as activities need it.
+import { ApplicationFailure } from '@temporalio/common';
+import mongoose from 'mongoose';
+import { Organization, type OrganizationDoc } from '../common/models/organization';
+
+export interface OrgResources {
+  orgId: string;
+  organizationName: string;
+  containerName?: string;
+  databaseName?: string;
+  dataFactoryName?: string;
+}
+
+export async function getOrgResources(orgId: string): Promise<OrgResources> {
+  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  return {
+    orgId,
+    organizationName: org.organizationName,
+    containerName: org.onboarding?.containerName ?? undefined,
+    databaseName: org.onboarding?.databaseName ?? undefined,
+    dataFactoryName: org.onboarding?.dataFactoryName ?? undefined,
+  };
+}
+
+/** The organization's container, or a clear non-retryable failure when onboarding has not created it. */
+export async function requireContainer(orgId: string): Promise<string> {
+  const r = await getOrgResources(orgId);
+  if (!r.containerName) throw ApplicationFailure.nonRetryable('This organization has no storage container yet: an admin must onboard it first.', 'NotOnboarded');
+  return r.containerName;
+}
+
+/** The organization's SQL database, or a clear non-retryable failure when onboarding has not created it. */
+export async function requireDatabase(orgId: string): Promise<string> {
+  const r = await getOrgResources(orgId);
+  if (!r.databaseName) throw ApplicationFailure.nonRetryable('This organization has no SQL database yet: an admin must onboard it first.', 'NotOnboarded');
+  return r.databaseName;
+}
