@@ -4,12 +4,13 @@ import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 import { createWarehouse } from '../activities/warehouse';
 import { config, ConfigError } from '../common/config';
-import { logger } from '../common/logger';
+import { logger, setLogLevel } from '../common/logger';
 import { createApp } from './app';
 import { ensureFirstAdmin } from './services/first-admin';
 
 async function main() {
   const cfg = config();
+  setLogLevel(cfg.LOG_LEVEL);
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
   const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });

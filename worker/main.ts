@@ -2,11 +2,12 @@
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import mongoose from 'mongoose';
 import { config, ConfigError } from '../common/config';
-import { logger } from '../common/logger';
+import { logger, setLogLevel } from '../common/logger';
 import { createWorker } from './worker';
 
 async function main() {
   const cfg = config();
+  setLogLevel(cfg.LOG_LEVEL);
   Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });

@@ -2,7 +2,7 @@
 // runs on a fresh clone before node_modules exists. Every tool lands in a project-local,
 // git-ignored folder and is skipped when already there.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -129,8 +129,15 @@ export async function main(fn) {
   } catch (e) {
     if (e instanceof ToolError) {
       const [first, ...rest] = e.message.split('\n');
-      process.stderr.write(`error: ${first}\n`);
-      if (rest.length && process.env.DEBUG) process.stderr.write(rest.join('\n') + '\n');
+      let where = '';
+      if (rest.length) {
+        // The tool's own output goes to a log file; the console gets one line naming it.
+        mkdirSync(TOOLS_DIR, { recursive: true });
+        const logFile = join(TOOLS_DIR, 'bootstrap.log');
+        appendFileSync(logFile, `[${new Date().toISOString()}] ${e.message}\n\n`);
+        where = ` (details: ${logFile})`;
+      }
+      process.stderr.write(`error: ${first}${where}\n`);
       process.exit(1);
     }
     throw e;

@@ -12,6 +12,7 @@ import { createWarehouse } from '../../activities/warehouse';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { loadConfig, type Config } from '../../common/config';
+import { setLogLevel } from '../../common/logger';
 import { createWorker } from '../../worker/worker';
 
 export interface TestStack {
@@ -55,6 +56,7 @@ function quietTemporalLogs() {
 export async function startStack(overrides: Record<string, string> = {}): Promise<TestStack> {
   quietTemporalLogs();
   const config = testConfig(overrides);
+  setLogLevel(config.LOG_LEVEL);
   await mongoose.connect(config.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
