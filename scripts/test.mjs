@@ -3,7 +3,7 @@
 // a Temporal dev server, FerretDB and Azurite of its own (free loopback ports, throwaway
 // state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure } from './lib/services.mjs';
@@ -54,6 +54,7 @@ await main(async () => {
   process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   let code = 1;
+  let summary = '';
   try {
     process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
     await stepAsync('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
@@ -70,10 +71,17 @@ await main(async () => {
       CHROMIUM_PATH: chromium,
     };
     process.stdout.write('[test] jest ...\n');
-    code = step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', ...jestArgs], env));
+    const results = join(dataDir, 'jest-results.json');
+    code = step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    if (existsSync(results)) {
+      const r = JSON.parse(readFileSync(results, 'utf8'));
+      summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : '');
+      if (r.numTotalTests === 0) code = code || 1;
+    }
   } finally {
     await cleanup();
   }
   process.stdout.write(`[test] timings: ${timings.map(([n, s]) => `${n} ${s.toFixed(1)}s`).join(', ')}\n`);
+  if (summary) process.stdout.write(`tests: ${summary}\n`);
   process.exit(code);
 });
