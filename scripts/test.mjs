@@ -42,7 +42,8 @@ await main(async () => {
     process.stdout.write('[test] lint ...\n');
     if (step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.']))) process.exit(1);
   }
-  step('web build', () => buildWebIfStale());
+  // Chosen tests build the web app only when they are browser tests.
+  if (!quick || jestArgs.some((a) => a.includes('e2e'))) step('web build', () => buildWebIfStale());
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-test-'));
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
