@@ -1,25 +1,131 @@
-import { Spinner } from '@blueprintjs/core';
-import { lazy, Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { FullScreenSpinner } from '../components/FullScreenSpinner';
+import { toast } from '../components/toaster';
+import { SESSION_EXPIRED, setUnauthorizedHandler } from '../lib/api-client';
+import { titleForPath } from '../lib/format';
+import { clearSession, EXPIRY_CHECK_MS, getToken, homeFor, isExpired, isSignedIn, useSession } from '../lib/session';
 import { paths } from './paths';
 
+// Every page is its own chunk: the login page loads only what it needs.
+const Shell = lazy(() => import('../components/Shell').then((m) => ({ default: m.Shell })));
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const ResetSuccessPage = lazy(() => import('../features/auth/ResetSuccessPage'));
+const ChangePasswordPage = lazy(() => import('../features/auth/ChangePasswordPage'));
+const LandingPage = lazy(() => import('../features/public/LandingPage'));
+const FaqPage = lazy(() => import('../features/public/FaqPage'));
+const AboutPage = lazy(() => import('../features/public/AboutPage'));
+const PrivacyPolicyPage = lazy(() => import('../features/public/PrivacyPolicyPage'));
+const LicenseAgreementPage = lazy(() => import('../features/public/LicenseAgreementPage'));
+const FileUploadPage = lazy(() => import('../features/files/FileUploadPage'));
+const PipelinesPage = lazy(() => import('../features/pipelines/PipelinesPage'));
+const AppsPage = lazy(() => import('../features/apps/AppsPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
+const OrgOnboardingPage = lazy(() => import('../features/onboarding/OrgOnboardingPage'));
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+
+/** Ends the session when it expires (checked every 120000 ms) or when the api answers 401. */
+function SessionWatcher() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler((message) => {
+      toast(message, 'danger');
+      navigate(paths.login, { replace: true, state: { notice: message } });
+    });
+    const check = () => {
+      if (getToken() && isExpired()) {
+        clearSession();
+        toast(SESSION_EXPIRED, 'danger');
+        navigate(paths.login, { replace: true, state: { notice: SESSION_EXPIRED } });
+      }
+    };
+    check();
+    const timer = setInterval(check, EXPIRY_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [navigate]);
+  return null;
+}
+
+function PageTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = titleForPath(pathname);
+  }, [pathname]);
+  return null;
+}
+
+function RequireAuth({ children }: { children: ReactNode }) {
+  useSession();
+  const location = useLocation();
+  if (!isSignedIn()) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
+  return <>{children}</>;
+}
+
+function RequireAdmin({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  if (user?.role !== 'admin') return <Navigate to={homeFor(user?.role)} replace />;
+  return <>{children}</>;
+}
+
+/** Login and password-reset pages send a signed-in user home (spec section 2). */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  if (isSignedIn()) return <Navigate to={homeFor(user?.role)} replace />;
+  return <>{children}</>;
+}
+
+/** `/` is the public home page, and the upload screen for a signed-in user. */
+function Home() {
+  useSession();
+  return isSignedIn() ? <Shell /> : <LandingPage />;
+}
 
 export function AppRoutes() {
   return (
-    <Suspense fallback={<div className="fullscreen-spinner"><Spinner /></div>}>
-      <Routes>
-        <Route path={paths.login} element={<LoginPage />} />
-        <Route path="*" element={<Navigate to={paths.login} replace />} />
-      </Routes>
-    </Suspense>
+    <>
+      <SessionWatcher />
+      <PageTitle />
+      <Suspense fallback={<FullScreenSpinner />}>
+        <Routes>
+          <Route path={paths.login} element={<GuestOnly><LoginPage /></GuestOnly>} />
+          <Route path={paths.forgotPassword} element={<GuestOnly><ForgotPasswordPage /></GuestOnly>} />
+          <Route path={paths.resetPasswordSuccess} element={<ResetSuccessPage />} />
+          <Route path={paths.resetPassword} element={<GuestOnly><ResetPasswordPage /></GuestOnly>} />
+          <Route path={`${paths.resetPassword}/:resetToken`} element={<GuestOnly><ResetPasswordPage /></GuestOnly>} />
+          <Route path={paths.faq} element={<FaqPage />} />
+          <Route path={paths.aboutUs} element={<AboutPage />} />
+          <Route path={paths.privacyPolicy} element={<PrivacyPolicyPage />} />
+          <Route path={paths.licenseAgreement} element={<LicenseAgreementPage />} />
+          <Route path={paths.home} element={<Home />}>
+            <Route index element={<FileUploadPage />} />
+          </Route>
+          <Route element={<RequireAuth><Shell /></RequireAuth>}>
+            <Route path={paths.fileUpload} element={<FileUploadPage />} />
+            <Route path={paths.pipelines} element={<PipelinesPage />} />
+            <Route path={paths.apps} element={<AppsPage />} />
+            <Route path={paths.dashboard} element={<DashboardPage />} />
+            <Route path={paths.changePassword} element={<ChangePasswordPage />} />
+            <Route path={paths.organizations} element={<RequireAdmin><OrganizationsPage /></RequireAdmin>} />
+            <Route path={paths.orgOnboarding} element={<RequireAdmin><OrgOnboardingPage /></RequireAdmin>} />
+            <Route path={paths.users} element={<RequireAdmin><UsersPage /></RequireAdmin>} />
+          </Route>
+          <Route path="*" element={<Navigate to={paths.home} replace />} />
+        </Routes>
+      </Suspense>
+    </>
   );
 }
 
 export default function App() {
   return (
     <BrowserRouter>
-      <AppRoutes />
+      <SWRConfig value={{ shouldRetryOnError: false, revalidateOnFocus: false }}>
+        <AppRoutes />
+      </SWRConfig>
     </BrowserRouter>
   );
 }

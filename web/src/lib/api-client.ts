@@ -2,6 +2,7 @@
 import { clearSession, getToken } from './session';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
+export const API_BASE = '/api/v1';
 
 export class ApiRequestError extends Error {
   constructor(
@@ -19,7 +20,7 @@ export function setUnauthorizedHandler(fn: Listener): void {
   onUnauthorized = fn;
 }
 
-interface Envelope<T> {
+export interface Envelope<T> {
   status: boolean;
   message?: string;
   data?: T;
@@ -32,6 +33,14 @@ export function errorMessage(body: unknown, fallback: string): string {
   return b?.errors?.[0]?.msg || b?.message || fallback;
 }
 
+/** A 401 on an authenticated call ends the session (spec section 4). */
+function handleUnauthorized(hadToken: boolean): ApiRequestError | undefined {
+  if (!hadToken) return undefined;
+  clearSession();
+  onUnauthorized(SESSION_EXPIRED);
+  return new ApiRequestError(SESSION_EXPIRED, 401);
+}
+
 export async function apiRequest<T>(method: string, path: string, body?: unknown, fallback = 'Request failed'): Promise<Envelope<T>> {
   const headers: Record<string, string> = {};
   const token = getToken();
@@ -42,13 +51,66 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const res = await fetch(`/api/v1${path}`, { method, headers, body: payload });
+  let res: Response;
+  try {
+    res = await fetch(`${API_BASE}${path}`, { method, headers, body: payload });
+  } catch {
+    throw new ApiRequestError(fallback, 0);
+  }
   const json = (await res.json().catch(() => undefined)) as Envelope<T> | undefined;
-  if (res.status === 401 && token) {
-    clearSession();
-    onUnauthorized(SESSION_EXPIRED);
-    throw new ApiRequestError(SESSION_EXPIRED, 401);
+  if (res.status === 401) {
+    const expired = handleUnauthorized(Boolean(token));
+    if (expired) throw expired;
   }
   if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status);
   return json;
+}
+
+/** SWR fetcher: the key is [path, fallback message]; answers `data`. */
+export async function fetchData<T>([path, fallback]: readonly [string, string]): Promise<T> {
+  const res = await apiRequest<T>('GET', path, undefined, fallback);
+  return res.data as T;
+}
+
+/** A query string from the set values only. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/**
+ * Multipart POST through XMLHttpRequest, whose upload events give the progress bar
+ * (fetch has no upload progress). Same envelope, errors and 401 rule as apiRequest.
+ */
+export function apiUpload<T>(path: string, form: FormData, opts: { fallback: string; timeoutMs?: number; onProgress?: (fraction: number) => void }): Promise<Envelope<T>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const token = getToken();
+    xhr.open('POST', `${API_BASE}${path}`);
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    if (opts.timeoutMs) xhr.timeout = opts.timeoutMs;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && opts.onProgress) opts.onProgress(e.total ? e.loaded / e.total : 0);
+    };
+    xhr.onerror = () => reject(new ApiRequestError(opts.fallback, 0));
+    xhr.ontimeout = () => reject(new ApiRequestError(opts.fallback, 0));
+    xhr.onload = () => {
+      let json: Envelope<T> | undefined;
+      try {
+        json = JSON.parse(xhr.responseText) as Envelope<T>;
+      } catch {
+        json = undefined;
+      }
+      if (xhr.status === 401) {
+        const expired = handleUnauthorized(Boolean(token));
+        if (expired) return reject(expired);
+      }
+      if (xhr.status < 200 || xhr.status >= 300 || !json || json.status === false) return reject(new ApiRequestError(errorMessage(json, opts.fallback), xhr.status));
+      opts.onProgress?.(1);
+      resolve(json);
+    };
+    xhr.send(form);
+  });
 }

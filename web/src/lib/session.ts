@@ -1,13 +1,31 @@
 // The session as spec section 4 keeps it: token, its creation time and expiry (seconds).
+import { useSyncExternalStore } from 'react';
+
+export interface Dashboard {
+  name: string;
+  url: string;
+}
+
 export interface SessionUser {
   id: string;
-  fullName: string;
+  fullName?: string;
+  fullname?: string;
   email: string;
   role: string;
   organization_id: string | null;
+  dashboards?: Dashboard[];
+  pipeline?: string;
+  phoneNumber?: string;
 }
 
+export const EXPIRY_CHECK_MS = 120000;
+
 const KEYS = { token: 'token', createdAt: 'tokenCreatedAt', expiresIn: 'expiresIn', userId: 'userId', user: 'user' } as const;
+
+const listeners = new Set<() => void>();
+function emit() {
+  for (const l of listeners) l();
+}
 
 export function saveSession(token: string, expiresIn: number, user: SessionUser): void {
   localStorage.setItem(KEYS.token, token);
@@ -16,11 +34,23 @@ export function saveSession(token: string, expiresIn: number, user: SessionUser)
   localStorage.setItem(KEYS.userId, user.id);
   localStorage.setItem(KEYS.user, JSON.stringify(user));
   document.cookie = `token=1; path=/; SameSite=Strict`;
+  emit();
+}
+
+/** Keeps the stored user in step with the profile the api answers. */
+export function updateSessionUser(user: SessionUser): void {
+  if (!getToken()) return;
+  const before = localStorage.getItem(KEYS.user);
+  const after = JSON.stringify(user);
+  if (before === after) return;
+  localStorage.setItem(KEYS.user, after);
+  emit();
 }
 
 export function clearSession(): void {
   for (const key of Object.values(KEYS)) localStorage.removeItem(key);
   document.cookie = 'token=; path=/; max-age=0; SameSite=Strict';
+  emit();
 }
 
 export function getToken(): string | null {
@@ -42,4 +72,43 @@ export function isExpired(now = Date.now()): boolean {
   const expiresIn = Number(localStorage.getItem(KEYS.expiresIn));
   if (!getToken() || !createdAt || !expiresIn) return true;
   return now - createdAt > expiresIn * 1000;
+}
+
+/** Signed in: a token that has not expired. */
+export function isSignedIn(): boolean {
+  return Boolean(getToken()) && !isExpired();
+}
+
+let snapshot: { user: SessionUser | null; token: string | null } = { user: null, token: null };
+function readSnapshot() {
+  const token = getToken();
+  const raw = localStorage.getItem(KEYS.user);
+  if (token !== snapshot.token || raw !== (snapshot.user ? JSON.stringify(snapshot.user) : null)) snapshot = { token, user: getSessionUser() };
+  return snapshot;
+}
+
+/** The signed-in user, re-rendering on sign-in, profile refresh and sign-out. */
+export function useSession(): { user: SessionUser | null; token: string | null } {
+  return useSyncExternalStore(
+    (cb) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    readSnapshot,
+    readSnapshot,
+  );
+}
+
+export function displayName(user: Pick<SessionUser, 'fullName' | 'fullname'> | null | undefined): string {
+  return (user?.fullName || user?.fullname || '').trim() || 'Unknown';
+}
+
+export function initials(user: Pick<SessionUser, 'fullName' | 'fullname'> | null | undefined): string {
+  const words = (user?.fullName || user?.fullname || '').trim().split(/\s+/).filter(Boolean);
+  const letters = words.slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
+  return letters || 'U';
+}
+
+export function homeFor(role: string | undefined): string {
+  return role === 'admin' ? '/organizations' : '/file-upload';
 }

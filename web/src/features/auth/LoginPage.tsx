@@ -1,18 +1,14 @@
 import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { apiRequest } from '../../lib/api-client';
-import { saveSession, type SessionUser } from '../../lib/session';
-
-interface LoginData {
-  user: SessionUser;
-  expiresIn: number;
-  token: string;
-}
+import { homeFor, saveSession } from '../../lib/session';
+import { login } from './api/auth';
 
 export default function LoginPage() {
   const navigate = useNavigate();
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
@@ -21,15 +17,14 @@ export default function LoginPage() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(undefined);
+    if (!email.trim() || !password) return setError('Please fill in all required fields correctly');
     setLoading(true);
     try {
-      const res = await apiRequest<LoginData>('POST', '/auth/login', { email, password }, 'Login failed');
-      const data = res.data!;
+      const data = await login(email, password);
       saveSession(data.token, data.expiresIn, data.user);
-      navigate(data.user.role === 'admin' ? paths.organizations : paths.fileUpload, { replace: true });
+      navigate(homeFor(data.user.role), { replace: true });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Login failed');
-    } finally {
       setLoading(false);
     }
   }
@@ -38,6 +33,11 @@ export default function LoginPage() {
     <main className="auth-page">
       <Card elevation={2} className="auth-card">
         <H2>Sign in</H2>
+        {notice && (
+          <Callout intent="warning" className="auth-notice" role="status">
+            {notice}
+          </Callout>
+        )}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <FormGroup label="Email" labelFor="login-email">
             <InputGroup id="login-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
@@ -50,6 +50,9 @@ export default function LoginPage() {
         </form>
         <p>
           <Link to={paths.forgotPassword}>Forgot password?</Link>
+        </p>
+        <p className="auth-links">
+          <Link to={paths.home}>Home</Link> · <Link to={paths.faq}>FAQ</Link> · <Link to={paths.privacyPolicy}>Privacy Policy</Link>
         </p>
       </Card>
     </main>

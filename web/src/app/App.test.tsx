@@ -1,0 +1,182 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { menuForRole } from '../components/menu';
+import { SESSION_EXPIRED } from '../lib/api-client';
+import { getToken } from '../lib/session';
+import { fail, mockApi, ok } from '../test/mock-api';
+import { ORG_ID, signIn } from '../test/session-fixtures';
+import { AppRoutes } from './App';
+
+function Where() {
+  const l = useLocation();
+  return <output data-testid="where">{l.pathname + l.search}</output>;
+}
+
+function renderAt(path: string) {
+  return render(
+    <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <Where />
+      </MemoryRouter>
+    </SWRConfig>,
+  );
+}
+
+const profile = (user: object, organization: unknown = null) => ok({ user, organization });
+const dashboards = [
+  { name: 'Revenue', url: 'https://bi.example.com/revenue' },
+  { name: 'Cash Flow', url: 'https://bi.example.com/cash' },
+];
+
+afterEach(() => {
+  localStorage.clear();
+  jest.useRealTimers();
+  jest.restoreAllMocks();
+});
+
+describe('menus by role (spec section 2)', () => {
+  it('user: Upload File, Pipelines, Apps, Dashboard with one sub-item per dashboard', () => {
+    const m = menuForRole('user', dashboards);
+    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard']);
+    expect(m[3]!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
+  });
+  it('admin: Organizations, Org - Onboarding, Users, then the four', () => {
+    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Apps', 'Dashboard']);
+  });
+  it('any other role: an empty menu', () => {
+    expect(menuForRole('auditor')).toEqual([]);
+    expect(menuForRole(undefined)).toEqual([]);
+  });
+});
+
+describe('the shell', () => {
+  it('shows the user menu, the organization name, initials and full name, and dashboard sub-items', async () => {
+    const user = signIn();
+    mockApi({
+      'GET /user/profile': profile(user, { id: ORG_ID, organizationName: 'Acme Holdings', dashboards: JSON.stringify(dashboards) }),
+      'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }),
+    });
+    renderAt('/file-upload');
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(await screen.findByTestId('org-name')).toHaveTextContent('Acme Holdings');
+    const links = within(nav).getAllByRole('link').map((a) => a.textContent);
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
+    expect(links.slice(0, 4)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard']);
+    expect(within(nav).getByRole('link', { name: 'Cash Flow' })).toHaveAttribute('href', '/dashboard?name=Cash%20Flow');
+    expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('ALAda Lovelace');
+    expect(document.title).toBe('File Upload');
+  });
+
+  it('admin menu; "U" and "Unknown" for a user without a name; no organization name for an admin', async () => {
+    const user = signIn({ role: 'admin', fullName: '', organization_id: null });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
+    renderAt('/organizations');
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Apps', 'Dashboard']));
+    expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('UUnknown');
+    expect(screen.queryByTestId('org-name')).toBeNull();
+  });
+
+  it('the root selects Upload File for a signed-in user; the toggle hides and shows the sidebar', async () => {
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/');
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
+    const toggle = screen.getByRole('button', { name: 'Toggle sidebar' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull();
+    await userEvent.click(toggle);
+    expect(await screen.findByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+  });
+
+  it('the user dropdown leads to Change Password', async () => {
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/file-upload');
+    await userEvent.click(await screen.findByRole('button', { name: 'User menu' }));
+    await userEvent.click(await screen.findByText('Change Password'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/change-password'));
+    expect(await screen.findByRole('heading', { name: 'Change Password' })).toBeInTheDocument();
+  });
+
+  it('Logout clears the session, says "Logout Successfully!" and goes to /login', async () => {
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/file-upload');
+    await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
+    expect(await screen.findByText('Logout Successfully!')).toBeInTheDocument();
+    expect(getToken()).toBeNull();
+    expect(localStorage.getItem('userId')).toBeNull();
+    expect(localStorage.getItem('tokenCreatedAt')).toBeNull();
+  });
+});
+
+describe('routing and the session', () => {
+  it('a signed-out visitor of an app page goes to /login; / is the public home page', async () => {
+    mockApi({});
+    renderAt('/pipelines');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('the public home page has the landing navigation and its title', async () => {
+    mockApi({});
+    renderAt('/');
+    const nav = await screen.findByRole('navigation', { name: 'Site' });
+    for (const item of ['Home', 'Features', 'Integrations', 'Solutions', 'FAQ', 'Contact-Us']) expect(within(nav).getByText(item)).toBeInTheDocument();
+    expect(document.title).toBe('LedgerFlow Homepage');
+  });
+
+  it('a signed-in admin visiting /login or /reset-password goes to /organizations, a user to /file-upload', async () => {
+    const admin = signIn({ role: 'admin', organization_id: null });
+    mockApi({ 'GET /user/profile': profile(admin), 'GET /organization': ok({ organizations: [] }) });
+    const { unmount } = renderAt('/reset-password/abc');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/organizations'));
+    unmount();
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/login');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
+  });
+
+  it('a user cannot open admin screens', async () => {
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/users');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
+  });
+
+  it('a 401 shows the expiry message, clears the session and goes to /login', async () => {
+    signIn();
+    mockApi({ 'GET /user/profile': fail(401, 'Unauthorized'), 'GET /pipeline/list-files/65f0000000000000000000aa': fail(401, 'Unauthorized') });
+    renderAt('/file-upload');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
+    expect((await screen.findAllByText(SESSION_EXPIRED)).length).toBeGreaterThan(0);
+    expect(getToken()).toBeNull();
+  });
+
+  it('checks expiry every 120000 ms and ends an expired session', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+    const user = signIn({}, 200);
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    renderAt('/file-upload');
+    await act(async () => {
+      jest.advanceTimersByTime(120000);
+    });
+    expect(screen.getByTestId('where')).toHaveTextContent('/file-upload');
+    expect(getToken()).toBe('test-token');
+    await act(async () => {
+      jest.advanceTimersByTime(120000);
+    });
+    expect(screen.getByTestId('where')).toHaveTextContent('/login');
+    expect(getToken()).toBeNull();
+  });
+});

@@ -1,0 +1,30 @@
+import { Tag, type Intent } from '@blueprintjs/core';
+
+const INTENTS: Record<string, Intent> = {
+  done: 'success',
+  completed: 'success',
+  succeeded: 'success',
+  success: 'success',
+  active: 'success',
+  running: 'primary',
+  pending: 'none',
+  queued: 'none',
+  failed: 'danger',
+  error: 'danger',
+  reconnect_needed: 'warning',
+  'reconnect needed': 'warning',
+  cancelled: 'warning',
+  canceled: 'warning',
+  terminated: 'warning',
+  inactive: 'none',
+};
+
+/** A run's, step's or connection's status as a coloured tag. */
+export function StatusTag({ status }: { status: string | null | undefined }) {
+  const s = (status ?? 'unknown').toString();
+  return (
+    <Tag intent={INTENTS[s.toLowerCase()] ?? 'none'} minimal round data-status={s.toLowerCase()}>
+      {s.replace(/_/g, ' ')}
+    </Tag>
+  );
+}

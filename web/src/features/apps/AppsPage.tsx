@@ -1,0 +1,201 @@
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { messages } from '../../../../common/validation';
+import { Field } from '../../components/Field';
+import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
+import { StatusTag } from '../../components/StatusTag';
+import { toast } from '../../components/toaster';
+import { checkForm, useFormValues } from '../../lib/forms';
+import { formatDate } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import {
+  connectionId,
+  createSageAccount,
+  quickbooksAuthorizeUrl,
+  setQuickbooksStatus,
+  setSageStatus,
+  syncQuickbooks,
+  syncSage,
+  useQuickbooksAccounts,
+  useSageAccounts,
+  type Connection,
+  type SageInput,
+} from './api/connections';
+
+type Kind = 'quickbooks' | 'sage';
+const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
+const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
+
+function ConnectionRows({ kind, accounts, busy, onToggle, onSync }: { kind: Kind; accounts: Connection[]; busy: string | null; onToggle: (c: Connection) => void; onSync: (c: Connection) => void }) {
+  return (
+    <>
+      {accounts.map((c) => {
+        const id = connectionId(c);
+        const active = c.status === 'active';
+        return (
+          <tr key={`${kind}-${id}`}>
+            <td>{kind === 'quickbooks' ? 'QuickBooks' : 'Sage'}</td>
+            <td>{c.companyName ?? c.realmId ?? c.sageCompanyID ?? ''}</td>
+            <td><StatusTag status={c.status} /></td>
+            <td>{formatDate(c.last_synced) || 'Never'}</td>
+            <td className="actions-cell">
+              <Button small icon="refresh" text="Sync now" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
+              <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} onClick={() => onToggle(c)} />
+            </td>
+          </tr>
+        );
+      })}
+    </>
+  );
+}
+
+export default function AppsPage() {
+  const { user } = useSession();
+  const [picked, setPicked] = useState('');
+  const orgId = useWorkingOrganization(user?.role, user?.organization_id, picked);
+  const qb = useQuickbooksAccounts(orgId);
+  const sage = useSageAccounts(orgId);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [addOpen, setAddOpen] = useState(false);
+  const [kind, setKind] = useState<Kind>('quickbooks');
+  const { values, set, setValues } = useFormValues<Record<keyof SageInput, string>>(EMPTY_SAGE);
+  const [errors, setErrors] = useState<Partial<Record<keyof SageInput, string>>>({});
+  const [formError, setFormError] = useState<string>();
+  const [adding, setAdding] = useState(false);
+
+  async function toggle(k: Kind, c: Connection) {
+    const next = c.status === 'active' ? 'inactive' : 'active';
+    setBusy(`status-${connectionId(c)}`);
+    try {
+      if (k === 'quickbooks') {
+        await setQuickbooksStatus(c, next);
+        await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)) }, { revalidate: false });
+      } else {
+        await setSageStatus(c, next);
+        await sage.mutate((d) => {
+          const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a));
+          return Array.isArray(d) ? list : { accounts: list };
+        }, { revalidate: false });
+      }
+    } catch (err) {
+      toast((err as Error).message, 'danger');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function sync(k: Kind, c: Connection) {
+    setBusy(`sync-${connectionId(c)}`);
+    try {
+      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : await syncSage(c), 'success');
+      // A sync sets last_synced to now (spec section 4); the server's answer follows.
+      const now = new Date().toISOString();
+      if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
+      else await sage.mutate();
+    } catch (err) {
+      toast((err as Error).message, 'danger');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function add(e: FormEvent) {
+    e.preventDefault();
+    setFormError(undefined);
+    if (!orgId) return setFormError('Please select an organization or ensure you are properly logged in');
+    if (kind === 'quickbooks') {
+      setAdding(true);
+      try {
+        window.location.assign(await quickbooksAuthorizeUrl(orgId));
+      } catch (err) {
+        setFormError((err as Error).message);
+        setAdding(false);
+      }
+      return;
+    }
+    const rules = Object.fromEntries((Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => [k, () => (values[k].trim() ? undefined : `${SAGE_LABELS[k]} is required`)])) as Record<keyof SageInput, () => string | undefined>;
+    const res = checkForm(rules, values);
+    setErrors(res.errors);
+    if (res.formError) return setFormError(messages.formIncomplete);
+    setAdding(true);
+    try {
+      toast(await createSageAccount(orgId, values), 'success');
+      setValues(EMPTY_SAGE);
+      setAddOpen(false);
+      await sage.mutate();
+    } catch (err) {
+      setFormError((err as Error).message);
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  const loading = qb.isLoading || sage.isLoading;
+  const none = qb.accounts.length === 0 && sage.accounts.length === 0;
+
+  return (
+    <div className="page">
+      <div className="card-head">
+        <H2>Apps</H2>
+        <Button intent="primary" icon="add" text="Add New Connection" disabled={!orgId} onClick={() => { setFormError(undefined); setAddOpen(true); }} />
+      </div>
+      {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
+      <Card className="page-card">
+        {!orgId ? (
+          <NonIdealState icon="applications" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Connections belong to an organization." />
+        ) : loading ? (
+          <Spinner size={24} />
+        ) : (
+          <>
+            {qb.error && <Callout intent="danger">{(qb.error as Error).message}</Callout>}
+            {sage.error && <Callout intent="danger">{(sage.error as Error).message}</Callout>}
+            {none ? (
+              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online or Sage Intacct to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
+            ) : (
+              <div className="table-scroll">
+                <HTMLTable striped className="full-width" aria-label="Connections">
+                  <thead>
+                    <tr>
+                      <th>App</th>
+                      <th>Company</th>
+                      <th>Status</th>
+                      <th>Last synced</th>
+                      <th><span className="sr-only">Actions</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} />
+                    <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} />
+                  </tbody>
+                </HTMLTable>
+              </div>
+            )}
+            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastSyncError).map((c) => (
+              <Callout key={`err-${connectionId(c)}`} intent="warning">{c.lastSyncError}</Callout>
+            ))}
+          </>
+        )}
+      </Card>
+
+      <Dialog isOpen={addOpen} onClose={() => setAddOpen(false)} title="Add Connection">
+        <form onSubmit={(e) => void add(e)} noValidate>
+          <DialogBody>
+            <RadioGroup label="Accounting system" selectedValue={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)} inline>
+              <Radio label="QuickBooks Online" value="quickbooks" />
+              <Radio label="Sage Intacct" value="sage" />
+            </RadioGroup>
+            {kind === 'quickbooks' ? (
+              <p>You will be sent to Intuit to sign in and allow access, then brought back here.</p>
+            ) : (
+              (Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => (
+                <Field key={k} id={`sage-${k}`} label={SAGE_LABELS[k]} type={k.endsWith('Password') ? 'password' : 'text'} autoComplete="off" value={values[k]} onValue={set(k)} error={errors[k]} />
+              ))
+            )}
+            {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
+          </DialogBody>
+          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" loading={adding} text={kind === 'quickbooks' ? 'Connect QuickBooks' : 'Connect Sage'} /></>} />
+        </form>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import useSWR from 'swr';
+import { apiRequest, fetchData, query } from '../../../lib/api-client';
+
+export interface Connection {
+  id: string;
+  _id?: string;
+  status: string;
+  last_synced?: string | null;
+  organization_id: string;
+  companyName?: string;
+  realmId?: string;
+  sageCompanyID?: string;
+  lastSyncError?: string | null;
+}
+
+export interface SageInput {
+  sageUserID: string;
+  sageUserPassword: string;
+  sageSenderID: string;
+  sageSenderPassword: string;
+  sageCompanyID: string;
+}
+
+const cid = (c: Connection) => c.id ?? c._id ?? '';
+
+export const quickbooksKey = (orgId: string) => [`/quickbooks/accounts${query({ organization_id: orgId })}`, 'Failed to fetch QuickBooks accounts'] as const;
+export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgId })}`, 'Failed to fetch Sage accounts'] as const;
+
+/** GET /quickbooks/accounts?organization_id= -> data.accounts */
+export function useQuickbooksAccounts(orgId: string) {
+  const swr = useSWR(orgId ? quickbooksKey(orgId) : null, fetchData<{ accounts: Connection[] }>, {
+    refreshInterval: (d) => (d?.accounts?.some((a) => a.status === 'syncing') ? 2000 : 0),
+  });
+  return { ...swr, accounts: swr.data?.accounts ?? [] };
+}
+
+/** GET /sage?organization_id= -> data (a list, or { accounts }) */
+export function useSageAccounts(orgId: string) {
+  const swr = useSWR(orgId ? sageKey(orgId) : null, fetchData<Connection[] | { accounts: Connection[] }>, {
+    refreshInterval: (d) => ((Array.isArray(d) ? d : (d?.accounts ?? [])).some((a) => a.status === 'syncing') ? 2000 : 0),
+  });
+  const d = swr.data;
+  return { ...swr, accounts: Array.isArray(d) ? d : (d?.accounts ?? []) };
+}
+
+/** PUT /quickbooks/status/{id} { accountStatus } */
+export async function setQuickbooksStatus(c: Connection, accountStatus: string): Promise<void> {
+  await apiRequest('PUT', `/quickbooks/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update status');
+}
+
+export async function setSageStatus(c: Connection, accountStatus: string): Promise<void> {
+  await apiRequest('PUT', `/sage/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update Sage account status');
+}
+
+/** POST /quickbooks { id, organization_id }: sync now. */
+export async function syncQuickbooks(orgId: string, c: Connection): Promise<string> {
+  const res = await apiRequest('POST', '/quickbooks', { id: cid(c), organization_id: orgId }, 'Failed to sync QuickBooks account');
+  return res.message ?? 'QuickBooks sync finished';
+}
+
+/** GET /sage/data?id=: sync now. */
+export async function syncSage(c: Connection): Promise<string> {
+  const res = await apiRequest('GET', `/sage/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Sage account');
+  return res.message ?? 'Sage sync finished';
+}
+
+/** POST /sage: checks the credentials with Intacct, then stores them (encrypted). */
+export async function createSageAccount(orgId: string, input: SageInput): Promise<string> {
+  const res = await apiRequest('POST', '/sage', { ...input, organization_id: orgId }, 'Failed to create Sage account');
+  return res.message ?? 'Sage account connected successfully';
+}
+
+/** The api builds Intuit's authorize URL (with a state bound to the user and organization). */
+export async function quickbooksAuthorizeUrl(orgId: string): Promise<string> {
+  const res = await apiRequest<{ url?: string; authorizeUrl?: string; authUri?: string }>('GET', `/quickbooks/authorize${query({ organization_id: orgId })}`, undefined, 'Failed to start the QuickBooks connection');
+  const url = res.data?.url ?? res.data?.authorizeUrl ?? res.data?.authUri;
+  if (!url) throw new Error('Failed to start the QuickBooks connection');
+  return url;
+}
+
+export { cid as connectionId };

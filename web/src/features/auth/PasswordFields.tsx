@@ -1,0 +1,19 @@
+import { check, messages, password } from '../../../../common/validation';
+import { Field } from '../../components/Field';
+
+export function passwordErrors(newPassword: string, confirmPassword: string): { newPassword?: string; confirmPassword?: string } {
+  return {
+    newPassword: check(password, newPassword),
+    confirmPassword: !confirmPassword ? messages.passwordRequired : confirmPassword !== newPassword ? messages.passwordsMatch : undefined,
+  };
+}
+
+/** New password + confirmation, with the spec's password rule. */
+export function PasswordFields({ idPrefix, values, set, errors }: { idPrefix: string; values: { newPassword: string; confirmPassword: string }; set: (k: 'newPassword' | 'confirmPassword') => (v: string) => void; errors: { newPassword?: string; confirmPassword?: string } }) {
+  return (
+    <>
+      <Field id={`${idPrefix}-new`} label="New Password" type="password" autoComplete="new-password" value={values.newPassword} onValue={set('newPassword')} error={errors.newPassword} />
+      <Field id={`${idPrefix}-confirm`} label="Confirm Password" type="password" autoComplete="new-password" value={values.confirmPassword} onValue={set('confirmPassword')} error={errors.confirmPassword} />
+    </>
+  );
+}

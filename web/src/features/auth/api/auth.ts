@@ -1,0 +1,34 @@
+import { apiRequest } from '../../../lib/api-client';
+import type { SessionUser } from '../../../lib/session';
+
+export interface LoginData {
+  user: SessionUser;
+  expiresIn: number;
+  token: string;
+}
+
+/** POST /auth/login -> data { user, expiresIn (seconds), token } */
+export async function login(email: string, password: string): Promise<LoginData> {
+  const res = await apiRequest<LoginData>('POST', '/auth/login', { email, password }, 'Login failed');
+  return res.data!;
+}
+
+/** POST /auth/forgot-password: the same answer whether or not the email exists. */
+export async function forgotPassword(email: string): Promise<string> {
+  const res = await apiRequest('POST', '/auth/forgot-password', { email }, 'Failed to send the reset link');
+  return res.message ?? 'If that email is registered, a reset link is on its way.';
+}
+
+/** POST /auth/reset-password: the token from the mail and the new password. */
+export async function resetPassword(token: string, newPassword: string, confirmPassword: string): Promise<string> {
+  const res = await apiRequest('POST', '/auth/reset-password', { token, resetToken: token, password: newPassword, newPassword, confirmPassword }, 'Failed to reset the password');
+  return res.message ?? 'Password reset';
+}
+
+export const CHANGE_PASSWORD_FAILED = 'An error occurred while changing the password.';
+
+/** POST /user/change-password: currentPassword, newPassword, confirmPassword */
+export async function changePassword(body: { currentPassword: string; newPassword: string; confirmPassword: string }): Promise<string> {
+  const res = await apiRequest('POST', '/user/change-password', body, CHANGE_PASSWORD_FAILED);
+  return res.message ?? 'Password changed successfully';
+}

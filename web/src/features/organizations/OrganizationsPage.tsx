@@ -1,0 +1,207 @@
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, Spinner, TextArea } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { check, email, phone } from '../../../../common/validation';
+import { paths } from '../../app/paths';
+import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEditor';
+import { Field } from '../../components/Field';
+import { toast } from '../../components/toaster';
+import { checkForm } from '../../lib/forms';
+import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
+import type { Dashboard } from '../../lib/session';
+import { addOrganization, updateOrganization } from './api/saveOrganization';
+import { orgId, type Organization, type OrganizationInput } from './api/types';
+import { useOrganizations, type OrganizationFilter } from './api/useOrganizations';
+
+const EMPTY: OrganizationInput = { organizationName: '', organizationEmail: '', organizationPhoneNumber: '', organizationAddress: '', organizationDescription: '', dashboards: [] };
+type TextKey = Exclude<keyof OrganizationInput, 'dashboards'>;
+
+function safeDashboards(o: Organization): { list: Dashboard[]; error?: string } {
+  try {
+    return { list: parseDashboards(o.dashboards) };
+  } catch {
+    return { list: [], error: DASHBOARDS_FAILED };
+  }
+}
+
+function OrganizationForm({ initial, editing, onDone, onCancel }: { initial: OrganizationInput; editing?: Organization; onDone: (o: Organization) => void; onCancel: () => void }) {
+  const [values, setValues] = useState<OrganizationInput>(initial);
+  const [errors, setErrors] = useState<Partial<Record<keyof OrganizationInput, string>>>({});
+  const [formError, setFormError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const set = (k: TextKey) => (v: string) => setValues((s) => ({ ...s, [k]: v }));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const res = checkForm(
+      {
+        organizationName: () => (!values.organizationName.trim() ? 'Organization name is required' : values.organizationName.trim().length > 100 ? 'Organization name must be at most 100 characters' : undefined),
+        organizationEmail: () => check(email, values.organizationEmail),
+        organizationPhoneNumber: () => check(phone, values.organizationPhoneNumber),
+        organizationAddress: () => (values.organizationAddress.length > 300 ? 'Address must be at most 300 characters' : undefined),
+        organizationDescription: () => (values.organizationDescription.length > 1000 ? 'Description must be at most 1000 characters' : undefined),
+        dashboards: () => dashboardsError(values.dashboards),
+      },
+      { organizationName: values.organizationName, organizationEmail: values.organizationEmail, organizationPhoneNumber: values.organizationPhoneNumber },
+    );
+    setErrors(res.errors);
+    setFormError(res.formError);
+    if (res.formError) return;
+    setSaving(true);
+    const body = { ...values, dashboards: values.dashboards.map((d) => ({ name: d.name.trim(), url: d.url.trim() })) };
+    try {
+      const out = editing ? await updateOrganization(orgId(editing), body) : await addOrganization(body);
+      toast(out.message, 'success');
+      onDone(out.organization);
+    } catch (err) {
+      const msg = (err as Error).message;
+      setFormError(msg);
+      if (editing) toast(msg === 'Organization ID is missing' ? msg : 'Failed to update client', 'danger');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <DialogBody>
+        <Field id="org-name" label="Organization Name" value={values.organizationName} onValue={set('organizationName')} error={errors.organizationName} />
+        <Field id="org-email" label="Organization Email" type="email" value={values.organizationEmail} onValue={set('organizationEmail')} error={errors.organizationEmail} />
+        <Field id="org-phone" label="Organization Phone Number" type="tel" value={values.organizationPhoneNumber} onValue={set('organizationPhoneNumber')} error={errors.organizationPhoneNumber} />
+        <Field id="org-address" label="Organization Address" value={values.organizationAddress} onValue={set('organizationAddress')} error={errors.organizationAddress} />
+        <FormGroup label="Organization Description" labelFor="org-description" helperText={errors.organizationDescription} intent={errors.organizationDescription ? 'danger' : 'none'}>
+          <TextArea id="org-description" fill rows={3} value={values.organizationDescription} onChange={(e) => set('organizationDescription')(e.target.value)} />
+        </FormGroup>
+        <DashboardsEditor idPrefix="org" value={values.dashboards} onChange={(d) => setValues((s) => ({ ...s, dashboards: d }))} error={errors.dashboards} />
+        {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
+      </DialogBody>
+      <DialogFooter actions={<><Button text="Cancel" onClick={onCancel} /><Button type="submit" intent="primary" loading={saving} text={editing ? 'Save changes' : 'Add Organization'} /></>} />
+    </form>
+  );
+}
+
+function toInput(o: Organization): OrganizationInput {
+  return {
+    organizationName: o.organizationName ?? '',
+    organizationEmail: o.organizationEmail ?? '',
+    organizationPhoneNumber: o.organizationPhoneNumber ?? '',
+    organizationAddress: o.organizationAddress ?? '',
+    organizationDescription: o.organizationDescription ?? '',
+    dashboards: safeDashboards(o).list,
+  };
+}
+
+export default function OrganizationsPage() {
+  const [filter, setFilter] = useState<OrganizationFilter>({});
+  const [draft, setDraft] = useState<OrganizationFilter>({});
+  const { organizations, error, isLoading } = useOrganizations(filter);
+  const [profile, setProfile] = useState<Organization | null>(null);
+  const [editing, setEditing] = useState<Organization | null>(null);
+  const [adding, setAdding] = useState(false);
+
+  return (
+    <div className="page">
+      <div className="card-head">
+        <H2>Organizations</H2>
+        <Button intent="primary" icon="add" text="Add Organization" onClick={() => setAdding(true)} />
+      </div>
+      <Card className="page-card">
+        <form
+          className="filter-row"
+          aria-label="Filter organizations"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFilter(draft);
+          }}
+        >
+          <FormGroup label="Name" labelFor="org-filter-name" inline>
+            <InputGroup id="org-filter-name" value={draft.name ?? ''} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
+          </FormGroup>
+          <FormGroup label="Email" labelFor="org-filter-email" inline>
+            <InputGroup id="org-filter-email" value={draft.email ?? ''} onChange={(e) => setDraft((d) => ({ ...d, email: e.target.value }))} />
+          </FormGroup>
+          <FormGroup label="Phone" labelFor="org-filter-phone" inline>
+            <InputGroup id="org-filter-phone" value={draft.phone ?? ''} onChange={(e) => setDraft((d) => ({ ...d, phone: e.target.value }))} />
+          </FormGroup>
+          <Button type="submit" icon="filter" text="Filter" />
+          <Button variant="minimal" text="Clear" onClick={() => { setDraft({}); setFilter({}); }} />
+        </form>
+        {isLoading ? (
+          <Spinner size={24} />
+        ) : error ? (
+          <Callout intent="danger" role="alert">{(error as Error).message}</Callout>
+        ) : organizations.length === 0 ? (
+          <NonIdealState icon="office" title="No organizations" description="Add an organization, then onboard it." />
+        ) : (
+          <div className="table-scroll">
+            <HTMLTable striped interactive className="full-width" aria-label="Organizations">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Email</th>
+                  <th>Phone</th>
+                  <th>Onboarded</th>
+                  <th><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {organizations.map((o) => (
+                  <tr key={orgId(o)}>
+                    <td>
+                      <Button variant="minimal" className="link-button" text={o.organizationName} onClick={() => setProfile(o)} />
+                    </td>
+                    <td>{o.organizationEmail}</td>
+                    <td>{o.organizationPhoneNumber}</td>
+                    <td>{o.onboarding && (o.onboarding as { factoryImportedAt?: string }).factoryImportedAt ? 'Yes' : 'No'}</td>
+                    <td className="actions-cell">
+                      <Button small icon="edit" text="Edit" onClick={() => setEditing(o)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </Card>
+
+      <Dialog isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="Organization Profile">
+        {profile && (
+          <DialogBody>
+            <H4>{profile.organizationName}</H4>
+            <dl className="details">
+              <dt>Email</dt>
+              <dd>{profile.organizationEmail}</dd>
+              <dt>Phone</dt>
+              <dd>{profile.organizationPhoneNumber}</dd>
+              <dt>Address</dt>
+              <dd>{profile.organizationAddress}</dd>
+              <dt>Description</dt>
+              <dd>{profile.organizationDescription}</dd>
+              {Object.entries(profile.onboarding ?? {}).map(([k, v]) => (
+                <span key={k} className="details-pair">
+                  <dt>{k}</dt>
+                  <dd>{String(v)}</dd>
+                </span>
+              ))}
+              <dt>Dashboards</dt>
+              <dd>
+                {safeDashboards(profile).error ?? (safeDashboards(profile).list.map((d) => d.name).join(', ') || 'None')}
+              </dd>
+            </dl>
+            <p>
+              <Link to={`${paths.orgOnboarding}?org=${orgId(profile)}`}>Onboarding</Link>
+            </p>
+            <Button icon="edit" text="Edit" onClick={() => { setEditing(profile); setProfile(null); }} />
+          </DialogBody>
+        )}
+      </Dialog>
+
+      <Dialog isOpen={adding} onClose={() => setAdding(false)} title="Add Organization">
+        {adding && <OrganizationForm initial={EMPTY} onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />}
+      </Dialog>
+      <Dialog isOpen={Boolean(editing)} onClose={() => setEditing(null)} title="Edit Organization">
+        {editing && <OrganizationForm initial={toInput(editing)} editing={editing} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+      </Dialog>
+    </div>
+  );
+}
