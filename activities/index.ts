@@ -1,9 +1,15 @@
 import { BlobServiceClient } from '@azure/storage-blob';
+import type { Config } from '../common/config';
+import type { AzureDeps } from './datafactory/azure-clients';
+import { createOnboardingActivities } from './onboarding';
 import { createRecordActivities } from './records';
 import { createStorageActivities } from './storage';
 
 export interface ActivityDeps {
   blobService: BlobServiceClient;
+  config: Config;
+  /** Azure management credentials/options (azure provider; tests pass a static token and the fake server's CA). */
+  azure?: AzureDeps;
 }
 
 /** Every activity the worker registers, built from the clients it is given. */
@@ -11,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createStorageActivities(deps),
     ...createRecordActivities(),
+    ...createOnboardingActivities(deps),
   };
 }
 

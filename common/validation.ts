@@ -21,6 +21,20 @@ export const messages = {
   invalidFileFormat: 'Invalid file format',
   formFailed: 'Form submission failed! Please check the highlighted fields.',
   formIncomplete: 'Please fill in all required fields correctly',
+  currentPasswordRequired: 'Current password is required',
+  confirmPasswordRequired: 'Please confirm the new password',
+  organizationNameRequired: 'Organization name is required',
+  organizationName: 'Organization name must be at most 100 characters, without control characters',
+  address: 'Address must be at most 300 characters',
+  description: 'Description must be at most 1000 characters',
+  dashboardsJson: 'Dashboards must be valid JSON: a list of { name, url }',
+  dashboardsList: 'Dashboards must be a list of { name, url }',
+  dashboardName: 'Each dashboard needs a name (at most 100 characters)',
+  dashboardUrl: 'Each dashboard needs a valid http(s) url',
+  role: 'Role must be admin or user',
+  pipeline: 'Pipeline must be at most 200 characters',
+  contactMessage: 'Message is required (at most 5000 characters)',
+  subject: 'Subject must be at most 200 characters',
 } as const;
 
 /** Lowercase, uppercase, digit and one of @$!%*?&, and nothing else. */
@@ -29,6 +43,8 @@ export const NAME_RE = /^[A-Za-z ]+$/;
 /** {local}@{domain}.{suffix of 2+ letters} */
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 export const SHORT_NAME_RE = /^[a-z]{3,50}$/;
+/** A Mongo ObjectId as 24 hex characters. */
+export const OBJECT_ID_RE = /^[a-f\d]{24}$/i;
 /** A table name the warehouse accepts: a letter, then letters, digits or underscores (max 100). */
 export const TABLE_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
@@ -66,6 +82,74 @@ export const phone = z
   .refine((d) => d.length === 10, messages.phoneDigits);
 
 export const tableName = z.string({ required_error: messages.tableName, invalid_type_error: messages.tableName }).trim().regex(TABLE_NAME_RE, messages.tableName);
+
+/** True when the text holds a control character (line breaks included). */
+export function hasControlChars(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** An organization's display name: free text, trimmed, 1 to 100 printable characters. */
+export const organizationName = z
+  .string({ required_error: messages.organizationNameRequired, invalid_type_error: messages.organizationNameRequired })
+  .trim()
+  .min(1, messages.organizationNameRequired)
+  .max(100, messages.organizationName)
+  .refine((v) => !hasControlChars(v), messages.organizationName);
+
+export const role = z.enum(['admin', 'user'], { errorMap: () => ({ message: messages.role }) });
+
+/** An http(s) URL (never javascript: or data:, since dashboards are embedded in frames). */
+export const httpUrl = z
+  .string({ required_error: messages.dashboardUrl, invalid_type_error: messages.dashboardUrl })
+  .trim()
+  .max(2000, messages.dashboardUrl)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' || u.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, messages.dashboardUrl);
+
+export const dashboard = z.object(
+  {
+    name: z.string({ required_error: messages.dashboardName, invalid_type_error: messages.dashboardName }).trim().min(1, messages.dashboardName).max(100, messages.dashboardName),
+    url: httpUrl,
+  },
+  { invalid_type_error: messages.dashboardsList, required_error: messages.dashboardsList },
+);
+
+/** Marks a string that did not parse as JSON, so the list rule can name the real problem. */
+const INVALID_JSON = Symbol('invalid JSON');
+
+/**
+ * A list of { name, url }. It may also arrive as an escaped JSON string (spec section 3);
+ * a string that is not JSON gets its own message.
+ */
+export const dashboards = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    if (v.trim() === '') return [];
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return INVALID_JSON;
+    }
+  },
+  z
+    .custom<unknown>((v) => v !== INVALID_JSON, messages.dashboardsJson)
+    .pipe(z.array(dashboard, { invalid_type_error: messages.dashboardsList }).max(50, 'At most 50 dashboards')),
+) as unknown as z.ZodType<{ name: string; url: string }[]>;
+
+/** An id (path parameter or reference) with the message to answer when it is malformed. */
+export function objectId(message: string) {
+  return z.string({ required_error: message, invalid_type_error: message }).trim().regex(OBJECT_ID_RE, message);
+}
 
 /** Runs one rule on one value: the first message, or undefined when it passes (for forms). */
 export function check(schema: z.ZodTypeAny, value: unknown): string | undefined {

@@ -18,7 +18,7 @@ export async function createWorker({ config, connection, taskQueue, workflowBund
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: taskQueue ?? config.TEMPORAL_TASK_QUEUE,
-    activities: createActivities({ blobService }),
+    activities: createActivities({ blobService, config }),
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

@@ -1,2 +1,2 @@
 // Every workflow the worker registers (this file is the worker's workflowsPath).
-export { createContainerWorkflow } from './onboarding';
+export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from './onboarding';

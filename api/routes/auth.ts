@@ -1,29 +1,90 @@
+// /api/v1/auth: login, forgot/reset password, profile update.
 import bcrypt from 'bcryptjs';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { publicUser, User, type UserDoc } from '../../common/models/user';
+import { email, messages, password } from '../../common/validation';
 import type { AppDeps } from '../deps';
-import { signToken } from '../lib/auth';
-import { unauthorized } from '../lib/errors';
+import { auth, signToken } from '../lib/auth';
+import { forbidden, unauthorized } from '../lib/errors';
+import { authRateLimit } from '../lib/rate-limit';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
+import { INVALID_RESET_TOKEN, requestPasswordReset, resetPassword } from '../services/passwords';
+import { updateProfile } from '../services/users';
+import { profileFields, userAliases, userIdParams } from './users';
+
+export const LOGIN_FAILED = 'Invalid email or password';
+export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this email, a password reset link has been sent.';
 
 const loginBody = z.object({
-  email: z.string({ required_error: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254),
-  password: z.string({ required_error: 'Password is required' }).min(1, 'Password is required').max(128),
+  email: z.string({ required_error: messages.emailRequired, invalid_type_error: messages.emailRequired }).trim().toLowerCase().min(1, messages.emailRequired).max(254, LOGIN_FAILED),
+  password: z.string({ required_error: messages.passwordRequired, invalid_type_error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128, LOGIN_FAILED),
 });
 
-// Compared against when the email is unknown, so both failures take the same time.
-const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 12);
+const forgotBody = z.object({ email });
+
+const resetBody = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const b = v as Record<string, unknown>;
+    return { ...b, token: b.token ?? b.resetToken, password: b.password ?? b.newPassword };
+  },
+  z
+    .object({
+      token: z.string({ required_error: INVALID_RESET_TOKEN, invalid_type_error: INVALID_RESET_TOKEN }).trim().regex(/^[a-f0-9]{64}$/, INVALID_RESET_TOKEN),
+      password,
+      confirmPassword: z.string({ invalid_type_error: messages.passwordsMatch }).optional(),
+    })
+    .refine((b) => b.confirmPassword === undefined || b.confirmPassword === b.password, { message: messages.passwordsMatch, path: ['confirmPassword'] }),
+);
+
+const profileBody = z.preprocess(
+  userAliases,
+  z.object(profileFields, { invalid_type_error: 'Request body must be a JSON object' }).refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to update'),
+);
+
+// Compared against when the email is unknown, so both failures cost the same bcrypt work.
+const dummyHashes = new Map<number, string>();
+function dummyHash(rounds: number): string {
+  let h = dummyHashes.get(rounds);
+  if (!h) dummyHashes.set(rounds, (h = bcrypt.hashSync('not-a-real-password', rounds)));
+  return h;
+}
 
 export function authRouter(deps: AppDeps): Router {
+  const cfg = deps.config;
   const router = Router();
-  router.post('/login', validate({ body: loginBody }), async (req, res) => {
-    const { email, password } = req.body as z.infer<typeof loginBody>;
-    const user = await User.findOne({ email }).select('+passwordHash').lean<UserDoc>();
-    const matches = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !matches) throw unauthorized('Invalid email or password');
-    ok(res, 'Login successful', { user: publicUser(user), expiresIn: deps.config.JWT_EXPIRES_IN, token: signToken(user, deps.config) });
+  const windowSeconds = cfg.AUTH_RATE_WINDOW_SECONDS;
+  const loginLimit = authRateLimit({ maxPerIp: cfg.LOGIN_MAX_PER_IP, maxPerEmail: cfg.LOGIN_MAX_PER_EMAIL, windowSeconds, count: 'failures', message: 'Too many login attempts. Please try again later.' });
+  const forgotLimit = authRateLimit({ maxPerIp: cfg.FORGOT_PASSWORD_MAX_PER_IP, maxPerEmail: cfg.FORGOT_PASSWORD_MAX_PER_EMAIL, windowSeconds, count: 'all', message: 'Too many password reset requests. Please try again later.' });
+
+  router.post('/login', validate({ body: loginBody }), loginLimit, async (req, res) => {
+    const { email: address, password: pw } = req.body as z.infer<typeof loginBody>;
+    const user = await User.findOne({ email: address }).select('+passwordHash').lean<UserDoc>();
+    const matches = await bcrypt.compare(pw, user?.passwordHash ?? dummyHash(cfg.BCRYPT_ROUNDS));
+    if (!user || !matches) throw unauthorized(LOGIN_FAILED);
+    ok(res, 'Login successful', { user: publicUser(user), expiresIn: cfg.JWT_EXPIRES_IN, token: signToken(user, cfg) });
   });
+
+  router.post('/forgot-password', validate({ body: forgotBody }), forgotLimit, (req, res) => {
+    // Answered at once, the same for every email; the mail (if any) goes out in the background.
+    requestPasswordReset(cfg, (req.body as z.infer<typeof forgotBody>).email);
+    ok(res, FORGOT_PASSWORD_ANSWER);
+  });
+
+  router.post('/reset-password', validate({ body: resetBody }), async (req, res) => {
+    const { token, password: pw } = req.body as z.infer<typeof resetBody>;
+    await resetPassword(cfg, token, pw);
+    ok(res, 'Password has been reset successfully. You can now sign in.');
+  });
+
+  // Own profile; an admin any. Checked before validation so a stranger learns nothing more.
+  const ownOrAdmin: RequestHandler = (req, _res, next) => next(req.user!.role === 'admin' || String(req.user!._id) === req.params.userId ? undefined : forbidden());
+  router.put('/profile/:userId', auth(), ownOrAdmin, validate({ params: userIdParams, body: profileBody }), async (req, res) => {
+    const { userId } = req.params as z.infer<typeof userIdParams>;
+    ok(res, 'Profile updated successfully', await updateProfile(req.user!, userId, req.body as z.infer<typeof profileBody>));
+  });
+
   return router;
 }

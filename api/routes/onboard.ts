@@ -1,13 +1,25 @@
-import { WorkflowFailedError } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
+import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import { Router } from 'express';
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { Organization } from '../../common/models/organization';
+import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { encryptSecret } from '../../common/crypto';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
-import { SHORT_NAME_RE, messages } from '../../common/validation';
+import { SHORT_NAME_RE, messages, password } from '../../common/validation';
 import { CONTAINER_NAME } from '../../activities/storage';
-import type { createContainerWorkflow } from '../../workflows/onboarding';
+import { AZURE_DATABASE_NAME } from '../../activities/warehouse/provision';
+import { AZURE_FACTORY_NAME } from '../../activities/datafactory/azure';
+import type { Config } from '../../common/config';
+import type {
+  createContainerWorkflow,
+  createDatabaseWorkflow,
+  createDataFactoryWorkflow,
+  importDataFactoryWorkflow,
+  onboardOrganizationWorkflow,
+  OnboardingProgress,
+  StepProgress,
+} from '../../workflows/onboarding';
 import type { AppDeps } from '../deps';
 import { auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
@@ -32,11 +44,74 @@ export const orgIdSchema = z
   .min(1, 'Organization ID is missing')
   .refine((v) => mongoose.isValidObjectId(v), 'Organization ID is missing');
 
+type Provider = Config['PROVIDER'];
+
 /** Local: the spec's short-name rule. Azure: Azure's own container naming rule. */
-function containerNameSchema(provider: 'local' | 'azure') {
+function containerNameSchema(provider: Provider) {
   return provider === 'azure'
     ? z.string({ required_error: 'Container name is required' }).regex(CONTAINER_NAME, 'Container name must be 3-63 lowercase letters, digits or single dashes')
     : z.string({ required_error: 'Container name is required' }).regex(SHORT_NAME_RE, `Container name: ${messages.shortName}`);
+}
+function databaseNameSchema(provider: Provider) {
+  return provider === 'azure'
+    ? z.string({ required_error: 'Database name is required' }).regex(AZURE_DATABASE_NAME, 'Database name must be 1-128 characters without <>*%&:\\/? and not end with a dot or space')
+    : z.string({ required_error: 'Database name is required' }).regex(SHORT_NAME_RE, `Database name: ${messages.shortName}`);
+}
+function factoryNameSchema(provider: Provider, field = 'Data factory name') {
+  return provider === 'azure'
+    ? z.string({ required_error: `${field} is required` }).regex(AZURE_FACTORY_NAME, `${field} must be 3-63 letters, digits or single hyphens`)
+    : z.string({ required_error: `${field} is required` }).regex(SHORT_NAME_RE, `${field}: ${messages.shortName}`);
+}
+
+/** The onboarding fields of spec section 3 (all optional; secrets are encrypted before they are stored). */
+const settingsShape = {
+  storageAccountName: z.string().regex(/^[a-z0-9]{3,24}$/, 'Storage account name must be 3-24 lowercase letters or digits').optional(),
+  sqlServerName: z.string().regex(/^(?=.{1,63}$)[a-z0-9]+(-[a-z0-9]+)*$/, 'SQL server name must be 1-63 lowercase letters, digits or single hyphens').optional(),
+  sqlAdminUsername: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/, 'Admin username must start with a letter and hold only letters, digits or underscores').optional(),
+  sqlAdminPassword: password.optional(),
+  location: z.string().regex(/^[a-z0-9]{2,40}$/, 'Location must be an Azure region name such as eastus').optional(),
+  blobToSqlConnectionString: z.string().min(10).max(2000).refine((v) => v.includes('='), 'Connection string must be key=value pairs').optional(),
+};
+const settingsSchema = z.object(settingsShape);
+type Settings = z.infer<typeof settingsSchema>;
+/** The web form also sends the spec's names (adminUsername/adminPassword). */
+const settingAliases: Record<string, keyof Settings> = { adminUsername: 'sqlAdminUsername', adminPassword: 'sqlAdminPassword', serverName: 'sqlServerName' };
+function withAliases(v: unknown): unknown {
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  for (const [alias, name] of Object.entries(settingAliases)) if (out[alias] !== undefined && out[name] === undefined) out[name] = out[alias];
+  for (const [k, x] of Object.entries(out)) if (typeof x === 'string' && x.trim() === '') delete out[k];
+  return out;
+}
+
+/** Stores the section 3 fields on the organization (never in workflow inputs: histories are not encrypted). */
+async function saveSettings(orgId: string, s: Settings, cfg: Config): Promise<void> {
+  const set: Record<string, unknown> = {};
+  if (s.storageAccountName) set['onboarding.storageAccountName'] = s.storageAccountName;
+  if (s.sqlServerName) set['onboarding.sqlServerName'] = s.sqlServerName;
+  if (s.sqlAdminUsername) set['onboarding.sqlAdminUsername'] = s.sqlAdminUsername;
+  if (s.location) set['onboarding.location'] = s.location;
+  if (s.sqlAdminPassword) set['onboarding.sqlAdminPasswordEnc'] = encryptSecret(s.sqlAdminPassword, cfg.ENCRYPTION_KEY);
+  if (s.blobToSqlConnectionString) set['onboarding.blobToSqlConnectionStringEnc'] = encryptSecret(s.blobToSqlConnectionString, cfg.ENCRYPTION_KEY);
+  if (Object.keys(set).length) await Organization.updateOne({ _id: orgId }, { $set: set });
+}
+
+/** The organization's onboarding fields as answers carry them: secrets only as "set". */
+export function publicOnboarding(org: OrganizationDoc) {
+  const ob = org.onboarding ?? {};
+  return {
+    containerName: ob.containerName ?? null,
+    databaseName: ob.databaseName ?? null,
+    dataFactoryName: ob.dataFactoryName ?? null,
+    factoryImportedAt: ob.factoryImportedAt ?? null,
+    pipelines: (ob.pipelines ?? []).map((p) => p.name),
+    storageAccountName: ob.storageAccountName ?? null,
+    sqlServerName: ob.sqlServerName ?? null,
+    sqlAdminUsername: ob.sqlAdminUsername ?? null,
+    sqlAdminPasswordSet: Boolean(ob.sqlAdminPasswordEnc),
+    location: ob.location ?? null,
+    blobToSqlConnectionStringSet: Boolean(ob.blobToSqlConnectionStringEnc),
+  };
 }
 
 /** The failure's own message (an ApplicationFailure carries the user-facing one). */
@@ -46,25 +121,49 @@ export function workflowFailureMessage(e: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A failed step as an answer: the spec's message, the cause in errors[0].msg; 400/404 for input the user can fix. */
+export function stepFailure(e: unknown, message: string): never {
+  if (!(e instanceof WorkflowFailedError)) throw e;
+  let err: unknown = e.cause;
+  while (err instanceof Error && !(err instanceof ApplicationFailure) && err.cause instanceof Error) err = err.cause;
+  const type = err instanceof ApplicationFailure ? err.type : undefined;
+  const status = type === 'ValidationError' ? 400 : type === 'NotFound' ? 404 : 502;
+  throw new ApiError(status, message, `${message}: ${workflowFailureMessage(e)}`);
+}
+
+export function temporalUiUrl(cfg: Config, workflowId: string, runId?: string): string {
+  return `${cfg.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
+}
+
+async function requireOrg(orgId: string): Promise<OrganizationDoc> {
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw notFound('Organization not found');
+  return org;
+}
+
 export function onboardRouter(deps: AppDeps): Router {
   const router = Router();
-  const createContainerBody = z.object({
-    orgID: orgIdSchema,
-    containerJson: jsonObject(z.object({ containerName: containerNameSchema(deps.config.PROVIDER) }, { invalid_type_error: 'containerJson must be an object or a JSON string', required_error: 'containerJson is required' })),
+  const cfg = deps.config;
+  const startOptions = (workflowId: string, orgId: string) => ({
+    workflowId,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    // A repeated request joins the running step; a finished or failed one runs again (idempotent steps).
+    workflowIdConflictPolicy: 'USE_EXISTING' as const,
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
+    typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
   });
 
+  const createContainerBody = z.object({
+    orgID: orgIdSchema,
+    containerJson: jsonObject(z.object({ containerName: containerNameSchema(cfg.PROVIDER) }, { invalid_type_error: 'containerJson must be an object or a JSON string', required_error: 'containerJson is required' })),
+  });
   router.post('/storage/create-container', auth('admin'), validate({ body: createContainerBody }), async (req, res) => {
     const { orgID, containerJson } = req.body as z.infer<typeof createContainerBody>;
-    if (!(await Organization.exists({ _id: orgID }))) throw notFound('Organization not found');
-    const workflowId = workflowIds.onboardingStep('container', orgID);
+    await requireOrg(orgID);
     try {
       const result = await deps.temporal.workflow.execute<typeof createContainerWorkflow>('createContainerWorkflow', {
-        workflowId,
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        ...startOptions(workflowIds.onboardingStep('container', orgID), orgID),
         args: [{ orgId: orgID, containerName: containerJson.containerName }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgID }]),
       });
       ok(res, result.created ? 'Container created successfully!' : 'Container already exists', result);
     } catch (e) {
@@ -72,5 +171,144 @@ export function onboardRouter(deps: AppDeps): Router {
       throw e;
     }
   });
+
+  const createDatabaseBody = z.object({
+    orgID: orgIdSchema,
+    databaseJson: jsonObject(
+      z.preprocess(withAliases, z.object({ databaseName: databaseNameSchema(cfg.PROVIDER), ...settingsShape }, { invalid_type_error: 'databaseJson must be an object or a JSON string', required_error: 'databaseJson is required' })),
+    ),
+  });
+  router.post('/sql/create-database', auth('admin'), validate({ body: createDatabaseBody }), async (req, res) => {
+    const { orgID, databaseJson } = req.body as z.infer<typeof createDatabaseBody>;
+    await requireOrg(orgID);
+    const { databaseName, ...settings } = databaseJson;
+    await saveSettings(orgID, settings, cfg);
+    try {
+      const result = await deps.temporal.workflow.execute<typeof createDatabaseWorkflow>('createDatabaseWorkflow', {
+        ...startOptions(workflowIds.onboardingStep('database', orgID), orgID),
+        args: [{ orgId: orgID, databaseName }],
+      });
+      ok(res, result.created ? 'Database created successfully!' : 'Database already exists', result);
+    } catch (e) {
+      stepFailure(e, 'Failed to create Database');
+    }
+  });
+
+  const createFactoryBody = z.object({
+    orgID: orgIdSchema,
+    dataFactoryJson: jsonObject(
+      z.object({ dataFactoryName: factoryNameSchema(cfg.PROVIDER) }, { invalid_type_error: 'dataFactoryJson must be an object or a JSON string', required_error: 'dataFactoryJson is required' }),
+    ),
+  });
+  router.post('/data-factory/create', auth('admin'), validate({ body: createFactoryBody }), async (req, res) => {
+    const { orgID, dataFactoryJson } = req.body as z.infer<typeof createFactoryBody>;
+    await requireOrg(orgID);
+    try {
+      const result = await deps.temporal.workflow.execute<typeof createDataFactoryWorkflow>('createDataFactoryWorkflow', {
+        ...startOptions(workflowIds.onboardingStep('datafactory', orgID), orgID),
+        args: [{ orgId: orgID, dataFactoryName: dataFactoryJson.dataFactoryName }],
+      });
+      ok(res, result.created ? 'Data Factory created successfully!' : 'Data Factory already exists', result);
+    } catch (e) {
+      stepFailure(e, 'Failed to create Data Factory');
+    }
+  });
+
+  const importBody = z.object({
+    factoryName: factoryNameSchema(cfg.PROVIDER, 'Factory name'),
+    databaseName: databaseNameSchema(cfg.PROVIDER),
+    containerName: containerNameSchema(cfg.PROVIDER),
+    orgID: orgIdSchema.optional(),
+  });
+  router.post('/data-factory/import', auth('admin'), validate({ body: importBody }), async (req, res) => {
+    const body = req.body as z.infer<typeof importBody>;
+    // The spec's call names the factory, not the organization: the factory's owner is found by it.
+    const org = body.orgID ? await requireOrg(body.orgID) : await Organization.findOne({ 'onboarding.dataFactoryName': body.factoryName }).lean<OrganizationDoc>();
+    if (!org) throw notFound(`No organization has a data factory named ${body.factoryName}: create it first`);
+    const orgId = String(org._id);
+    try {
+      const result = await deps.temporal.workflow.execute<typeof importDataFactoryWorkflow>('importDataFactoryWorkflow', {
+        ...startOptions(workflowIds.onboardingStep('import', orgId), orgId),
+        args: [{ orgId, factoryName: body.factoryName, databaseName: body.databaseName, containerName: body.containerName }],
+      });
+      ok(res, 'Data Factory imported successfully!', result);
+    } catch (e) {
+      stepFailure(e, 'Failed to import data factory');
+    }
+  });
+
+  const startBody = z.preprocess(
+    withAliases,
+    z.object({
+      orgID: orgIdSchema,
+      containerName: containerNameSchema(cfg.PROVIDER),
+      databaseName: databaseNameSchema(cfg.PROVIDER),
+      dataFactoryName: factoryNameSchema(cfg.PROVIDER),
+      ...settingsShape,
+    }),
+  );
+  /** All four steps in one workflow (onboard-<orgId>); answers at once, progress via /status. */
+  router.post('/start', auth('admin'), validate({ body: startBody }), async (req, res) => {
+    const { orgID, containerName, databaseName, dataFactoryName, ...settings } = req.body as z.infer<typeof startBody>;
+    await requireOrg(orgID);
+    await saveSettings(orgID, settings, cfg);
+    const workflowId = workflowIds.onboarding(orgID);
+    const handle = await deps.temporal.workflow.start<typeof onboardOrganizationWorkflow>('onboardOrganizationWorkflow', {
+      ...startOptions(workflowId, orgID),
+      args: [{ orgId: orgID, containerName, databaseName, dataFactoryName }],
+    });
+    const runId = handle.firstExecutionRunId;
+    ok(res, 'Onboarding started', { orgID, workflowId, runId, temporalUrl: temporalUiUrl(cfg, workflowId, runId) }, 202);
+  });
+
+  /** The onboarding workflow's progress query, each step's state, and the Temporal UI link. */
+  router.get('/status/:orgID', auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }) }), async (req, res) => {
+    const { orgID } = req.params as { orgID: string };
+    const org = await requireOrg(orgID);
+    const workflowId = workflowIds.onboarding(orgID);
+    const handle: WorkflowHandle = deps.temporal.workflow.getHandle(workflowId);
+    let desc;
+    try {
+      desc = await handle.describe();
+    } catch (e) {
+      if (!(e instanceof WorkflowNotFoundError)) throw e;
+      // Never run as one workflow (maybe step by step): the steps as the organization records them.
+      const ob = org.onboarding ?? {};
+      const steps: StepProgress[] = [
+        { name: 'createContainer', status: ob.containerName ? 'done' : 'pending', ...(ob.containerName ? { result: { containerName: ob.containerName } } : {}) },
+        { name: 'createDatabase', status: ob.databaseName ? 'done' : 'pending', ...(ob.databaseName ? { result: { databaseName: ob.databaseName } } : {}) },
+        { name: 'createDataFactory', status: ob.dataFactoryName ? 'done' : 'pending', ...(ob.dataFactoryName ? { result: { dataFactoryName: ob.dataFactoryName } } : {}) },
+        { name: 'importDataFactory', status: ob.factoryImportedAt ? 'done' : 'pending' },
+      ];
+      return ok(res, 'Onboarding status', { orgID, status: 'not_started', workflowId, runId: null, steps, settings: publicOnboarding(org), temporalUrl: null });
+    }
+    const progress = await handle.query<OnboardingProgress>('progress');
+    // While a step's activity is retrying, its last failure shows beside the step.
+    const pending = desc.raw.pendingActivities?.[0];
+    const steps = progress.steps.map((s) =>
+      s.status === 'running' && pending ? { ...s, attempt: pending.attempt ?? 1, lastFailure: pending.lastFailure?.message ?? null } : s,
+    );
+    const status = desc.status.name === 'RUNNING' ? 'running' : desc.status.name === 'COMPLETED' ? 'completed' : 'failed';
+    ok(res, 'Onboarding status', {
+      orgID,
+      status,
+      workflowStatus: desc.status.name,
+      workflowId,
+      runId: desc.runId,
+      currentStep: progress.currentStep ?? null,
+      steps,
+      settings: publicOnboarding(org),
+      temporalUrl: temporalUiUrl(cfg, workflowId, desc.runId),
+    });
+  });
+
+  /** Saves the onboarding fields of spec section 3 (secrets encrypted, answered only as "set"). */
+  router.put('/settings/:orgID', auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }), body: z.preprocess(withAliases, settingsSchema) }), async (req, res) => {
+    const { orgID } = req.params as { orgID: string };
+    await requireOrg(orgID);
+    await saveSettings(orgID, req.body as Settings, cfg);
+    ok(res, 'Onboarding settings saved', publicOnboarding(await requireOrg(orgID)));
+  });
+
   return router;
 }

@@ -2,6 +2,18 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 const dashboardSchema = new Schema({ name: { type: String, required: true }, url: { type: String, required: true } }, { _id: false });
 
+/** A pipeline installed by "import data factory" from templates/datafactory (the local engine runs these). */
+const installedPipelineSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    description: String,
+    dependsOn: { type: [String], default: [] },
+    /** The local engine's step kinds, in order (e.g. loadCsvFiles, rebuildTrialBalance). */
+    activities: { type: [new Schema({ name: String, type: String }, { _id: false })], default: [] },
+  },
+  { _id: false },
+);
+
 /** What onboarding has created for the organization; each step writes its own part. */
 const onboardingSchema = new Schema(
   {
@@ -17,6 +29,12 @@ const onboardingSchema = new Schema(
     location: String,
     /** Encrypted: the blob-to-SQL connection string embeds credentials. */
     blobToSqlConnectionStringEnc: String,
+    databaseCreatedAt: Date,
+    dataFactoryCreatedAt: Date,
+    /** Version of templates/datafactory/factory.json that the import installed. */
+    factoryTemplateVersion: Number,
+    /** The pipelines "import data factory" installed (local engine and azure both list them). */
+    pipelines: { type: [installedPipelineSchema], default: undefined },
   },
   { _id: false },
 );
@@ -37,3 +55,22 @@ const organizationSchema = new Schema(
 export type OrganizationDoc = InferSchemaType<typeof organizationSchema> & { _id: mongoose.Types.ObjectId };
 
 export const Organization = mongoose.model('Organization', organizationSchema);
+
+/** Onboarding fields safe to answer (never the encrypted secrets). */
+const PUBLIC_ONBOARDING_FIELDS = ['containerName', 'databaseName', 'dataFactoryName', 'factoryImportedAt', 'storageAccountName', 'sqlServerName', 'location'] as const;
+
+/** The organization as answers carry it: ids as strings, dashboards as { name, url }, no secrets. */
+export function publicOrganization(o: OrganizationDoc, opts: { withOnboarding?: boolean } = {}) {
+  const onboarding = (o.onboarding ?? {}) as Record<string, unknown>;
+  return {
+    id: String(o._id),
+    _id: String(o._id),
+    organizationName: o.organizationName,
+    organizationEmail: o.organizationEmail ?? '',
+    organizationPhoneNumber: o.organizationPhoneNumber ?? '',
+    organizationAddress: o.organizationAddress ?? '',
+    organizationDescription: o.organizationDescription ?? '',
+    dashboards: (o.dashboards ?? []).map((d) => ({ name: d.name, url: d.url })),
+    ...(opts.withOnboarding ? { onboarding: Object.fromEntries(PUBLIC_ONBOARDING_FIELDS.filter((k) => onboarding[k] != null).map((k) => [k, onboarding[k]])) } : {}),
+  };
+}

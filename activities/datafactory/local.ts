@@ -1,0 +1,150 @@
+// The local pipeline engine: what "data factory" means on the embedded provider. The
+// template's pipelines are stored on the organization by "import"; each local step runs here,
+// inside a Temporal activity, against Azurite and the organization's SQLite file.
+import type { BlobServiceClient } from '@azure/storage-blob';
+import { ApplicationFailure } from '@temporalio/common';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { TABLE_NAME_RE } from '../../common/validation';
+
+/** The table a CSV blob loads into when no upload record says otherwise: its normalised base name. */
+export function tableNameForBlob(blobName: string): string {
+  const base = (blobName.split('/').pop() ?? blobName).replace(/\.[^.]*$/, '');
+  let name = base
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!/^[a-z]/.test(name)) name = `t_${name}`;
+  name = name.slice(0, 100).replace(/_+$/, '');
+  return TABLE_NAME_RE.test(name) ? name : 'csv_table';
+}
+
+/** A load's id: the same blob content always gets the same id, so a retried load replaces its rows. */
+export function pipelineUploadId(blobName: string, etag: string | undefined): string {
+  return `pl-${createHash('sha256').update(`${blobName}\n${etag ?? ''}`).digest('hex').slice(0, 24)}`;
+}
+
+export interface ContainerFile {
+  name: string;
+  etag?: string;
+  size?: number;
+}
+
+/** Every blob of the container, by name (a flat listing: uploads may sit under folders). */
+export async function listContainerFiles(blobService: BlobServiceClient, containerName: string, limit = Infinity): Promise<ContainerFile[]> {
+  const out: ContainerFile[] = [];
+  for await (const b of blobService.getContainerClient(containerName).listBlobsFlat()) {
+    out.push({ name: b.name, etag: b.properties.etag, size: b.properties.contentLength });
+    if (out.length >= limit) break;
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+// ---- rebuild of the reporting tables (DATA-MODEL.md section 3) ----
+
+const CONNECTOR_OR_REPORT = /^(quickbooks_|sage_|trial_balance)/;
+const pick = (cols: Set<string>, names: string[]) => names.find((n) => cols.has(n));
+const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+const num = (col: string) => `coalesce(cast(${q(col)} as real), 0)`;
+
+/** SQL mapping free-text account types onto asset/liability/equity/income/expense. */
+function accountTypeSql(expr: string): string {
+  return `case
+    when lower(${expr}) like 'asset%' or lower(${expr}) in ('bank', 'accounts receivable', 'other current asset', 'fixed asset', 'other asset') then 'asset'
+    when lower(${expr}) like 'liabilit%' or lower(${expr}) in ('accounts payable', 'credit card', 'other current liability', 'long term liability') then 'liability'
+    when lower(${expr}) like 'equity%' then 'equity'
+    when lower(${expr}) like 'income%' or lower(${expr}) like 'revenue%' or lower(${expr}) = 'other income' then 'income'
+    when lower(${expr}) like 'expense%' or lower(${expr}) like 'cost%' or lower(${expr}) = 'other expense' then 'expense'
+    else null end`;
+}
+
+function columnsOf(db: Database.Database, table: string): Set<string> {
+  return new Set((db.prepare(`pragma table_info(${q(table)})`).all() as { name: string }[]).map((c) => c.name.toLowerCase()));
+}
+
+/** The insert that brings one saved CSV table into trial_balance, or null when its header does not fit. */
+export function csvTrialBalanceSql(table: string, cols: Set<string>): string | null {
+  const entity = pick(cols, ['entity', 'company', 'entity_id', 'company_id', 'entity_name', 'company_name']);
+  const periodCol = pick(cols, ['period', 'month']);
+  const dateCol = pick(cols, ['date', 'posting_date', 'transaction_date', 'entry_date', 'gl_date']);
+  const account = pick(cols, ['account_code', 'account', 'account_no', 'account_number', 'account_id']);
+  const name = pick(cols, ['account_name', 'account_title', 'title', 'name', 'description']);
+  const type = pick(cols, ['account_type', 'type', 'classification']);
+  const currency = pick(cols, ['currency', 'currency_code']);
+  const hasDebitCredit = cols.has('debit') && cols.has('credit');
+  const amount = pick(cols, ['amount', 'balance', 'net']);
+  if (!entity || !(periodCol || dateCol) || !account || !(hasDebitCredit || amount)) return null;
+  const period = `substr(cast(${q((periodCol ?? dateCol)!)} as text), 1, 7)`;
+  const debit = hasDebitCredit ? num('debit') : `max(${num(amount!)}, 0)`;
+  const credit = hasDebitCredit ? num('credit') : `max(-${num(amount!)}, 0)`;
+  return `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
+    select cast(${q(entity)} as text), ${`'csv:${table.replace(/'/g, "''")}'`}, ${period}, cast(${q(account)} as text),
+      ${name ? `max(cast(${q(name)} as text))` : 'null'}, ${type ? `max(${accountTypeSql(`cast(${q(type)} as text)`)})` : 'null'},
+      round(sum(${debit}), 4), round(sum(${credit}), 4), round(sum(${debit}) - sum(${credit}), 4),
+      ${currency ? `max(cast(${q(currency)} as text))` : 'null'}
+    from ${q(table)}
+    where ${q(entity)} is not null and ${q(account)} is not null and ${period} is not null
+    group by 1, 3, 4`;
+}
+
+/**
+ * Rebuilds trial_balance from every source in the organization's database (QuickBooks and
+ * Sage trial balances, saved CSVs whose header fits) in one transaction: readers see the old
+ * table until the new one is complete, and a re-run gives the same rows.
+ */
+export function rebuildTrialBalance(file: string): { rows: number; sources: string[] } {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 10000');
+    const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((t) => t.name);
+    const sources: string[] = [];
+    const build = db.transaction(() => {
+      db.exec('drop table if exists trial_balance__next');
+      db.exec(`create table trial_balance__next (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`);
+      if (tables.includes('quickbooks_trial_balance')) {
+        const accounts = tables.includes('quickbooks_accounts');
+        db.exec(`insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
+          select cast(t.realm_id as text), 'quickbooks', t.period, cast(t.account_id as text), max(t.account_name),
+            ${accounts ? `max(${accountTypeSql('a.classification')})` : 'null'},
+            round(sum(coalesce(t.debit, 0)), 4), round(sum(coalesce(t.credit, 0)), 4), round(sum(coalesce(t.debit, 0)) - sum(coalesce(t.credit, 0)), 4),
+            ${accounts ? 'max(a.currency)' : 'null'}
+          from quickbooks_trial_balance t
+          ${accounts ? 'left join quickbooks_accounts a on a.realm_id = t.realm_id and a.account_id = t.account_id' : ''}
+          group by t.realm_id, t.period, t.account_id`);
+        sources.push('quickbooks');
+      }
+      if (tables.includes('sage_trial_balance')) {
+        const accounts = tables.includes('sage_gl_accounts');
+        const type = `case when lower(a.account_type) like 'balance%' then (case when lower(a.normal_balance) = 'credit' then 'liability' else 'asset' end)
+          when lower(a.account_type) like 'income%' then (case when lower(a.normal_balance) = 'credit' then 'income' else 'expense' end) else null end`;
+        db.exec(`insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
+          select cast(t.company_id as text), 'sage', t.period, cast(t.account_no as text), max(t.title), ${accounts ? `max(${type})` : 'null'},
+            round(sum(coalesce(t.debits, 0)), 4), round(sum(coalesce(t.credits, 0)), 4), round(sum(coalesce(t.debits, 0)) - sum(coalesce(t.credits, 0)), 4), null
+          from sage_trial_balance t
+          ${accounts ? 'left join sage_gl_accounts a on a.company_id = t.company_id and a.account_no = t.account_no' : ''}
+          group by t.company_id, t.period, t.account_no`);
+        sources.push('sage');
+      }
+      for (const t of tables) {
+        if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
+        const sql = csvTrialBalanceSql(t, columnsOf(db, t));
+        if (!sql) continue;
+        db.exec(sql);
+        sources.push(`csv:${t}`);
+      }
+      db.exec('drop table if exists trial_balance');
+      db.exec('alter table trial_balance__next rename to trial_balance');
+    });
+    build.immediate();
+    const { n } = db.prepare('select count(*) as n from trial_balance').get() as { n: number };
+    return { rows: n, sources };
+  } catch (e) {
+    if (e instanceof ApplicationFailure) throw e;
+    // A malformed source table cannot get better by retrying: report it as the pipeline's error.
+    if (e instanceof Error && /no such column|syntax error|datatype mismatch/.test(e.message)) throw ApplicationFailure.nonRetryable(`Rebuilding trial_balance failed: ${e.message}`, 'PipelineError');
+    throw e;
+  } finally {
+    db.close();
+  }
+}

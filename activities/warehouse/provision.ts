@@ -1,0 +1,81 @@
+// Onboarding step 2: the organization's SQL database. Local: the SQLite file
+// localDatabaseFile(WAREHOUSE_DIR, databaseName). Azure: a database on the configured (or the
+// organization's) Azure SQL server, created with @azure/arm-sql.
+import { SqlManagementClient } from '@azure/arm-sql';
+import { ApplicationFailure } from '@temporalio/common';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Config } from '../../common/config';
+import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../datafactory/azure-clients';
+import { localDatabaseFile } from './index';
+
+export interface EnsureDatabaseInput {
+  orgId: string;
+  databaseName: string;
+  /** Azure: the SQL server (organization's setting), else AZURE_SQL_SERVER. */
+  sqlServerName?: string;
+  location?: string;
+}
+export interface EnsureDatabaseOutput {
+  databaseName: string;
+  /** false when it already existed (a repeated or retried step). */
+  created: boolean;
+}
+
+/** Names the local SQLite convention accepts, and Azure SQL's rule (1-128, none of <>*%&:\/? , no trailing dot/space). */
+export const LOCAL_DATABASE_NAME = /^[a-z0-9][a-z0-9-]{1,62}$/;
+export const AZURE_DATABASE_NAME = /^(?=.{1,128}$)[^<>*%&:\\/?]*[^<>*%&:\\/?. ]$/;
+
+const OWNER_TAG = 'ledgerflowOrganizationId';
+
+export function createDatabaseProvisioner(cfg: Config, azure: AzureDeps = {}) {
+  async function ensureLocal({ orgId, databaseName }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+    if (!LOCAL_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+    // A failure to create the folder (disk, permissions) is transient: Temporal retries it.
+    mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
+    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName);
+    const existed = existsSync(file);
+    const db = new Database(file);
+    try {
+      db.exec('create table if not exists _ledgerflow_meta (key text primary key, value text not null)');
+      // The owner row makes a repeated step find its own database and refuse another organization's.
+      db.prepare('insert or ignore into _ledgerflow_meta (key, value) values (?, ?)').run('organization_id', orgId);
+      const owner = db.prepare('select value from _ledgerflow_meta where key = ?').get('organization_id') as { value: string };
+      if (owner.value !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+    } finally {
+      db.close();
+    }
+    return { databaseName, created: !existed };
+  }
+
+  async function ensureAzure({ orgId, databaseName, sqlServerName, location }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+    if (!AZURE_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+    const server = sqlServerName || cfg.AZURE_SQL_SERVER;
+    const rg = cfg.AZURE_RESOURCE_GROUP;
+    if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('Azure SQL server, resource group and subscription must be configured', 'ValidationError');
+    const client = new SqlManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID, managementClientOptions(cfg, azure));
+    try {
+      const existing = await client.databases.get(rg, server, databaseName);
+      const owner = existing.tags?.[OWNER_TAG];
+      if (owner && owner !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+      return { databaseName, created: false };
+    } catch (e) {
+      if (e instanceof ApplicationFailure) throw e;
+      if (armStatus(e) !== 404) classifyArmError(e, `Azure SQL refused to read database "${databaseName}"`);
+    }
+    try {
+      await client.databases.beginCreateOrUpdateAndWait(
+        rg,
+        server,
+        databaseName,
+        { location: location || cfg.AZURE_LOCATION, sku: { name: 'Basic', tier: 'Basic' }, tags: { [OWNER_TAG]: orgId } },
+        { updateIntervalInMs: azure.pollIntervalMs ?? 5000 },
+      );
+    } catch (e) {
+      classifyArmError(e, `Azure SQL refused to create database "${databaseName}"`);
+    }
+    return { databaseName, created: true };
+  }
+
+  return { ensureDatabase: (input: EnsureDatabaseInput) => (cfg.PROVIDER === 'azure' ? ensureAzure(input) : ensureLocal(input)) };
+}

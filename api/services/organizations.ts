@@ -1,0 +1,76 @@
+// Organizations: admin sees and changes all; a user sees only its own.
+import { Organization, publicOrganization, type OrganizationDoc } from '../../common/models/organization';
+import type { UserDoc } from '../../common/models/user';
+import { assertOrgAccess } from '../lib/auth';
+import { audit } from '../lib/audit';
+import { ApiError, notFound } from '../lib/errors';
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NAME_TAKEN = 'An organization with this name already exists';
+
+export interface OrganizationListQuery {
+  name?: string;
+  email?: string;
+  phone?: string;
+}
+
+export async function listOrganizations(actor: UserDoc, q: OrganizationListQuery) {
+  const filter: Record<string, unknown> = {};
+  if (actor.role !== 'admin') {
+    // A user reaches its own organization only; without one, nothing.
+    if (!actor.organization_id) return { organizations: [] };
+    filter._id = actor.organization_id;
+  }
+  if (q.name) filter.organizationName = { $regex: escapeRegex(q.name), $options: 'i' };
+  if (q.email) filter.organizationEmail = { $regex: escapeRegex(q.email), $options: 'i' };
+  if (q.phone) filter.organizationPhoneNumber = { $regex: escapeRegex(q.phone) };
+  const docs = await Organization.find(filter).sort({ organizationName: 1, _id: 1 }).limit(1000).lean<OrganizationDoc[]>();
+  return { organizations: docs.map((o) => publicOrganization(o, { withOnboarding: actor.role === 'admin' })) };
+}
+
+export async function getOrganization(actor: UserDoc, id: string) {
+  assertOrgAccess(actor, id);
+  const org = await Organization.findById(id).lean<OrganizationDoc>();
+  if (!org) throw notFound('Organization not found');
+  return { organization: publicOrganization(org, { withOnboarding: actor.role === 'admin' }) };
+}
+
+export interface OrganizationInput {
+  organizationName?: string;
+  organizationEmail?: string;
+  organizationPhoneNumber?: string;
+  organizationAddress?: string;
+  organizationDescription?: string;
+  dashboards?: { name: string; url: string }[];
+}
+
+async function assertNameFree(name: string, exceptId?: string): Promise<void> {
+  // Case-insensitive in code: FerretDB v1 has no collation.
+  const same = await Organization.find({ organizationName: { $regex: `^${escapeRegex(name)}$`, $options: 'i' } }).select('_id').lean();
+  if (same.some((o) => String(o._id) !== exceptId)) throw new ApiError(409, NAME_TAKEN);
+}
+
+const FIELDS = ['organizationName', 'organizationEmail', 'organizationPhoneNumber', 'organizationAddress', 'organizationDescription', 'dashboards'] as const;
+
+export async function createOrganization(actor: UserDoc, input: OrganizationInput & { organizationName: string }) {
+  await assertNameFree(input.organizationName);
+  const fields: Record<string, unknown> = {};
+  for (const k of FIELDS) if (input[k] !== undefined) fields[k] = input[k];
+  const doc = await Organization.create(fields);
+  const created = doc.toObject() as OrganizationDoc;
+  await audit({ actor, action: 'organization.create', targetType: 'organization', targetId: String(created._id), after: created });
+  return { createdOrganization: publicOrganization(created, { withOnboarding: true }) };
+}
+
+export async function updateOrganization(actor: UserDoc, id: string, input: OrganizationInput) {
+  const before = await Organization.findById(id).lean<OrganizationDoc>();
+  if (!before) throw notFound('Organization not found');
+  if (input.organizationName && input.organizationName !== before.organizationName) await assertNameFree(input.organizationName, id);
+  const set: Record<string, unknown> = {};
+  for (const k of FIELDS) if (input[k] !== undefined) set[k] = input[k];
+  const res = await Organization.updateOne({ _id: id }, { $set: set }, { runValidators: true });
+  const after = res.matchedCount === 1 ? await Organization.findById(id).lean<OrganizationDoc>() : null;
+  if (!after) throw notFound('Organization not found');
+  await audit({ actor, action: 'organization.update', targetType: 'organization', targetId: id, before, after });
+  return { updatedOrganization: publicOrganization(after, { withOnboarding: true }) };
+}

@@ -1,0 +1,89 @@
+// One run of an organization's pipelines (one Temporal workflow execution): what the
+// pipelines screen lists. Written by activities at the run's state transitions.
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const PIPELINE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+
+/** A file the "load every uploaded CSV" pipeline has loaded in this run (the resume point). */
+const loadedFileSchema = new Schema(
+  {
+    blobName: { type: String, required: true },
+    tableName: { type: String, required: true },
+    rows: { type: Number, default: 0 },
+    status: { type: String, enum: ['loaded', 'failed'], required: true },
+    error: String,
+  },
+  { _id: false },
+);
+
+const pipelineOutcomeSchema = new Schema(
+  {
+    name: { type: String, required: true },
+    status: { type: String, enum: PIPELINE_STATUSES, default: 'pending' },
+    startedAt: Date,
+    endedAt: Date,
+    rowsMoved: { type: Number, default: 0 },
+    error: String,
+    /** Azure Data Factory's run id (azure provider). */
+    externalRunId: String,
+    files: { type: [loadedFileSchema], default: [] },
+  },
+  { _id: false },
+);
+
+const pipelineRunSchema = new Schema(
+  {
+    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true, index: true },
+    workflowId: { type: String, required: true },
+    /** The Temporal run id: unique per run, and the id the api answers. */
+    runId: { type: String, required: true, unique: true },
+    status: { type: String, enum: RUN_STATUSES, default: 'running', index: true },
+    startedAt: { type: Date, required: true },
+    endedAt: Date,
+    durationMs: Number,
+    rowsMoved: { type: Number, default: 0 },
+    fileCount: Number,
+    error: String,
+    startedBy: {
+      userId: String,
+      name: String,
+      email: String,
+    },
+    pipelines: { type: [pipelineOutcomeSchema], default: [] },
+  },
+  { timestamps: true },
+);
+
+export type PipelineRunDoc = InferSchemaType<typeof pipelineRunSchema> & { _id: mongoose.Types.ObjectId };
+
+export const PipelineRun = mongoose.model('PipelineRun', pipelineRunSchema);
+
+/** A run as answers carry it. */
+export function publicPipelineRun(r: PipelineRunDoc) {
+  return {
+    id: r.runId,
+    runId: r.runId,
+    workflowId: r.workflowId,
+    organization_id: String(r.organization_id),
+    status: r.status,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt ?? null,
+    durationMs: r.durationMs ?? (r.endedAt ? r.endedAt.getTime() - r.startedAt.getTime() : null),
+    rowsMoved: r.rowsMoved ?? 0,
+    fileCount: r.fileCount ?? null,
+    error: r.error ?? null,
+    startedBy: r.startedBy ?? null,
+    pipelines: (r.pipelines ?? []).map((p) => ({
+      name: p.name,
+      status: p.status,
+      startedAt: p.startedAt ?? null,
+      endedAt: p.endedAt ?? null,
+      rowsMoved: p.rowsMoved ?? 0,
+      error: p.error ?? null,
+      files: (p.files ?? []).map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows, status: f.status, error: f.error ?? null })),
+    })),
+  };
+}

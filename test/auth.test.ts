@@ -1,0 +1,234 @@
+// Login, tokens, forgot/reset password and the rate limits, against the real app and FerretDB.
+import jwt from 'jsonwebtoken';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { AuditRecord } from '../common/models/audit';
+import { ResetToken } from '../common/models/reset-token';
+import { User } from '../common/models/user';
+import { outboxDir } from '../api/lib/mail';
+import { settleBackgroundWork } from '../api/services/passwords';
+import { startStack, type TestStack } from './helpers/stack';
+import { TEST_PASSWORD, userWithToken } from './helpers/users';
+
+let stack: TestStack;
+const run = Math.random().toString(36).slice(2, 8);
+const addr = (name: string) => `${name}.${run}@auth.example.com`;
+
+beforeAll(async () => {
+  stack = await startStack({
+    BCRYPT_ROUNDS: '4',
+    LOGIN_MAX_PER_IP: '6',
+    LOGIN_MAX_PER_EMAIL: '3',
+    FORGOT_PASSWORD_MAX_PER_IP: '5',
+    FORGOT_PASSWORD_MAX_PER_EMAIL: '2',
+  });
+});
+afterAll(() => stack.stop());
+
+/** Mails in the outbox addressed to `to`, with quoted-printable bodies decoded. */
+function outboxMails(dir: string, to: string): { subject: string; text: string; file: string }[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  const out: { subject: string; text: string; file: string }[] = [];
+  for (const f of files) {
+    const raw = readFileSync(join(dir, f), 'utf8');
+    const split = raw.indexOf('\n\n');
+    const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
+    let body = raw.slice(split + 2);
+    if (!new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(head)) continue;
+    if (/^Content-Transfer-Encoding: quoted-printable/im.test(head)) {
+      body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    }
+    out.push({ subject: /^Subject: (.*)$/im.exec(head)?.[1] ?? '', text: body, file: f });
+  }
+  return out;
+}
+
+const login = (email: string, password: string, ip = '10.0.0.1') => request(stack.app).post('/api/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
+const profile = (token: string) => request(stack.app).get('/api/v1/user/profile').set('Authorization', `Bearer ${token}`);
+
+describe('POST /api/v1/auth/login', () => {
+  it('answers status, message and data { user, expiresIn, token } without any secret', async () => {
+    await userWithToken(stack.app, { email: addr('ok'), fullName: 'Ada Lovelace' });
+    const res = await login(addr('ok'), TEST_PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, message: 'Login successful', data: { expiresIn: stack.config.JWT_EXPIRES_IN } });
+    expect(typeof res.body.data.token).toBe('string');
+    expect(res.body.data.user).toMatchObject({ email: addr('ok'), fullName: 'Ada Lovelace', fullname: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace', role: 'user', organization_id: null });
+    expect(JSON.stringify(res.body.data.user)).not.toMatch(/passwordHash|tokenVersion|\$2[aby]\$/);
+    // The token works.
+    expect((await profile(res.body.data.token)).status).toBe(200);
+  });
+
+  it('gives one message for a wrong password and an unknown email', async () => {
+    await userWithToken(stack.app, { email: addr('wrong') });
+    const badPassword = await login(addr('wrong'), 'Nope@1234', '10.0.1.1');
+    const unknown = await login(addr('nobody'), TEST_PASSWORD, '10.0.1.2');
+    expect(badPassword.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(badPassword.body).toEqual(unknown.body);
+    expect(badPassword.body).toEqual({ status: false, message: 'Invalid email or password', errors: [{ msg: 'Invalid email or password' }] });
+  });
+
+  it('validates the body', async () => {
+    expect((await login('', TEST_PASSWORD)).body.errors[0].msg).toBe('Email is required');
+    const res = await request(stack.app).post('/api/v1/auth/login').send({ email: addr('x') });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].msg).toBe('Password is required');
+    const typed = await request(stack.app).post('/api/v1/auth/login').send({ email: { $ne: '' }, password: { $ne: '' } });
+    expect(typed.status).toBe(400);
+    const notJson = await request(stack.app).post('/api/v1/auth/login').set('Content-Type', 'application/json').send('{"email":');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.errors[0].msg).toBe('Request body is not valid JSON');
+  });
+});
+
+describe('tokens', () => {
+  it('refuses a missing, tampered, expired, stale or deleted-user token with 401 "Unauthorized"', async () => {
+    const { user, token } = await userWithToken(stack.app, { email: addr('tokens') });
+    const expectUnauthorized = async (t: string | undefined) => {
+      const req = request(stack.app).get('/api/v1/user/profile');
+      if (t !== undefined) void req.set('Authorization', `Bearer ${t}`);
+      const res = await req;
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ status: false, message: 'Unauthorized', errors: [{ msg: 'Unauthorized' }] });
+    };
+    await expectUnauthorized(undefined);
+    await expectUnauthorized('not-a-jwt');
+    // Tampered: the payload claims admin, the signature is the original one.
+    const [h, p, s] = token.split('.');
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
+    await expectUnauthorized([h, Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url'), s].join('.'));
+    // Signed with another key, and with alg none.
+    await expectUnauthorized(jwt.sign(claims, 'x'.repeat(48), { algorithm: 'HS256' }));
+    await expectUnauthorized(jwt.sign({ sub: String(user._id), ver: 0 }, '', { algorithm: 'none' }));
+    // Expired.
+    await expectUnauthorized(jwt.sign({ sub: String(user._id), role: 'user', ver: 0, exp: Math.floor(Date.now() / 1000) - 5 }, stack.config.JWT_SECRET, { algorithm: 'HS256' }));
+    // Valid until the user is deleted.
+    expect((await profile(token)).status).toBe(200);
+    await User.deleteOne({ _id: user._id });
+    await expectUnauthorized(token);
+  });
+});
+
+describe('forgot and reset password', () => {
+  const forgot = (email: string, ip = '10.0.2.1') => request(stack.app).post('/api/v1/auth/forgot-password').set('X-Forwarded-For', ip).send({ email });
+  const reset = (body: object) => request(stack.app).post('/api/v1/auth/reset-password').send(body);
+  const tokenFromMail = (email: string) => {
+    const mails = outboxMails(outboxDir(stack.config), email);
+    const last = mails[mails.length - 1];
+    const m = /\/reset-password\/([a-f0-9]{64})/.exec(last?.text ?? '');
+    return m?.[1];
+  };
+
+  it('mails a single-use link (token stored hashed), ends older sessions, and answers the same for unknown emails', async () => {
+    const email = addr('reset');
+    const { token: oldToken } = await userWithToken(stack.app, { email });
+    const known = await forgot(email, '10.0.3.1');
+    const unknown = await forgot(addr('ghost'), '10.0.3.2');
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+    expect(known.body.message).toBe('If an account exists for this email, a password reset link has been sent.');
+    await settleBackgroundWork();
+    expect(outboxMails(outboxDir(stack.config), addr('ghost'))).toHaveLength(0);
+    const mails = outboxMails(outboxDir(stack.config), email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Reset your LedgerFlow password');
+    const token = tokenFromMail(email)!;
+    expect(token).toMatch(/^[a-f0-9]{64}$/);
+    expect(mails[0]!.text).toContain(`${stack.config.PUBLIC_URL}/reset-password/${token}`);
+
+    // Stored hashed: the raw token is nowhere in the collection.
+    const stored = await ResetToken.find({}).lean();
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    // Bad new password: 400 with the rule, and the token is still usable.
+    const weak = await reset({ token, password: 'alllowercase1@' });
+    expect(weak.status).toBe(400);
+    expect(weak.body.errors[0].msg).toBe('Password must contain at least one uppercase letter, one lowercase letter, one number and one special character (@$!%*?&)');
+    const mismatch = await reset({ token, password: 'NewPass1@', confirmPassword: 'NewPass2@' });
+    expect(mismatch.body.errors[0].msg).toBe('Passwords do not match');
+
+    const ok = await reset({ token, password: 'NewPass1@', confirmPassword: 'NewPass1@' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe(true);
+    expect((await login(email, 'NewPass1@', '10.0.3.3')).status).toBe(200);
+    expect((await login(email, TEST_PASSWORD, '10.0.3.4')).status).toBe(401);
+    // The session from before the reset is over.
+    expect((await profile(oldToken)).status).toBe(401);
+    // Single use.
+    const again = await reset({ token, password: 'Another1@' });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0].msg).toBe('Invalid or expired reset token');
+    // Audited without secrets.
+    const record = await AuditRecord.findOne({ action: 'user.password.reset' }).lean();
+    expect(record).toBeTruthy();
+    expect(JSON.stringify(record)).not.toMatch(/NewPass1@|\$2[aby]\$/);
+  });
+
+  it('refuses an expired, unknown or malformed token', async () => {
+    const email = addr('expired');
+    await userWithToken(stack.app, { email });
+    await forgot(email, '10.0.4.1');
+    await settleBackgroundWork();
+    const token = tokenFromMail(email)!;
+    const record = await ResetToken.findOne({}).sort({ _id: -1 }).lean();
+    expect(record!.expiresAt.getTime() - Date.now()).toBeGreaterThan(59 * 60 * 1000);
+    expect(record!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60 * 60 * 1000);
+    await ResetToken.updateOne({ _id: record!._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await reset({ token, password: 'NewPass1@' });
+    expect(expired.status).toBe(400);
+    expect(expired.body.errors[0].msg).toBe('Invalid or expired reset token');
+    expect((await login(email, TEST_PASSWORD, '10.0.4.2')).status).toBe(200);
+    expect((await reset({ token: 'a'.repeat(64), password: 'NewPass1@' })).body.errors[0].msg).toBe('Invalid or expired reset token');
+    expect((await reset({ token: 'short', password: 'NewPass1@' })).status).toBe(400);
+    expect((await reset({ password: 'NewPass1@' })).body.errors[0].msg).toBe('Invalid or expired reset token');
+    expect((await reset({ token: 'a'.repeat(64) })).body.errors[0].msg).toBe('Password is required');
+  });
+
+  it('validates the email of forgot-password', async () => {
+    const res = await forgot('not-an-email', '10.0.5.1');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].msg).toBe('Please enter a valid email address');
+    expect((await request(stack.app).post('/api/v1/auth/forgot-password').send({})).body.errors[0].msg).toBe('Email is required');
+  });
+});
+
+describe('rate limits (configured: login 3 failures per email, 6 per IP; forgot 2 per email, 5 per IP)', () => {
+  it('limits failed logins per email across IPs, with 429, a message and Retry-After', async () => {
+    const email = addr('brute');
+    await userWithToken(stack.app, { email });
+    for (let i = 0; i < 3; i++) expect((await login(email, 'Wrong@123', `10.1.0.${i}`)).status).toBe(401);
+    const blocked = await login(email, TEST_PASSWORD, '10.1.0.99');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ status: false, message: 'Too many login attempts. Please try again later.' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits failed logins per IP across emails; successful logins do not count', async () => {
+    const email = addr('fine');
+    await userWithToken(stack.app, { email });
+    for (let i = 0; i < 8; i++) expect((await login(email, TEST_PASSWORD, '10.2.0.1')).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await login(addr(`spray${i}`), 'Wrong@123', '10.2.0.1')).status).toBe(401);
+    expect((await login(email, TEST_PASSWORD, '10.2.0.1')).status).toBe(429);
+    expect((await login(email, TEST_PASSWORD, '10.2.0.2')).status).toBe(200);
+  });
+
+  it('limits forgot-password per email and per IP, whether or not the email exists', async () => {
+    const forgotFrom = (email: string, ip: string) => request(stack.app).post('/api/v1/auth/forgot-password').set('X-Forwarded-For', ip).send({ email });
+    expect((await forgotFrom(addr('nobody1'), '10.3.0.1')).status).toBe(200);
+    expect((await forgotFrom(addr('nobody1'), '10.3.0.2')).status).toBe(200);
+    const perEmail = await forgotFrom(addr('nobody1'), '10.3.0.3');
+    expect(perEmail.status).toBe(429);
+    expect(perEmail.body.message).toBe('Too many password reset requests. Please try again later.');
+    for (let i = 0; i < 5; i++) expect((await forgotFrom(addr(`many${i}`), '10.3.1.1')).status).toBe(200);
+    expect((await forgotFrom(addr('many9'), '10.3.1.1')).status).toBe(429);
+    await settleBackgroundWork();
+  });
+});
