@@ -11,6 +11,11 @@ import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
 import { openApiDocument } from './openapi';
 import { onboardRouter } from './routes/onboard';
+import { quickbooksRouter } from './routes/quickbooks';
+import { sageRouter } from './routes/sage';
+import { contactRouter } from './routes/contact';
+import { organizationsRouter } from './routes/organizations';
+import { usersRouter } from './routes/users';
 
 export const WEB_DIST = join(__dirname, '..', 'web', 'dist');
 
@@ -53,6 +58,11 @@ export function createApp(deps: AppDeps): Express {
   api.use('/health', healthRouter(deps));
   api.use('/auth', authRouter(deps));
   api.use('/onboard', onboardRouter(deps));
+  api.use('/quickbooks', quickbooksRouter(deps));
+  api.use('/sage', sageRouter(deps));
+  api.use('/user', usersRouter(deps));
+  api.use('/organization', organizationsRouter(deps));
+  api.use('/contact-us', contactRouter(deps));
   api.use(notFoundHandler);
   app.use('/api/v1', api);
 

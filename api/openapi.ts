@@ -82,3 +82,56 @@ export function openApiDocument(serverUrl = '/api/v1') {
 }
 
 export { pathParam, jsonBody, op };
+  // Identity, organizations, users, contact (issue 3).
+  '/auth/forgot-password': {
+    post: op('Request a password reset link by mail (1 h, single use); the same answer whether or not the email exists; 429 when rate-limited', 'auth', { public: true, requestBody: jsonBody({ email: str }, ['email']) }),
+  },
+  '/auth/reset-password': {
+    post: op('Set a new password with a reset (or invitation) token; older sessions end', 'auth', { public: true, requestBody: jsonBody({ token: str, password: str, confirmPassword: str }, ['token', 'password']) }),
+  },
+  '/auth/profile/{userId}': {
+    put: op('Update a profile (own; admin: any): fullName/fullname, email, phoneNumber; data.user', 'auth', { parameters: [pathParam('userId')], requestBody: jsonBody({ fullName: str, fullname: str, email: str, phoneNumber: str }) }),
+  },
+  '/user': {
+    get: op('List users (admin): filters name, email, role, organization; page (10 a page); data { users, page, pageSize, total, pages }', 'users', {
+      parameters: ['name', 'email', 'role', 'organization', 'page'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    }),
+    post: op('Add a user (admin bearer token: role and organization settable; without password an invitation mail is sent) or, without a token and only when SELF_SIGNUP is on, sign up (always role user, no organization); data.user', 'users', {
+      requestBody: jsonBody({ fullName: str, email: str, phoneNumber: str, role: { type: 'string', enum: ['admin', 'user'] }, organization_id: str, password: str, confirmPassword: str, pipeline: str, dashboards: { $ref: '#/components/schemas/Dashboards' } }, ['fullName', 'email', 'phoneNumber']),
+      security: [{ bearerAuth: [] }, {}],
+    }),
+  },
+  '/user/profile': { get: op('The signed-in user: data { user, organization }', 'users') },
+  '/user/change-password': {
+    post: op('Change own password (currentPassword, newPassword, confirmPassword); older tokens stop working; data { token, expiresIn }', 'users', { requestBody: jsonBody({ currentPassword: str, newPassword: str, confirmPassword: str }, ['currentPassword', 'newPassword', 'confirmPassword']) }),
+  },
+  '/user/update/{userId}': {
+    put: op('Update a user (admin): pipeline, email, fullname, dashboards, phoneNumber, role, organization_id; data.user', 'users', {
+      parameters: [pathParam('userId')],
+      requestBody: jsonBody({ pipeline: str, email: str, fullname: str, dashboards: { $ref: '#/components/schemas/Dashboards' }, phoneNumber: str, role: str, organization_id: str }),
+    }),
+  },
+  '/organization': {
+    get: op('Organizations (admin: all; user: its own) filtered by name, email, phone: data.organizations', 'organizations', {
+      parameters: ['name', 'email', 'phone'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    }),
+  },
+  '/organization/add': {
+    post: op('Add an organization (admin): data.createdOrganization', 'organizations', {
+      requestBody: jsonBody({ organizationName: str, organizationEmail: str, organizationPhoneNumber: str, organizationAddress: str, organizationDescription: str, dashboards: { $ref: '#/components/schemas/Dashboards' } }, ['organizationName', 'organizationEmail', 'organizationPhoneNumber']),
+    }),
+  },
+  '/organization/{id}': {
+    get: op('One organization (admin: any; user: its own): data.organization', 'organizations', { parameters: [pathParam('id')] }),
+    put: op('Update an organization (admin): data.updatedOrganization', 'organizations', {
+      parameters: [pathParam('id')],
+      requestBody: jsonBody({ organizationName: str, organizationEmail: str, organizationPhoneNumber: str, organizationAddress: str, organizationDescription: str, dashboards: { $ref: '#/components/schemas/Dashboards' } }),
+    }),
+  },
+  '/contact-us': {
+    post: op('Send a contact inquiry (stored; the admins are notified by mail); name and email default to the signed-in user', 'contact', { requestBody: jsonBody({ name: str, email: str, phoneNumber: str, subject: str, message: str }, ['message']) }),
+  },
+        Dashboards: {
+          description: 'A list of { name, url }, or the same list as an escaped JSON string',
+          oneOf: [{ type: 'array', items: { type: 'object', properties: { name: str, url: str }, required: ['name', 'url'] } }, str],
+        },

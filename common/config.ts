@@ -56,6 +56,14 @@ export const configSchema = z
     SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
     MAIL_FROM: z.string().default('LedgerFlow <no-reply@ledgerflow.local>'),
     ADMIN_NOTIFY_EMAIL: optionalString.pipe(z.string().email().optional()),
+    /** bcrypt cost of stored password hashes (tests lower it for speed). */
+    BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
+    /** Rate limits of login (failed attempts) and forgot-password (requests), per window. */
+    AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    LOGIN_MAX_PER_IP: z.coerce.number().int().positive().default(30),
+    LOGIN_MAX_PER_EMAIL: z.coerce.number().int().positive().default(10),
+    FORGOT_PASSWORD_MAX_PER_IP: z.coerce.number().int().positive().default(10),
+    FORGOT_PASSWORD_MAX_PER_EMAIL: z.coerce.number().int().positive().default(3),
 
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
 
