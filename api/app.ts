@@ -11,8 +11,6 @@ import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
 import { openApiDocument } from './openapi';
 import { onboardRouter } from './routes/onboard';
-import { quickbooksRouter } from './routes/quickbooks';
-import { sageRouter } from './routes/sage';
 import { contactRouter } from './routes/contact';
 import { organizationsRouter } from './routes/organizations';
 import { usersRouter } from './routes/users';
@@ -58,8 +56,6 @@ export function createApp(deps: AppDeps): Express {
   api.use('/health', healthRouter(deps));
   api.use('/auth', authRouter(deps));
   api.use('/onboard', onboardRouter(deps));
-  api.use('/quickbooks', quickbooksRouter(deps));
-  api.use('/sage', sageRouter(deps));
   api.use('/user', usersRouter(deps));
   api.use('/organization', organizationsRouter(deps));
   api.use('/contact-us', contactRouter(deps));
