@@ -1,1 +1,9 @@
 import '@testing-library/jest-dom';
+
+// React Router 6 announces its v7 flags on every render; the app opts out of
+// v7_startTransition on purpose (route changes show the full-screen spinner).
+const warn = console.warn.bind(console);
+console.warn = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && args[0].includes('React Router Future Flag Warning')) return;
+  warn(...args);
+};
