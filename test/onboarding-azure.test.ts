@@ -1,0 +1,138 @@
+// The Azure providers' real code paths (@azure/arm-sql, @azure/arm-datafactory, token
+// credentials, long-running operations, pipeline runs created and polled) against a local
+// server that answers the ARM calls (test/fakes/azure-management.ts), driven through the api
+// and real workflows on the Temporal dev server. Blob storage stays Azurite (same SDK).
+import { Worker } from '@temporalio/worker';
+import request from 'supertest';
+import { createActivities } from '../activities';
+import { createApp } from '../api/app';
+import type { Config } from '../common/config';
+import { Organization } from '../common/models/organization';
+import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
+import { startStack, workflowBundle, type TestStack } from './helpers/stack';
+import { userWithToken } from './helpers/users';
+
+let stack: TestStack;
+let fake: FakeAzureManagement;
+let config: Config;
+let app: ReturnType<typeof createApp>;
+let worker: Worker;
+let running: Promise<void>;
+let adminToken: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  fake = await startFakeAzureManagement();
+  config = {
+    ...stack.config,
+    PROVIDER: 'azure',
+    TEMPORAL_TASK_QUEUE: `${stack.config.TEMPORAL_TASK_QUEUE}-azure`,
+    AZURE_SUBSCRIPTION_ID: '00000000-0000-0000-0000-000000000001',
+    AZURE_RESOURCE_GROUP: 'ledgerflow-rg',
+    AZURE_SQL_SERVER: 'ledgerflow-sql',
+    AZURE_SQL_ADMIN_USER: 'ledgeradmin',
+    AZURE_SQL_ADMIN_PASSWORD: 'Config@Pass1',
+    AZURE_LOCATION: 'westeurope',
+    AZURE_MANAGEMENT_ENDPOINT: fake.url,
+  };
+  app = createApp({ ...stack.deps, config });
+  worker = await Worker.create({
+    connection: stack.env.nativeConnection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowBundle: await workflowBundle(stack.config),
+    activities: createActivities({ blobService: stack.blobService, config, azure: { credential: staticCredential, clientOptions: { tlsOptions: { ca: fake.ca } }, pollIntervalMs: 50 } }),
+  });
+  running = worker.run();
+  ({ token: adminToken } = await userWithToken(app, { email: 'azure-admin@example.com', role: 'admin' }));
+});
+afterAll(async () => {
+  worker.shutdown();
+  await running;
+  await fake.close();
+  await stack.stop();
+});
+
+const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
+const post = (path: string, body: object) => request(app).post(`/api/v1${path}`).set('Authorization', `Bearer ${adminToken}`).send(body);
+const get = (path: string) => request(app).get(`/api/v1${path}`).set('Authorization', `Bearer ${adminToken}`);
+async function settled(orgID: string, notRunId?: string) {
+  const until = Date.now() + 90_000;
+  for (;;) {
+    const s = await get(`/onboard/status/${orgID}`);
+    if (s.body.data?.status && s.body.data.status !== 'running' && s.body.data.runId !== notRunId) return s.body.data;
+    if (Date.now() > until) throw new Error(`onboarding did not settle: ${JSON.stringify(s.body)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('azure provider', () => {
+  it('onboards through ARM: SQL database (long-running PUT), factory, linked services, datasets and pipelines from the template', async () => {
+    const org = await Organization.create({ organizationName: 'Azure Co' });
+    const orgID = String(org._id);
+    const containerName = `${uniq('az')}-blob1`;
+    const databaseName = `${uniq('Acme')}_DB-1`;
+    const dataFactoryName = `${uniq('Acme')}-Factory-1`;
+    // Azure's own naming rules apply (uppercase, digits, dashes allowed here; not locally).
+    const start = await post('/onboard/start', { orgID, containerName, databaseName, dataFactoryName, sqlServerName: 'org-sql-server', adminUsername: 'orgadmin', adminPassword: 'Org@Secret9', location: 'northeurope' });
+    expect(start.status).toBe(202);
+    const data = await settled(orgID);
+    expect(data.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done']);
+
+    const sub = config.AZURE_SUBSCRIPTION_ID!;
+    const base = `/subscriptions/${sub}/resourceGroups/ledgerflow-rg/providers`;
+    const dbPut = fake.requests.find((r) => r.method === 'PUT' && r.path === `${base}/Microsoft.Sql/servers/org-sql-server/databases/${databaseName}`);
+    expect(dbPut?.body).toMatchObject({ location: 'northeurope', sku: { name: 'Basic' }, tags: { ledgerflowOrganizationId: orgID } });
+    expect(dbPut?.apiVersion).toBeTruthy();
+    // The SDK followed the long-running operation (Azure-AsyncOperation) to its end.
+    expect(fake.requests.some((r) => r.path.startsWith('/fake-operations/'))).toBe(true);
+    const factoryPut = fake.requests.find((r) => r.method === 'PUT' && r.path === `${base}/Microsoft.DataFactory/factories/${dataFactoryName}`);
+    expect(factoryPut?.body).toMatchObject({ location: 'northeurope', identity: { type: 'SystemAssigned' } });
+    expect(factoryPut?.apiVersion).toBe('2018-06-01');
+    const puts = fake.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`${base}/Microsoft.DataFactory/factories/${dataFactoryName}/`)).map((r) => r.path.split('/').slice(-2).join('/'));
+    expect(puts).toEqual(['linkedservices/OrgBlobStorage', 'linkedservices/OrgSqlDatabase', 'datasets/UploadedFolder', 'datasets/UploadedCsv', 'datasets/OrgTable', 'pipelines/load-uploaded-csvs', 'pipelines/rebuild-reporting-tables']);
+    const sqlLs = fake.requests.find((r) => r.path.endsWith('/linkedservices/OrgSqlDatabase'))!.body as { properties: { type: string; typeProperties: { connectionString: { type: string; value: string } } } };
+    expect(sqlLs.properties.type).toBe('AzureSqlDatabase');
+    expect(sqlLs.properties.typeProperties.connectionString.type).toBe('SecureString');
+    expect(sqlLs.properties.typeProperties.connectionString.value).toContain(`Initial Catalog=${databaseName}`);
+    expect(sqlLs.properties.typeProperties.connectionString.value).toContain('Server=tcp:org-sql-server.database.windows.net');
+    expect(sqlLs.properties.typeProperties.connectionString.value).toContain('Password=Org@Secret9');
+    const folder = fake.requests.find((r) => r.path.endsWith('/datasets/UploadedFolder'))!.body as { properties: { typeProperties: { location: { container: string } } } };
+    expect(folder.properties.typeProperties.location.container).toBe(containerName);
+    const pipeline = fake.requests.find((r) => r.path.endsWith('/pipelines/load-uploaded-csvs'))!.body as { properties: { activities: { type: string }[] } };
+    expect(pipeline.properties.activities.map((a) => a.type)).toEqual(['GetMetadata', 'ForEach']);
+
+    // Neither the workflow history nor the status answer carries the password.
+    const history = await stack.env.client.workflow.getHandle(`onboard-${orgID}`).fetchHistory();
+    expect(JSON.stringify(history)).not.toContain('Org@Secret9');
+    expect(JSON.stringify(data)).not.toContain('Org@Secret9');
+  });
+
+  it('an ARM refusal fails the step with its message; the re-run finds what exists and continues from that step', async () => {
+    const org = await Organization.create({ organizationName: 'Azure Retry Co' });
+    const orgID = String(org._id);
+    const body = { orgID, containerName: uniq('azretry'), databaseName: uniq('retrydb'), dataFactoryName: `${uniq('retry')}-adf` };
+    fake.failNext('PUT', new RegExp(`/factories/${body.dataFactoryName}$`), 409, 'DataFactoryNameInUse', `The specified resource name '${body.dataFactoryName}' is already in use.`);
+    await post('/onboard/start', body);
+    const failed = await settled(orgID);
+    expect(failed.status).toBe('failed');
+    expect(failed.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'failed', 'pending']);
+    expect(failed.steps[2].error).toMatch(/DataFactoryNameInUse/);
+    const dbPuts = () => fake.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/databases/${body.databaseName}`)).length;
+    expect(dbPuts()).toBe(1);
+
+    await post('/onboard/start', body);
+    const done = await settled(orgID, failed.runId);
+    expect(done.status).toBe('completed');
+    expect(done.steps.map((s: { existed?: boolean }) => Boolean(s.existed))).toEqual([true, true, false, false]);
+    // The database was found (GET), not created again.
+    expect(dbPuts()).toBe(1);
+  });
+
+  it('applies Azure naming rules in azure mode', async () => {
+    const org = await Organization.create({ organizationName: 'Naming Co' });
+    const res = await post('/onboard/data-factory/create', { orgID: String(org._id), dataFactoryJson: { dataFactoryName: '-bad-' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].msg).toBe('Data factory name must be 3-63 letters, digits or single hyphens');
+  });
+});
