@@ -107,6 +107,7 @@ export function AppRoutes() {
             <Route path={paths.fileUpload} element={<FileUploadPage />} />
             <Route path={paths.pipelines} element={<PipelinesPage />} />
             <Route path={paths.apps} element={<AppsPage />} />
+            <Route path={paths.quickbooksCallback} element={<AppsPage />} />
             <Route path={paths.dashboard} element={<DashboardPage />} />
             <Route path={paths.changePassword} element={<ChangePasswordPage />} />
             <Route path={paths.organizations} element={<RequireAdmin><OrganizationsPage /></RequireAdmin>} />

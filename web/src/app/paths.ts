@@ -8,6 +8,8 @@ export const paths = {
   fileUpload: '/file-upload',
   pipelines: '/pipelines',
   apps: '/apps',
+  /** Where Intuit sends the browser back (set QBO_REDIRECT_URI to PUBLIC_URL + this path). */
+  quickbooksCallback: '/apps/quickbooks/callback',
   dashboard: '/dashboard',
   organizations: '/organizations',
   orgOnboarding: '/org-onboarding',

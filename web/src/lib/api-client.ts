@@ -8,6 +8,8 @@ export class ApiRequestError extends Error {
   constructor(
     message: string,
     public readonly status: number,
+    /** The failure's whole answer, for screens that show more than the first message. */
+    public readonly body?: Envelope<unknown>,
   ) {
     super(message);
   }
@@ -62,7 +64,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     const expired = handleUnauthorized(Boolean(token));
     if (expired) throw expired;
   }
-  if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status);
+  if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status, json);
   return json;
 }
 
@@ -107,7 +109,7 @@ export function apiUpload<T>(path: string, form: FormData, opts: { fallback: str
         const expired = handleUnauthorized(Boolean(token));
         if (expired) return reject(expired);
       }
-      if (xhr.status < 200 || xhr.status >= 300 || !json || json.status === false) return reject(new ApiRequestError(errorMessage(json, opts.fallback), xhr.status));
+      if (xhr.status < 200 || xhr.status >= 300 || !json || json.status === false) return reject(new ApiRequestError(errorMessage(json, opts.fallback), xhr.status, json));
       opts.onProgress?.(1);
       resolve(json);
     };

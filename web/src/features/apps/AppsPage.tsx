@@ -1,16 +1,19 @@
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { paths } from '../../app/paths';
 import { messages } from '../../../../common/validation';
 import { Field } from '../../components/Field';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { checkForm, useFormValues } from '../../lib/forms';
-import { formatDate } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import {
   connectionId,
   createSageAccount,
+  exchangeQuickbooksCode,
   quickbooksAuthorizeUrl,
   setQuickbooksStatus,
   setSageStatus,
@@ -18,6 +21,7 @@ import {
   syncSage,
   useQuickbooksAccounts,
   useSageAccounts,
+  useSyncRuns,
   type Connection,
   type SageInput,
 } from './api/connections';
@@ -26,7 +30,42 @@ type Kind = 'quickbooks' | 'sage';
 const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
 const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
 
-function ConnectionRows({ kind, accounts, busy, onToggle, onSync }: { kind: Kind; accounts: Connection[]; busy: string | null; onToggle: (c: Connection) => void; onSync: (c: Connection) => void }) {
+function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
+  const { runs, error, isLoading } = useSyncRuns(kind, id);
+  if (isLoading) return <Spinner size={20} />;
+  if (error) return <Callout intent="danger">{(error as Error).message}</Callout>;
+  if (runs.length === 0) return <p className="muted">No syncs yet.</p>;
+  return (
+    <div className="table-scroll">
+      <HTMLTable compact striped className="full-width" aria-label="Sync history">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Trigger</th>
+            <th>Started</th>
+            <th>Finished</th>
+            <th>Rows</th>
+            <th>Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id}>
+              <td><StatusTag status={r.status} /></td>
+              <td>{r.trigger ?? ''}</td>
+              <td>{formatDateTime(r.startedAt)}</td>
+              <td>{formatDateTime(r.finishedAt ?? undefined)}</td>
+              <td>{r.rowsTotal ?? ''}</td>
+              <td className="error-cell">{r.error ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}
+
+function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; onToggle: (c: Connection) => void; onSync: (c: Connection) => void; onHistory: (c: Connection) => void }) {
   return (
     <>
       {accounts.map((c) => {
@@ -35,12 +74,13 @@ function ConnectionRows({ kind, accounts, busy, onToggle, onSync }: { kind: Kind
         return (
           <tr key={`${kind}-${id}`}>
             <td>{kind === 'quickbooks' ? 'QuickBooks' : 'Sage'}</td>
-            <td>{c.companyName ?? c.realmId ?? c.sageCompanyID ?? ''}</td>
+            <td>{c.companyName || c.realmId || c.sageCompanyID || ''}</td>
             <td><StatusTag status={c.status} /></td>
             <td>{formatDate(c.last_synced) || 'Never'}</td>
             <td className="actions-cell">
               <Button small icon="refresh" text="Sync now" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
-              <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} onClick={() => onToggle(c)} />
+              <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} disabled={c.status === 'reconnect_needed'} onClick={() => onToggle(c)} />
+              <Button small variant="minimal" icon="history" text="History" onClick={() => onHistory(c)} />
             </td>
           </tr>
         );
@@ -62,6 +102,26 @@ export default function AppsPage() {
   const [errors, setErrors] = useState<Partial<Record<keyof SageInput, string>>>({});
   const [formError, setFormError] = useState<string>();
   const [adding, setAdding] = useState(false);
+  const [history, setHistory] = useState<{ kind: Kind; id: string } | null>(null);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const exchanged = useRef(false);
+
+  // Intuit sends the browser back here (QBO_REDIRECT_URI) with code, state and realmId.
+  useEffect(() => {
+    const code = params.get('code');
+    const state = params.get('state');
+    const realmId = params.get('realmId');
+    if (!code || !state || exchanged.current) return;
+    exchanged.current = true;
+    exchangeQuickbooksCode({ code, state, realmId: realmId ?? '' })
+      .then((msg) => {
+        toast(msg, 'success');
+        void qb.mutate();
+      })
+      .catch((err: Error) => toast(err.message, 'danger'))
+      .finally(() => navigate(paths.apps, { replace: true }));
+  }, [params, navigate, qb]);
 
   async function toggle(k: Kind, c: Connection) {
     const next = c.status === 'active' ? 'inactive' : 'active';
@@ -91,7 +151,11 @@ export default function AppsPage() {
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
       const now = new Date().toISOString();
       if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
-      else await sage.mutate();
+      else
+        await sage.mutate((d) => {
+          const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a));
+          return Array.isArray(d) ? list : { accounts: list };
+        });
     } catch (err) {
       toast((err as Error).message, 'danger');
     } finally {
@@ -164,18 +228,24 @@ export default function AppsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} />
-                    <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} />
+                    <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
+                    <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
                   </tbody>
                 </HTMLTable>
               </div>
             )}
-            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastSyncError).map((c) => (
-              <Callout key={`err-${connectionId(c)}`} intent="warning">{c.lastSyncError}</Callout>
+            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastError || c.reconnectNeeded).map((c) => (
+              <Callout key={`err-${connectionId(c)}`} intent="warning">
+                {c.reconnectNeeded ? 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).' : c.lastError}
+              </Callout>
             ))}
           </>
         )}
       </Card>
+
+      <Dialog isOpen={Boolean(history)} onClose={() => setHistory(null)} title="Sync history" style={{ width: 'min(760px, 96vw)' }}>
+        <DialogBody>{history && <SyncHistory kind={history.kind} id={history.id} />}</DialogBody>
+      </Dialog>
 
       <Dialog isOpen={addOpen} onClose={() => setAddOpen(false)} title="Add Connection">
         <form onSubmit={(e) => void add(e)} noValidate>

@@ -31,6 +31,11 @@ function StepRow({ step }: { step: OnboardingStep }) {
           {Object.entries(step.result).map(([k, v]) => `${k}: ${String(v)}`).join(', ')}
         </span>
       )}
+      {step.status === 'running' && step.lastFailure && (
+        <div className="muted">
+          Retrying (attempt {step.attempt ?? 1}): {step.lastFailure}
+        </div>
+      )}
       {step.status === 'failed' && (
         <div className="step-error" role="alert">
           {meta?.failed ?? 'Step failed'}
@@ -87,6 +92,7 @@ export default function OrgOnboardingPage() {
   }
 
   const s = status.data ?? null;
+  const started = Boolean(s && s.status !== 'not_started');
   const steps = s?.steps?.length ? s.steps : null;
   const failed = steps?.some((x) => x.status === 'failed');
   const running = s?.status === 'running' || steps?.some((x) => x.status === 'running');
@@ -116,7 +122,7 @@ export default function OrgOnboardingPage() {
               </Collapse>
               {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
               <div className="button-row">
-                <Button type="submit" intent="primary" icon="play" text={steps ? 'Run onboarding again' : 'Start onboarding'} loading={starting} disabled={Boolean(running)} />
+                <Button type="submit" intent="primary" icon="play" text={started ? 'Run onboarding again' : 'Start onboarding'} loading={starting} disabled={Boolean(running)} />
               </div>
             </form>
           </Card>

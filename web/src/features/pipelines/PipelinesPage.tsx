@@ -12,7 +12,7 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 function who(r: PipelineRun): string {
   const s = r.startedBy;
   if (!s) return '';
-  return typeof s === 'string' ? s : (s.fullName || s.email || '');
+  return typeof s === 'string' ? s : (s.name || s.fullName || s.email || '');
 }
 
 function duration(r: PipelineRun): string {
@@ -72,7 +72,7 @@ export default function PipelinesPage() {
   const [draft, setDraft] = useState<RunFilter>({});
   const [draftError, setDraftError] = useState<string>();
   const [running, setRunning] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string }>();
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string; details?: string[] }>();
   const pipelines = usePipelines(orgId);
   const live = useRunningRuns(orgId);
   const history = useRunHistory(orgId, filter, page);
@@ -122,6 +122,13 @@ export default function PipelinesPage() {
             {outcome && (
               <Callout intent={outcome.ok ? 'success' : 'danger'} role={outcome.ok ? 'status' : 'alert'}>
                 {outcome.message}
+                {outcome.details && outcome.details.length > 0 && (
+                  <ul>
+                    {outcome.details.map((d) => (
+                      <li key={d}>{d}</li>
+                    ))}
+                  </ul>
+                )}
               </Callout>
             )}
             {pipelines.isLoading ? (
@@ -191,9 +198,10 @@ export default function PipelinesPage() {
               <HTMLSelect id="filter-status" value={draft.status ?? ''} onChange={(e) => setDraft((d) => ({ ...d, status: e.target.value }))}>
                 <option value="">Any</option>
                 <option value="running">Running</option>
-                <option value="completed">Completed</option>
+                <option value="succeeded">Succeeded</option>
                 <option value="failed">Failed</option>
                 <option value="cancelled">Cancelled</option>
+                <option value="no_files">No files</option>
               </HTMLSelect>
             </FormGroup>
             <FormGroup label="Pipeline" labelFor="filter-pipeline">

@@ -10,7 +10,9 @@ export interface Connection {
   companyName?: string;
   realmId?: string;
   sageCompanyID?: string;
-  lastSyncError?: string | null;
+  lastError?: string | null;
+  reconnectNeeded?: boolean;
+  sageUserID?: string;
 }
 
 export interface SageInput {
@@ -70,12 +72,37 @@ export async function createSageAccount(orgId: string, input: SageInput): Promis
   return res.message ?? 'Sage account connected successfully';
 }
 
-/** The api builds Intuit's authorize URL (with a state bound to the user and organization). */
+/** Step 1 of QuickBooks OAuth: the api builds Intuit's authorize URL with a state bound to the user and organization. */
 export async function quickbooksAuthorizeUrl(orgId: string): Promise<string> {
-  const res = await apiRequest<{ url?: string; authorizeUrl?: string; authUri?: string }>('GET', `/quickbooks/authorize${query({ organization_id: orgId })}`, undefined, 'Failed to start the QuickBooks connection');
-  const url = res.data?.url ?? res.data?.authorizeUrl ?? res.data?.authUri;
-  if (!url) throw new Error('Failed to start the QuickBooks connection');
+  const res = await apiRequest<{ authorizeUrl?: string }>('GET', `/quickbooks/connect${query({ organization_id: orgId })}`, undefined, 'Failed to add QuickBooks account!');
+  const url = res.data?.authorizeUrl;
+  if (!url) throw new Error('Failed to add QuickBooks account!');
   return url;
+}
+
+/** Step 2: Intuit sent the browser back with code, state and realmId; our server exchanges the code. */
+export async function exchangeQuickbooksCode(params: { code: string; state: string; realmId: string }): Promise<string> {
+  const res = await apiRequest<{ accountMessage?: string }>('POST', '/quickbooks/token-exchange', params, 'Failed to add QuickBooks account!');
+  return res.data?.accountMessage ?? 'QuickBooks account added successfully!';
+}
+
+export interface SyncRun {
+  id: string;
+  trigger?: string;
+  status: string;
+  startedAt: string;
+  finishedAt?: string | null;
+  rowsTotal?: number;
+  periods?: string[];
+  error?: string | null;
+}
+
+/** Each sync's history (start, end, rows, error). */
+export function useSyncRuns(kind: 'quickbooks' | 'sage', id: string | null) {
+  const swr = useSWR(id ? [`/${kind}/sync-runs${query({ id, limit: 20 })}`, 'Failed to load the sync history'] as const : null, fetchData<{ runs: SyncRun[] }>, {
+    refreshInterval: (d) => (d?.runs?.some((r) => r.status === 'running') ? 2000 : 0),
+  });
+  return { ...swr, runs: swr.data?.runs ?? [] };
 }
 
 export { cid as connectionId };

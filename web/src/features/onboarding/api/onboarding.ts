@@ -6,6 +6,9 @@ export interface OnboardingStep {
   status: 'pending' | 'running' | 'done' | 'failed' | string;
   result?: Record<string, unknown> | null;
   error?: string | null;
+  /** While a step's activity is retrying: its attempt and last failure. */
+  attempt?: number;
+  lastFailure?: string | null;
 }
 
 export interface OnboardingStatus {

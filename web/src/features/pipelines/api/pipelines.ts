@@ -1,5 +1,5 @@
 import useSWR, { mutate } from 'swr';
-import { apiRequest, fetchData, query } from '../../../lib/api-client';
+import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
 
 export const PAGE_SIZE = 10;
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -24,7 +24,7 @@ export interface PipelineRun {
   durationMs?: number | null;
   rowsMoved?: number;
   error?: string | null;
-  startedBy?: string | { fullName?: string; email?: string } | null;
+  startedBy?: string | { name?: string; fullName?: string; email?: string } | null;
   temporalUrl?: string;
 }
 
@@ -82,7 +82,7 @@ function revalidateRuns(orgId: string) {
  * GET /pipeline/run-pipeline/{id}: runs every pipeline of the organization. Answers the
  * server's message ("All pipelines ran successfully!", "No files found to process.", ...).
  */
-export async function runAllPipelines(orgId: string, onStarted?: () => void): Promise<{ ok: boolean; message: string }> {
+export async function runAllPipelines(orgId: string, onStarted?: () => void): Promise<{ ok: boolean; message: string; details?: string[] }> {
   const request = apiRequest<unknown>('GET', `/pipeline/run-pipeline/${encodeURIComponent(orgId)}`, undefined, RUN_FAILED);
   // The run shows up in the running list while the request waits for its outcome.
   setTimeout(() => {
@@ -93,6 +93,9 @@ export async function runAllPipelines(orgId: string, onStarted?: () => void): Pr
     const res = await request;
     return { ok: true, message: res.message ?? 'All pipelines ran successfully!' };
   } catch (err) {
+    // "Failed to run some pipelines." comes with each failed pipeline's outcome in errors.
+    const body = err instanceof ApiRequestError ? err.body : undefined;
+    if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => e.msg ?? '').filter(Boolean) };
     return { ok: false, message: (err as Error).message };
   } finally {
     await revalidateRuns(orgId);
