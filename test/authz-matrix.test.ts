@@ -1,0 +1,94 @@
+// The authorization matrix: every route x {anonymous, user of org A, user of org B, admin}
+// with the expected HTTP status. Table-driven: OTHER AGENTS, APPEND ROWS FOR YOUR ROUTES to
+// `rows` below (paths and bodies may be functions of the fixture `ctx`: orgA, orgB, the users'
+// ids). Bodies should be valid, so that a 200/201 proves access and a 403 proves refusal;
+// where a call must not change anything, a body that fails after the access check (e.g. a
+// wrong current password, answered 400) shows the check passed.
+import request from 'supertest';
+import { Organization } from '../common/models/organization';
+import { startStack, type TestStack } from './helpers/stack';
+import { TEST_PASSWORD, userWithToken } from './helpers/users';
+
+interface Ctx {
+  run: string;
+  orgA: string;
+  orgB: string;
+  userA: string;
+  userB: string;
+  admin: string;
+  /** A fresh value per call (unique names and emails for creating rows). */
+  seq(): number;
+}
+
+type Actor = 'anon' | 'userA' | 'userB' | 'admin';
+
+interface Row {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string | ((c: Ctx) => string);
+  body?: object | ((c: Ctx) => object);
+  expect: Record<Actor, number>;
+}
+
+const rows: Row[] = [
+  // --- identity, users, organizations, contact (issue 3) ---
+  { method: 'post', path: '/api/v1/auth/login', body: (c) => ({ email: `a.${c.run}@matrix.example.com`, password: TEST_PASSWORD }), expect: { anon: 200, userA: 200, userB: 200, admin: 200 } },
+  { method: 'post', path: '/api/v1/auth/forgot-password', body: (c) => ({ email: `nobody${c.seq()}.${c.run}@matrix.example.com` }), expect: { anon: 200, userA: 200, userB: 200, admin: 200 } },
+  { method: 'post', path: '/api/v1/auth/reset-password', body: { token: 'f'.repeat(64), password: 'Unused1@pw' }, expect: { anon: 400, userA: 400, userB: 400, admin: 400 } },
+  { method: 'put', path: (c) => `/api/v1/auth/profile/${c.userA}`, body: { fullName: 'Alpha User' }, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  { method: 'get', path: '/api/v1/user/profile', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
+  { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'NotMine1@pw', newPassword: 'Another1@pw', confirmPassword: 'Another1@pw' }, expect: { anon: 401, userA: 400, userB: 400, admin: 400 } },
+  // Without a token POST /user is self sign-up, which is off by default: 403.
+  { method: 'post', path: '/api/v1/user', body: (c) => ({ fullName: 'Made Here', email: `made${c.seq()}.${c.run}@matrix.example.com`, phoneNumber: '5550001111', password: 'Made1@pass' }), expect: { anon: 403, userA: 403, userB: 403, admin: 201 } },
+  { method: 'get', path: '/api/v1/user', expect: { anon: 401, userA: 403, userB: 403, admin: 200 } },
+  { method: 'put', path: (c) => `/api/v1/user/update/${c.userA}`, body: { pipeline: 'month-end' }, expect: { anon: 401, userA: 403, userB: 403, admin: 200 } },
+  { method: 'get', path: '/api/v1/organization', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
+  { method: 'get', path: (c) => `/api/v1/organization/${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  { method: 'post', path: '/api/v1/organization/add', body: (c) => ({ organizationName: `Matrix ${c.run} ${c.seq()}`, organizationEmail: 'org@matrix.example.com', organizationPhoneNumber: '5550002222' }), expect: { anon: 401, userA: 403, userB: 403, admin: 201 } },
+  { method: 'put', path: (c) => `/api/v1/organization/${c.orgA}`, body: { organizationDescription: 'Updated by the matrix' }, expect: { anon: 401, userA: 403, userB: 403, admin: 200 } },
+  { method: 'post', path: '/api/v1/contact-us', body: { message: 'Hello from the matrix' }, expect: { anon: 401, userA: 201, userB: 201, admin: 201 } },
+  // --- append rows for other routes below ---
+];
+
+let stack: TestStack;
+let ctx: Ctx;
+const tokens: Partial<Record<Actor, string>> = {};
+
+beforeAll(async () => {
+  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  const run = Math.random().toString(36).slice(2, 8);
+  const orgA = String((await Organization.create({ organizationName: `Matrix A ${run}` }))._id);
+  const orgB = String((await Organization.create({ organizationName: `Matrix B ${run}` }))._id);
+  const a = await userWithToken(stack.app, { email: `a.${run}@matrix.example.com`, organization_id: orgA, fullName: 'User Alpha' });
+  const b = await userWithToken(stack.app, { email: `b.${run}@matrix.example.com`, organization_id: orgB, fullName: 'User Beta' });
+  const admin = await userWithToken(stack.app, { email: `admin.${run}@matrix.example.com`, role: 'admin', fullName: 'Matrix Admin' });
+  tokens.userA = a.token;
+  tokens.userB = b.token;
+  tokens.admin = admin.token;
+  let n = 0;
+  ctx = { run, orgA, orgB, userA: String(a.user._id), userB: String(b.user._id), admin: String(admin.user._id), seq: () => ++n };
+});
+afterAll(() => stack.stop());
+
+const cases = rows.flatMap((row) => (['anon', 'userA', 'userB', 'admin'] as const).map((actor) => [row, actor] as const));
+
+it.each(cases.map(([row, actor]) => [`${row.method.toUpperCase()} ${typeof row.path === 'string' ? row.path : row.path({ run: '', orgA: '{orgA}', orgB: '{orgB}', userA: '{userA}', userB: '{userB}', admin: '{admin}', seq: () => 0 })}`, actor, row.expect[actor], row] as const))(
+  '%s as %s -> %i',
+  async (_label, actor, status, row) => {
+    const path = typeof row.path === 'function' ? row.path(ctx) : row.path;
+    let req = request(stack.app)[row.method](path);
+    const token = tokens[actor];
+    if (token) req = req.set('Authorization', `Bearer ${token}`);
+    const body = typeof row.body === 'function' ? row.body(ctx) : row.body;
+    const res = body ? await req.send(body) : await req;
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+    if (status === 401) expect(res.body).toEqual({ status: false, message: 'Unauthorized', errors: [{ msg: 'Unauthorized' }] });
+    if (status === 403) expect(res.body.status).toBe(false);
+  },
+);
+
+it('scopes GET /api/v1/organization to the caller', async () => {
+  const ids = async (actor: Actor) => (await request(stack.app).get('/api/v1/organization').set('Authorization', `Bearer ${tokens[actor]}`)).body.data.organizations.map((o: { id: string }) => o.id);
+  expect(await ids('userA')).toEqual([ctx.orgA]);
+  expect(await ids('userB')).toEqual([ctx.orgB]);
+  expect(await ids('admin')).toEqual(expect.arrayContaining([ctx.orgA, ctx.orgB]));
+});
