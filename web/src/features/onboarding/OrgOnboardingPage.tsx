@@ -1,4 +1,4 @@
-import { AnchorButton, Button, Callout, Card, Collapse, H2, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Collapse, H2, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { check, shortName } from '../../../../common/validation';
@@ -131,7 +131,9 @@ export default function OrgOnboardingPage() {
             <div className="card-head">
               <h3>Progress {s?.status && <StatusTag status={s.status} />}</h3>
               {temporalUrl && (
-                <AnchorButton href={temporalUrl} target="_blank" rel="noreferrer" icon="share" variant="minimal" text="Open in Temporal UI" />
+                <a href={temporalUrl} target="_blank" rel="noreferrer" className="bp5-button bp5-minimal">
+                  Open in Temporal UI
+                </a>
               )}
             </div>
             {status.isLoading ? (

@@ -1,0 +1,78 @@
+// Browser tests: Debian's Chromium driven by playwright-core against the real app, served on
+// a free loopback port. `npm test` sets CHROMIUM_PATH and builds web/dist before jest runs.
+import type { Express } from 'express';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-results', 'e2e');
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A fresh Chromium profile (its own --user-data-dir), closed and removed by close(). */
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH;
+  if (!executablePath) throw new Error('CHROMIUM_PATH is not set: run browser tests through `npm test`.');
+  const userDataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 860 },
+    timeout: 60000,
+  });
+  context.setDefaultTimeout(30000);
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves the app on 127.0.0.1 at a free port. */
+export async function listen(app: Express): Promise<{ server: Server; baseUrl: string; close(): Promise<void> }> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Saves a full-page screenshot of the current screen under test-results/e2e (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Collects uncaught page errors, so a screen that throws fails the test. */
+export function trackPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
