@@ -1,5 +1,6 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import type { Config } from '../common/config';
+import { createCsvActivities } from './csv';
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
 import { createRecordActivities } from './records';
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createStorageActivities(deps),
     ...createRecordActivities(),
     ...createOnboardingActivities(deps),
+    ...createCsvActivities(deps),
   };
 }
 

@@ -26,6 +26,23 @@ const str = { type: 'string' };
 
 /** Paths in OpenAPI form ({param}); keys are relative to /api/v1. */
 export const paths: Record<string, Record<string, Op>> = {
+  // CSV files (issue 5): upload into the organization's container, list, save as a table (workflow csv-<orgId>-<uploadId>).
+  '/pipeline/file-upload': {
+    post: op("Upload CSV files (multipart: file, up to 10, plus organizationId; user of the organization or admin), streamed into the organization's container. Only CSV (text/csv, checked on content: UTF-8, no binary, comma/semicolon/tab columns, every row). Answers message { fileUrls, message: 'File uploaded successfully!' } and data { fileUrls, files }. 400 'File upload failed.' with the reason in errors[0].msg, 413 over UPLOAD_MAX_BYTES, 415 not CSV, 400 'Please select an organization first', 403 another organization", 'files', {
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { organizationId: str, file: { type: 'string', format: 'binary' } }, required: ['organizationId', 'file'] } } } },
+    }),
+  },
+  '/pipeline/list-files/{orgId}': {
+    get: op("The organization's uploaded files, newest first: data.files [{ id, name, size, uploadedAt (YYYY-MM-DD), uploadedBy, tableName (null until saved), status, rowsLoaded, url }]", 'files', { parameters: [pathParam('orgId')] }),
+  },
+  '/pipeline/saveCSV': {
+    post: op("Save a CSV as a table of the organization's SQL database (multipart: file, orgID, tableName). Stores the file, then runs workflow csv-<orgId>-<uploadId>: streaming parse, inferred types (number, date, boolean, text), staging table swapped in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name' / 'Please select an organization first'; 403 another organization", 'files', {
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { orgID: str, tableName: str, file: { type: 'string', format: 'binary' } }, required: ['orgID', 'tableName', 'file'] } } } },
+    }),
+  },
+  '/pipeline/saveCSV/{uploadId}': {
+    get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }", 'files', { parameters: [pathParam('uploadId')] }),
+  },
   '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, warehouse): up/down and latency; 503 when one is down', 'health', { public: true }) },
   '/openapi.json': { get: op('This document', 'health', { public: true }) },
   '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },

@@ -1,2 +1,3 @@
 // Every workflow the worker registers (this file is the worker's workflowsPath).
 export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from './onboarding';
+export { csvSaveWorkflow } from './csv-save';

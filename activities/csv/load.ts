@@ -1,0 +1,216 @@
+// loadCsvBlob: a CSV blob into a table of the organization's SQL database, streaming end to
+// end (blob download -> byte checks -> csv-parse -> batches -> staging table -> atomic swap),
+// so memory stays flat whatever the file's size.
+import { RestError, type BlobServiceClient } from '@azure/storage-blob';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { parse } from 'csv-parse';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../common/config';
+import { tableName as tableNameRule, messages } from '../../common/validation';
+import { openCsvTableLoad, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table';
+import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
+import type { LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
+import { asValidationFailure, CsvInputError, csvParseErrorToInput } from './errors';
+import { csvParserOptions } from './inspect';
+import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
+
+export const CSV_BATCH_ROWS = 5000;
+/** Signal a workflow may handle to follow the load (see workflows/csv-save.ts). */
+export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';
+
+export interface CsvLoadProgress {
+  phase: 'reading' | 'building' | 'done';
+  rowsLoaded: number;
+  bytesRead: number;
+  totalBytes: number;
+}
+
+export interface LoadCsvBlobOptions extends LoadCsvBlobInput {
+  /** Send CsvLoadProgress to the calling workflow as signal CSV_PROGRESS_SIGNAL (about once a second). */
+  reportProgress?: boolean;
+}
+
+export interface LoadCsvBlobResult extends LoadCsvBlobOutput {
+  delimiter?: CsvDelimiter;
+  /** True when a retry found this upload already swapped in (nothing was loaded again). */
+  alreadyLoaded?: boolean;
+}
+
+export interface CsvLoaderDeps {
+  blobService: BlobServiceClient;
+  config: Config;
+}
+
+/** Table names: the spec's rule; SQLite keeps sqlite_* for itself. */
+export function checkTableName(name: string): string {
+  const parsed = tableNameRule.safeParse(name);
+  if (!parsed.success || /^sqlite_/i.test(parsed.data)) throw new CsvInputError(messages.tableName);
+  return parsed.data;
+}
+
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined; // called outside an activity (a script, a test)
+  }
+}
+
+/** The stream's first `bytes` (or all of it when shorter), and the whole stream again, unread. */
+async function peek(stream: NodeJS.ReadableStream, bytes: number): Promise<{ prefix: Buffer; complete: boolean; stream: Readable }> {
+  const it = (stream as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const taken: Buffer[] = [];
+  let len = 0;
+  let complete = false;
+  while (len < bytes) {
+    const r = await it.next();
+    if (r.done) {
+      complete = true;
+      break;
+    }
+    taken.push(r.value);
+    len += r.value.length;
+  }
+  async function* all() {
+    yield* taken;
+    if (complete) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return { prefix: Buffer.concat(taken), complete, stream: Readable.from(all(), { objectMode: false }) };
+}
+
+export function createCsvLoader({ blobService, config }: CsvLoaderDeps) {
+  return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
+    const ctx = activityContext();
+    let table: CsvTableLoad | undefined;
+    let headerLength: number | undefined;
+    try {
+      const tableName = checkTableName(input.tableName);
+      const blob = blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
+      table = await openCsvTableLoad(config, { databaseName: input.databaseName, tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 });
+      const loaded = await table.prepare();
+      if (loaded) return { tableName, rowsLoaded: loaded.rows, columns: loaded.columns, alreadyLoaded: true };
+
+      const download = await blob.download(0);
+      const totalBytes = download.contentLength ?? 0;
+      const head = await peek(download.readableStreamBody!, SNIFF_BYTES);
+      const { delimiter } = sniffCsv(head.prefix, head.complete);
+
+      // Progress: heartbeats (Temporal's liveness and retry details) and, throttled, a signal.
+      const progress: CsvLoadProgress = { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes };
+      const guard = new CsvByteGuard();
+      let lastSignal = 0;
+      const report = (force = false) => {
+        progress.bytesRead = guard.bytes;
+        if (!ctx) return;
+        ctx.heartbeat(progress);
+        const run = ctx.info.workflowExecution;
+        if (!input.reportProgress || !run || (!force && Date.now() - lastSignal < 1000)) return;
+        lastSignal = Date.now();
+        ctx.client.workflow
+          .getHandle(run.workflowId, run.runId)
+          .signal(CSV_PROGRESS_SIGNAL, { ...progress })
+          .catch(() => undefined); // progress is best effort
+      };
+      const checkCancelled = () => {
+        if (ctx?.cancellationSignal.aborted) throw new CancelledFailure(String(ctx.cancellationSignal.reason ?? 'cancelled'));
+      };
+
+      let names: string[] | undefined;
+      let profiles: ColumnProfile[] = [];
+      let batch: (string | null)[][] = [];
+      const inFlight: Promise<void>[] = [];
+      const sink = table;
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const rows = batch;
+        batch = [];
+        inFlight.push(sink.append(rows));
+        progress.rowsLoaded += rows.length;
+        // At most two batches queued on the database thread: memory stays flat.
+        if (inFlight.length >= 2) await inFlight.shift();
+        checkCancelled();
+        report();
+      };
+
+      const consumer = new Writable({
+        objectMode: true,
+        highWaterMark: 256,
+        write(record: (string | null)[], _enc, callback) {
+          if (!names) {
+            try {
+              headerLength = record.length;
+              names = normalizeHeader(record as string[]);
+              profiles = names.map(() => new ColumnProfile());
+            } catch (e) {
+              return callback(e as Error);
+            }
+            sink.begin(names).then(() => callback(), callback);
+            return;
+          }
+          for (let i = 0; i < record.length; i++) {
+            const v = record[i] as string;
+            if (v === '') record[i] = null;
+            else profiles[i]!.observe(v);
+          }
+          batch.push(record);
+          if (batch.length >= CSV_BATCH_ROWS) flush().then(() => callback(), callback);
+          else callback();
+        },
+        final(callback) {
+          flush()
+            .then(() => Promise.all(inFlight.splice(0)))
+            .then(() => callback(), callback);
+        },
+      });
+
+      await pipeline(
+        head.stream,
+        guard,
+        parse(csvParserOptions(delimiter)),
+        consumer,
+      );
+      if (!names) throw new CsvInputError('The file is empty.');
+      if (progress.rowsLoaded === 0) throw new CsvInputError('The file has a header but no rows.');
+
+      progress.phase = 'building';
+      report(true);
+      const columns: ColumnPlan[] = names.map((name, i) => ({ name, type: profiles[i]!.type, profile: profiles[i]! }));
+      // The database thread builds and swaps; this thread keeps heartbeating meanwhile.
+      const beat = ctx ? setInterval(() => ctx.heartbeat(progress), 2000) : undefined;
+      let rows: number;
+      try {
+        rows = await table.finish(columns, new Date());
+      } finally {
+        clearInterval(beat);
+      }
+      if (rows !== progress.rowsLoaded) throw new Error(`loaded ${rows} rows, read ${progress.rowsLoaded}`);
+      progress.phase = 'done';
+      report(true);
+      return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter };
+    } catch (e) {
+      await table?.abort();
+      throw toFailure(e, headerLength);
+    } finally {
+      await table?.close();
+    }
+  };
+}
+
+/** Bad input fails once with the user's message; anything else is thrown as is (retried). */
+function toFailure(e: unknown, headerLength?: number): unknown {
+  if (e instanceof CsvInputError) return asValidationFailure(e);
+  const parseError = csvParseErrorToInput(e, headerLength);
+  if (parseError) return asValidationFailure(parseError);
+  if (e instanceof TableConflictError) return ApplicationFailure.nonRetryable(e.message, 'ValidationError');
+  if (e instanceof RestError && (e.statusCode === 404 || e.code === 'BlobNotFound' || e.code === 'ContainerNotFound')) {
+    return ApplicationFailure.nonRetryable('The CSV file was not found in storage.', 'NotFound');
+  }
+  return e;
+}

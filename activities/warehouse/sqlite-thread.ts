@@ -1,0 +1,87 @@
+// A better-sqlite3 connection on its own thread, so that a CSV load parses on the activity's
+// thread while the inserts of the previous batch run here (about twice the rows/s of doing
+// both on one thread). The thread's code is plain JS (no TypeScript loader is needed in a
+// worker thread, under tsx or jest alike); the SQL it runs is built by the caller.
+import { Worker } from 'node:worker_threads';
+
+const THREAD_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+let db; let insert; let insertMany;
+const handlers = {
+  open({ file, pragmas }) {
+    db = new Database(file);
+    for (const p of pragmas) db.pragma(p);
+  },
+  exec({ sql }) {
+    try { db.exec(sql); } catch (e) { if (db.inTransaction) db.exec('ROLLBACK'); throw e; }
+  },
+  all({ sql, params }) { return db.prepare(sql).all(...(params || [])); },
+  prepareInsert({ sql }) {
+    insert = db.prepare(sql);
+    insertMany = db.transaction((rows) => { for (const r of rows) insert.run(r); });
+  },
+  insert({ rows }) { insertMany(rows); return rows.length; },
+  close() { if (db && db.open) db.close(); db = undefined; },
+};
+parentPort.on('message', (m) => {
+  try {
+    const result = handlers[m.op](m);
+    parentPort.postMessage({ id: m.id, result });
+  } catch (e) {
+    parentPort.postMessage({ id: m.id, error: { message: String(e && e.message || e), code: e && e.code } });
+  }
+});
+`;
+
+export class SqliteThreadError extends Error {
+  constructor(
+    message: string,
+    public readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One SQLite connection served by a worker thread; calls resolve in order. */
+export class SqliteThread {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private failed: Error | undefined;
+
+  constructor() {
+    this.worker = new Worker(THREAD_CODE, { eval: true, workerData: { driver: require.resolve('better-sqlite3') } });
+    this.worker.on('message', (m: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.error) p?.reject(new SqliteThreadError(m.error.message, m.error.code));
+      else p?.resolve(m.result);
+    });
+    const fail = (e: Error) => {
+      this.failed = e;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`SQLite thread exited (${code})`)));
+  }
+
+  call<T = unknown>(op: 'open' | 'exec' | 'all' | 'prepareInsert' | 'insert' | 'close', args: Record<string, unknown> = {}): Promise<T> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...args, op, id });
+    });
+  }
+
+  async terminate(): Promise<void> {
+    try {
+      await this.call('close');
+    } catch {
+      // already closed or failed
+    }
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,192 @@
+// POST /api/v1/pipeline/saveCSV end to end: api -> Azurite -> Temporal workflow -> worker ->
+// csv-parse -> the organization's SQLite file; bad input answers a clear message and writes nothing.
+import request from 'supertest';
+import { Upload } from '../common/models/upload';
+import { workflowIds } from '../common/temporal';
+import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
+import { startStack, type TestStack } from './helpers/stack';
+import { userWithToken } from './helpers/users';
+
+let stack: TestStack;
+let adminToken: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  ({ token: adminToken } = await userWithToken(stack.app, { email: 'csv-admin@example.com', role: 'admin' }));
+});
+afterAll(() => stack.stop());
+
+function saveCsv(token: string, fields: Record<string, string>, file?: { content: Buffer; name?: string; type?: string }) {
+  const req = request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`);
+  for (const [k, v] of Object.entries(fields)) void req.field(k, v);
+  if (file) void req.attach('file', file.content, { filename: file.name ?? 'data.csv', contentType: file.type ?? 'text/csv' });
+  return req;
+}
+
+describe('POST /api/v1/pipeline/saveCSV', () => {
+  it('saves a CSV as a typed table: values, types, snake_case columns, _upload_id and _loaded_at', async () => {
+    const org = await onboardedOrg(stack, 'round');
+    const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'Ledger_2024' }, { content: fixture('roundtrip.csv'), name: 'round trip.csv' });
+    expect(res.body).toMatchObject({ status: true, message: 'CSV saved successfully!' });
+    expect(res.status).toBe(200);
+    const { uploadId, rowsLoaded, columns, tableName } = res.body.data;
+    expect(rowsLoaded).toBe(4);
+    expect(tableName).toBe('Ledger_2024');
+    expect(columns).toEqual([
+      { name: 'account_code', type: 'text' },
+      { name: 'posting_date', type: 'date' },
+      { name: 'amount', type: 'number' },
+      { name: 'is_active', type: 'boolean' },
+      { name: 'quantity', type: 'number' },
+      { name: 'description', type: 'text' },
+      { name: 'mixed', type: 'text' },
+      { name: 'empty_col', type: 'text' },
+      { name: 'created_at', type: 'date' },
+    ]);
+    const rows = withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT * FROM "Ledger_2024" ORDER BY rowid').all()) as Record<string, unknown>[];
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatchObject({ account_code: 'ACC-001', posting_date: '2024-01-31', amount: 1234.5, is_active: 1, quantity: 3, description: 'Office supplies, paper', mixed: '12', empty_col: null, created_at: '2024-01-31T10:15:00Z', _upload_id: uploadId });
+    expect(rows[1]).toMatchObject({ account_code: '007', posting_date: '2024-02-29', amount: -99.99, is_active: 0, quantity: 0, description: 'Line with "quotes"', mixed: 'abc' });
+    expect(rows[2]).toMatchObject({ amount: 1000, is_active: 1, description: 'Multi\nline note', mixed: '7.5' });
+    expect(rows[3]).toMatchObject({ account_code: 'ACC-004', posting_date: null, amount: null, is_active: 0, quantity: null, description: 'Café ünïcødé ✓', mixed: null });
+    expect(String(rows[0]!._loaded_at)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // Numbers are stored as numbers: sums and comparisons work in SQL.
+    const sum = withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT sum(amount) AS s, count(*) FILTER (WHERE amount > 100) AS big FROM "Ledger_2024"').get()) as { s: number; big: number };
+    expect(sum.s).toBeCloseTo(2134.51, 2);
+    expect(sum.big).toBe(2);
+    // No staging table is left behind.
+    expect(tableNames(stack, org.databaseName)).toEqual(['Ledger_2024']);
+
+    // The workflow ran under its business key, tagged with the organization, and answers its progress query.
+    const handle = stack.env.client.workflow.getHandle(workflowIds.csvSave(org.orgId, uploadId));
+    const desc = await handle.describe();
+    expect(desc.status.name).toBe('COMPLETED');
+    expect(desc.searchAttributes.OrganizationId).toEqual([org.orgId]);
+    expect(await handle.query('progress')).toMatchObject({ status: 'done', load: { phase: 'done', rowsLoaded: 4 } });
+
+    // The file is in the container and the list shows the table it was saved to.
+    expect(await blobNames(stack, org.containerName)).toEqual([expect.stringMatching(new RegExp(`^uploads/${uploadId}/round trip\\.csv$`))]);
+    const list = await request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}`).set('Authorization', `Bearer ${adminToken}`);
+    expect(list.body.data.files).toEqual([expect.objectContaining({ id: uploadId, name: 'round trip.csv', tableName: 'Ledger_2024', status: 'saved', rowsLoaded: 4, uploadedBy: 'Test User', uploadedAt: new Date().toISOString().slice(0, 10) })]);
+    const status = await request(stack.app).get(`/api/v1/pipeline/saveCSV/${uploadId}`).set('Authorization', `Bearer ${adminToken}`);
+    expect(status.body.data.progress).toMatchObject({ status: 'done', result: { rowsLoaded: 4 } });
+  });
+
+  it('detects semicolon and tab delimiters and strips a UTF-8 BOM', async () => {
+    const org = await onboardedOrg(stack, 'delim');
+    const semi = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'semi' }, { content: fixture('semicolon-bom.csv') });
+    expect(semi.status).toBe(200);
+    expect(semi.body.data).toMatchObject({ delimiter: ';', rowsLoaded: 2, columns: [{ name: 'name', type: 'text' }, { name: 'amount', type: 'text' }, { name: 'when', type: 'date' }] });
+    const tab = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'tabbed' }, { content: fixture('tab.csv') });
+    expect(tab.status).toBe(200);
+    expect(tab.body.data).toMatchObject({ delimiter: '\t', rowsLoaded: 2, columns: [{ name: 'name', type: 'text' }, { name: 'amount', type: 'number' }] });
+    const rows = withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT name, amount FROM semi').all());
+    expect(rows).toEqual([{ name: 'alpha', amount: '1,5' }, { name: 'beta', amount: '2' }]);
+  });
+
+  describe('bad input gets a clear message and writes nothing', () => {
+    const cases: [string, string, RegExp][] = [
+      ['empty.csv', 'an empty file', /^The file is empty\.$/],
+      ['header-only.csv', 'a header without rows', /header but no rows/],
+      ['duplicate-columns.csv', 'duplicate column names', /Duplicate column name "Name": columns 2 and 3/],
+      ['empty-column.csv', 'an empty column name', /Column 2 has no name/],
+      ['ragged.csv', 'a ragged row', /^Line 3: the row has 2 fields, but the header has 3\.$/],
+      ['unbalanced-quotes.csv', 'unbalanced quotes', /quoted field is never closed/],
+      ['latin1.csv', 'non-UTF-8 bytes', /not UTF-8/],
+      ['image-renamed.csv', 'a PNG renamed .csv', /not a CSV file/],
+      ['json-renamed.csv', 'JSON renamed .csv', /not a CSV file/],
+    ];
+    it.each(cases)('%s (%s)', async (file, _what, message) => {
+      const org = await onboardedOrg(stack, 'bad');
+      const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'things' }, { content: fixture(file) });
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe(false);
+      expect(res.body.message).toBe('Failed to save CSV.');
+      expect(res.body.errors[0].msg).toMatch(message);
+      expect(tableNames(stack, org.databaseName)).toEqual([]);
+      expect(await blobNames(stack, org.containerName)).toEqual([]);
+      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+    });
+
+    it('a table name outside the rule', async () => {
+      const org = await onboardedOrg(stack, 'name');
+      for (const tableName of ['', '1abc', 'drop table x;--', 'a"b', 'sqlite_master']) {
+        const res = await saveCsv(adminToken, { orgID: org.orgId, tableName }, { content: fixture('tab.csv') });
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].msg).toBe('Please enter a valid table name');
+      }
+      expect(await blobNames(stack, org.containerName)).toEqual([]);
+    });
+
+    it('no organization, another organization, no file, a non-file', async () => {
+      const org = await onboardedOrg(stack, 'tenant');
+      const other = await onboardedOrg(stack, 'other');
+      const { token } = await userWithToken(stack.app, { email: 'csv-user@example.com', role: 'user', organization_id: org.orgId });
+      const missing = await saveCsv(token, { tableName: 't' }, { content: fixture('tab.csv') });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors[0].msg).toBe('Please select an organization first');
+      const foreign = await saveCsv(token, { orgID: other.orgId, tableName: 't' }, { content: fixture('tab.csv') });
+      expect(foreign.status).toBe(403);
+      const noFile = await saveCsv(token, { orgID: org.orgId, tableName: 't' });
+      expect(noFile.status).toBe(400);
+      expect(noFile.body.errors[0].msg).toBe('Please select a file before uploading.');
+      const notAFile = await saveCsv(token, { orgID: org.orgId, tableName: 't', file: 'id,name\n1,a\n' });
+      expect(notAFile.status).toBe(400);
+      expect(notAFile.body.errors[0].msg).toBe('Invalid file format');
+      expect(await blobNames(stack, org.containerName)).toEqual([]);
+      expect(await blobNames(stack, other.containerName)).toEqual([]);
+      // The user's own organization works.
+      const own = await saveCsv(token, { orgID: org.orgId, tableName: 't' }, { content: fixture('tab.csv') });
+      expect(own.status).toBe(200);
+    });
+  });
+
+  it('replaces a table atomically: readers see the old or the new table, and a failed load keeps the old one', async () => {
+    const org = await onboardedOrg(stack, 'swap');
+    const first = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'sales' }, { content: generatedCsv(1000, 'first') });
+    expect(first.status).toBe(200);
+    const count = () => withDatabase(stack, org.databaseName, (db) => (db.prepare('SELECT count(*) AS n, min(_upload_id) AS a, max(_upload_id) AS b FROM sales').get() as { n: number; a: string; b: string }))!;
+    expect(count()).toEqual({ n: 1000, a: first.body.data.uploadId, b: first.body.data.uploadId });
+
+    // While a bigger file loads, a reader polls: every read sees exactly one whole upload.
+    const seen = new Set<string>();
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const c = count();
+        expect(c.a).toBe(c.b);
+        seen.add(`${c.n}:${c.a}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const second = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'sales' }, { content: generatedCsv(60000, 'second') });
+    polling = false;
+    await poller;
+    expect(second.status).toBe(200);
+    expect(count()).toEqual({ n: 60000, a: second.body.data.uploadId, b: second.body.data.uploadId });
+    expect([...seen].every((s) => s === `1000:${first.body.data.uploadId}` || s === `60000:${second.body.data.uploadId}`)).toBe(true);
+
+    // A file that fails deep into the load (ragged last row) leaves the table as it was.
+    const broken = Buffer.concat([generatedCsv(20000, 'third'), Buffer.from('20001,1.00\n')]);
+    const third = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'sales' }, { content: broken });
+    expect(third.status).toBe(400);
+    expect(third.body.errors[0].msg).toBe('Line 20002: the row has 2 fields, but the header has 4.');
+    expect(count()).toEqual({ n: 60000, a: second.body.data.uploadId, b: second.body.data.uploadId });
+    expect(tableNames(stack, org.databaseName)).toEqual(['sales']);
+  });
+
+  it('refuses to replace a table that was not made from a CSV', async () => {
+    const org = await onboardedOrg(stack, 'conflict');
+    const Database = (await import('better-sqlite3')).default;
+    const { localDatabaseFile } = await import('../activities/warehouse');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(stack.config.WAREHOUSE_DIR, { recursive: true });
+    const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, org.databaseName));
+    db.exec('CREATE TABLE trial_balance (entity TEXT, debit NUMERIC); INSERT INTO trial_balance VALUES (\'x\', 1)');
+    db.close();
+    const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'trial_balance' }, { content: fixture('tab.csv') });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].msg).toMatch(/already exists and was not made from a CSV/);
+    expect(withDatabase(stack, org.databaseName, (d) => d.prepare('SELECT count(*) AS n FROM trial_balance').get())).toEqual({ n: 1 });
+  });
+});

@@ -1,0 +1,76 @@
+// CSV save: a stored CSV becomes a table of the organization's SQL database. Workflow ID
+// csv-<orgId>-<uploadId>. Deterministic: activities only through proxyActivities.
+import { ActivityFailure, ApplicationFailure, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { CsvLoadProgress, LoadCsvBlobResult } from '../activities/csv';
+import { workflowIds } from '../common/temporal';
+import { longRunning, shortCall } from './profiles';
+
+// The load heartbeats every batch; a worker that dies mid-load is noticed within 20 s and
+// the retried attempt replaces the staging table (rows are loaded exactly once).
+const { loadCsvBlob } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '20 seconds' });
+const { recordCsvSaved, recordCsvSaveFailed, discardCsvUpload } = proxyActivities<Activities>(shortCall);
+
+export interface CsvSaveInput {
+  orgId: string;
+  uploadId: string;
+  containerName: string;
+  blobName: string;
+  databaseName: string;
+  tableName: string;
+}
+
+export type CsvSaveOutput = LoadCsvBlobResult & { uploadId: string };
+
+export type CsvSaveStep = 'load' | 'record';
+export interface CsvSaveProgress {
+  status: 'running' | 'done' | 'failed';
+  currentStep: CsvSaveStep;
+  load: CsvLoadProgress;
+  result?: CsvSaveOutput;
+  error?: string;
+}
+
+export const csvSaveProgressQuery = defineQuery<CsvSaveProgress>('progress');
+/** Sent by the loadCsvBlob activity (CSV_PROGRESS_SIGNAL) as it reads. */
+export const csvLoadProgressSignal = defineSignal<[CsvLoadProgress]>('csvLoadProgress');
+
+/** The failure's innermost message (an ApplicationFailure from an activity carries the user's). */
+function failureMessage(e: unknown): string {
+  let err = e;
+  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isValidationFailure(e: unknown): e is ActivityFailure {
+  return e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && (e.cause.type === 'ValidationError' || e.cause.type === 'NotFound');
+}
+
+export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutput> {
+  const progress: CsvSaveProgress = { status: 'running', currentStep: 'load', load: { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes: 0 } };
+  setHandler(csvSaveProgressQuery, () => progress);
+  setHandler(csvLoadProgressSignal, (p) => {
+    // Signals can arrive out of order; never go backwards.
+    if (p.rowsLoaded >= progress.load.rowsLoaded) progress.load = p;
+  });
+  const workflowId = workflowIds.csvSave(input.orgId, input.uploadId);
+  try {
+    const loaded = await loadCsvBlob({ ...input, reportProgress: true });
+    progress.currentStep = 'record';
+    progress.load = { ...progress.load, phase: 'done', rowsLoaded: loaded.rowsLoaded };
+    await recordCsvSaved({ uploadId: input.uploadId, tableName: loaded.tableName, rowsLoaded: loaded.rowsLoaded, columns: loaded.columns, workflowId });
+    progress.status = 'done';
+    progress.result = { ...loaded, uploadId: input.uploadId };
+    return progress.result;
+  } catch (e) {
+    progress.status = 'failed';
+    progress.error = failureMessage(e);
+    if (isValidationFailure(e)) {
+      // Bad input writes nothing: the stored file goes too. The user sees the message.
+      await discardCsvUpload({ uploadId: input.uploadId, containerName: input.containerName, blobName: input.blobName });
+      throw ApplicationFailure.nonRetryable(progress.error, 'ValidationError');
+    }
+    await recordCsvSaveFailed({ uploadId: input.uploadId, error: progress.error, workflowId });
+    throw e;
+  }
+}
