@@ -146,7 +146,10 @@ export { pathParam, jsonBody, op };
     }),
   },
   '/contact-us': {
-    post: op('Send a contact inquiry (stored; the admins are notified by mail); name and email default to the signed-in user', 'contact', { requestBody: jsonBody({ name: str, email: str, phoneNumber: str, subject: str, message: str }, ['message']) }),
+    post: op('Send a contact inquiry (stored; the admins are notified by mail). A visitor without a token gives name and email; for a signed-in user they default to the user. 429 when rate-limited', 'contact', {
+      requestBody: jsonBody({ name: str, email: str, phoneNumber: str, subject: str, message: str }, ['message']),
+      security: [{ bearerAuth: [] }, {}],
+    }),
   },
         Dashboards: {
           description: 'A list of { name, url }, or the same list as an escaped JSON string',

@@ -64,6 +64,8 @@ export const configSchema = z
     LOGIN_MAX_PER_EMAIL: z.coerce.number().int().positive().default(10),
     FORGOT_PASSWORD_MAX_PER_IP: z.coerce.number().int().positive().default(10),
     FORGOT_PASSWORD_MAX_PER_EMAIL: z.coerce.number().int().positive().default(3),
+    /** Contact-us messages per window, per IP and per email. */
+    CONTACT_MAX_PER_IP: z.coerce.number().int().positive().default(10),
 
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
 

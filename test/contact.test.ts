@@ -17,7 +17,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@contact.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4', ADMIN_NOTIFY_EMAIL: addr('ops') });
+  stack = await startStack({ BCRYPT_ROUNDS: '4', ADMIN_NOTIFY_EMAIL: addr('ops'), CONTACT_MAX_PER_IP: '3' });
   orgId = String((await Organization.create({ organizationName: `Contact Org ${run}` }))._id);
   ({ token } = await userWithToken(stack.app, { email: addr('asker'), fullName: 'Curious George', organization_id: orgId }));
 });
@@ -90,9 +90,28 @@ describe('POST /api/v1/contact-us', () => {
     expect(await ContactInquiry.countDocuments()).toBe(before);
   });
 
-  it('requires a signed-in user (spec section 7)', async () => {
+  it('takes a visitor without a token (the form is on the public landing page), with name and email', async () => {
+    const res = await send({ name: 'Anon Person', email: addr('anon'), message: 'Hi from the landing page' }, null);
+    expect(res.status).toBe(201);
+    const saved = await ContactInquiry.findById(res.body.data.inquiry.id).lean();
+    expect(saved).toMatchObject({ name: 'Anon Person', email: addr('anon'), userId: null, organization_id: null });
+    expect(mailsTo(addr('ops')).some((m) => m.includes('Hi from the landing page'))).toBe(true);
     const before = await ContactInquiry.countDocuments();
-    expect((await send({ name: 'Anon Person', email: addr('anon'), message: 'Hi' }, null)).status).toBe(401);
+    expect((await send({ message: 'Who am I?' }, null)).body.errors[0].msg).toBe(messages.nameRequired);
+    expect((await send({ name: 'Anon Person', message: 'No email' }, null)).body.errors[0].msg).toBe(messages.emailRequired);
+    // A token, when sent, must be valid: never silently anonymous.
+    expect((await send({ name: 'Anon Person', email: addr('anon'), message: 'Hi' }, 'garbage')).status).toBe(401);
     expect(await ContactInquiry.countDocuments()).toBe(before);
+  });
+
+  it('limits messages per IP and per email (configured: 3 per window)', async () => {
+    const from = (ip: string, email: string) => request(stack.app).post('/api/v1/contact-us').set('X-Forwarded-For', ip).send({ name: 'Spam Bot', email, message: 'Buy now' });
+    for (let i = 0; i < 3; i++) expect((await from('10.9.0.1', addr(`spam${i}`))).status).toBe(201);
+    const blocked = await from('10.9.0.1', addr('spam9'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toBe('Too many messages. Please try again later.');
+    for (let i = 0; i < 3; i++) expect((await from(`10.9.1.${i}`, addr('samesender'))).status).toBe(201);
+    expect((await from('10.9.1.9', addr('samesender'))).status).toBe(429);
+    expect(await ContactInquiry.countDocuments({ email: addr('spam9') })).toBe(0);
   });
 });
