@@ -7,6 +7,7 @@ import { AuditRecord } from '../common/models/audit';
 import { ResetToken } from '../common/models/reset-token';
 import { User } from '../common/models/user';
 import { outboxDir } from '../api/lib/mail';
+import { ensureFirstAdmin } from '../api/services/first-admin';
 import { settleBackgroundWork } from '../api/services/passwords';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
@@ -230,5 +231,25 @@ describe('rate limits (configured: login 3 failures per email, 6 per IP; forgot 
     for (let i = 0; i < 5; i++) expect((await forgotFrom(addr(`many${i}`), '10.3.1.1')).status).toBe(200);
     expect((await forgotFrom(addr('many9'), '10.3.1.1')).status).toBe(429);
     await settleBackgroundWork();
+  });
+});
+
+describe('first admin', () => {
+  it('is created once, with a generated password that satisfies the rule when none is configured', async () => {
+    expect(await User.exists({ role: 'admin' })).toBeNull();
+    const first = await ensureFirstAdmin({ ...stack.config, ADMIN_EMAIL: addr('root'), ADMIN_PASSWORD: undefined });
+    expect(first).toMatchObject({ created: true, email: addr('root') });
+    expect(first.generatedPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/);
+    const res = await login(addr('root'), first.generatedPassword!, '10.5.0.1');
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.role).toBe('admin');
+    expect(await ensureFirstAdmin({ ...stack.config, ADMIN_EMAIL: addr('root2'), ADMIN_PASSWORD: 'Other1@pw' })).toEqual({ created: false, email: addr('root') });
+    expect(await User.countDocuments({ role: 'admin' })).toBe(1);
+
+    await User.deleteMany({ role: 'admin' });
+    await expect(ensureFirstAdmin({ ...stack.config, ADMIN_EMAIL: addr('root3'), ADMIN_PASSWORD: 'weakpassword' })).rejects.toThrow(/ADMIN_PASSWORD/);
+    const configured = await ensureFirstAdmin({ ...stack.config, ADMIN_EMAIL: addr('root3'), ADMIN_PASSWORD: 'Configured1@pw' });
+    expect(configured).toEqual({ created: true, email: addr('root3'), generatedPassword: undefined });
+    expect((await login(addr('root3'), 'Configured1@pw', '10.5.0.2')).status).toBe(200);
   });
 });

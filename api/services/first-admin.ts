@@ -1,10 +1,8 @@
-import bcrypt from 'bcryptjs';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../common/config';
 import { User } from '../../common/models/user';
 import { PASSWORD_RE } from '../../common/validation';
-
-export const BCRYPT_ROUNDS = 12;
+import { hashPassword } from './passwords';
 
 /** A random password that satisfies the spec's password rule. */
 export function generatePassword(): string {
@@ -35,7 +33,7 @@ export async function ensureFirstAdmin(cfg: Config): Promise<FirstAdminResult> {
     fullName: 'Platform Admin',
     email: cfg.ADMIN_EMAIL,
     role: 'admin',
-    passwordHash: await bcrypt.hash(password, BCRYPT_ROUNDS),
+    passwordHash: await hashPassword(cfg, password),
   });
   return { created: true, email: cfg.ADMIN_EMAIL, generatedPassword };
 }
