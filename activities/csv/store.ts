@@ -2,7 +2,7 @@
 // sniff, optionally every row), uploaded in blocks (BlockBlobClient.uploadStream, never the
 // whole file in memory), committed only when every check passed. On any failure the
 // partial blob is removed, so a refused file leaves nothing behind.
-import type { BlobServiceClient } from '@azure/storage-blob';
+import type { BlobServiceClient, BlockBlobClient } from '@azure/storage-blob';
 import { pipeline, type Readable } from 'node:stream';
 import { CsvInspector, type CsvInspection } from './inspect';
 import { CsvByteGuard } from './sniff';
@@ -33,6 +33,15 @@ export function uploadBlobName(uploadId: string, fileName: string): string {
   return `uploads/${uploadId}/${/\.csv$/i.test(base) ? base : `${base}.csv`}`;
 }
 
+/**
+ * Removes a blob and any blocks an interrupted upload staged: committing an empty block list
+ * drops the uncommitted blocks (they would otherwise linger until storage collects them).
+ */
+export async function discardBlob(blob: BlockBlobClient): Promise<void> {
+  await blob.commitBlockList([]).catch(() => undefined);
+  await blob.deleteIfExists().catch(() => undefined);
+}
+
 export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   const blob = input.blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
   const guard = new CsvByteGuard({ maxBytes: input.maxBytes });
@@ -48,7 +57,7 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
     });
     if (streamError) throw streamError;
   } catch (e) {
-    await blob.deleteIfExists().catch(() => undefined);
+    await discardBlob(blob);
     throw streamError ?? e;
   }
   return { ...inspector.result!, blobName: input.blobName, url: blob.url, size: guard.bytes };

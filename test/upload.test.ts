@@ -1,0 +1,139 @@
+// POST /api/v1/pipeline/file-upload and GET /api/v1/pipeline/list-files/{orgId} on the real
+// stack: files stream into the organization's Azurite container; refused files leave nothing.
+import request from 'supertest';
+import { createApp } from '../api/app';
+import { Upload } from '../common/models/upload';
+import { blobNames, fixture, generatedCsv, onboardedOrg } from './fixtures/csv/helpers';
+import { startStack, type TestStack } from './helpers/stack';
+import { userWithToken } from './helpers/users';
+
+let stack: TestStack;
+let adminToken: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  ({ token: adminToken } = await userWithToken(stack.app, { email: 'upload-admin@example.com', role: 'admin', fullName: 'Ada Admin' }));
+});
+afterAll(() => stack.stop());
+
+type Part = { field: string; value: string } | { file: Buffer; name?: string; type?: string };
+function upload(token: string, parts: Part[], app = stack.app) {
+  const req = request(app).post('/api/v1/pipeline/file-upload').set('Authorization', `Bearer ${token}`);
+  for (const p of parts) {
+    if ('field' in p) void req.field(p.field, p.value);
+    else void req.attach('file', p.file, { filename: p.name ?? 'data.csv', contentType: p.type ?? 'text/csv' });
+  }
+  return req;
+}
+
+/** Every blob in the container, including uncommitted blocks an interrupted upload staged. */
+async function allBlobs(containerName: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const b of stack.blobService.getContainerClient(containerName).listBlobsFlat({ includeUncommitedBlobs: true })) names.push(b.name);
+  return names;
+}
+
+describe('POST /api/v1/pipeline/file-upload', () => {
+  it('streams the file into the organization container and lists it', async () => {
+    const org = await onboardedOrg(stack, 'up');
+    const { token } = await userWithToken(stack.app, { email: 'uploader@example.com', organization_id: org.orgId, fullName: 'Uma User' });
+    const res = await upload(token, [{ field: 'organizationId', value: org.orgId }, { file: fixture('roundtrip.csv'), name: 'ledger.csv' }]);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    expect(res.body.message).toEqual({ fileUrls: [expect.stringContaining(`/${org.containerName}/uploads/`)], message: 'File uploaded successfully!' });
+    const [name] = await blobNames(stack, org.containerName);
+    expect(name).toMatch(/^uploads\/[0-9a-f]{24}\/ledger\.csv$/);
+    const blob = stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(name!);
+    expect(await blob.downloadToBuffer()).toEqual(fixture('roundtrip.csv'));
+    expect((await blob.getProperties()).contentType).toBe('text/csv; charset=utf-8');
+
+    const list = await request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}`).set('Authorization', `Bearer ${token}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.files).toEqual([
+      expect.objectContaining({ name: 'ledger.csv', size: fixture('roundtrip.csv').length, uploadedAt: new Date().toISOString().slice(0, 10), uploadedBy: 'Uma User', tableName: null, url: res.body.message.fileUrls[0] }),
+    ]);
+  });
+
+  it('takes several files, and the file part before the organization field', async () => {
+    const org = await onboardedOrg(stack, 'order');
+    const res = await upload(adminToken, [
+      { file: fixture('tab.csv'), name: 'first.csv' },
+      { file: fixture('semicolon-bom.csv'), name: 'second.csv', type: 'application/vnd.ms-excel' },
+      { field: 'organizationId', value: org.orgId },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.message.fileUrls).toHaveLength(2);
+    expect((await blobNames(stack, org.containerName)).map((n) => n.split('/').pop()).sort()).toEqual(['first.csv', 'second.csv']);
+    const list = await request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}`).set('Authorization', `Bearer ${adminToken}`);
+    expect(list.body.data.files.map((f: { name: string; uploadedBy: string }) => [f.name, f.uploadedBy]).sort()).toEqual([
+      ['first.csv', 'Ada Admin'],
+      ['second.csv', 'Ada Admin'],
+    ]);
+  });
+
+  describe('refuses, with a clear message, and writes nothing', () => {
+    const refusals: [string, Buffer, string, number, RegExp][] = [
+      ['a PNG renamed .csv', fixture('image-renamed.csv'), 'text/csv', 400, /not a CSV file/],
+      ['JSON renamed .csv', fixture('json-renamed.csv'), 'text/csv', 400, /not a CSV file/],
+      ['non-UTF-8 bytes', fixture('latin1.csv'), 'text/csv', 400, /not UTF-8/],
+      ['an empty file', fixture('empty.csv'), 'text/csv', 400, /^The file is empty\.$/],
+      ['a header only', fixture('header-only.csv'), 'text/csv', 400, /header but no rows/],
+      ['a ragged row', fixture('ragged.csv'), 'text/csv', 400, /^Line 3: the row has 2 fields, but the header has 3\.$/],
+      ['unbalanced quotes', fixture('unbalanced-quotes.csv'), 'text/csv', 400, /never closed/],
+      ['duplicate column names', fixture('duplicate-columns.csv'), 'text/csv', 400, /Duplicate column name/],
+      ['an image type', fixture('tab.csv'), 'image/png', 415, /^Only CSV files \(text\/csv\) can be uploaded\.$/],
+      // Invalid UTF-8 far into the file, after blocks were staged.
+      ['bad bytes after 4 MB', Buffer.concat([generatedCsv(100000), Buffer.from([0xc3, 0x28, 0x0a])]), 'text/csv', 400, /not UTF-8/],
+    ];
+    it.each(refusals)('%s', async (_what, content, type, status, message) => {
+      const org = await onboardedOrg(stack, 'refuse');
+      const res = await upload(adminToken, [{ field: 'organizationId', value: org.orgId }, { file: content, type }]);
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({ status: false, message: 'File upload failed.' });
+      expect(res.body.errors[0].msg).toMatch(message);
+      expect(await allBlobs(org.containerName)).toEqual([]);
+      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+    });
+
+    it('a file over the size limit (default 5 MB), removing the partial blob', async () => {
+      const org = await onboardedOrg(stack, 'big');
+      const big = generatedCsv(200000); // about 7 MB
+      expect(big.length).toBeGreaterThan(5 * 1024 * 1024);
+      const res = await upload(adminToken, [{ field: 'organizationId', value: org.orgId }, { file: big }]);
+      expect(res.status).toBe(413);
+      expect(res.body.errors[0].msg).toBe('The file is larger than the 5 MB limit.');
+      expect(await allBlobs(org.containerName)).toEqual([]);
+      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+    });
+
+    it('the limit follows UPLOAD_MAX_BYTES', async () => {
+      const org = await onboardedOrg(stack, 'limit');
+      const app = createApp({ ...stack.deps, config: { ...stack.config, UPLOAD_MAX_BYTES: 1000 } });
+      const res = await upload(adminToken, [{ field: 'organizationId', value: org.orgId }, { file: generatedCsv(100) }], app);
+      expect(res.status).toBe(413);
+      expect(res.body.errors[0].msg).toBe('The file is larger than the 1000 bytes limit.');
+      const fits = await upload(adminToken, [{ field: 'organizationId', value: org.orgId }, { file: generatedCsv(5) }], app);
+      expect(fits.status).toBe(200);
+    });
+
+    it('no organization, another organization, no file', async () => {
+      const org = await onboardedOrg(stack, 'mine');
+      const other = await onboardedOrg(stack, 'theirs');
+      const { token } = await userWithToken(stack.app, { email: 'tenant@example.com', organization_id: org.orgId });
+      const missing = await upload(token, [{ file: fixture('tab.csv') }]);
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors[0].msg).toBe('Please select an organization first');
+      const foreign = await upload(token, [{ field: 'organizationId', value: other.orgId }, { file: fixture('tab.csv') }]);
+      expect(foreign.status).toBe(403);
+      const noFile = await upload(token, [{ field: 'organizationId', value: org.orgId }]);
+      expect(noFile.status).toBe(400);
+      expect(noFile.body.errors[0].msg).toBe('Please select a file before uploading.');
+      expect(await allBlobs(org.containerName)).toEqual([]);
+      expect(await allBlobs(other.containerName)).toEqual([]);
+      // Unauthenticated: 401; and the list is tenant-checked too.
+      expect((await request(stack.app).post('/api/v1/pipeline/file-upload')).status).toBe(401);
+      expect((await request(stack.app).get(`/api/v1/pipeline/list-files/${other.orgId}`).set('Authorization', `Bearer ${token}`)).status).toBe(403);
+      expect((await request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}`).set('Authorization', `Bearer ${token}`)).body.data.files).toEqual([]);
+    });
+  });
+});
