@@ -79,26 +79,6 @@ export const paths: Record<string, Record<string, Op>> = {
       requestBody: jsonBody({ storageAccountName: str, sqlServerName: str, sqlAdminUsername: str, sqlAdminPassword: str, location: str, blobToSqlConnectionString: str }),
     }),
   },
-};
-
-export function openApiDocument(serverUrl = '/api/v1') {
-  return {
-    openapi: '3.0.3',
-    info: { title: 'LedgerFlow API', version: '1.0.0', description: 'Answers are { status, message, data }; failures { status: false, message, errors: [{ msg }] }.' },
-    servers: [{ url: serverUrl }],
-    components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: {
-        Envelope: { type: 'object', properties: { status: { type: 'boolean' }, message: str, data: {} } },
-        Failure: { type: 'object', properties: { status: { type: 'boolean', enum: [false] }, message: str, errors: { type: 'array', items: { type: 'object', properties: { msg: str } } } } },
-      },
-      responses: { Failure: { description: 'Failure', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } } },
-    },
-    paths,
-  };
-}
-
-export { pathParam, jsonBody, op };
   // Identity, organizations, users, contact (issue 3).
   '/auth/forgot-password': {
     post: op('Request a password reset link by mail (1 h, single use); the same answer whether or not the email exists; 429 when rate-limited', 'auth', { public: true, requestBody: jsonBody({ email: str }, ['email']) }),
@@ -151,7 +131,27 @@ export { pathParam, jsonBody, op };
       security: [{ bearerAuth: [] }, {}],
     }),
   },
+};
+
+export function openApiDocument(serverUrl = '/api/v1') {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'LedgerFlow API', version: '1.0.0', description: 'Answers are { status, message, data }; failures { status: false, message, errors: [{ msg }] }.' },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: {
+        Envelope: { type: 'object', properties: { status: { type: 'boolean' }, message: str, data: {} } },
         Dashboards: {
           description: 'A list of { name, url }, or the same list as an escaped JSON string',
           oneOf: [{ type: 'array', items: { type: 'object', properties: { name: str, url: str }, required: ['name', 'url'] } }, str],
         },
+        Failure: { type: 'object', properties: { status: { type: 'boolean', enum: [false] }, message: str, errors: { type: 'array', items: { type: 'object', properties: { msg: str } } } } },
+      },
+      responses: { Failure: { description: 'Failure', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } } },
+    },
+    paths,
+  };
+}
+
+export { pathParam, jsonBody, op };
