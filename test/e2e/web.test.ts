@@ -38,7 +38,23 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+// Browser-side snippets as strings: this file compiles without the DOM library.
+const CLEAR_SESSION = 'localStorage.clear()';
+const READ_TOKEN = "localStorage.getItem('token')";
+const PAGE_WIDTH = 'document.documentElement.scrollWidth';
+/** Rewrites the token's payload (role: admin) and keeps its signature: a forged token. */
+const TAMPER_TOKEN = `(() => {
+  const [h, p, sig] = localStorage.getItem('token').split('.');
+  const payload = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
+  payload.role = 'admin';
+  const forged = btoa(JSON.stringify(payload)).replace(/=+$/, '').replace(/[+]/g, '-').replace(/[/]/g, '_');
+  localStorage.setItem('token', h + '.' + forged + '.' + sig);
+})()`;
+
+/** Pages of the one browser profile share localStorage: each sign-in starts signed out. */
 async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${base}/about-us`);
+  await page.evaluate(CLEAR_SESSION);
   await page.goto(`${base}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -137,6 +153,56 @@ describe('the web app in a real browser', () => {
     await page.waitForURL(`${base}/login`);
     await page.getByText('Logout Successfully!').waitFor();
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the user signs in, sees the organization in the header and opens its dashboard', async () => {
+    const page = await browser.context.newPage();
+    const errors = trackPageErrors(page);
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    await page.getByTestId('org-name').getByText(ORG_NAME).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await nav.getByRole('link', { name: 'Revenue' }).click();
+    await page.waitForURL(`${base}/dashboard?name=Revenue`);
+    const frame = page.frameLocator('iframe[title="Revenue"]');
+    await frame.locator('#bi').getByText('Dashboard revenue').waitFor();
+    await screenshot(page, '10-dashboard');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works at 360 px: the sidebar collapses itself and the toggle opens it', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('navigation', { name: 'Main menu' }).count()).toBe(0);
+    await screenshot(page, '11-mobile-collapsed');
+    await toggle.click();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Apps' }).click();
+    await page.waitForURL(`${base}/apps`);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('heading', { name: 'Apps' }).waitFor();
+    const width = Number(await page.evaluate(PAGE_WIDTH));
+    expect(width).toBeLessThanOrEqual(360);
+    await screenshot(page, '12-mobile-apps');
+    await page.close();
+  });
+
+  it('a tampered token lands on /login with the expiry message', async () => {
+    const page = await browser.context.newPage();
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    await page.evaluate(TAMPER_TOKEN);
+    await page.goto(`${base}/pipelines`);
+    await page.waitForURL(`${base}/login`);
+    await page.getByText('Your session has expired. Please login again.').first().waitFor();
+    expect(await page.evaluate(READ_TOKEN)).toBeNull();
+    await screenshot(page, '20-session-expired');
     await page.close();
   });
 });
