@@ -1,6 +1,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import type { Config } from '../common/config';
 import { createCsvActivities } from './csv';
+import { createPipelineActivities } from './datafactory';
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
 import { createRecordActivities } from './records';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createStorageActivities(deps),
     ...createRecordActivities(),
     ...createOnboardingActivities(deps),
+    ...createPipelineActivities(deps),
     ...createCsvActivities(deps),
   };
 }

@@ -11,6 +11,7 @@ import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
 import { openApiDocument } from './openapi';
 import { onboardRouter } from './routes/onboard';
+import { pipelinesRouter } from './routes/pipelines';
 import { pipelineFilesRouter } from './routes/pipeline-files';
 import { contactRouter } from './routes/contact';
 import { organizationsRouter } from './routes/organizations';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/health', healthRouter(deps));
   api.use('/auth', authRouter(deps));
   api.use('/onboard', onboardRouter(deps));
+  api.use('/pipeline', pipelinesRouter(deps));
   api.use('/pipeline', pipelineFilesRouter(deps));
   api.use('/user', usersRouter(deps));
   api.use('/organization', organizationsRouter(deps));

@@ -43,42 +43,67 @@ export const paths: Record<string, Record<string, Op>> = {
   '/pipeline/saveCSV/{uploadId}': {
     get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }", 'files', { parameters: [pathParam('uploadId')] }),
   },
+  // Accounting connections (issue 6): QuickBooks Online and Sage Intacct, synced by workflows.
+  '/quickbooks/connect': {
+    get: op('Start connecting QuickBooks: data { authorizeUrl, state, expiresAt }. The state (random, bound to this user and organization, single use, 10 min) comes back on the redirect to QBO_REDIRECT_URI', 'quickbooks', {
+      parameters: [{ name: 'organization_id', in: 'query', required: false, schema: str }],
+    }),
+  },
+  '/quickbooks/token-exchange': {
+    post: op(
+      "Server-side token exchange after Intuit's redirect: code, state, realmId. Answers 'tokens exchanged and stored successfully' with data { account, accountMessage: 'QuickBooks account added successfully!' }; 401 'Unauthorized: Token is missing' / 'Unauthorized: User ID not found'; 400 'Authorization code is required'; 502 'failed to process QuickBooks token exchange'; 500 'Failed to add QuickBooks account!'; any other method 405 'Method Not Allowed'",
+      'quickbooks',
+      { requestBody: jsonBody({ code: str, state: str, realmId: str }, ['code', 'state', 'realmId']) },
+    ),
+  },
+  '/quickbooks/accounts': {
+    get: op('QuickBooks connections of an organization: data.accounts [{ id, status (active | inactive | reconnect_needed), reconnectNeeded, last_synced, organization_id, companyName, realmId, syncIntervalHours, lastError }]', 'quickbooks', {
+      parameters: [{ name: 'organization_id', in: 'query', required: false, schema: str }],
+    }),
+  },
+  '/quickbooks/status/{id}': {
+    put: op("Set accountStatus (active | inactive) and optionally syncIntervalHours; the scheduled sync pauses while inactive. Failure: 'Failed to update status'", 'quickbooks', {
+      parameters: [pathParam('id')],
+      requestBody: jsonBody({ accountStatus: { type: 'string', enum: ['active', 'inactive'] }, syncIntervalHours: { type: 'number' } }, ['accountStatus']),
+    }),
+  },
+  '/quickbooks': {
+    post: op("Sync now (workflow sync-quickbooks-<id>): 200 with data { rows, rowsTotal, periods, last_synced } when it ends within 25 s, else 202 { workflowId, running }. Failure: 'Failed to sync QuickBooks account' (errors[0].msg names the cause)", 'quickbooks', {
+      requestBody: jsonBody({ id: str, organization_id: str }, ['id']),
+    }),
+  },
+  '/quickbooks/sync-runs': {
+    get: op('Sync history of a QuickBooks connection, newest first: data.runs [{ id, trigger (manual | schedule), status (running | succeeded | failed), startedAt, finishedAt, rows (per table), rowsTotal, periods, error }]', 'quickbooks', {
+      parameters: [{ name: 'id', in: 'query', required: true, schema: str }, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', maximum: 100 } }],
+    }),
+  },
+  '/quickbooks/{id}': { delete: op('Remove a QuickBooks connection and its schedule (synced tables stay)', 'quickbooks', { parameters: [pathParam('id')] }) },
+  '/sage': {
+    post: op("Connect Sage Intacct: the credentials must open a session (getAPISession) before they are stored, encrypted. 'Sage account connected successfully' with data = the account; 400 'Failed to connect Sage account' with Intacct's description in errors[0].msg", 'sage', {
+      requestBody: jsonBody({ sageUserID: str, sageUserPassword: str, sageSenderID: str, sageSenderPassword: str, sageCompanyID: str, organization_id: str, syncIntervalHours: { type: 'number' } }, ['sageUserID', 'sageUserPassword', 'sageSenderID', 'sageSenderPassword', 'sageCompanyID']),
+    }),
+    get: op("Sage connections of an organization: data = [{ id, status, last_synced, organization_id, sageCompanyID, sageUserID, sageSenderID, syncIntervalHours, lastError }]. Failure: 'Failed to fetch Sage accounts'", 'sage', {
+      parameters: [{ name: 'organization_id', in: 'query', required: false, schema: str }],
+    }),
+  },
+  '/sage/status/{id}': {
+    put: op("Set accountStatus (active | inactive) and optionally syncIntervalHours; the scheduled sync pauses while inactive. Failure: 'Failed to update Sage account status'", 'sage', {
+      parameters: [pathParam('id')],
+      requestBody: jsonBody({ accountStatus: { type: 'string', enum: ['active', 'inactive'] }, syncIntervalHours: { type: 'number' } }, ['accountStatus']),
+    }),
+  },
+  '/sage/data': {
+    get: op("Sync now (workflow sync-sage-<id>): 200 with data { rows, rowsTotal, periods, last_synced } when it ends within 25 s, else 202. Failure: 'Failed to sync Sage account'", 'sage', { parameters: [{ name: 'id', in: 'query', required: true, schema: str }] }),
+  },
+  '/sage/sync-runs': {
+    get: op('Sync history of a Sage connection, newest first: data.runs (as for QuickBooks)', 'sage', {
+      parameters: [{ name: 'id', in: 'query', required: true, schema: str }, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', maximum: 100 } }],
+    }),
+  },
+  '/sage/{id}': { delete: op('Remove a Sage connection and its schedule (synced tables stay)', 'sage', { parameters: [pathParam('id')] }) },
   '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, warehouse): up/down and latency; 503 when one is down', 'health', { public: true }) },
   '/openapi.json': { get: op('This document', 'health', { public: true }) },
   '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
-  '/onboard/storage/create-container': {
-    post: op('Onboarding step 1 (admin): create the storage container; data.orgID', 'onboarding', { requestBody: jsonBody({ orgID: str, containerJson: { oneOf: [{ type: 'object', properties: { containerName: str } }, str] } }, ['orgID', 'containerJson']) }),
-  },
-  // Onboarding (issue 4): the four steps of spec section 7, the whole onboarding as one workflow, its status.
-  '/onboard/sql/create-database': {
-    post: op("Onboarding step 2 (admin): the organization's SQL database (local: SQLite file; azure: Azure SQL). 'Database created successfully!' / 'Database already exists', data { orgID, databaseName, created }; failure 'Failed to create Database'. databaseJson may also carry the section 3 fields (sqlServerName, adminUsername, adminPassword, location, storageAccountName, blobToSqlConnectionString), stored encrypted where secret", 'onboarding', {
-      requestBody: jsonBody({ orgID: str, databaseJson: { oneOf: [{ type: 'object', properties: { databaseName: str, sqlServerName: str, adminUsername: str, adminPassword: str, location: str, storageAccountName: str, blobToSqlConnectionString: str } }, str] } }, ['orgID', 'databaseJson']),
-    }),
-  },
-  '/onboard/data-factory/create': {
-    post: op("Onboarding step 3 (admin): the organization's data factory (local pipeline engine or Azure Data Factory). 'Data Factory created successfully!', data { orgID, dataFactoryName, created }; failure 'Failed to create Data Factory'", 'onboarding', {
-      requestBody: jsonBody({ orgID: str, dataFactoryJson: { oneOf: [{ type: 'object', properties: { dataFactoryName: str } }, str] } }, ['orgID', 'dataFactoryJson']),
-    }),
-  },
-  '/onboard/data-factory/import': {
-    post: op("Onboarding step 4 (admin): install templates/datafactory into the factory (linked services, datasets, pipelines). 'Data Factory imported successfully!', data { factoryName, databaseName, containerName, pipelines }; failure 'Failed to import data factory'", 'onboarding', {
-      requestBody: jsonBody({ factoryName: str, databaseName: str, containerName: str, orgID: str }, ['factoryName', 'databaseName', 'containerName']),
-    }),
-  },
-  '/onboard/start': {
-    post: op('Whole onboarding (admin) as one workflow onboard-<orgId>: the four steps in order; a re-run finds what exists and continues from the failed step. 202, data { orgID, workflowId, runId, temporalUrl }', 'onboarding', {
-      requestBody: jsonBody({ orgID: str, containerName: str, databaseName: str, dataFactoryName: str, storageAccountName: str, sqlServerName: str, sqlAdminUsername: str, sqlAdminPassword: str, location: str, blobToSqlConnectionString: str }, ['orgID', 'containerName', 'databaseName', 'dataFactoryName']),
-    }),
-  },
-  '/onboard/status/{orgID}': {
-    get: op("Onboarding status (admin) from the workflow's progress query: data { status (not_started | running | completed | failed), workflowId, runId, currentStep, steps [{ name, status (pending | running | done | failed), result, error, existed, attempt, lastFailure }], settings (secrets only as sqlAdminPasswordSet / blobToSqlConnectionStringSet), temporalUrl }", 'onboarding', { parameters: [pathParam('orgID')] }),
-  },
-  '/onboard/settings/{orgID}': {
-    put: op('Save the onboarding fields of spec section 3 (admin); secrets encrypted at rest, answered only as "set"', 'onboarding', {
-      parameters: [pathParam('orgID')],
-      requestBody: jsonBody({ storageAccountName: str, sqlServerName: str, sqlAdminUsername: str, sqlAdminPassword: str, location: str, blobToSqlConnectionString: str }),
-    }),
-  },
   // Identity, organizations, users, contact (issue 3).
   '/auth/forgot-password': {
     post: op('Request a password reset link by mail (1 h, single use); the same answer whether or not the email exists; 429 when rate-limited', 'auth', { public: true, requestBody: jsonBody({ email: str }, ['email']) }),
@@ -129,6 +154,66 @@ export const paths: Record<string, Record<string, Op>> = {
     post: op('Send a contact inquiry (stored; the admins are notified by mail). A visitor without a token gives name and email; for a signed-in user they default to the user. 429 when rate-limited', 'contact', {
       requestBody: jsonBody({ name: str, email: str, phoneNumber: str, subject: str, message: str }, ['message']),
       security: [{ bearerAuth: [] }, {}],
+    }),
+  },
+  '/onboard/storage/create-container': {
+    post: op('Onboarding step 1 (admin): create the storage container; data.orgID', 'onboarding', { requestBody: jsonBody({ orgID: str, containerJson: { oneOf: [{ type: 'object', properties: { containerName: str } }, str] } }, ['orgID', 'containerJson']) }),
+  },
+  // Onboarding (issue 4): the four steps of spec section 7, the whole onboarding as one workflow, its status.
+  '/onboard/sql/create-database': {
+    post: op("Onboarding step 2 (admin): the organization's SQL database (local: SQLite file; azure: Azure SQL). 'Database created successfully!' / 'Database already exists', data { orgID, databaseName, created }; failure 'Failed to create Database'. databaseJson may also carry the section 3 fields (sqlServerName, adminUsername, adminPassword, location, storageAccountName, blobToSqlConnectionString), stored encrypted where secret", 'onboarding', {
+      requestBody: jsonBody({ orgID: str, databaseJson: { oneOf: [{ type: 'object', properties: { databaseName: str, sqlServerName: str, adminUsername: str, adminPassword: str, location: str, storageAccountName: str, blobToSqlConnectionString: str } }, str] } }, ['orgID', 'databaseJson']),
+    }),
+  },
+  '/onboard/data-factory/create': {
+    post: op("Onboarding step 3 (admin): the organization's data factory (local pipeline engine or Azure Data Factory). 'Data Factory created successfully!', data { orgID, dataFactoryName, created }; failure 'Failed to create Data Factory'", 'onboarding', {
+      requestBody: jsonBody({ orgID: str, dataFactoryJson: { oneOf: [{ type: 'object', properties: { dataFactoryName: str } }, str] } }, ['orgID', 'dataFactoryJson']),
+    }),
+  },
+  '/onboard/data-factory/import': {
+    post: op("Onboarding step 4 (admin): install templates/datafactory into the factory (linked services, datasets, pipelines). 'Data Factory imported successfully!', data { factoryName, databaseName, containerName, pipelines }; failure 'Failed to import data factory'", 'onboarding', {
+      requestBody: jsonBody({ factoryName: str, databaseName: str, containerName: str, orgID: str }, ['factoryName', 'databaseName', 'containerName']),
+    }),
+  },
+  '/onboard/start': {
+    post: op('Whole onboarding (admin) as one workflow onboard-<orgId>: the four steps in order; a re-run finds what exists and continues from the failed step. 202, data { orgID, workflowId, runId, temporalUrl }', 'onboarding', {
+      requestBody: jsonBody({ orgID: str, containerName: str, databaseName: str, dataFactoryName: str, storageAccountName: str, sqlServerName: str, sqlAdminUsername: str, sqlAdminPassword: str, location: str, blobToSqlConnectionString: str }, ['orgID', 'containerName', 'databaseName', 'dataFactoryName']),
+    }),
+  },
+  '/onboard/status/{orgID}': {
+    get: op("Onboarding status (admin) from the workflow's progress query: data { status (not_started | running | completed | failed), workflowId, runId, currentStep, steps [{ name, status (pending | running | done | failed), result, error, existed, attempt, lastFailure }], settings (secrets only as sqlAdminPasswordSet / blobToSqlConnectionStringSet), temporalUrl }", 'onboarding', { parameters: [pathParam('orgID')] }),
+  },
+  // Pipelines (issue 4): the organization's pipelines, one run of all of them as a workflow (pipelines-<orgId>), history, cancel.
+  '/pipeline/list-pipelines/{organizationId}': {
+    get: op("The organization's pipelines (installed by the data factory import), user of the organization or admin: data.pipelines [{ name, description, dependsOn, activities, factoryName, lastRun { runId, status, startedAt, endedAt, rowsMoved, error }, lastRunStatus, lastRunAt }]", 'pipelines', { parameters: [pathParam('organizationId')] }),
+  },
+  '/pipeline/run-pipeline/{id}': {
+    get: op("Run all pipelines of organization {id} as one workflow; a call while a run is going joins it. Waits for the outcome: 'All pipelines ran successfully!' data { run, pipelines }; 404 'No files found to process.' when the container holds no file; 502 'Failed to run some pipelines.' with each pipeline's outcome in errors and data; 409 when cancelled. ?wait=false answers 202 at once with data.run { runId, workflowId, status, temporalUrl }", 'pipelines', {
+      parameters: [pathParam('id'), { name: 'wait', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] } }],
+    }),
+  },
+  '/pipeline/runs/{organizationId}': {
+    get: op('Run history and running runs, newest first, 10 a page: data { runs [{ id, runId, status (running | succeeded | failed | cancelled | no_files), startedAt, endedAt, durationMs, rowsMoved, fileCount, error, startedBy { userId, name, email }, pipelines [{ name, status, startedAt, endedAt, rowsMoved, error, files }], temporalUrl }], total, page, pageSize, pages }', 'pipelines', {
+      parameters: [
+        pathParam('organizationId'),
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] } },
+        { name: 'pipeline', in: 'query', required: false, schema: str },
+        { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' }, description: 'YYYY-MM-DD, runs started on or after' },
+        { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' }, description: 'YYYY-MM-DD, runs started on or before' },
+        { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+      ],
+    }),
+  },
+  '/pipeline/runs/{organizationId}/{runId}': {
+    get: op('One run: data.run (as in the history)', 'pipelines', { parameters: [pathParam('organizationId'), pathParam('runId')] }),
+  },
+  '/pipeline/runs/{organizationId}/{runId}/cancel': {
+    post: op("Cancel a running run ('Cancellation requested'); the run ends as cancelled, an Azure Data Factory run is cancelled too; 409 when it is not running", 'pipelines', { parameters: [pathParam('organizationId'), pathParam('runId')] }),
+  },
+  '/onboard/settings/{orgID}': {
+    put: op('Save the onboarding fields of spec section 3 (admin); secrets encrypted at rest, answered only as "set"', 'onboarding', {
+      parameters: [pathParam('orgID')],
+      requestBody: jsonBody({ storageAccountName: str, sqlServerName: str, sqlAdminUsername: str, sqlAdminPassword: str, location: str, blobToSqlConnectionString: str }),
     }),
   },
 };

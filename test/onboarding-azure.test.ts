@@ -129,6 +129,68 @@ describe('azure provider', () => {
     expect(dbPuts()).toBe(1);
   });
 
+  /** An organization onboarded on the fake ARM, with one uploaded file. */
+  async function onboardedWithFile() {
+    const org = await Organization.create({ organizationName: 'Azure Runs Co' });
+    const orgID = String(org._id);
+    const body = { orgID, containerName: uniq('azrun'), databaseName: uniq('rundb'), dataFactoryName: `${uniq('run')}-adf` };
+    await post('/onboard/start', body);
+    expect((await settled(orgID)).status).toBe('completed');
+    await stack.blobService.getContainerClient(body.containerName).getBlockBlobClient('ledger.csv').upload('a,b\n1,2\n', 8);
+    return body;
+  }
+  const runCalls = (factory: string) => fake.requests.filter((r) => r.path.includes(`/factories/${factory}/`) && (r.path.endsWith('/createRun') || r.path.includes('/pipelineruns/')));
+
+  it('runs the pipelines in Azure Data Factory: runs created in order and polled until they end, rows from the Copy activity', async () => {
+    const o = await onboardedWithFile();
+    fake.runPlan = (name) => (name === 'load-uploaded-csvs' ? { polls: 3, status: 'Succeeded', rowsCopied: 42 } : { polls: 1, status: 'Succeeded' });
+    const res = await get(`/pipeline/run-pipeline/${o.orgID}`);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('All pipelines ran successfully!');
+    expect(res.body.data.run).toMatchObject({ status: 'succeeded', rowsMoved: 42 });
+    const calls = runCalls(o.dataFactoryName);
+    expect(calls.filter((r) => r.path.endsWith('/createRun')).map((r) => r.path.split('/').slice(-2)[0])).toEqual(['load-uploaded-csvs', 'rebuild-reporting-tables']);
+    expect(calls.filter((r) => r.method === 'GET').length).toBeGreaterThanOrEqual(5);
+    expect(calls.some((r) => r.path.endsWith('/queryActivityruns'))).toBe(true);
+  });
+
+  it("answers 'Failed to run some pipelines.' with Data Factory's message, and skips what depends on the failed pipeline", async () => {
+    const o = await onboardedWithFile();
+    fake.runPlan = () => ({ polls: 1, status: 'Failed', message: "Operation on target CopyCsvToTable failed: column 'b' not found" });
+    const res = await get(`/pipeline/run-pipeline/${o.orgID}`);
+    expect(res.status).toBe(502);
+    expect(res.body.message).toBe('Failed to run some pipelines.');
+    expect(res.body.errors[0].msg).toBe("load-uploaded-csvs: failed: Operation on target CopyCsvToTable failed: column 'b' not found");
+    expect(res.body.data.run.pipelines[1].status).toBe('skipped');
+    expect(runCalls(o.dataFactoryName).filter((r) => r.path.endsWith('/createRun'))).toHaveLength(1);
+  });
+
+  it('cancelling a run cancels the Data Factory run too', async () => {
+    const o = await onboardedWithFile();
+    fake.runPlan = () => ({ polls: 1_000_000, status: 'Succeeded' });
+    const started = await get(`/pipeline/run-pipeline/${o.orgID}?wait=false`);
+    const runId = started.body.data.run.runId as string;
+    const until = Date.now() + 30_000;
+    while (!runCalls(o.dataFactoryName).some((r) => r.method === 'GET')) {
+      if (Date.now() > until) throw new Error('no Data Factory run was polled');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await post(`/pipeline/runs/${o.orgID}/${runId}/cancel`, {})).status).toBe(200);
+    for (;;) {
+      const r = await get(`/pipeline/runs/${o.orgID}/${runId}`);
+      if (r.body.data.run.status === 'cancelled') break;
+      if (Date.now() > until) throw new Error('the run did not end cancelled');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (;;) {
+      const adfRun = [...fake.runs.values()].find((r) => r.factory === o.dataFactoryName);
+      if (adfRun?.status === 'Cancelled') break;
+      if (Date.now() > until) throw new Error('the Data Factory run was not cancelled');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(runCalls(o.dataFactoryName).some((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toBe(true);
+  });
+
   it('applies Azure naming rules in azure mode', async () => {
     const org = await Organization.create({ organizationName: 'Naming Co' });
     const res = await post('/onboard/data-factory/create', { orgID: String(org._id), dataFactoryJson: { dataFactoryName: '-bad-' } });

@@ -1,3 +1,4 @@
 // Every workflow the worker registers (this file is the worker's workflowsPath).
 export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from './onboarding';
+export { pipelineRunWorkflow } from './pipelines';
 export { csvSaveWorkflow } from './csv-save';

@@ -1,0 +1,277 @@
+// Pipeline runs of an organization's data factory. Local: the template's steps run here
+// (activities/datafactory/local.ts) against Azurite and the SQLite file. Azure: runs are
+// created in Azure Data Factory and polled. The run record (common/models/pipeline-run) is
+// written at each transition and is also the resume point of a retried step.
+import type { BlobServiceClient } from '@azure/storage-blob';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import mongoose from 'mongoose';
+import type { Config } from '../../common/config';
+import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { PipelineRun, type PipelineRunDoc, type RunStatus } from '../../common/models/pipeline-run';
+import { Upload, type UploadDoc } from '../../common/models/upload';
+import { createCsvLoader } from '../csv';
+import type { LoadCsvBlob } from '../csv/contract';
+import { localDatabaseFile } from '../warehouse';
+import { createAzureFactory } from './azure';
+import type { AzureDeps } from './azure-clients';
+import { listContainerFiles, pipelineUploadId, rebuildTrialBalance, tableNameForBlob } from './local';
+
+export interface PipelineActivityDeps {
+  config: Config;
+  blobService: BlobServiceClient;
+  /** The CSV loader of activities/csv (contract in activities/csv/contract.ts); built from config and blobService when not given. */
+  loadCsvBlob?: LoadCsvBlob;
+  /** Which table an uploaded blob belongs to, when an upload record says so. */
+  uploadTableFor?: (orgId: string, containerName: string, blobName: string) => Promise<string | undefined>;
+  azure?: AzureDeps;
+}
+
+export interface PipelineRef {
+  name: string;
+  dependsOn: string[];
+}
+export interface StartPipelineRunInput {
+  orgId: string;
+  workflowId: string;
+  runId: string;
+  /** The workflow's start time (ISO), so a retried activity writes the same record. */
+  startedAt: string;
+  startedBy?: { userId?: string; name?: string; email?: string };
+}
+export interface StartPipelineRunOutput {
+  pipelines: PipelineRef[];
+  fileCount: number;
+}
+export interface RunPipelineInput {
+  orgId: string;
+  runId: string;
+  pipelineName: string;
+}
+export interface RunPipelineOutput {
+  name: string;
+  status: 'succeeded' | 'failed';
+  rowsMoved: number;
+  error?: string;
+}
+export interface FinishPipelineRunInput {
+  runId: string;
+  status: RunStatus;
+  error?: string;
+  /** Pipelines never started: skipped (a dependency failed) or cancelled. */
+  unstarted?: 'skipped' | 'cancelled';
+}
+
+async function loadOnboardedOrg(orgId: string): Promise<OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> }> {
+  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  const ob = org.onboarding;
+  if (!ob?.containerName || !ob.databaseName || !ob.dataFactoryName || !ob.pipelines?.length) {
+    throw ApplicationFailure.nonRetryable('This organization has no data factory yet: an admin must onboard it first.', 'NotOnboarded');
+  }
+  return org as never;
+}
+
+/** Writes one pipeline's entry of the run record (by index: FerretDB v1 has no arrayFilters). */
+async function setPipeline(runId: string, name: string, fields: Record<string, unknown>): Promise<void> {
+  const run = await PipelineRun.findOne({ runId }, { pipelines: 1 }).lean<PipelineRunDoc>();
+  const idx = run?.pipelines.findIndex((p) => p.name === name) ?? -1;
+  if (idx < 0) throw ApplicationFailure.nonRetryable(`Pipeline ${name} is not part of run ${runId}`, 'NotFound');
+  await PipelineRun.updateOne({ runId }, { $set: Object.fromEntries(Object.entries(fields).map(([k, v]) => [`pipelines.${idx}.${k}`, v])) });
+}
+
+function heartbeat(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // called outside an activity (direct use in tests)
+  }
+}
+function cancelled(): boolean {
+  try {
+    return Context.current().cancellationSignal.aborted;
+  } catch {
+    return false;
+  }
+}
+async function sleep(ms: number): Promise<void> {
+  try {
+    await Context.current().sleep(ms);
+  } catch (e) {
+    if (e instanceof CancelledFailure) throw e;
+    await new Promise((r) => setTimeout(r, ms));
+  }
+}
+
+/** An upload record's table for a blob, when the CSV save (or a later upload) named one. */
+async function uploadTableFor(orgId: string, containerName: string, blobName: string): Promise<string | undefined> {
+  const u = await Upload.findOne({ organization_id: orgId, containerName, blobName, tableName: { $ne: null } })
+    .sort({ updatedAt: -1 })
+    .lean<UploadDoc>();
+  return u?.tableName ?? undefined;
+}
+
+export function createPipelineActivities(deps: PipelineActivityDeps) {
+  const { config: cfg, blobService } = deps;
+  const loadCsvBlob = deps.loadCsvBlob ?? createCsvLoader({ config: cfg, blobService });
+  const tableFor = deps.uploadTableFor ?? uploadTableFor;
+  const adf = createAzureFactory(cfg, deps.azure ?? {});
+
+  /** "Load every uploaded CSV": one loadCsvBlob per blob, skipping those this run already loaded. */
+  async function loadCsvFiles(org: Awaited<ReturnType<typeof loadOnboardedOrg>>, runId: string, pipelineName: string): Promise<RunPipelineOutput> {
+    const orgId = String(org._id);
+    const { containerName, databaseName } = org.onboarding as { containerName: string; databaseName: string };
+    const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    const entry = run?.pipelines.find((p) => p.name === pipelineName);
+    // A retried attempt (worker killed, transient failure) resumes after the files already done.
+    const files = [...(entry?.files ?? [])].map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows ?? 0, status: f.status, error: f.error ?? undefined }));
+    const done = new Set(files.map((f) => f.blobName));
+    const blobs = (await listContainerFiles(blobService, containerName)).filter((b) => /\.csv$/i.test(b.name));
+    for (const blob of blobs) {
+      if (done.has(blob.name)) continue;
+      if (cancelled()) throw new CancelledFailure('pipeline run cancelled');
+      heartbeat({ pipeline: pipelineName, file: blob.name, filesDone: files.length });
+      const tableName = (await tableFor(orgId, containerName, blob.name)) ?? tableNameForBlob(blob.name);
+      try {
+        const res = await loadCsvBlob({ orgId, containerName, blobName: blob.name, databaseName, tableName, uploadId: pipelineUploadId(blob.name, blob.etag) });
+        files.push({ blobName: blob.name, tableName: res.tableName, rows: res.rowsLoaded, status: 'loaded', error: undefined });
+      } catch (e) {
+        // A bad file fails this file only; anything else (storage down, ...) is retried by Temporal.
+        if (!(e instanceof ApplicationFailure && e.nonRetryable)) throw e;
+        files.push({ blobName: blob.name, tableName, rows: 0, status: 'failed', error: e.message });
+      }
+      const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
+      await setPipeline(runId, pipelineName, { files, rowsMoved });
+      heartbeat({ pipeline: pipelineName, filesDone: files.length });
+    }
+    const failed = files.filter((f) => f.status === 'failed');
+    const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
+    return failed.length
+      ? { name: pipelineName, status: 'failed', rowsMoved, error: failed.map((f) => `${f.blobName}: ${f.error}`).join('; ') }
+      : { name: pipelineName, status: 'succeeded', rowsMoved };
+  }
+
+  async function runLocal(org: Awaited<ReturnType<typeof loadOnboardedOrg>>, runId: string, pipelineName: string): Promise<RunPipelineOutput> {
+    const installed = org.onboarding.pipelines?.find((p) => p.name === pipelineName);
+    if (!installed) throw ApplicationFailure.nonRetryable(`Pipeline ${pipelineName} is not installed`, 'NotFound');
+    let rowsMoved = 0;
+    for (const step of installed.activities) {
+      if (step.type === 'loadCsvFiles') {
+        const res = await loadCsvFiles(org, runId, pipelineName);
+        rowsMoved += res.rowsMoved;
+        if (res.status === 'failed') return { ...res, rowsMoved };
+      } else if (step.type === 'rebuildTrialBalance') {
+        heartbeat({ pipeline: pipelineName, step: step.name });
+        try {
+          rowsMoved += rebuildTrialBalance(localDatabaseFile(cfg.WAREHOUSE_DIR, org.onboarding.databaseName as string)).rows;
+        } catch (e) {
+          if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
+          throw e;
+        }
+      } else {
+        return { name: pipelineName, status: 'failed', rowsMoved, error: `Unknown step type ${step.type}` };
+      }
+    }
+    return { name: pipelineName, status: 'succeeded', rowsMoved };
+  }
+
+  /** Azure: one Data Factory run, created once (its id kept on the record) and polled until it ends. */
+  async function runAzure(org: Awaited<ReturnType<typeof loadOnboardedOrg>>, runId: string, pipelineName: string, startedAt: Date): Promise<RunPipelineOutput> {
+    const factory = org.onboarding.dataFactoryName as string;
+    const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? undefined;
+    if (!externalRunId) {
+      externalRunId = await adf.createRun(factory, pipelineName);
+      await setPipeline(runId, pipelineName, { externalRunId });
+    }
+    for (;;) {
+      heartbeat({ pipeline: pipelineName, externalRunId });
+      if (cancelled()) {
+        await adf.cancelRun(factory, externalRunId);
+        throw new CancelledFailure('pipeline run cancelled');
+      }
+      const state = await adf.getRun(factory, externalRunId);
+      if (state.status === 'Succeeded' || state.status === 'Failed' || state.status === 'Cancelled') {
+        const rowsMoved = await adf.rowsCopied(factory, externalRunId, startedAt).catch(() => 0);
+        if (state.status === 'Succeeded') return { name: pipelineName, status: 'succeeded', rowsMoved };
+        return { name: pipelineName, status: 'failed', rowsMoved, error: state.message || `Azure Data Factory run ${state.status.toLowerCase()}` };
+      }
+      try {
+        await sleep(deps.azure?.pollIntervalMs ?? 10_000);
+      } catch (e) {
+        if (e instanceof CancelledFailure) await adf.cancelRun(factory, externalRunId);
+        throw e;
+      }
+    }
+  }
+
+  return {
+    /** Creates the run record (idempotent by runId) and counts the container's files. */
+    async startPipelineRun(input: StartPipelineRunInput): Promise<StartPipelineRunOutput> {
+      const org = await loadOnboardedOrg(input.orgId);
+      const files = await listContainerFiles(blobService, org.onboarding.containerName as string, 1000);
+      const pipelines = (org.onboarding.pipelines ?? []).map((p) => ({ name: p.name, dependsOn: [...(p.dependsOn ?? [])] }));
+      await PipelineRun.updateOne(
+        { runId: input.runId },
+        {
+          $setOnInsert: {
+            organization_id: input.orgId,
+            workflowId: input.workflowId,
+            runId: input.runId,
+            startedAt: new Date(input.startedAt),
+            startedBy: input.startedBy ?? {},
+            status: 'running',
+            pipelines: pipelines.map((p) => ({ name: p.name, status: 'pending', rowsMoved: 0, files: [] })),
+          },
+          $set: { fileCount: files.length },
+        },
+        { upsert: true },
+      );
+      return { pipelines, fileCount: files.length };
+    },
+
+    /** Runs one pipeline of the organization's factory; a business failure is an outcome, not a throw. */
+    async runFactoryPipeline({ orgId, runId, pipelineName }: RunPipelineInput): Promise<RunPipelineOutput> {
+      const org = await loadOnboardedOrg(orgId);
+      const startedAt = new Date();
+      await PipelineRun.updateOne({ runId }, { $set: { status: 'running' } });
+      await setPipeline(runId, pipelineName, { status: 'running', startedAt });
+      let out: RunPipelineOutput;
+      try {
+        out = cfg.PROVIDER === 'azure' ? await runAzure(org, runId, pipelineName, startedAt) : await runLocal(org, runId, pipelineName);
+      } catch (e) {
+        if (e instanceof CancelledFailure) await setPipeline(runId, pipelineName, { status: 'cancelled', endedAt: new Date() });
+        throw e;
+      }
+      await setPipeline(runId, pipelineName, { status: out.status, endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });
+      return out;
+    },
+
+    /** Closes the run record: status, end, duration, rows moved, the first error. */
+    async finishPipelineRun({ runId, status, error, unstarted }: FinishPipelineRunInput): Promise<void> {
+      const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+      if (!run) throw ApplicationFailure.nonRetryable(`Pipeline run ${runId} not found`, 'NotFound');
+      const endedAt = run.endedAt ?? new Date();
+      const pipelines = run.pipelines.map((p) => ({
+        ...p,
+        status: p.status === 'pending' ? (unstarted ?? 'skipped') : p.status === 'running' && status === 'cancelled' ? 'cancelled' : p.status,
+      }));
+      await PipelineRun.updateOne(
+        { runId },
+        {
+          $set: {
+            status,
+            endedAt,
+            durationMs: endedAt.getTime() - new Date(run.startedAt).getTime(),
+            rowsMoved: pipelines.reduce((n, p) => n + (p.rowsMoved ?? 0), 0),
+            error: error ?? pipelines.find((p) => p.error)?.error ?? null,
+            pipelines,
+          },
+        },
+      );
+    },
+  };
+}
+
+export type PipelineActivities = ReturnType<typeof createPipelineActivities>;

@@ -1,0 +1,158 @@
+// The organization's pipelines (issue 4): list, run all as one workflow, run history,
+// cancel. Mounted at /pipeline beside the file-upload router (another module).
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { CancelledFailure, TypedSearchAttributes } from '@temporalio/common';
+import { Router } from 'express';
+import { z } from 'zod';
+import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { PipelineRun, RUN_STATUSES, publicPipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import type { PipelineRunOutput, pipelineRunWorkflow } from '../../workflows/pipelines';
+import type { AppDeps } from '../deps';
+import { assertOrgAccess, auth } from '../lib/auth';
+import { ApiError, badRequest, notFound } from '../lib/errors';
+import { ok } from '../lib/respond';
+import { validate } from '../lib/validate';
+import { orgIdSchema, stepFailure, temporalUiUrl } from './onboard';
+
+export const PAGE_SIZE = 10;
+export const RUN_FAILED = 'An error occurred while running the pipeline';
+const NOT_ONBOARDED = 'This organization has no data factory yet: an admin must onboard it first.';
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'Dates must be YYYY-MM-DD');
+const runsQuery = z.object({
+  status: z.enum(RUN_STATUSES, { errorMap: () => ({ message: `Status must be one of ${RUN_STATUSES.join(', ')}` }) }).optional(),
+  pipeline: z.string().trim().min(1).max(100).optional(),
+  from: date.optional(),
+  to: date.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+const orgParams = z.object({ organizationId: orgIdSchema });
+const runParams = z.object({ organizationId: orgIdSchema, runId: z.string().trim().min(1).max(100) });
+
+async function onboardedOrg(orgId: string): Promise<OrganizationDoc> {
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw notFound('Organization not found');
+  return org;
+}
+
+export function pipelinesRouter(deps: AppDeps): Router {
+  const router = Router();
+  const cfg = deps.config;
+  const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
+
+  router.get('/list-pipelines/:organizationId', auth('admin', 'user'), validate({ params: orgParams }), async (req, res) => {
+    const { organizationId } = req.params as { organizationId: string };
+    assertOrgAccess(req.user!, organizationId);
+    const org = await onboardedOrg(organizationId);
+    const pipelines = await Promise.all(
+      (org.onboarding?.pipelines ?? []).map(async (p) => {
+        const last = await PipelineRun.findOne({ organization_id: organizationId, 'pipelines.name': p.name, status: { $ne: 'no_files' } }).sort({ startedAt: -1 }).lean<PipelineRunDoc>();
+        const mine = last?.pipelines.find((x) => x.name === p.name);
+        const lastRun = last && mine ? { runId: last.runId, status: mine.status, startedAt: mine.startedAt ?? last.startedAt, endedAt: mine.endedAt ?? null, rowsMoved: mine.rowsMoved ?? 0, error: mine.error ?? null } : null;
+        return {
+          name: p.name,
+          description: p.description ?? '',
+          dependsOn: p.dependsOn ?? [],
+          activities: (p.activities ?? []).map((a) => ({ name: a.name, type: a.type })),
+          factoryName: org.onboarding?.dataFactoryName ?? null,
+          lastRun,
+          lastRunStatus: lastRun?.status ?? null,
+          lastRunAt: lastRun?.startedAt ?? null,
+        };
+      }),
+    );
+    ok(res, 'Pipelines fetched successfully', { pipelines });
+  });
+
+  /**
+   * Runs every pipeline of the organization as one workflow (pipelines-<orgId>). A call while a
+   * run is going joins that run. Waits for the outcome unless ?wait=false (then 202 at once).
+   */
+  router.get('/run-pipeline/:id', auth('admin', 'user'), validate({ params: z.object({ id: orgIdSchema }), query: z.object({ wait: z.enum(['true', 'false']).default('true') }) }), async (req, res) => {
+    const { id: orgId } = req.params as { id: string };
+    assertOrgAccess(req.user!, orgId);
+    const org = await onboardedOrg(orgId);
+    if (!org.onboarding?.pipelines?.length) throw badRequest(NOT_ONBOARDED);
+    const user = req.user!;
+    const workflowId = workflowIds.pipelineRun(orgId);
+    const handle = await deps.temporal.workflow.start<typeof pipelineRunWorkflow>('pipelineRunWorkflow', {
+      workflowId,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      args: [{ orgId, startedBy: { userId: String(user._id), name: user.fullName || user.email, email: user.email } }],
+      // One run at a time per organization: a second call gets the running one.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
+    });
+    const runId = handle.firstExecutionRunId;
+    const temporalUrl = temporalUiUrl(cfg, workflowId, runId);
+    if ((res.locals.query as { wait: string }).wait === 'false') {
+      return ok(res, 'Pipeline run started', { run: { runId, workflowId, status: 'running', temporalUrl } }, 202);
+    }
+    let out: PipelineRunOutput;
+    try {
+      out = await deps.temporal.workflow.getHandle<typeof pipelineRunWorkflow>(workflowId, runId).result();
+    } catch (e) {
+      if (e instanceof WorkflowFailedError && e.cause instanceof CancelledFailure) throw new ApiError(409, 'The pipeline run was cancelled');
+      return stepFailure(e, RUN_FAILED);
+    }
+    const record = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    const run = record ? withLink(record) : { ...out, temporalUrl };
+    if (out.status === 'no_files') throw notFound('No files found to process.');
+    if (out.status === 'succeeded') return ok(res, 'All pipelines ran successfully!', { run, pipelines: out.pipelines });
+    const errors = out.pipelines.filter((p) => p.status !== 'succeeded').map((p) => ({ msg: `${p.name}: ${p.status}${p.error ? `: ${p.error}` : ''}` }));
+    res.status(502).json({ status: false, message: 'Failed to run some pipelines.', errors, data: { run, pipelines: out.pipelines } });
+  });
+
+  /** Run history and running runs: filters status, pipeline, from/to (YYYY-MM-DD, by start), 10 a page, newest first. */
+  router.get('/runs/:organizationId', auth('admin', 'user'), validate({ params: orgParams, query: runsQuery }), async (req, res) => {
+    const { organizationId } = req.params as { organizationId: string };
+    assertOrgAccess(req.user!, organizationId);
+    const q = res.locals.query as z.infer<typeof runsQuery>;
+    const filter: Record<string, unknown> = { organization_id: organizationId };
+    if (q.status) filter.status = q.status;
+    if (q.pipeline) filter['pipelines.name'] = q.pipeline;
+    if (q.from || q.to) {
+      const range: Record<string, Date> = {};
+      if (q.from) range.$gte = new Date(`${q.from}T00:00:00.000Z`);
+      if (q.to) range.$lt = new Date(new Date(`${q.to}T00:00:00.000Z`).getTime() + 86_400_000);
+      filter.startedAt = range;
+    }
+    const [total, runs] = await Promise.all([
+      PipelineRun.countDocuments(filter),
+      PipelineRun.find(filter)
+        .sort({ startedAt: -1 })
+        .skip((q.page - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE)
+        .lean<PipelineRunDoc[]>(),
+    ]);
+    ok(res, 'Pipeline runs fetched successfully', { runs: runs.map(withLink), total, page: q.page, pageSize: PAGE_SIZE, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
+  });
+
+  router.get('/runs/:organizationId/:runId', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
+    const { organizationId, runId } = req.params as z.infer<typeof runParams>;
+    assertOrgAccess(req.user!, organizationId);
+    const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
+    if (!run) throw notFound('Pipeline run not found');
+    ok(res, 'Pipeline run fetched successfully', { run: withLink(run) });
+  });
+
+  /** Cancels a running run: the workflow records it as cancelled, a running Azure run is cancelled too. */
+  router.post('/runs/:organizationId/:runId/cancel', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
+    const { organizationId, runId } = req.params as z.infer<typeof runParams>;
+    assertOrgAccess(req.user!, organizationId);
+    const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
+    if (!run) throw notFound('Pipeline run not found');
+    if (run.status !== 'running') throw new ApiError(409, 'This pipeline run is not running');
+    try {
+      await deps.temporal.workflow.getHandle(run.workflowId, run.runId).cancel();
+    } catch (e) {
+      if (e instanceof WorkflowNotFoundError) throw new ApiError(409, 'This pipeline run is not running');
+      throw e;
+    }
+    ok(res, 'Cancellation requested', { run: withLink(run) });
+  });
+
+  return router;
+}
