@@ -4,6 +4,7 @@ import { createCsvActivities } from './csv';
 import { createPipelineActivities } from './datafactory';
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
+import { createConnectorActivities } from './connectors';
 import { createRecordActivities } from './records';
 import { createStorageActivities } from './storage';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createStorageActivities(deps),
     ...createRecordActivities(),
+    ...createConnectorActivities(deps),
     ...createOnboardingActivities(deps),
     ...createPipelineActivities(deps),
     ...createCsvActivities(deps),

@@ -11,6 +11,8 @@ import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
 import { openApiDocument } from './openapi';
 import { onboardRouter } from './routes/onboard';
+import { quickbooksRouter } from './routes/quickbooks';
+import { sageRouter } from './routes/sage';
 import { pipelinesRouter } from './routes/pipelines';
 import { pipelineFilesRouter } from './routes/pipeline-files';
 import { contactRouter } from './routes/contact';
@@ -58,6 +60,8 @@ export function createApp(deps: AppDeps): Express {
   api.use('/health', healthRouter(deps));
   api.use('/auth', authRouter(deps));
   api.use('/onboard', onboardRouter(deps));
+  api.use('/quickbooks', quickbooksRouter(deps));
+  api.use('/sage', sageRouter(deps));
   api.use('/pipeline', pipelinesRouter(deps));
   api.use('/pipeline', pipelineFilesRouter(deps));
   api.use('/user', usersRouter(deps));

@@ -86,6 +86,10 @@ export const configSchema = z
     QBO_API_BASE: optionalString.pipe(url.optional()),
     SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
+    /** Months each account sync fetches, up to and including the current one. */
+    SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+    /** Wait before retrying a throttled connector call (Intuit asks for 60 s; Sage's GW-0010 doubles it per attempt). */
+    SYNC_THROTTLE_RETRY_SECONDS: z.coerce.number().positive().default(60),
   })
   .superRefine((c, ctx) => {
     if (c.PROVIDER !== 'azure') return;

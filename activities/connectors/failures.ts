@@ -1,0 +1,21 @@
+// How connector problems become Temporal failures: business failures are non-retryable and
+// carry the user's message; throttling is retryable after the delay the service asks for.
+import { ApplicationFailure } from '@temporalio/common';
+
+export const FailureType = {
+  RateLimited: 'RateLimited',
+  ReconnectNeeded: 'ReconnectNeeded',
+  AuthError: 'AuthError',
+  MalformedResponse: 'MalformedResponse',
+  AccountInactive: 'AccountInactive',
+  RemoteError: 'RemoteError',
+} as const;
+
+/** Retried by Temporal's retry policy after `delaySeconds` (no hand-written wait loop). */
+export function rateLimited(message: string, delaySeconds: number): ApplicationFailure {
+  return ApplicationFailure.create({ message, type: FailureType.RateLimited, nonRetryable: false, nextRetryDelay: `${Math.max(0.1, delaySeconds)}s` });
+}
+
+export function businessFailure(message: string, type: string, details?: Record<string, unknown>): ApplicationFailure {
+  return ApplicationFailure.create({ message, type, nonRetryable: true, details: details ? [details] : undefined });
+}

@@ -1,0 +1,74 @@
+// Sync history records (start, end, rows, error) written by the sync workflows, and the plan of
+// a sync (which months, in which ranges) decided once at its start.
+import { Context } from '@temporalio/activity';
+import mongoose from 'mongoose';
+import type { Config } from '../../common/config';
+import { QuickBooksAccount } from '../../common/models/quickbooks-account';
+import { SageAccount } from '../../common/models/sage-account';
+import { SyncRun, type SyncProvider } from '../../common/models/sync-run';
+import { requireDatabase } from '../org-resources';
+import { businessFailure, FailureType } from './failures';
+import { monthRanges, recentMonths } from './periods';
+
+export interface BeginSyncRunInput {
+  provider: SyncProvider;
+  accountId: string;
+  trigger?: 'manual' | 'schedule';
+}
+export interface BeginSyncRunOutput {
+  syncRunId: string;
+  orgId: string;
+  /** Months to fetch, oldest first, in ranges of at most six months. */
+  ranges: string[][];
+}
+export interface FinishSyncRunInput {
+  provider: SyncProvider;
+  accountId: string;
+  rows: Record<string, number>;
+  periods: string[];
+  /** Set when the sync failed: the user's message. */
+  error?: string;
+}
+
+/** The workflow execution this activity runs for (sync activities always run inside one). */
+function execution(): { workflowId: string; runId: string } {
+  const e = Context.current().info.workflowExecution;
+  if (!e) throw new Error('sync run activities must run inside a workflow');
+  return e;
+}
+
+const accountModel = (provider: SyncProvider) => (provider === 'quickbooks' ? QuickBooksAccount : SageAccount) as typeof QuickBooksAccount;
+
+export function createSyncRunActivities({ config }: { config: Config }) {
+  return {
+    async beginSyncRun({ provider, accountId, trigger = 'manual' }: BeginSyncRunInput): Promise<BeginSyncRunOutput> {
+      const { workflowId, runId } = execution();
+      if (!mongoose.isValidObjectId(accountId)) throw businessFailure('Account not found', 'NotFound');
+      const account = await accountModel(provider).findById(accountId).lean();
+      if (!account) throw businessFailure('Account not found', 'NotFound');
+      const orgId = String(account.organization_id);
+      // A retried activity finds the record it created instead of adding a second one.
+      const run = await SyncRun.findOneAndUpdate(
+        { runId },
+        { $setOnInsert: { provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date() } },
+        { upsert: true, new: true },
+      ).lean();
+      if (account.status === 'reconnect_needed') throw businessFailure('QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.', FailureType.ReconnectNeeded);
+      if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
+      await requireDatabase(orgId);
+      const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);
+      return { syncRunId: String(run!._id), orgId, ranges: monthRanges(months, 6) };
+    },
+
+    async finishSyncRun({ provider, accountId, rows, periods, error }: FinishSyncRunInput): Promise<void> {
+      const { runId } = execution();
+      const finishedAt = new Date();
+      const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
+      await SyncRun.updateOne({ runId }, { $set: { status: error ? 'failed' : 'succeeded', finishedAt, rows, rowsTotal, periods, error: error ?? null } });
+      if (!mongoose.isValidObjectId(accountId)) return;
+      await accountModel(provider).updateOne({ _id: accountId }, { $set: error ? { lastError: error } : { last_synced: finishedAt, lastError: null } });
+    },
+  };
+}
+
+export type SyncRunActivities = ReturnType<typeof createSyncRunActivities>;

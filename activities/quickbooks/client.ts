@@ -1,0 +1,131 @@
+// Intuit's wire formats: the OAuth 2.0 token endpoint (Basic auth, form body, JSON answer) and
+// the accounting API (JSON). Base URLs come from configuration, so tests point them at a local
+// server and production at Intuit.
+import type { Config } from '../../common/config';
+
+export const QBO_SCOPE = 'com.intuit.quickbooks.accounting';
+/** Intuit allows 10 requests per second per company. */
+export const QBO_REQUESTS_PER_SECOND = 10;
+const TIMEOUT_MS = 30000;
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds. */
+  expiresIn: number;
+  refreshExpiresIn?: number;
+}
+
+/** A remote answer we cannot use (not JSON, fields missing or of the wrong type). */
+export class MalformedAnswerError extends Error {}
+/** The token endpoint refused the grant: the authorization is gone, the user must reconnect. */
+export class InvalidGrantError extends Error {}
+/** HTTP 429: Intuit's throttle. */
+export class ThrottledError extends Error {
+  constructor(public readonly retryAfterSeconds?: number) {
+    super('QuickBooks is throttling requests (HTTP 429)');
+  }
+}
+/** Any other non-success answer. */
+export class IntuitHttpError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+  get transient(): boolean {
+    return this.status >= 500 || this.status === 408;
+  }
+}
+
+export function qboApiBase(cfg: Config): string {
+  return (cfg.QBO_API_BASE ?? (cfg.QBO_ENVIRONMENT === 'production' ? 'https://quickbooks.api.intuit.com' : 'https://sandbox-quickbooks.api.intuit.com')).replace(/\/$/, '');
+}
+
+/** The URL the user is sent to for consent. */
+export function authorizeUrl(cfg: Config, state: string): string {
+  if (!cfg.QBO_CLIENT_ID || !cfg.QBO_REDIRECT_URI) throw new Error('QuickBooks is not configured: set QBO_CLIENT_ID, QBO_CLIENT_SECRET and QBO_REDIRECT_URI');
+  const u = new URL(cfg.QBO_AUTHORIZE_URL);
+  u.searchParams.set('client_id', cfg.QBO_CLIENT_ID);
+  u.searchParams.set('response_type', 'code');
+  u.searchParams.set('scope', QBO_SCOPE);
+  u.searchParams.set('redirect_uri', cfg.QBO_REDIRECT_URI);
+  u.searchParams.set('state', state);
+  return u.toString();
+}
+
+function retryAfter(res: Response): number | undefined {
+  const v = Number(res.headers.get('retry-after'));
+  return Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+async function readJson(res: Response, what: string): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MalformedAnswerError(`${what}: answer is not JSON (HTTP ${res.status})`);
+  }
+}
+
+async function tokenRequest(cfg: Config, form: Record<string, string>): Promise<TokenSet> {
+  if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET) throw new Error('QuickBooks is not configured: set QBO_CLIENT_ID and QBO_CLIENT_SECRET');
+  const res = await fetch(cfg.QBO_TOKEN_URL, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${cfg.QBO_CLIENT_ID}:${cfg.QBO_CLIENT_SECRET}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'application/json',
+    },
+    body: new URLSearchParams(form).toString(),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (res.status === 429) throw new ThrottledError(retryAfter(res));
+  const body = (await readJson(res, 'QuickBooks token endpoint').catch((e: unknown) => {
+    if (res.ok) throw e;
+    return {};
+  })) as Record<string, unknown>;
+  if (!res.ok) {
+    if (body.error === 'invalid_grant') throw new InvalidGrantError('QuickBooks refused the authorization grant (invalid_grant)');
+    throw new IntuitHttpError(res.status, `QuickBooks token endpoint answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error}` : ''}`);
+  }
+  const { access_token, refresh_token, expires_in, x_refresh_token_expires_in } = body;
+  if (typeof access_token !== 'string' || !access_token || typeof refresh_token !== 'string' || !refresh_token || typeof expires_in !== 'number') {
+    throw new MalformedAnswerError('QuickBooks token endpoint: access_token, refresh_token or expires_in missing');
+  }
+  return { accessToken: access_token, refreshToken: refresh_token, expiresIn: expires_in, refreshExpiresIn: typeof x_refresh_token_expires_in === 'number' ? x_refresh_token_expires_in : undefined };
+}
+
+export function exchangeCode(cfg: Config, code: string): Promise<TokenSet> {
+  return tokenRequest(cfg, { grant_type: 'authorization_code', code, redirect_uri: cfg.QBO_REDIRECT_URI ?? '' });
+}
+
+export function refreshTokens(cfg: Config, refreshToken: string): Promise<TokenSet> {
+  return tokenRequest(cfg, { grant_type: 'refresh_token', refresh_token: refreshToken });
+}
+
+/** One GET of the accounting API. 401 is reported as IntuitHttpError(401) for the caller to refresh. */
+export async function apiGet(cfg: Config, accessToken: string, realmId: string, path: string, query: Record<string, string>): Promise<Record<string, unknown>> {
+  const u = new URL(`${qboApiBase(cfg)}/v3/company/${encodeURIComponent(realmId)}/${path}`);
+  for (const [k, v] of Object.entries({ ...query, minorversion: '75' })) u.searchParams.set(k, v);
+  const res = await fetch(u, { headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  if (res.status === 429) throw new ThrottledError(retryAfter(res));
+  if (!res.ok) {
+    const body = (await readJson(res, 'QuickBooks').catch(() => ({}))) as { Fault?: { Error?: { Message?: string; Detail?: string; code?: string }[] } };
+    const err = body.Fault?.Error?.[0];
+    const detail = err ? `${err.Message ?? ''}${err.Detail ? `: ${err.Detail}` : ''}${err.code ? ` (code ${err.code})` : ''}` : `HTTP ${res.status}`;
+    throw new IntuitHttpError(res.status, `QuickBooks answered ${detail}`);
+  }
+  const body = await readJson(res, `QuickBooks ${path}`);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new MalformedAnswerError(`QuickBooks ${path}: answer is not a JSON object`);
+  return body as Record<string, unknown>;
+}
+
+/** The company's name (CompanyInfo), shown on the Apps screen. */
+export async function fetchCompanyName(cfg: Config, accessToken: string, realmId: string): Promise<string> {
+  const body = await apiGet(cfg, accessToken, realmId, `companyinfo/${encodeURIComponent(realmId)}`, {});
+  const info = body.CompanyInfo as { CompanyName?: unknown } | undefined;
+  if (!info || typeof info.CompanyName !== 'string') throw new MalformedAnswerError('QuickBooks companyinfo: CompanyInfo.CompanyName missing');
+  return info.CompanyName;
+}

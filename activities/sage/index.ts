@@ -1,0 +1,170 @@
+// Sage Intacct sync activities: GLACCOUNT through readByQuery + readMore until nothing remains,
+// and get_trialbalance per month, into the organization's SQL database (replaced atomically).
+import { Context } from '@temporalio/activity';
+import type { Config } from '../../common/config';
+import { decryptSecret } from '../../common/crypto';
+import { SageAccount } from '../../common/models/sage-account';
+import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
+import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
+import { openConnectorDatabase } from '../connectors/sql-writer';
+import { connectorTables, type Row } from '../connectors/tables';
+import { requireDatabase } from '../org-resources';
+import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
+
+export const GL_PAGE_SIZE = 1000;
+
+export interface SyncSageAccountsInput {
+  accountId: string;
+}
+export interface SyncSageTrialBalanceInput {
+  accountId: string;
+  months: string[];
+}
+export interface SageSyncOutput {
+  rows: Record<string, number>;
+}
+
+/** Sorts Intacct failures: GW-0010 retries with a growing delay, the rest carry errorno + description. */
+export function sageFailure(e: unknown, cfg: Config, attempt = 1): unknown {
+  if (e instanceof IntacctError) {
+    if (e.throttled) return rateLimited(`Intacct rate limit: ${e.message}`, Math.min(600, cfg.SYNC_THROTTLE_RETRY_SECONDS * 2 ** (attempt - 1)));
+    const details = { errorno: e.errorno, description: e.description };
+    return businessFailure(`Sage Intacct: ${e.message}`, e.credentials ? FailureType.AuthError : FailureType.RemoteError, details);
+  }
+  if (e instanceof MalformedIntacctAnswer) return businessFailure(`Unexpected answer from Sage Intacct: ${e.message}`, FailureType.MalformedResponse);
+  if (e instanceof IntacctHttpError && e.status < 500 && e.status !== 408) return businessFailure(e.message, FailureType.RemoteError);
+  return e;
+}
+
+interface SageSession {
+  endpoint: string;
+  creds: SageCredentials;
+  sessionId: string;
+  orgId: string;
+}
+
+async function openSession(cfg: Config, accountId: string): Promise<SageSession> {
+  const a = await SageAccount.findById(accountId).select('+sageUserPasswordEnc +sageSenderPasswordEnc').lean();
+  if (!a) throw businessFailure('Sage account not found', 'NotFound');
+  const creds: SageCredentials = {
+    senderId: a.sageSenderID,
+    senderPassword: decryptSecret(a.sageSenderPasswordEnc, cfg.ENCRYPTION_KEY),
+    companyId: a.sageCompanyID,
+    userId: a.sageUserID,
+    userPassword: decryptSecret(a.sageUserPasswordEnc, cfg.ENCRYPTION_KEY),
+  };
+  // Later calls go to the configured endpoint: we never follow an endpoint named in an answer.
+  const sessionId = await getApiSession(cfg.SAGE_ENDPOINT_URL, creds);
+  return { endpoint: cfg.SAGE_ENDPOINT_URL, creds, sessionId, orgId: String(a.organization_id) };
+}
+
+const call = (s: SageSession, fn: string) => post(s.endpoint, buildRequest(s.creds, { sessionId: s.sessionId }, fn));
+const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? null : String(v));
+
+function num(v: unknown, where: string): number {
+  if (v === undefined || v === null || v === '') return 0;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new MalformedIntacctAnswer(`${where}: "${String(v)}" is not an amount`);
+  return n;
+}
+
+/** Every GLACCOUNT record (the given fields), paging with readMore until numremaining is 0. */
+async function readAllGlAccounts(s: SageSession, fields: string): Promise<XmlNode[]> {
+  const out: XmlNode[] = [];
+  let data = (await call(s, `<readByQuery><object>GLACCOUNT</object><fields>${xmlEscape(fields)}</fields><query></query><pagesize>${GL_PAGE_SIZE}</pagesize></readByQuery>`)).data;
+  for (;;) {
+    const records = data.glaccount ?? [];
+    if (!Array.isArray(records)) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: records are not a list');
+    out.push(...records.filter(isObj));
+    const remaining = Number(data['@_numremaining'] ?? 0);
+    if (!Number.isFinite(remaining)) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: numremaining is not a number');
+    Context.current().heartbeat({ fetched: out.length });
+    if (remaining <= 0) break;
+    const resultId = data['@_resultId'];
+    if (typeof resultId !== 'string' || !resultId) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: records remain but no resultId');
+    data = (await call(s, `<readMore><resultId>${xmlEscape(resultId)}</resultId></readMore>`)).data;
+  }
+  return out;
+}
+
+const dateXml = (tag: string, ymd: string) => {
+  const [y, m, d] = ymd.split('-');
+  return `<${tag}><year>${y}</year><month>${m}</month><day>${d}</day></${tag}>`;
+};
+
+export function createSageActivities({ config }: { config: Config }) {
+  const guarded =
+    <I, O>(fn: (input: I) => Promise<O>) =>
+    async (input: I): Promise<O> => {
+      try {
+        return await fn(input);
+      } catch (e) {
+        throw sageFailure(e, config, Context.current().info.attempt);
+      }
+    };
+
+  return {
+    syncSageGlAccounts: guarded(async ({ accountId }: SyncSageAccountsInput): Promise<SageSyncOutput> => {
+      const s = await openSession(config, accountId);
+      const databaseName = await requireDatabase(s.orgId);
+      const companyId = s.creds.companyId;
+      const syncedAt = new Date().toISOString();
+      const rows: Row[] = (await readAllGlAccounts(s, '*')).map((r) => {
+        const accountNo = text(r.ACCOUNTNO);
+        if (!accountNo) throw new MalformedIntacctAnswer('GLACCOUNT record without ACCOUNTNO');
+        return { company_id: companyId, account_no: accountNo, title: text(r.TITLE), account_type: text(r.ACCOUNTTYPE), normal_balance: text(r.NORMALBALANCE), status: text(r.STATUS), synced_at: syncedAt };
+      });
+      const db = await openConnectorDatabase(config, databaseName);
+      try {
+        await db.replace([{ table: connectorTables.sageGlAccounts, scopeValue: companyId, rows }]);
+      } finally {
+        await db.close();
+      }
+      return { rows: { [connectorTables.sageGlAccounts.name]: rows.length } };
+    }),
+
+    syncSageTrialBalance: guarded(async ({ accountId, months }: SyncSageTrialBalanceInput): Promise<SageSyncOutput> => {
+      if (!months.length || months.length > 6 || !months.every((m) => MONTH_RE.test(m))) throw businessFailure('A trial balance range is 1 to 6 months (YYYY-MM)', 'ValidationError');
+      const s = await openSession(config, accountId);
+      const databaseName = await requireDatabase(s.orgId);
+      const companyId = s.creds.companyId;
+      const titles = new Map((await readAllGlAccounts(s, 'ACCOUNTNO,TITLE')).map((r) => [text(r.ACCOUNTNO), text(r.TITLE)]));
+      const syncedAt = new Date().toISOString();
+      const rows: Row[] = [];
+      for (const period of months) {
+        const fn = `<get_trialbalance>${dateXml('startdate', monthStart(period))}${dateXml('enddate', monthEnd(period))}<showzerobalances>false</showzerobalances><showdeptdetail>false</showdeptdetail><showlocdetail>false</showlocdetail></get_trialbalance>`;
+        const { data } = await call(s, fn);
+        const lines = data.trialbalance ?? [];
+        if (!Array.isArray(lines)) throw new MalformedIntacctAnswer('get_trialbalance: lines are not a list');
+        for (const l of lines) {
+          if (!isObj(l) || !text(l.glaccountno)) throw new MalformedIntacctAnswer('get_trialbalance: a line has no glaccountno');
+          const accountNo = text(l.glaccountno)!;
+          rows.push({
+            company_id: companyId,
+            period,
+            account_no: accountNo,
+            title: titles.get(accountNo) ?? null,
+            start_balance: num(l.startbalance, 'startbalance'),
+            debits: num(l.debits, 'debits'),
+            credits: num(l.credits, 'credits'),
+            adj_debits: num(l.adjdebits, 'adjdebits'),
+            adj_credits: num(l.adjcredits, 'adjcredits'),
+            end_balance: num(l.endbalance, 'endbalance'),
+            currency: text(l.currency),
+            synced_at: syncedAt,
+          });
+        }
+        Context.current().heartbeat({ period });
+      }
+      const db = await openConnectorDatabase(config, databaseName);
+      try {
+        await db.replace([{ table: connectorTables.sageTrialBalance, scopeValue: companyId, periods: months, rows }]);
+      } finally {
+        await db.close();
+      }
+      return { rows: { [connectorTables.sageTrialBalance.name]: rows.length } };
+    }),
+  };
+}
+
+export type SageActivities = ReturnType<typeof createSageActivities>;

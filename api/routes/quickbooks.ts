@@ -1,0 +1,255 @@
+// QuickBooks Online connections: OAuth 2.0 authorization-code flow (our server builds the
+// authorize URL with a stored single-use state, and exchanges the code server-side), the
+// accounts of an organization, their status and schedule, and syncs run now.
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { Router, type Request } from 'express';
+import mongoose from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import passport from 'passport';
+import { z } from 'zod';
+import { deleteSyncSchedule, upsertSyncSchedule } from '../../activities/connectors/schedules';
+import { authorizeUrl, exchangeCode, fetchCompanyName, InvalidGrantError } from '../../activities/quickbooks/client';
+import type { Config } from '../../common/config';
+import { encryptSecret } from '../../common/crypto';
+import { logger } from '../../common/logger';
+import { OAuthState } from '../../common/models/oauth-state';
+import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
+import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
+import type { UserDoc } from '../../common/models/user';
+import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import type { SyncResult } from '../../workflows/sync';
+import type { AppDeps } from '../deps';
+import { assertOrgAccess, auth } from '../lib/auth';
+import { ApiError, notFound } from '../lib/errors';
+import { ok } from '../lib/respond';
+import { validate } from '../lib/validate';
+
+export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
+/** An authorization must come back within this time. */
+const STATE_TTL_MS = 10 * 60 * 1000;
+/** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
+const SYNC_WAIT_MS = 25000;
+
+const objectId = (msg: string) =>
+  z
+    .string({ required_error: msg, invalid_type_error: msg })
+    .trim()
+    .min(1, msg)
+    .refine((v) => mongoose.isValidObjectId(v), msg);
+
+export const optionalOrgId = z.preprocess((v) => (v === '' || v === null ? undefined : v), objectId(SELECT_ORGANIZATION).optional());
+export const accountStatusBody = z.object({
+  accountStatus: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'accountStatus must be active or inactive' }) }),
+  syncIntervalHours: z.coerce.number({ invalid_type_error: 'syncIntervalHours must be a number of hours' }).min(1, 'syncIntervalHours must be between 1 and 720').max(720, 'syncIntervalHours must be between 1 and 720').optional(),
+});
+export const idParams = z.object({ id: objectId('Account not found') });
+export const historyQuery = z.object({ id: objectId('Account ID is required'), limit: z.coerce.number().int().min(1).max(100).default(20) });
+
+/** The organization a request is about: a user's own (or the one it names, if its own); an admin must name one. */
+export function resolveOrgId(user: UserDoc, named: string | undefined): string {
+  const orgId = named ?? (user.role !== 'admin' && user.organization_id ? String(user.organization_id) : undefined);
+  if (!orgId) throw new ApiError(400, SELECT_ORGANIZATION);
+  assertOrgAccess(user, orgId);
+  return orgId;
+}
+
+/** Temporal failure -> the user's message. */
+export function failureMessage(e: unknown): string {
+  let err: unknown = e instanceof WorkflowFailedError ? e.cause : e;
+  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export type SyncOutcome = { done: true; result: SyncResult } | { done: false; workflowId: string };
+
+/** Starts (or joins) the account's sync workflow and waits a little for its end. */
+export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
+  const workflowId = provider === 'quickbooks' ? workflowIds.quickbooksSync(accountId) : workflowIds.sageSync(accountId);
+  const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', {
+    workflowId,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    args: [{ accountId, trigger: 'manual' }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const waited = await Promise.race([
+    handle.result().then((result: SyncResult) => ({ done: true as const, result })),
+    new Promise<{ done: false; workflowId: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ done: false, workflowId }), SYNC_WAIT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return waited;
+}
+
+export async function syncHistory(provider: SyncProvider, accountId: string, limit: number) {
+  const runs = await SyncRun.find({ provider, accountId }).sort({ startedAt: -1 }).limit(limit).lean();
+  return runs.map((r) => publicSyncRun(r as never));
+}
+
+async function loadAccount(user: UserDoc, id: string): Promise<QuickBooksAccountDoc> {
+  const account = await QuickBooksAccount.findById(id).lean<QuickBooksAccountDoc>();
+  if (!account) throw notFound('QuickBooks account not found');
+  assertOrgAccess(user, String(account.organization_id));
+  return account;
+}
+
+/** Bearer check with the spec's own messages for the token-exchange route. */
+function exchangeUser(req: Request): Promise<UserDoc> {
+  const header = req.headers.authorization ?? '';
+  if (!/^Bearer\s+\S+/i.test(header)) return Promise.reject(new ApiError(401, 'Unauthorized: Token is missing'));
+  return new Promise((resolve, reject) => {
+    passport.authenticate('jwt', { session: false }, (err: unknown, user: UserDoc | false) => {
+      if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+      if (!user) return reject(new ApiError(401, 'Unauthorized: User ID not found'));
+      resolve(user);
+    })(req);
+  });
+}
+
+const exchangeBody = z.object({
+  code: z.string({ required_error: 'Authorization code is required', invalid_type_error: 'Authorization code is required' }).trim().min(1, 'Authorization code is required').max(2000),
+  state: z.string({ required_error: 'Authorization state is missing', invalid_type_error: 'Authorization state is missing' }).trim().min(1, 'Authorization state is missing').max(200),
+  realmId: z.string({ required_error: 'QuickBooks company (realmId) is missing', invalid_type_error: 'QuickBooks company (realmId) is missing' }).trim().regex(/^\d{1,32}$/, 'QuickBooks company (realmId) is missing'),
+});
+
+export function quickbooksRouter(deps: AppDeps): Router {
+  const router = Router();
+  const cfg = deps.config;
+  const schedule = (a: QuickBooksAccountDoc, paused: boolean) =>
+    upsertSyncSchedule(deps.temporal, { provider: 'quickbooks', accountId: String(a._id), orgId: String(a.organization_id), intervalHours: a.syncIntervalHours, paused, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+
+  // Step 1: the authorize URL, with a random state bound to this user and organization.
+  router.get('/connect', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
+    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET || !cfg.QBO_REDIRECT_URI) throw new ApiError(503, 'QuickBooks is not configured on this server');
+    const state = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + STATE_TTL_MS);
+    await OAuthState.create({ state, provider: 'quickbooks', userId: req.user!._id, organization_id: orgId, expiresAt });
+    ok(res, 'QuickBooks authorization URL created', { authorizeUrl: authorizeUrl(cfg, state), state, expiresAt });
+  });
+
+  // Step 2: Intuit redirected the browser back with code, state and realmId; our server exchanges the code.
+  router.use('/token-exchange', (req, res, next) => {
+    if (req.method === 'POST') return next();
+    res.setHeader('Allow', 'POST');
+    next(new ApiError(405, 'Method Not Allowed'));
+  });
+  router.post('/token-exchange', async (req, res) => {
+    const user = await exchangeUser(req);
+    const parsed = exchangeBody.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? 'Authorization code is required');
+    const { code, state, realmId } = parsed.data;
+    // Single use: the state is consumed atomically, and only by the user it was issued to.
+    const issued = await OAuthState.findOneAndUpdate({ state, provider: 'quickbooks', userId: user._id, usedAt: null }, { $set: { usedAt: new Date() } }, { new: false }).lean();
+    if (!issued || issued.expiresAt.getTime() <= Date.now()) throw new ApiError(400, 'failed to process QuickBooks token exchange', 'The authorization state is invalid, already used or expired: start the connection again.');
+    const orgId = String(issued.organization_id);
+    assertOrgAccess(user, orgId);
+
+    let tokens;
+    try {
+      tokens = await exchangeCode(cfg, code);
+    } catch (e) {
+      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks token exchange failed');
+      const why = e instanceof InvalidGrantError ? 'the authorization code is invalid or expired' : e instanceof Error ? e.message : String(e);
+      throw new ApiError(502, 'failed to process QuickBooks token exchange', `failed to process QuickBooks token exchange: ${why}`);
+    }
+    const companyName = await fetchCompanyName(cfg, tokens.accessToken, realmId).catch((e: unknown) => {
+      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks company name not read');
+      return '';
+    });
+
+    const now = Date.now();
+    const existed = await QuickBooksAccount.exists({ organization_id: orgId, realmId });
+    let account: QuickBooksAccountDoc;
+    try {
+      // FerretDB's findAndModify takes no projection (the secrets are select: false): update, then read.
+      await QuickBooksAccount.updateOne(
+        { organization_id: orgId, realmId },
+        {
+          $set: {
+            accessTokenEnc: encryptSecret(tokens.accessToken, cfg.ENCRYPTION_KEY),
+            refreshTokenEnc: encryptSecret(tokens.refreshToken, cfg.ENCRYPTION_KEY),
+            accessTokenExpiresAt: new Date(now + tokens.expiresIn * 1000),
+            ...(tokens.refreshExpiresIn ? { refreshTokenExpiresAt: new Date(now + tokens.refreshExpiresIn * 1000) } : {}),
+            status: 'active',
+            lastError: null,
+            connectedBy: user._id,
+            ...(companyName ? { companyName } : {}),
+          },
+          $setOnInsert: { syncIntervalHours: cfg.SYNC_INTERVAL_HOURS },
+          $inc: { tokenVersion: 1 },
+        },
+        { upsert: true },
+      );
+      account = (await QuickBooksAccount.findOne({ organization_id: orgId, realmId }).lean<QuickBooksAccountDoc>())!;
+      await schedule(account, false);
+    } catch (e) {
+      logger.error({ err: e, realmId, orgId }, 'QuickBooks account not stored');
+      if (!existed) await QuickBooksAccount.deleteOne({ organization_id: orgId, realmId }).catch(() => undefined);
+      throw new ApiError(500, 'Failed to add QuickBooks account!');
+    }
+    ok(res, 'tokens exchanged and stored successfully', { account: publicQuickBooksAccount(account), accountMessage: 'QuickBooks account added successfully!' });
+  });
+
+  router.get('/accounts', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
+    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    const accounts = await QuickBooksAccount.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<QuickBooksAccountDoc[]>();
+    ok(res, 'QuickBooks accounts fetched successfully', { accounts: accounts.map(publicQuickBooksAccount) });
+  });
+
+  router.put('/status/:id', auth('admin', 'user'), validate({ params: idParams, body: accountStatusBody }), async (req, res) => {
+    const account = await loadAccount(req.user!, req.params.id as string);
+    const { accountStatus, syncIntervalHours } = req.body as z.infer<typeof accountStatusBody>;
+    if (account.status === 'reconnect_needed' && accountStatus === 'active') throw new ApiError(409, 'Failed to update status', 'QuickBooks authorization has expired: reconnect the account from the Apps screen.');
+    const status = account.status === 'reconnect_needed' ? account.status : accountStatus;
+    const updated = { ...account, status, syncIntervalHours: syncIntervalHours ?? account.syncIntervalHours } as QuickBooksAccountDoc;
+    try {
+      // Schedule first: if Temporal refuses, the stored status stays as it was.
+      await schedule(updated, status !== 'active');
+      await QuickBooksAccount.updateOne({ _id: account._id }, { $set: { status, syncIntervalHours: updated.syncIntervalHours } });
+    } catch (e) {
+      logger.error({ err: e, accountId: String(account._id) }, 'QuickBooks status not updated');
+      throw new ApiError(502, 'Failed to update status');
+    }
+    ok(res, 'Status updated successfully', { account: publicQuickBooksAccount(updated) });
+  });
+
+  const syncBody = z.object({ id: objectId('Account ID is required'), organization_id: optionalOrgId });
+  router.post('/', auth('admin', 'user'), validate({ body: syncBody }), async (req, res) => {
+    const { id, organization_id } = req.body as z.infer<typeof syncBody>;
+    const account = await loadAccount(req.user!, id);
+    if (organization_id && organization_id !== String(account.organization_id)) throw notFound('QuickBooks account not found');
+    if (account.status !== 'active') {
+      const why = account.status === 'reconnect_needed' ? 'QuickBooks authorization has expired: reconnect the account from the Apps screen.' : 'The account is inactive: activate it to sync.';
+      throw new ApiError(409, 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${why}`);
+    }
+    let outcome: SyncOutcome;
+    try {
+      outcome = await runSyncNow(deps.temporal, cfg, 'quickbooks', id, String(account.organization_id));
+    } catch (e) {
+      if (e instanceof WorkflowFailedError) throw new ApiError(502, 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${failureMessage(e)}`);
+      throw e;
+    }
+    if (!outcome.done) return void ok(res, 'QuickBooks sync started: it goes on in the background', { workflowId: outcome.workflowId, running: true }, 202);
+    const fresh = await QuickBooksAccount.findById(id).lean<QuickBooksAccountDoc>();
+    ok(res, 'QuickBooks account synced successfully', { ...outcome.result, last_synced: fresh?.last_synced ?? null, account: fresh ? publicQuickBooksAccount(fresh) : undefined });
+  });
+
+  router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
+    const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
+    await loadAccount(req.user!, id);
+    ok(res, 'Sync history fetched successfully', { runs: await syncHistory('quickbooks', id, limit) });
+  });
+
+  router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {
+    const account = await loadAccount(req.user!, req.params.id as string);
+    await deleteSyncSchedule(deps.temporal, 'quickbooks', String(account._id));
+    await QuickBooksAccount.deleteOne({ _id: account._id });
+    ok(res, 'QuickBooks account removed', { id: String(account._id) });
+  });
+
+  return router;
+}

@@ -1,0 +1,149 @@
+// Sage Intacct connections: credentials checked with getAPISession before they are stored
+// (encrypted), the organization's connections, their status and schedule, and syncs run now.
+import { WorkflowFailedError } from '@temporalio/client';
+import { Router } from 'express';
+import { z } from 'zod';
+import { deleteSyncSchedule, upsertSyncSchedule } from '../../activities/connectors/schedules';
+import { getApiSession, IntacctError, IntacctHttpError, MalformedIntacctAnswer } from '../../activities/sage/client';
+import { encryptSecret } from '../../common/crypto';
+import { logger } from '../../common/logger';
+import { publicSageAccount, SageAccount, type SageAccountDoc } from '../../common/models/sage-account';
+import type { UserDoc } from '../../common/models/user';
+import type { AppDeps } from '../deps';
+import { assertOrgAccess, auth } from '../lib/auth';
+import { ApiError, notFound } from '../lib/errors';
+import { ok } from '../lib/respond';
+import { validate } from '../lib/validate';
+import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
+
+const field = (name: string, max = 200) =>
+  z
+    .string({ required_error: `${name} is required`, invalid_type_error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} is too long`);
+// Passwords are taken as typed (no trimming).
+const secret = (name: string) => z.string({ required_error: `${name} is required`, invalid_type_error: `${name} is required` }).min(1, `${name} is required`).max(500, `${name} is too long`);
+
+const createBody = z.object({
+  sageUserID: field('Sage user ID'),
+  sageUserPassword: secret('Sage user password'),
+  sageSenderID: field('Sage sender ID'),
+  sageSenderPassword: secret('Sage sender password'),
+  sageCompanyID: field('Sage company ID'),
+  organization_id: optionalOrgId,
+  syncIntervalHours: accountStatusBody.shape.syncIntervalHours,
+});
+
+async function loadAccount(user: UserDoc, id: string): Promise<SageAccountDoc> {
+  const account = await SageAccount.findById(id).lean<SageAccountDoc>();
+  if (!account) throw notFound('Sage account not found');
+  assertOrgAccess(user, String(account.organization_id));
+  return account;
+}
+
+export function sageRouter(deps: AppDeps): Router {
+  const router = Router();
+  const cfg = deps.config;
+  const schedule = (a: SageAccountDoc, paused: boolean) =>
+    upsertSyncSchedule(deps.temporal, { provider: 'sage', accountId: String(a._id), orgId: String(a.organization_id), intervalHours: a.syncIntervalHours, paused, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+
+  router.post('/', auth('admin', 'user'), validate({ body: createBody }), async (req, res) => {
+    const b = req.body as z.infer<typeof createBody>;
+    const orgId = resolveOrgId(req.user!, b.organization_id);
+    // The credentials must open an API session before anything is stored.
+    try {
+      await getApiSession(cfg.SAGE_ENDPOINT_URL, { senderId: b.sageSenderID, senderPassword: b.sageSenderPassword, companyId: b.sageCompanyID, userId: b.sageUserID, userPassword: b.sageUserPassword });
+    } catch (e) {
+      if (e instanceof IntacctError) throw new ApiError(e.throttled ? 429 : 400, 'Failed to connect Sage account', `Failed to connect Sage account: ${e.description || e.message} (${e.errorno})`);
+      if (e instanceof MalformedIntacctAnswer || e instanceof IntacctHttpError) throw new ApiError(502, 'Failed to connect Sage account', `Failed to connect Sage account: ${e.message}`);
+      logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'Sage Intacct unreachable');
+      throw new ApiError(502, 'Failed to connect Sage account', 'Failed to connect Sage account: Sage Intacct could not be reached');
+    }
+    const existed = await SageAccount.exists({ organization_id: orgId, sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID });
+    let account: SageAccountDoc;
+    try {
+      // FerretDB's findAndModify takes no projection (the secrets are select: false): update, then read.
+      await SageAccount.updateOne(
+        { organization_id: orgId, sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID },
+        {
+          $set: {
+            sageSenderID: b.sageSenderID,
+            sageUserPasswordEnc: encryptSecret(b.sageUserPassword, cfg.ENCRYPTION_KEY),
+            sageSenderPasswordEnc: encryptSecret(b.sageSenderPassword, cfg.ENCRYPTION_KEY),
+            status: 'active',
+            lastError: null,
+            connectedBy: req.user!._id,
+            ...(b.syncIntervalHours ? { syncIntervalHours: b.syncIntervalHours } : {}),
+          },
+          ...(b.syncIntervalHours ? {} : { $setOnInsert: { syncIntervalHours: cfg.SYNC_INTERVAL_HOURS } }),
+        },
+        { upsert: true },
+      );
+      account = (await SageAccount.findOne({ organization_id: orgId, sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID }).lean<SageAccountDoc>())!;
+      await schedule(account, false);
+    } catch (e) {
+      logger.error({ err: e, orgId }, 'Sage account not stored');
+      if (!existed) await SageAccount.deleteOne({ organization_id: orgId, sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID }).catch(() => undefined);
+      throw new ApiError(500, 'Failed to create Sage account');
+    }
+    ok(res, 'Sage account connected successfully', publicSageAccount(account), existed ? 200 : 201);
+  });
+
+  router.get('/', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
+    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    let accounts: SageAccountDoc[];
+    try {
+      accounts = await SageAccount.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<SageAccountDoc[]>();
+    } catch (e) {
+      logger.error({ err: e, orgId }, 'Sage accounts not read');
+      throw new ApiError(500, 'Failed to fetch Sage accounts');
+    }
+    ok(res, 'Sage accounts fetched successfully', accounts.map(publicSageAccount));
+  });
+
+  router.put('/status/:id', auth('admin', 'user'), validate({ params: idParams, body: accountStatusBody }), async (req, res) => {
+    const account = await loadAccount(req.user!, req.params.id as string);
+    const { accountStatus, syncIntervalHours } = req.body as z.infer<typeof accountStatusBody>;
+    const updated = { ...account, status: accountStatus, syncIntervalHours: syncIntervalHours ?? account.syncIntervalHours } as SageAccountDoc;
+    try {
+      await schedule(updated, accountStatus !== 'active');
+      await SageAccount.updateOne({ _id: account._id }, { $set: { status: accountStatus, syncIntervalHours: updated.syncIntervalHours } });
+    } catch (e) {
+      logger.error({ err: e, accountId: String(account._id) }, 'Sage status not updated');
+      throw new ApiError(502, 'Failed to update Sage account status');
+    }
+    ok(res, 'Sage account status updated successfully', publicSageAccount(updated));
+  });
+
+  router.get('/data', auth('admin', 'user'), validate({ query: z.object({ id: idParams.shape.id }) }), async (req, res) => {
+    const { id } = res.locals.query as { id: string };
+    const account = await loadAccount(req.user!, id);
+    if (account.status !== 'active') throw new ApiError(409, 'Failed to sync Sage account', 'Failed to sync Sage account: the account is inactive: activate it to sync.');
+    let outcome: SyncOutcome;
+    try {
+      outcome = await runSyncNow(deps.temporal, cfg, 'sage', id, String(account.organization_id));
+    } catch (e) {
+      if (e instanceof WorkflowFailedError) throw new ApiError(502, 'Failed to sync Sage account', `Failed to sync Sage account: ${failureMessage(e)}`);
+      throw e;
+    }
+    if (!outcome.done) return void ok(res, 'Sage sync started: it goes on in the background', { workflowId: outcome.workflowId, running: true }, 202);
+    const fresh = await SageAccount.findById(id).lean<SageAccountDoc>();
+    ok(res, 'Sage account synced successfully', { ...outcome.result, last_synced: fresh?.last_synced ?? null, account: fresh ? publicSageAccount(fresh) : undefined });
+  });
+
+  router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
+    const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
+    await loadAccount(req.user!, id);
+    ok(res, 'Sync history fetched successfully', { runs: await syncHistory('sage', id, limit) });
+  });
+
+  router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {
+    const account = await loadAccount(req.user!, req.params.id as string);
+    await deleteSyncSchedule(deps.temporal, 'sage', String(account._id));
+    await SageAccount.deleteOne({ _id: account._id });
+    ok(res, 'Sage account removed', { id: String(account._id) });
+  });
+
+  return router;
+}

@@ -1,0 +1,21 @@
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * The OAuth `state` of one QuickBooks authorization: random, bound to the user and the
+ * organization, single use, and expiring (checked in code: FerretDB has no TTL indexes).
+ */
+const oauthStateSchema = new Schema(
+  {
+    state: { type: String, required: true, unique: true },
+    provider: { type: String, enum: ['quickbooks'], default: 'quickbooks' },
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true },
+    expiresAt: { type: Date, required: true },
+    usedAt: { type: Date, default: null },
+  },
+  { timestamps: true },
+);
+
+export type OAuthStateDoc = InferSchemaType<typeof oauthStateSchema> & { _id: mongoose.Types.ObjectId };
+
+export const OAuthState = mongoose.model('OAuthState', oauthStateSchema);

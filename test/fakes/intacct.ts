@@ -1,0 +1,181 @@
+// A local stand-in for Sage Intacct's XML gateway: parses the request envelope (control,
+// operation, authentication by login or session, one function), and answers in Intacct's
+// response format: getAPISession, readByQuery/readMore on GLACCOUNT (resultId, numremaining),
+// get_trialbalance by date range, failures with errorno/description2, GW-0010 throttling.
+import { XMLParser } from 'fast-xml-parser';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeGlAccount {
+  ACCOUNTNO: string;
+  TITLE: string;
+  ACCOUNTTYPE: 'balancesheet' | 'incomestatement';
+  NORMALBALANCE: 'debit' | 'credit';
+  STATUS: 'active' | 'inactive';
+}
+
+interface Company {
+  companyId: string;
+  userId: string;
+  userPassword: string;
+  accounts: FakeGlAccount[];
+}
+
+export interface FakeCall {
+  function: string;
+  auth: 'login' | 'session';
+  at: number;
+  body: Record<string, unknown>;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false });
+
+export function fakeBalance(accountIndex: number, month: string): number {
+  return Math.round(((accountIndex + 1) * 250 + Number(month.slice(5, 7)) * 7.5) * 100) / 100;
+}
+
+export class FakeIntacct {
+  readonly senderId = 'LedgerFlowSender';
+  readonly senderPassword = 'sender-secret';
+  private server?: Server;
+  private companies = new Map<string, Company>();
+  private sessions = new Map<string, string>();
+  private results = new Map<string, { object: string; records: Record<string, unknown>[]; offset: number; pagesize: number }>();
+  /** Functions (by name) whose next call answers a given failure or raw body. */
+  private injected: { fn: string; errorno?: string; description?: string; raw?: string }[] = [];
+  readonly calls: FakeCall[] = [];
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/ia/xml/xmlgw.phtml`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  addCompany(companyId: string, userId: string, userPassword: string, accountCount: number): FakeGlAccount[] {
+    const accounts = Array.from({ length: accountCount }, (_, i): FakeGlAccount => ({
+      ACCOUNTNO: String(1000 + i * 10),
+      TITLE: `GL Account ${i + 1}`,
+      ACCOUNTTYPE: i % 2 ? 'incomestatement' : 'balancesheet',
+      NORMALBALANCE: i % 3 ? 'debit' : 'credit',
+      STATUS: 'active',
+    }));
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts });
+    return accounts;
+  }
+
+  /** The next call of `fn` fails with this Intacct error (or answers `raw` as is). */
+  inject(fn: string, failure: { errorno?: string; description?: string; raw?: string }): void {
+    this.injected.push({ fn, ...failure });
+  }
+
+  private error(errorno: string, description2: string) {
+    return `<errormessage><error><errorno>${esc(errorno)}</errorno><description></description><description2>${esc(description2)}</description2><correction></correction></error></errormessage>`;
+  }
+
+  private send(res: ServerResponse, xml: string) {
+    res.writeHead(200, { 'Content-Type': 'text/xml; charset=UTF-8' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${xml}`);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    try {
+      doc = parser.parse(Buffer.concat(chunks).toString('utf8'), true);
+    } catch {
+      return this.send(res, `<response><control><status>failure</status></control>${this.error('XL03000003', 'XML Parse error')}</response>`);
+    }
+    const control = doc.request?.control ?? {};
+    const controlXml = `<control><status>success</status><senderid>${esc(String(control.senderid ?? ''))}</senderid><controlid>${esc(String(control.controlid ?? ''))}</controlid><uniqueid>false</uniqueid><dtdversion>3.0</dtdversion></control>`;
+    if (control.senderid !== this.senderId || control.password !== this.senderPassword || control.dtdversion !== '3.0') {
+      return this.send(res, `<response><control><status>failure</status><senderid>${esc(String(control.senderid ?? ''))}</senderid><controlid>${esc(String(control.controlid ?? ''))}</controlid><uniqueid>false</uniqueid><dtdversion>3.0</dtdversion></control>${this.error('XL03000006', 'Incorrect Intacct XML Partner ID or password.')}</response>`);
+    }
+    const operation = doc.request?.operation ?? {};
+    const authn = operation.authentication ?? {};
+    let company: Company | undefined;
+    let authKind: 'login' | 'session' = 'login';
+    if (authn.sessionid) {
+      authKind = 'session';
+      company = this.companies.get(this.sessions.get(String(authn.sessionid)) ?? '');
+    } else if (authn.login) {
+      const c = this.companies.get(String(authn.login.companyid));
+      if (c && c.userId === authn.login.userid && c.userPassword === String(authn.login.password)) company = c;
+    }
+    const fnNode = operation.content?.function ?? {};
+    const fnName = Object.keys(fnNode).find((k) => !k.startsWith('@_')) ?? '';
+    const fnControlId = String(fnNode['@_controlid'] ?? '');
+    if (!company) {
+      return this.send(res, `<response>${controlXml}<operation><authentication><status>failure</status><userid>${esc(String(authn.login?.userid ?? ''))}</userid><companyid>${esc(String(authn.login?.companyid ?? ''))}</companyid></authentication>${this.error('XL03000006', 'Sign-in information is incorrect')}</operation></response>`);
+    }
+    this.calls.push({ function: fnName, auth: authKind, at: Date.now(), body: (fnNode[fnName] as Record<string, unknown>) ?? {} });
+    const authXml = `<authentication><status>success</status><userid>${esc(company.userId)}</userid><companyid>${esc(company.companyId)}</companyid><locationid></locationid><sessiontimestamp>${new Date().toISOString()}</sessiontimestamp></authentication>`;
+    const result = (status: string, inner: string) => this.send(res, `<response>${controlXml}<operation>${authXml}<result><status>${status}</status><function>${esc(fnName)}</function><controlid>${esc(fnControlId)}</controlid>${inner}</result></operation></response>`);
+
+    const inj = this.injected.findIndex((i) => i.fn === fnName);
+    if (inj >= 0) {
+      const i = this.injected.splice(inj, 1)[0]!;
+      if (i.raw !== undefined) {
+        res.writeHead(200, { 'Content-Type': 'text/xml' });
+        return void res.end(i.raw);
+      }
+      if (i.errorno === 'GW-0010') {
+        // The gateway's throttle answers at control level.
+        return this.send(res, `<response><control><status>failure</status></control>${this.error('GW-0010', i.description ?? 'Too many requests in progress. Retry later.')}</response>`);
+      }
+      return result('failure', this.error(i.errorno ?? 'BL01001973', i.description ?? 'Injected failure'));
+    }
+
+    const body = (fnNode[fnName] ?? {}) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (fnName === 'getAPISession') {
+      const sessionId = `${randomUUID()}..`;
+      this.sessions.set(sessionId, company.companyId);
+      return result('success', `<data><api><sessionid>${sessionId}</sessionid><endpoint>${esc(this.url)}</endpoint><locationid></locationid></api></data>`);
+    }
+    if (fnName === 'readByQuery') {
+      if (String(body.object).toUpperCase() !== 'GLACCOUNT') return result('failure', this.error('BL01001973', `Unknown object ${String(body.object)}`));
+      const fields = String(body.fields ?? '*');
+      const records = company.accounts.map((a) => (fields === '*' ? { ...a, RECORDNO: a.ACCOUNTNO } : Object.fromEntries(fields.split(',').map((f) => [f.trim(), a[f.trim() as keyof FakeGlAccount]]))));
+      const resultId = randomUUID();
+      this.results.set(resultId, { object: 'glaccount', records, offset: 0, pagesize: Math.min(Number(body.pagesize ?? 100), 2000) });
+      return result('success', this.page(resultId));
+    }
+    if (fnName === 'readMore') {
+      const id = String(body.resultId ?? '');
+      if (!this.results.has(id)) return result('failure', this.error('BL01001973', 'Invalid resultId'));
+      return result('success', this.page(id));
+    }
+    if (fnName === 'get_trialbalance') {
+      const d = (n: Record<string, unknown>) => `${String(n.year)}-${String(n.month).padStart(2, '0')}-${String(n.day).padStart(2, '0')}`;
+      const start = d(body.startdate ?? {});
+      const month = start.slice(0, 7);
+      const lines = company.accounts
+        .map((a, i) => {
+          const debits = fakeBalance(i, month);
+          const credits = Math.round(debits * 40) / 100;
+          return `<trialbalance><glaccountno>${a.ACCOUNTNO}</glaccountno><startbalance>${(debits * 10).toFixed(2)}</startbalance><debits>${debits.toFixed(2)}</debits><credits>${credits.toFixed(2)}</credits><adjdebits>0</adjdebits><adjcredits>0</adjcredits><endbalance>${(debits * 10 + debits - credits).toFixed(2)}</endbalance><reportingbook>ACCRUAL</reportingbook><currency>USD</currency></trialbalance>`;
+        })
+        .join('');
+      return result('success', `<data>${lines}</data>`);
+    }
+    return result('failure', this.error('XL03000009', `Unknown function ${fnName}`));
+  }
+
+  private page(resultId: string): string {
+    const r = this.results.get(resultId)!;
+    const page = r.records.slice(r.offset, r.offset + r.pagesize);
+    r.offset += page.length;
+    const remaining = r.records.length - r.offset;
+    if (remaining === 0) this.results.delete(resultId);
+    const xml = page.map((rec) => `<glaccount>${Object.entries(rec).map(([k, v]) => `<${k}>${esc(String(v ?? ''))}</${k}>`).join('')}</glaccount>`).join('');
+    return `<data listtype="glaccount" count="${page.length}" totalcount="${r.records.length}" numremaining="${remaining}" resultId="${remaining ? resultId : ''}">${xml}</data>`;
+  }
+}
