@@ -1,6 +1,9 @@
 // POST /api/v1/pipeline/saveCSV end to end: api -> Azurite -> Temporal workflow -> worker ->
 // csv-parse -> the organization's SQLite file; bad input answers a clear message and writes nothing.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
 import request from 'supertest';
+import { localDatabaseFile } from '../activities/warehouse';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
 import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
@@ -177,9 +180,6 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
 
   it('refuses to replace a table that was not made from a CSV', async () => {
     const org = await onboardedOrg(stack, 'conflict');
-    const Database = (await import('better-sqlite3')).default;
-    const { localDatabaseFile } = await import('../activities/warehouse');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(stack.config.WAREHOUSE_DIR, { recursive: true });
     const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, org.databaseName));
     db.exec('CREATE TABLE trial_balance (entity TEXT, debit NUMERIC); INSERT INTO trial_balance VALUES (\'x\', 1)');
