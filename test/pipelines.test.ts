@@ -8,6 +8,7 @@ import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
 import { PipelineRun } from '../common/models/pipeline-run';
+import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
@@ -139,6 +140,17 @@ describe('running the pipelines of an organization', () => {
     ]);
     expect(run.pipelines[1].status).toBe('skipped');
     expect(run.error).toMatch(/broken\.csv/);
+  });
+
+  it('loads a blob into the table its upload record names', async () => {
+    const o = await onboarded();
+    await upload(o.containerName, 'uploads/abc123-ledger.csv', GL);
+    await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'uploads/abc123-ledger.csv', url: 'http://127.0.0.1/x', size: GL.length, status: 'saved', tableName: 'general_ledger' });
+    const res = await get(stack.app, `/pipeline/run-pipeline/${o.orgID}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.run.pipelines[0].files[0]).toMatchObject({ blobName: 'uploads/abc123-ledger.csv', tableName: 'general_ledger', rows: 4 });
+    expect(query(o.file, 'select count(*) as n from general_ledger')).toEqual([{ n: 4 }]);
+    expect(query(o.file, `select distinct source from trial_balance`)).toEqual([{ source: 'csv:general_ledger' }]);
   });
 
   it('lists history with filters, 10 a page', async () => {

@@ -253,12 +253,21 @@ export function onboardRouter(deps: AppDeps): Router {
     await requireOrg(orgID);
     await saveSettings(orgID, settings, cfg);
     const workflowId = workflowIds.onboarding(orgID);
+    const alreadyRunning = await deps.temporal.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then((d) => d.status.name === 'RUNNING')
+      .catch((e: unknown) => {
+        if (e instanceof WorkflowNotFoundError) return false;
+        throw e;
+      });
     const handle = await deps.temporal.workflow.start<typeof onboardOrganizationWorkflow>('onboardOrganizationWorkflow', {
       ...startOptions(workflowId, orgID),
       args: [{ orgId: orgID, containerName, databaseName, dataFactoryName }],
     });
     const runId = handle.firstExecutionRunId;
-    ok(res, 'Onboarding started', { orgID, workflowId, runId, temporalUrl: temporalUiUrl(cfg, workflowId, runId) }, 202);
+    // A call while onboarding runs joins that run (its inputs stand).
+    ok(res, alreadyRunning ? 'Onboarding is already running' : 'Onboarding started', { orgID, workflowId, runId, joined: alreadyRunning, temporalUrl: temporalUiUrl(cfg, workflowId, runId) }, 202);
   });
 
   /** The onboarding workflow's progress query, each step's state, and the Temporal UI link. */
