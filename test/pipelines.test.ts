@@ -252,6 +252,20 @@ describe('long runs', () => {
     expect((await post(app, `/pipeline/runs/${o.orgID}/${runId}/cancel`, {})).status).toBe(409);
   });
 
+  it('a run whose workflow an operator terminated is shown as failed, not running forever', async () => {
+    const o = await onboarded(app, 'Terminated Co');
+    for (let f = 0; f < 4; f++) await upload(o.containerName, `ledger-${f}.csv`, bigLedger(`e${f}`, 40_000));
+    const started = await get(app, `/pipeline/run-pipeline/${o.orgID}?wait=false`);
+    const runId = started.body.data.run.runId as string;
+    await waitFor('the run record', () => PipelineRun.exists({ runId }));
+    await stack.env.client.workflow.getHandle(workflowIds.pipelineRun(o.orgID), runId).terminate('operator stopped it');
+    const list = await get(app, `/pipeline/runs/${o.orgID}`);
+    const run = list.body.data.runs.find((r: { runId: string }) => r.runId === runId);
+    expect(run).toMatchObject({ status: 'failed', error: "The run's workflow ended (terminated) before the run was recorded as finished" });
+    expect(run.endedAt).toBeTruthy();
+    expect((await PipelineRun.findOne({ runId }).lean())?.status).toBe('failed');
+  });
+
   it('a worker killed mid-run: the new worker resumes and finishes with the same rows, no duplicates, nothing lost', async () => {
     const o = await onboarded(app, 'Crash Co');
     const files = 6;

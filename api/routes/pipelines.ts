@@ -41,6 +41,32 @@ export function pipelinesRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
 
+  /**
+   * A record still "running" whose workflow has ended without closing it (terminated by an
+   * operator, timed out) is closed here, so the screen never shows a ghost run forever.
+   */
+  async function reconcile(runs: PipelineRunDoc[]): Promise<PipelineRunDoc[]> {
+    return Promise.all(
+      runs.map(async (r) => {
+        if (r.status !== 'running') return r;
+        let ended: { how: string; at: Date } | undefined;
+        try {
+          const d = await deps.temporal.workflow.getHandle(r.workflowId, r.runId).describe();
+          if (d.status.name !== 'RUNNING') ended = { how: d.status.name.toLowerCase().replace(/_/g, ' '), at: d.closeTime ?? new Date() };
+        } catch (e) {
+          if (!(e instanceof WorkflowNotFoundError)) throw e;
+          ended = { how: 'missing', at: new Date() };
+        }
+        if (!ended) return r;
+        const status = ended.how === 'cancelled' ? 'cancelled' : 'failed';
+        const error = `The run's workflow ended (${ended.how}) before the run was recorded as finished`;
+        const durationMs = ended.at.getTime() - new Date(r.startedAt).getTime();
+        await PipelineRun.updateOne({ runId: r.runId, status: 'running' }, { $set: { status, endedAt: ended.at, durationMs, error } });
+        return { ...r, status, endedAt: ended.at, durationMs, error } as PipelineRunDoc;
+      }),
+    );
+  }
+
   router.get('/list-pipelines/:organizationId', auth('admin', 'user'), validate({ params: orgParams }), async (req, res) => {
     const { organizationId } = req.params as { organizationId: string };
     assertOrgAccess(req.user!, organizationId);
@@ -127,7 +153,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
         .limit(PAGE_SIZE)
         .lean<PipelineRunDoc[]>(),
     ]);
-    ok(res, 'Pipeline runs fetched successfully', { runs: runs.map(withLink), total, page: q.page, pageSize: PAGE_SIZE, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
+    ok(res, 'Pipeline runs fetched successfully', { runs: (await reconcile(runs)).map(withLink), total, page: q.page, pageSize: PAGE_SIZE, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
   });
 
   router.get('/runs/:organizationId/:runId', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
@@ -135,7 +161,8 @@ export function pipelinesRouter(deps: AppDeps): Router {
     assertOrgAccess(req.user!, organizationId);
     const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
     if (!run) throw notFound('Pipeline run not found');
-    ok(res, 'Pipeline run fetched successfully', { run: withLink(run) });
+    const [current] = await reconcile([run]);
+    ok(res, 'Pipeline run fetched successfully', { run: withLink(current!) });
   });
 
   /** Cancels a running run: the workflow records it as cancelled, a running Azure run is cancelled too. */
