@@ -291,7 +291,14 @@ export function onboardRouter(deps: AppDeps): Router {
       ];
       return ok(res, 'Onboarding status', { orgID, status: 'not_started', workflowId, runId: null, steps, settings: publicOnboarding(org), temporalUrl: null });
     }
-    const progress = await handle.query<OnboardingProgress>('progress');
+    // The query needs a worker: when none answers in time, a clear 503 instead of a hanging request.
+    let timer: NodeJS.Timeout | undefined;
+    const progress = await Promise.race([
+      handle.query<OnboardingProgress>('progress'),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ApiError(503, 'The onboarding status is not available right now: no worker answered. Try again shortly.')), 10_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     // While a step's activity is retrying, its last failure shows beside the step.
     const pending = desc.raw.pendingActivities?.[0];
     const steps = progress.steps.map((s) =>
