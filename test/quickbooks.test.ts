@@ -10,6 +10,7 @@ import { OAuthState } from '../common/models/oauth-state';
 import { Organization } from '../common/models/organization';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { recentMonths } from '../activities/connectors/periods';
+import { QuickBooksSession } from '../activities/quickbooks/session';
 import { FakeIntuit } from './fakes/intuit';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
@@ -291,6 +292,18 @@ describe('sync workflow', () => {
     expect(pages).toEqual([1, 1001, 2001].map((s) => `select * from Account startposition ${s} maxresults 1000`));
     // The other company's rows are untouched.
     expect(count('quickbooks_accounts', REALM)).toBe(12);
+  });
+
+  it('adopts a refresh token another sync of the same company rolled, instead of calling it revoked', async () => {
+    const a = await QuickBooksSession.open(stack.config, accountId);
+    const b = await QuickBooksSession.open(stack.config, accountId);
+    fake.expireAccessTokens(REALM);
+    await b.get(`companyinfo/${REALM}`, {}); // b refreshes: the refresh token a holds is now void
+    const info = await a.get(`companyinfo/${REALM}`, {});
+    expect(info).toMatchObject({ CompanyInfo: { CompanyName: 'Acme Books LLC' } });
+    expect((await QuickBooksAccount.findById(accountId).lean())!.status).toBe('active');
+    const raw = await QuickBooksAccount.collection.findOne({ realmId: REALM });
+    expect(decryptSecret(raw!.refreshTokenEnc as string, stack.config.ENCRYPTION_KEY)).toBe(fake.currentRefreshToken(REALM));
   });
 
   it('marks the account "reconnect needed" on invalid_grant and recovers by connecting again', async () => {

@@ -12,8 +12,8 @@ import { apiGet, IntuitHttpError, InvalidGrantError, QBO_REQUESTS_PER_SECOND, re
 /** Refresh this long before the access token's end, so a request never starts with a dying token. */
 const EXPIRY_MARGIN_MS = 5 * 60 * 1000;
 
-/** Stores a new token pair encrypted; answers the new expiry. */
-export async function storeTokens(cfg: Config, accountId: string, t: TokenSet): Promise<Date> {
+/** Stores a new token pair encrypted; answers the new expiry and token version. */
+export async function storeTokens(cfg: Config, accountId: string, t: TokenSet): Promise<{ expiresAt: Date; version: number }> {
   const now = Date.now();
   const accessTokenExpiresAt = new Date(now + t.expiresIn * 1000);
   await QuickBooksAccount.updateOne(
@@ -28,7 +28,22 @@ export async function storeTokens(cfg: Config, accountId: string, t: TokenSet): 
       $inc: { tokenVersion: 1 },
     },
   );
-  return accessTokenExpiresAt;
+  const after = await QuickBooksAccount.findById(accountId).select('tokenVersion').lean();
+  return { expiresAt: accessTokenExpiresAt, version: after?.tokenVersion ?? 0 };
+}
+
+interface StoredTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: Date;
+  version: number;
+}
+
+async function loadTokens(cfg: Config, accountId: string) {
+  const a = await QuickBooksAccount.findById(accountId).select('+accessTokenEnc +refreshTokenEnc').lean();
+  if (!a) throw businessFailure('QuickBooks account not found', 'NotFound');
+  const tokens: StoredTokens = { accessToken: decryptSecret(a.accessTokenEnc, cfg.ENCRYPTION_KEY), refreshToken: decryptSecret(a.refreshTokenEnc, cfg.ENCRYPTION_KEY), expiresAt: a.accessTokenExpiresAt, version: a.tokenVersion ?? 0 };
+  return { account: a, tokens };
 }
 
 export class QuickBooksSession {
@@ -37,46 +52,62 @@ export class QuickBooksSession {
     readonly accountId: string,
     readonly realmId: string,
     readonly orgId: string,
-    private accessToken: string,
-    private refreshToken: string,
-    private expiresAt: Date,
+    private tokens: StoredTokens,
   ) {}
 
   static async open(cfg: Config, accountId: string): Promise<QuickBooksSession> {
-    const a = await QuickBooksAccount.findById(accountId).select('+accessTokenEnc +refreshTokenEnc').lean();
-    if (!a) throw businessFailure('QuickBooks account not found', 'NotFound');
-    return new QuickBooksSession(cfg, accountId, a.realmId, String(a.organization_id), decryptSecret(a.accessTokenEnc, cfg.ENCRYPTION_KEY), decryptSecret(a.refreshTokenEnc, cfg.ENCRYPTION_KEY), a.accessTokenExpiresAt);
+    const { account, tokens } = await loadTokens(cfg, accountId);
+    return new QuickBooksSession(cfg, accountId, account.realmId, String(account.organization_id), tokens);
   }
 
-  private async refresh(): Promise<void> {
+  private fresh(t: StoredTokens): boolean {
+    return t.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now();
+  }
+
+  /**
+   * A new access token. Another sync of the same company (a scheduled and a manual run) may
+   * have rolled the refresh token meanwhile: its stored pair is adopted instead of refreshing
+   * with a void token, and only a refusal of the newest stored token means "reconnect".
+   */
+  private async refresh(failedAccessToken?: string): Promise<void> {
+    const stored = (await loadTokens(this.cfg, this.accountId)).tokens;
+    if (stored.version !== this.tokens.version) {
+      this.tokens = stored;
+      if (this.fresh(stored) && stored.accessToken !== failedAccessToken) return;
+    }
     let t: TokenSet;
     try {
-      t = await refreshTokens(this.cfg, this.refreshToken);
+      t = await refreshTokens(this.cfg, this.tokens.refreshToken);
     } catch (e) {
-      if (e instanceof InvalidGrantError) {
-        await QuickBooksAccount.updateOne({ _id: this.accountId }, { $set: { status: 'reconnect_needed', lastError: 'QuickBooks authorization expired or was revoked: reconnect the account.' } });
-        logger.warn({ accountId: this.accountId, realmId: this.realmId }, 'QuickBooks refresh token refused (invalid_grant): reconnect needed');
+      if (!(e instanceof InvalidGrantError)) throw e;
+      const latest = (await loadTokens(this.cfg, this.accountId)).tokens;
+      if (latest.version !== this.tokens.version) {
+        this.tokens = latest;
+        if (this.fresh(latest) && latest.accessToken !== failedAccessToken) return;
+        return this.refresh(failedAccessToken);
       }
+      await QuickBooksAccount.updateOne({ _id: this.accountId, tokenVersion: this.tokens.version }, { $set: { status: 'reconnect_needed', lastError: 'QuickBooks authorization expired or was revoked: reconnect the account.' } });
+      logger.warn({ accountId: this.accountId, realmId: this.realmId }, 'QuickBooks refresh token refused (invalid_grant): reconnect needed');
       throw e;
     }
     // The refresh token rolls: the old one may already be void, so the new pair is stored at once.
-    this.expiresAt = await storeTokens(this.cfg, this.accountId, t);
-    this.accessToken = t.accessToken;
-    this.refreshToken = t.refreshToken;
+    const saved = await storeTokens(this.cfg, this.accountId, t);
+    this.tokens = { accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: saved.expiresAt, version: saved.version };
   }
 
   /** GET on the company's accounting API, within the per-company rate. */
   async get(path: string, query: Record<string, string>): Promise<Record<string, unknown>> {
-    if (this.expiresAt.getTime() - EXPIRY_MARGIN_MS <= Date.now()) await this.refresh();
+    if (!this.fresh(this.tokens)) await this.refresh();
     await takeSlot(this.realmId, QBO_REQUESTS_PER_SECOND);
+    const used = this.tokens.accessToken;
     try {
-      return await apiGet(this.cfg, this.accessToken, this.realmId, path, query);
+      return await apiGet(this.cfg, used, this.realmId, path, query);
     } catch (e) {
       // The token expired or was invalidated mid-sync: refresh once and repeat the request.
       if (!(e instanceof IntuitHttpError) || e.status !== 401) throw e;
-      await this.refresh();
+      await this.refresh(used);
       await takeSlot(this.realmId, QBO_REQUESTS_PER_SECOND);
-      return apiGet(this.cfg, this.accessToken, this.realmId, path, query);
+      return apiGet(this.cfg, this.tokens.accessToken, this.realmId, path, query);
     }
   }
 }
