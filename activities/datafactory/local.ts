@@ -15,9 +15,11 @@ export function tableNameForBlob(blobName: string): string {
     .replace(/[^a-z0-9_]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^_+|_+$/g, '');
+  // Nothing usable left (e.g. only non-ASCII letters): a stable name from the blob's own name.
+  if (!name) return `csv_${createHash('sha256').update(blobName).digest('hex').slice(0, 8)}`;
   if (!/^[a-z]/.test(name)) name = `t_${name}`;
   name = name.slice(0, 100).replace(/_+$/, '');
-  return TABLE_NAME_RE.test(name) ? name : 'csv_table';
+  return TABLE_NAME_RE.test(name) ? name : `csv_${createHash('sha256').update(blobName).digest('hex').slice(0, 8)}`;
 }
 
 /** A load's id: the same blob content always gets the same id, so a retried load replaces its rows. */
@@ -116,11 +118,12 @@ export function rebuildTrialBalance(file: string): { rows: number; sources: stri
       }
       if (tables.includes('sage_trial_balance')) {
         const accounts = tables.includes('sage_gl_accounts');
+        const currency = columnsOf(db, 'sage_trial_balance').has('currency') ? 'max(t.currency)' : 'null';
         const type = `case when lower(a.account_type) like 'balance%' then (case when lower(a.normal_balance) = 'credit' then 'liability' else 'asset' end)
           when lower(a.account_type) like 'income%' then (case when lower(a.normal_balance) = 'credit' then 'income' else 'expense' end) else null end`;
         db.exec(`insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
           select cast(t.company_id as text), 'sage', t.period, cast(t.account_no as text), max(t.title), ${accounts ? `max(${type})` : 'null'},
-            round(sum(coalesce(t.debits, 0)), 4), round(sum(coalesce(t.credits, 0)), 4), round(sum(coalesce(t.debits, 0)) - sum(coalesce(t.credits, 0)), 4), null
+            round(sum(coalesce(t.debits, 0)), 4), round(sum(coalesce(t.credits, 0)), 4), round(sum(coalesce(t.debits, 0)) - sum(coalesce(t.credits, 0)), 4), ${currency}
           from sage_trial_balance t
           ${accounts ? 'left join sage_gl_accounts a on a.company_id = t.company_id and a.account_no = t.account_no' : ''}
           group by t.company_id, t.period, t.account_no`);
