@@ -5,7 +5,7 @@ import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { toast } from '../components/toaster';
 import { SESSION_EXPIRED, setUnauthorizedHandler } from '../lib/api-client';
 import { titleForPath } from '../lib/format';
-import { clearSession, EXPIRY_CHECK_MS, getToken, homeFor, isExpired, isSignedIn, useSession } from '../lib/session';
+import { clearSession, EXPIRY_CHECK_MS, getToken, homeFor, isExpired, isSignedIn, setLoginNotice, useSession } from '../lib/session';
 import { paths } from './paths';
 
 // Every page is its own chunk: the login page loads only what it needs.
@@ -38,6 +38,7 @@ function SessionWatcher() {
     });
     const check = () => {
       if (getToken() && isExpired()) {
+        setLoginNotice(SESSION_EXPIRED);
         clearSession();
         toast(SESSION_EXPIRED, 'danger');
         navigate(paths.login, { replace: true, state: { notice: SESSION_EXPIRED } });

@@ -4,7 +4,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useCurrentOrganization } from '../features/organizations/api/useCurrentOrganization';
 import { useProfile } from '../features/profile/api/useProfile';
-import { clearSession, displayName, initials } from '../lib/session';
+import { clearSession, displayName, initials, setLoginNotice } from '../lib/session';
 import { menuForRole, type MenuEntry } from './menu';
 import { toast } from './toaster';
 
@@ -57,6 +57,7 @@ export function Shell() {
   const entries = menuForRole(user?.role, dashboards);
 
   function logout() {
+    setLoginNotice(null);
     clearSession();
     toast('Logout Successfully!', 'success');
     navigate(paths.login, { replace: true });

@@ -1,5 +1,5 @@
 // The one api client: bearer token, error normalisation (spec section 8), 401 handling.
-import { clearSession, getToken } from './session';
+import { clearSession, getToken, setLoginNotice } from './session';
 
 export const SESSION_EXPIRED = 'Your session has expired. Please login again.';
 export const API_BASE = '/api/v1';
@@ -38,8 +38,12 @@ export function errorMessage(body: unknown, fallback: string): string {
 /** A 401 on an authenticated call ends the session (spec section 4). */
 function handleUnauthorized(hadToken: boolean): ApiRequestError | undefined {
   if (!hadToken) return undefined;
-  clearSession();
-  onUnauthorized(SESSION_EXPIRED);
+  // Only the first 401 of a burst of calls ends the session and redirects.
+  if (getToken()) {
+    setLoginNotice(SESSION_EXPIRED);
+    clearSession();
+    onUnauthorized(SESSION_EXPIRED);
+  }
   return new ApiRequestError(SESSION_EXPIRED, 401);
 }
 

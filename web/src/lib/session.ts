@@ -27,7 +27,20 @@ function emit() {
   for (const l of listeners) l();
 }
 
+const NOTICE = 'loginNotice';
+
+/** A message for the login page that survives the redirect (e.g. the session expired). */
+export function setLoginNotice(message: string | null): void {
+  if (message) sessionStorage.setItem(NOTICE, message);
+  else sessionStorage.removeItem(NOTICE);
+}
+
+export function getLoginNotice(): string | null {
+  return sessionStorage.getItem(NOTICE);
+}
+
 export function saveSession(token: string, expiresIn: number, user: SessionUser): void {
+  setLoginNotice(null);
   localStorage.setItem(KEYS.token, token);
   localStorage.setItem(KEYS.createdAt, String(Date.now()));
   localStorage.setItem(KEYS.expiresIn, String(expiresIn));

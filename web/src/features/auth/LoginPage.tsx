@@ -2,13 +2,13 @@ import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/c
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { homeFor, saveSession } from '../../lib/session';
+import { getLoginNotice, homeFor, saveSession } from '../../lib/session';
 import { login } from './api/auth';
 
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  const notice = (location.state as { notice?: string } | null)?.notice ?? getLoginNotice();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();

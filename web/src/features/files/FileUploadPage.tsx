@@ -2,6 +2,7 @@ import { Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FileI
 import { useRef, useState, type FormEvent } from 'react';
 import { check, messages, tableName as tableNameRule } from '../../../../common/validation';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
+import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { formatBytes, formatDate } from '../../lib/format';
 import { useSession } from '../../lib/session';
@@ -166,16 +167,20 @@ export default function FileUploadPage() {
                   <th>Uploaded</th>
                   <th>By</th>
                   <th>Table</th>
+                  <th>Status</th>
                 </tr>
               </thead>
               <tbody>
                 {files.files.map((f) => (
-                  <tr key={f.name}>
+                  <tr key={f.id ?? f.name}>
                     <td>{f.name}</td>
                     <td>{formatBytes(f.size)}</td>
                     <td>{formatDate(f.uploadedAt)}</td>
                     <td>{f.uploadedBy ?? ''}</td>
                     <td>{f.tableName ?? ''}</td>
+                    <td>
+                      {f.status && <StatusTag status={f.status} />} {f.rowsLoaded != null && <span className="muted">{f.rowsLoaded} rows</span>}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -2,7 +2,10 @@ import useSWR, { mutate } from 'swr';
 import { apiUpload, fetchData } from '../../../lib/api-client';
 
 export interface UploadedFile {
+  id?: string;
   name: string;
+  status?: 'uploaded' | 'saving' | 'saved' | 'failed' | string;
+  rowsLoaded?: number | null;
   size?: number;
   uploadedAt?: string;
   uploadedBy?: string;
@@ -19,7 +22,10 @@ export const filesKey = (orgId: string) => [`/pipeline/list-files/${encodeURICom
 
 /** GET /pipeline/list-files/{orgId} -> data.files */
 export function useFiles(orgId: string) {
-  const swr = useSWR(orgId ? filesKey(orgId) : null, fetchData<{ files: UploadedFile[] }>);
+  // While a save goes on in the background (the api answered 202), the list refreshes.
+  const swr = useSWR(orgId ? filesKey(orgId) : null, fetchData<{ files: UploadedFile[] }>, {
+    refreshInterval: (d) => (d?.files?.some((f) => f.status === 'saving') ? 2000 : 0),
+  });
   return { ...swr, files: swr.data?.files ?? [] };
 }
 
@@ -39,7 +45,9 @@ export async function saveCsv(orgId: string, file: File, tableName: string, onPr
   form.append('orgID', orgId);
   form.append('tableName', tableName);
   form.append('file', file);
-  await apiUpload('/pipeline/saveCSV', form, { fallback: SAVE_CSV_FAILED, timeoutMs: CSV_TIMEOUT_MS, onProgress });
+  const res = await apiUpload<{ rowsLoaded?: number; progress?: unknown }>('/pipeline/saveCSV', form, { fallback: SAVE_CSV_FAILED, timeoutMs: CSV_TIMEOUT_MS, onProgress });
   await mutate(filesKey(orgId));
+  // 202: the load is still running in its workflow; the file list shows when it lands.
+  if (res.data?.progress !== undefined && res.data?.rowsLoaded === undefined) return typeof res.message === 'string' ? res.message : 'The CSV is still being saved.';
   return 'CSV saved successfully!';
 }
