@@ -3,7 +3,11 @@
 // user; the user uploads a CSV, saves it as a table, runs the pipelines, opens a dashboard;
 // a tampered token lands on /login with the expiry message. Screenshots: test-results/e2e.
 import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
+import { WEB_DIST } from '../../api/app';
 import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
@@ -50,6 +54,31 @@ const TAMPER_TOKEN = `(() => {
   const forged = btoa(JSON.stringify(payload)).replace(/=+$/, '').replace(/[+]/g, '-').replace(/[/]/g, '_');
   localStorage.setItem('token', h + '.' + forged + '.' + sig);
 })()`;
+
+/** Records each percentage the upload progress shows (the bar moves while bytes go out). */
+const RECORD_PROGRESS = `(() => {
+  window.__progress = [];
+  new MutationObserver(() => {
+    const el = document.querySelector('[data-testid="upload-percent"]');
+    if (el && window.__progress.at(-1) !== el.textContent) window.__progress.push(el.textContent);
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+const READ_PROGRESS = 'window.__progress';
+/** Notes whether the live "Running pipelines" list ever showed a running run. */
+const RECORD_RUNNING = `(() => {
+  window.__running = false;
+  new MutationObserver(() => {
+    if (document.querySelector('table[aria-label="Running pipelines"] [data-status="running"]')) window.__running = true;
+  }).observe(document.body, { subtree: true, childList: true });
+})()`;
+const READ_RUNNING = 'window.__running';
+
+/** A trial balance CSV: entity, period, account, debit, credit (joins the reporting tables). */
+function trialBalanceCsv(rows: number): Buffer {
+  const lines = ['entity,period,account_code,account_name,debit,credit'];
+  for (let i = 0; i < rows; i++) lines.push(`Globex US,2026-${String((i % 12) + 1).padStart(2, '0')},${1000 + (i % 50)},Account ${i % 50},${(i * 7) % 1000}.25,${(i * 3) % 500}.50`);
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
 
 /** Pages of the one browser profile share localStorage: each sign-in starts signed out. */
 async function signIn(page: Page, email: string, password: string) {
@@ -156,19 +185,101 @@ describe('the web app in a real browser', () => {
     await page.close();
   });
 
-  it('the user signs in, sees the organization in the header and opens its dashboard', async () => {
+  it('the user uploads a CSV with progress, saves it as a table, runs the pipelines and opens the dashboard', async () => {
     const page = await browser.context.newPage();
     const errors = trackPageErrors(page);
     await signIn(page, USER_EMAIL, USER_PASSWORD);
     await page.waitForURL(`${base}/file-upload`);
     await page.getByTestId('org-name').getByText(ORG_NAME).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard', 'Revenue']);
+
+    // Upload ~1.5 MB at an emulated 1 MB/s (loopback is too fast to see the bar move); every
+    // percentage shown is recorded.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await page.evaluate(RECORD_PROGRESS);
+    await page.setInputFiles('#upload-file', { name: 'trial-balance.csv', mimeType: 'text/csv', buffer: trialBalanceCsv(30000) });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').first().waitFor({ timeout: 60000 });
+    const shown = (await page.evaluate(READ_PROGRESS)) as string[];
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(shown[0]).toBe('0%');
+    expect(shown.at(-1)).toBe('100%');
+    // The bar moved through intermediate values, in order.
+    const values = shown.map((v) => Number(v.replace('%', '')));
+    expect(values.filter((v) => v > 0 && v < 100).length).toBeGreaterThan(0);
+    expect([...values].sort((a, b) => a - b)).toEqual(values);
+    await page.getByRole('table', { name: 'Uploaded files' }).getByText('trial-balance.csv').first().waitFor();
+    await screenshot(page, '07-file-upload');
+
+    // Save it as a table through the "Enter new table name" prompt.
+    await page.getByRole('button', { name: 'Save as table' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Save CSV as a table' });
+    await prompt.getByLabel('Enter new table name').fill('1 bad');
+    await prompt.getByRole('button', { name: 'Save' }).click();
+    await prompt.getByText('Please enter a valid table name').waitFor();
+    await prompt.getByLabel('Enter new table name').fill('uploaded_tb');
+    await prompt.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('CSV saved successfully!').first().waitFor({ timeout: 100000 });
+    await page.getByRole('table', { name: 'Uploaded files' }).getByText('uploaded_tb').first().waitFor();
+
+    // Run the organization's pipelines; the run shows live, then in the history.
+    await nav.getByRole('link', { name: 'Pipelines' }).click();
+    await page.waitForURL(`${base}/pipelines`);
+    await page.getByText('load-uploaded-csvs').first().waitFor();
+    await page.evaluate(RECORD_RUNNING);
+    await page.getByRole('button', { name: 'Run all pipelines' }).click();
+    await page.getByText('All pipelines ran successfully!').first().waitFor({ timeout: 180000 });
+    const history = page.getByRole('table', { name: 'Pipeline history' });
+    await history.locator('[data-status="succeeded"]').first().waitFor();
+    // The run showed in the live "Running" list while it ran (polled every second).
+    expect(await page.evaluate(READ_RUNNING)).toBe(true);
+    await expectText(history, 'Frank Finance');
+    await screenshot(page, '08-pipelines');
+    await page.getByRole('button', { name: 'Filter Pipelines' }).click();
+    const filter = page.getByRole('dialog', { name: 'Filter Pipelines' });
+    await filter.getByLabel('Status').selectOption('failed');
+    await filter.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No runs yet.').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await history.locator('[data-status="succeeded"]').first().waitFor();
+
+    // The dashboard of the organization, in its frame.
     await nav.getByRole('link', { name: 'Revenue' }).click();
     await page.waitForURL(`${base}/dashboard?name=Revenue`);
     const frame = page.frameLocator('iframe[title="Revenue"]');
     await frame.locator('#bi').getByText('Dashboard revenue').waitFor();
     await screenshot(page, '10-dashboard');
+
+    await nav.getByRole('link', { name: 'Apps' }).click();
+    await page.getByRole('button', { name: 'Add New Connection' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Connection' });
+    await add.getByText('Sage Intacct').click();
+    await add.getByRole('button', { name: 'Connect Sage' }).click();
+    await add.getByText('Please fill in all required fields correctly').waitFor();
+    await screenshot(page, '09-apps-add-connection');
+    await add.getByRole('button', { name: 'Cancel' }).click();
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the login page's JavaScript, as the browser loads it, stays under 300 KB gzipped", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${base}/about-us`);
+    await page.evaluate(CLEAR_SESSION);
+    const scripts = new Set<string>();
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.add(new URL(r.url()).pathname);
+    });
+    await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    let gzipped = 0;
+    for (const path of scripts) gzipped += gzipSync(readFileSync(join(WEB_DIST, path))).length;
+    expect(scripts.size).toBeGreaterThan(1);
+    expect(gzipped / 1024).toBeLessThan(300);
+    await screenshot(page, '00-login');
     await page.close();
   });
 
@@ -195,12 +306,22 @@ describe('the web app in a real browser', () => {
 
   it('a tampered token lands on /login with the expiry message', async () => {
     const page = await browser.context.newPage();
+    const log: string[] = [];
+    page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
+    page.on('response', (r) => log.push(`${r.status()} ${r.url()}`));
     await signIn(page, USER_EMAIL, USER_PASSWORD);
     await page.waitForURL(`${base}/file-upload`);
     await page.evaluate(TAMPER_TOKEN);
     await page.goto(`${base}/pipelines`);
     await page.waitForURL(`${base}/login`);
-    await page.getByText('Your session has expired. Please login again.').first().waitFor();
+    await page
+      .getByText('Your session has expired. Please login again.')
+      .first()
+      .waitFor()
+      .catch(async (e: unknown) => {
+        await screenshot(page, '20-session-expired-FAILED');
+        throw new Error(`${String(e)}\n${log.join('\n')}`);
+      });
     expect(await page.evaluate(READ_TOKEN)).toBeNull();
     await screenshot(page, '20-session-expired');
     await page.close();
