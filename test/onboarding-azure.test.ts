@@ -165,6 +165,21 @@ describe('azure provider', () => {
     expect(runCalls(o.dataFactoryName).filter((r) => r.path.endsWith('/createRun'))).toHaveLength(1);
   });
 
+  it('ARM failing while a run is polled: the step is retried and polls the same Data Factory run, never starting a second one', async () => {
+    const o = await onboardedWithFile();
+    fake.runPlan = (name) => (name === 'load-uploaded-csvs' ? { polls: 2, status: 'Succeeded', rowsCopied: 7 } : { polls: 0, status: 'Succeeded' });
+    // More failures in a row than the SDK's own retries: the activity attempt fails and Temporal retries it.
+    fake.failNext('GET', new RegExp(`/factories/${o.dataFactoryName}/pipelineruns/`), 503, 'ServiceUnavailable', 'The service is temporarily unavailable.', 4);
+    const res = await get(`/pipeline/run-pipeline/${o.orgID}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.run.rowsMoved).toBe(7);
+    const creates = runCalls(o.dataFactoryName).filter((r) => r.path.endsWith('/createRun')).map((r) => r.path.split('/').slice(-2)[0]);
+    expect(creates).toEqual(['load-uploaded-csvs', 'rebuild-reporting-tables']);
+    const history = await stack.env.client.workflow.getHandle(`pipelines-${o.orgID}`, res.body.data.run.runId).fetchHistory();
+    const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1);
+    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
+  });
+
   it('cancelling a run cancels the Data Factory run too', async () => {
     const o = await onboardedWithFile();
     fake.runPlan = () => ({ polls: 1_000_000, status: 'Succeeded' });

@@ -88,6 +88,15 @@ function heartbeat(details: unknown): void {
     // called outside an activity (direct use in tests)
   }
 }
+/** The Data Factory run id an earlier attempt heartbeated, if any. */
+function heartbeatRunId(pipelineName: string): string | undefined {
+  try {
+    const d = Context.current().info.heartbeatDetails as { pipeline?: string; externalRunId?: string } | undefined;
+    return d?.pipeline === pipelineName ? d.externalRunId : undefined;
+  } catch {
+    return undefined;
+  }
+}
 function cancelled(): boolean {
   try {
     return Context.current().cancellationSignal.aborted;
@@ -180,9 +189,12 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
   async function runAzure(org: Awaited<ReturnType<typeof loadOnboardedOrg>>, runId: string, pipelineName: string, startedAt: Date): Promise<RunPipelineOutput> {
     const factory = org.onboarding.dataFactoryName as string;
     const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
-    let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? undefined;
+    // A retried attempt polls the Data Factory run it already created (kept on the record and in
+    // the heartbeat details) instead of starting a second one.
+    let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? heartbeatRunId(pipelineName);
     if (!externalRunId) {
       externalRunId = await adf.createRun(factory, pipelineName);
+      heartbeat({ pipeline: pipelineName, externalRunId });
       await setPipeline(runId, pipelineName, { externalRunId });
     }
     for (;;) {
