@@ -141,6 +141,13 @@ describe('OAuth 2.0 authorization code flow', () => {
     expect(unknownCode.status).toBe(502);
     expect(unknownCode.body.message).toBe('failed to process QuickBooks token exchange');
     expect(unknownCode.body.errors[0].msg).toMatch(/invalid or expired/);
+    // A realmId that is not the consented company is refused: its API does not take these tokens.
+    const wrongRealm = await api().post('/api/v1/quickbooks/token-exchange').set(bearer(userToken)).send({ code: fake.issueCode(BIG_REALM), state: await authorize(userToken, orgId), realmId: REALM });
+    expect(wrongRealm.status).toBe(502);
+    expect(wrongRealm.body.errors[0].msg).toMatch(/did not confirm company/);
+    expect(await QuickBooksAccount.exists({ realmId: BIG_REALM })).toBeNull();
+    // An admin must name an existing organization.
+    expect((await api().get('/api/v1/quickbooks/connect?organization_id=65f000000000000000000000').set(bearer(adminToken))).status).toBe(404);
     // Still one account for the company: reconnecting updates it.
     expect(await QuickBooksAccount.countDocuments({ organization_id: orgId, realmId: REALM })).toBe(1);
   });

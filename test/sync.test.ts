@@ -68,6 +68,21 @@ describe('scheduled batch syncs', () => {
   });
 });
 
+describe('an organization without a SQL database yet', () => {
+  it('fails the sync with the onboarding message and records it', async () => {
+    const org = await Organization.create({ organizationName: 'Not onboarded' });
+    const { token } = await userWithToken(stack.app, { email: 'notonboarded@example.com', role: 'user', organization_id: String(org._id) });
+    const auth = { Authorization: `Bearer ${token}` };
+    const created = await request(stack.app).post('/api/v1/sage').set(auth).send({ sageUserID: 'ws_user', sageUserPassword: 'Pa55word!', sageSenderID: fake.senderId, sageSenderPassword: fake.senderPassword, sageCompanyID: 'sched-co' });
+    expect(created.status).toBe(201);
+    const res = await request(stack.app).get(`/api/v1/sage/data?id=${created.body.data.id}`).set(auth);
+    expect(res.status).toBe(502);
+    expect(res.body.errors[0].msg).toBe('Failed to sync Sage account: This organization has no SQL database yet: an admin must onboard it first.');
+    const runs = await request(stack.app).get(`/api/v1/sage/sync-runs?id=${created.body.data.id}`).set(auth);
+    expect(runs.body.data.runs).toEqual([expect.objectContaining({ status: 'failed', error: 'This organization has no SQL database yet: an admin must onboard it first.' })]);
+  });
+});
+
 describe('connector tables in the organization SQL database', () => {
   const months = ['2025-01', '2025-02'];
   const tb = (period: string, account: string, debit: number) => ({ realm_id: 'r1', period, account_id: account, account_name: `A${account}`, debit, credit: 0, synced_at: '2025-03-01T00:00:00Z' });

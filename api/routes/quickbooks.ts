@@ -14,6 +14,7 @@ import type { Config } from '../../common/config';
 import { encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
 import { OAuthState } from '../../common/models/oauth-state';
+import { Organization } from '../../common/models/organization';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
 import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
@@ -51,6 +52,13 @@ export function resolveOrgId(user: UserDoc, named: string | undefined): string {
   const orgId = named ?? (user.role !== 'admin' && user.organization_id ? String(user.organization_id) : undefined);
   if (!orgId) throw new ApiError(400, SELECT_ORGANIZATION);
   assertOrgAccess(user, orgId);
+  return orgId;
+}
+
+/** As resolveOrgId, for requests that create something for the organization: it must exist. */
+export async function resolveExistingOrgId(user: UserDoc, named: string | undefined): Promise<string> {
+  const orgId = resolveOrgId(user, named);
+  if (!(await Organization.exists({ _id: orgId }))) throw notFound('Organization not found');
   return orgId;
 }
 
@@ -123,7 +131,7 @@ export function quickbooksRouter(deps: AppDeps): Router {
 
   // Step 1: the authorize URL, with a random state bound to this user and organization.
   router.get('/connect', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
     if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET || !cfg.QBO_REDIRECT_URI) throw new ApiError(503, 'QuickBooks is not configured on this server');
     const state = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + STATE_TTL_MS);
@@ -156,10 +164,14 @@ export function quickbooksRouter(deps: AppDeps): Router {
       const why = e instanceof InvalidGrantError ? 'the authorization code is invalid or expired' : e instanceof Error ? e.message : String(e);
       throw new ApiError(502, 'failed to process QuickBooks token exchange', `failed to process QuickBooks token exchange: ${why}`);
     }
-    const companyName = await fetchCompanyName(cfg, tokens.accessToken, realmId).catch((e: unknown) => {
-      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks company name not read');
-      return '';
-    });
+    // The company must answer to these tokens: a realmId that is not the consented company is refused.
+    let companyName: string;
+    try {
+      companyName = await fetchCompanyName(cfg, tokens.accessToken, realmId);
+    } catch (e) {
+      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks company not confirmed');
+      throw new ApiError(502, 'failed to process QuickBooks token exchange', `failed to process QuickBooks token exchange: QuickBooks did not confirm company ${realmId} (${e instanceof Error ? e.message : String(e)})`);
+    }
 
     const now = Date.now();
     const existed = await QuickBooksAccount.exists({ organization_id: orgId, realmId });

@@ -14,7 +14,7 @@ import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
+import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, resolveOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
 
 const field = (name: string, max = 200) =>
   z
@@ -50,7 +50,7 @@ export function sageRouter(deps: AppDeps): Router {
 
   router.post('/', auth('admin', 'user'), validate({ body: createBody }), async (req, res) => {
     const b = req.body as z.infer<typeof createBody>;
-    const orgId = resolveOrgId(req.user!, b.organization_id);
+    const orgId = await resolveExistingOrgId(req.user!, b.organization_id);
     // The credentials must open an API session before anything is stored.
     try {
       await getApiSession(cfg.SAGE_ENDPOINT_URL, { senderId: b.sageSenderID, senderPassword: b.sageSenderPassword, companyId: b.sageCompanyID, userId: b.sageUserID, userPassword: b.sageUserPassword });
