@@ -11,6 +11,8 @@ import { WEB_DIST } from '../../api/app';
 import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
+import { FakeIntacct } from '../fakes/intacct';
+import { FakeIntuit } from '../fakes/intuit';
 
 jest.setTimeout(300000);
 
@@ -24,8 +26,17 @@ const ADMIN_EMAIL = `admin.${stamp}@example.com`;
 const USER_EMAIL = `finance.${stamp}@example.com`;
 const USER_PASSWORD = 'Finance1@pass';
 
+// Local stand-ins for Intuit (OAuth + accounting API) and Sage Intacct (XML gateway).
+let intuit: FakeIntuit;
+let intacct: FakeIntacct;
+const REALM = '9130350000000777';
+
 beforeAll(async () => {
-  stack = await startStack();
+  intuit = await new FakeIntuit().start();
+  intuit.addCompany(REALM, 'Globex Books LLC', 12);
+  intacct = await new FakeIntacct().start();
+  intacct.addCompany('GLOBEX-US', 'webuser', 'Intacct1@pass', 8);
+  stack = await startStack({ ...intuit.env(), SAGE_ENDPOINT_URL: intacct.url, SYNC_HISTORY_MONTHS: '2' });
   await userWithToken(stack.app, { email: ADMIN_EMAIL, role: 'admin', fullName: 'Alice Admin' });
   // A stand-in BI server on the same origin (the app's CSP allows frames from itself).
   const outer = express();
@@ -40,6 +51,8 @@ afterAll(async () => {
   await browser?.close();
   await http?.close();
   await stack?.stop();
+  await intuit?.stop();
+  await intacct?.stop();
 });
 
 // Browser-side snippets as strings: this file compiles without the DOM library.
@@ -261,6 +274,70 @@ describe('the web app in a real browser', () => {
     await add.getByText('Please fill in all required fields correctly').waitFor();
     await screenshot(page, '09-apps-add-connection');
     await add.getByRole('button', { name: 'Cancel' }).click();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the user connects QuickBooks (OAuth redirect) and Sage, syncs both now and sees their history', async () => {
+    const page = await browser.context.newPage();
+    const errors = trackPageErrors(page);
+    // Intuit's consent screen: the browser comes back to our callback with a code for the company.
+    await page.route(`${intuit.url}/connect/oauth2**`, (route) => {
+      const state = new URL(route.request().url()).searchParams.get('state') ?? '';
+      const back = `${base}/apps/quickbooks/callback?code=${encodeURIComponent(intuit.issueCode(REALM))}&state=${encodeURIComponent(state)}&realmId=${REALM}`;
+      return route.fulfill({ status: 302, headers: { location: back } });
+    });
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Apps' }).click();
+    await page.getByRole('button', { name: 'Add New Connection' }).click();
+    let add = page.getByRole('dialog', { name: 'Add Connection' });
+    await add.getByRole('button', { name: 'Connect QuickBooks' }).click();
+    await page.waitForURL(`${base}/apps`);
+    await page.getByText('QuickBooks account added successfully!').first().waitFor();
+    const connections = page.getByRole('table', { name: 'Connections' });
+    const qbRow = connections.getByRole('row').filter({ hasText: 'Globex Books LLC' });
+    await qbRow.locator('[data-status="active"]').waitFor();
+    await expectText(qbRow, 'Never');
+
+    // Sync now: last synced becomes today (YYYY-MM-DD).
+    await qbRow.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByText('QuickBooks account synced successfully').first().waitFor({ timeout: 120000 });
+    const today = new Date();
+    const ymd = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+    await expectText(qbRow, ymd);
+
+    // Sage: the form checks the credentials with Intacct before saving.
+    await page.getByRole('button', { name: 'Add New Connection' }).click();
+    add = page.getByRole('dialog', { name: 'Add Connection' });
+    await add.getByText('Sage Intacct').click();
+    await add.getByLabel('User ID').fill('webuser');
+    await add.getByLabel('User Password').fill('wrong-password');
+    await add.getByLabel('Sender ID').fill(intacct.senderId);
+    await add.getByLabel('Sender Password').fill(intacct.senderPassword);
+    await add.getByLabel('Company ID').fill('GLOBEX-US');
+    await add.getByRole('button', { name: 'Connect Sage' }).click();
+    await add.getByRole('alert').getByText('Failed to connect Sage account', { exact: false }).waitFor();
+    await add.getByLabel('User Password').fill('Intacct1@pass');
+    await add.getByRole('button', { name: 'Connect Sage' }).click();
+    await page.getByText('Sage account connected successfully').first().waitFor();
+    await add.waitFor({ state: 'hidden' });
+    const sageRow = connections.getByRole('row').filter({ hasText: 'GLOBEX-US' });
+    await sageRow.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByText('Sage account synced successfully').first().waitFor({ timeout: 120000 });
+    await expectText(sageRow, ymd);
+    await screenshot(page, '13-apps-connected');
+
+    // Deactivate: the status changes in place and Sync now is disabled.
+    await sageRow.getByRole('button', { name: 'Deactivate' }).click();
+    await sageRow.locator('[data-status="inactive"]').waitFor();
+    expect(await sageRow.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(true);
+
+    // Each sync's history.
+    await qbRow.getByRole('button', { name: 'History' }).click();
+    const hist = page.getByRole('dialog', { name: 'Sync history' });
+    await hist.getByRole('table', { name: 'Sync history' }).locator('[data-status="succeeded"]').first().waitFor();
+    await screenshot(page, '14-sync-history');
     expect(errors).toEqual([]);
     await page.close();
   });
