@@ -3,7 +3,7 @@
 // user; the user uploads a CSV, saves it as a table, runs the pipelines, opens a dashboard;
 // a tampered token lands on /login with the expiry message. Screenshots: test-results/e2e.
 import express from 'express';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
@@ -25,6 +25,8 @@ const ORG_NAME = `Globex ${stamp}`;
 const ADMIN_EMAIL = `admin.${stamp}@example.com`;
 const USER_EMAIL = `finance.${stamp}@example.com`;
 const USER_PASSWORD = 'Finance1@pass';
+const CHANGED_PASSWORD = 'Changed2@pass';
+const RESET_PASSWORD = 'Reset3@pass';
 
 // Local stand-ins for Intuit (OAuth + accounting API) and Sage Intacct (XML gateway).
 let intuit: FakeIntuit;
@@ -403,7 +405,55 @@ describe('the web app in a real browser', () => {
     await screenshot(page, '20-session-expired');
     await page.close();
   });
+
+  it('the user changes its password (and stays signed in), then forgets it and resets it from the mailed link', async () => {
+    const page = await browser.context.newPage();
+    const errors = trackPageErrors(page);
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Change Password' }).click();
+    await page.waitForURL(`${base}/change-password`);
+    await page.getByLabel('Current Password').fill(USER_PASSWORD);
+    await page.getByLabel('New Password').fill('short');
+    await page.getByLabel('Confirm Password').fill('short');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText('Password must be at least 8 characters').waitFor();
+    await page.getByLabel('New Password').fill(CHANGED_PASSWORD);
+    await page.getByLabel('Confirm Password').fill(CHANGED_PASSWORD);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText('Password changed successfully').first().waitFor();
+    await screenshot(page, '15-change-password');
+    // The session goes on with the new token the answer carried.
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Pipelines' }).click();
+    await page.getByRole('table', { name: 'Pipeline history' }).waitFor();
+    expect(page.url()).toBe(`${base}/pipelines`);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${base}/login`);
+
+    // Forgot password: the mail lands in the outbox; its link opens the reset page.
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email').fill(USER_EMAIL);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').waitFor();
+    await screenshot(page, '16-forgot-password');
+    const token = await waitForResetToken();
+    await page.goto(`${base}/reset-password/${token}`);
+    await page.getByLabel('New Password').fill(RESET_PASSWORD);
+    await page.getByLabel('Confirm Password').fill('Different1@');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+    await page.getByLabel('Confirm Password').fill(RESET_PASSWORD);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL(`${base}/reset-password/success`);
+    await screenshot(page, '17-reset-success');
+    await signIn(page, USER_EMAIL, RESET_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
+
 
 async function expectText(locator: import('playwright-core').Locator, text: string) {
   await locator.getByText(text, { exact: false }).first().waitFor();
@@ -413,4 +463,21 @@ async function expect1Row(page: Page, text: string) {
   const table = page.getByRole('table', { name: 'Users' });
   await table.getByRole('row').filter({ hasText: text }).waitFor();
   expect(await table.locator('tbody tr').count()).toBe(1);
+}
+
+/** The reset link's token from the newest mail in the outbox (mails go there without SMTP_URL). */
+async function waitForResetToken(): Promise<string> {
+  const dir = join(stack.config.DATA_DIR, 'outbox');
+  for (let i = 0; i < 100; i++) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+    for (const f of files.sort().reverse()) {
+      // Quoted-printable soft line breaks may split the link.
+      const text = readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '');
+      if (!text.includes(USER_EMAIL)) continue;
+      const m = /reset-password\/([a-f0-9]{64})/.exec(text);
+      if (m) return m[1]!;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no reset mail for ${USER_EMAIL} in ${dir}`);
 }

@@ -1,5 +1,5 @@
 import { apiRequest } from '../../../lib/api-client';
-import type { SessionUser } from '../../../lib/session';
+import { getSessionUser, saveSession, type SessionUser } from '../../../lib/session';
 
 export interface LoginData {
   user: SessionUser;
@@ -29,6 +29,9 @@ export const CHANGE_PASSWORD_FAILED = 'An error occurred while changing the pass
 
 /** POST /user/change-password: currentPassword, newPassword, confirmPassword */
 export async function changePassword(body: { currentPassword: string; newPassword: string; confirmPassword: string }): Promise<string> {
-  const res = await apiRequest('POST', '/user/change-password', body, CHANGE_PASSWORD_FAILED);
+  const res = await apiRequest<{ token?: string; expiresIn?: number }>('POST', '/user/change-password', body, CHANGE_PASSWORD_FAILED);
+  // Older tokens stop working after a change; the answer carries this session's new one.
+  const user = getSessionUser();
+  if (res.data?.token && res.data.expiresIn && user) saveSession(res.data.token, res.data.expiresIn, user);
   return res.message ?? 'Password changed successfully';
 }
