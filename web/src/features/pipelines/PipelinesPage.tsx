@@ -120,7 +120,7 @@ export default function PipelinesPage() {
               <Button intent="primary" icon="play" text="Run all pipelines" loading={running} onClick={() => void runAll()} />
             </div>
             {outcome && (
-              <Callout intent={outcome.ok ? 'success' : 'danger'} role={outcome.ok ? 'status' : 'alert'}>
+              <Callout intent={outcome.ok ? 'success' : 'danger'} role={outcome.ok ? 'status' : 'alert'} data-testid="run-outcome">
                 {outcome.message}
                 {outcome.details && outcome.details.length > 0 && (
                   <ul>
