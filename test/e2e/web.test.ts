@@ -115,8 +115,21 @@ describe('the web app in a real browser', () => {
     await page.getByRole('navigation', { name: 'Site' }).waitFor();
     await screenshot(page, '01-landing');
 
-    await signIn(page, ADMIN_EMAIL, TEST_PASSWORD);
+    // Keyboard only: Tab to each labelled field, Enter submits.
+    await page.goto(`${base}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await screenshot(page, '00-login');
+    await page.locator('body').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('login-email');
+    await page.keyboard.type(ADMIN_EMAIL);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('login-password');
+    await page.keyboard.type(TEST_PASSWORD);
+    await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/organizations`);
+    for (let i = 0; i < 50 && (await page.title()) !== 'Organizations'; i++) await page.waitForTimeout(100);
+    expect(await page.title()).toBe('Organizations');
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await expectText(nav, 'Organizations');
     await expectText(page.getByRole('button', { name: 'User menu' }), 'Alice Admin');
@@ -192,6 +205,19 @@ describe('the web app in a real browser', () => {
     await filter.getByLabel('Email').fill(`finance.${stamp}`);
     await filter.getByRole('button', { name: 'Apply' }).click();
     await expect1Row(page, USER_EMAIL);
+
+    // Its profile, then Edit User (pipeline and a personal dashboard).
+    await page.getByRole('table', { name: 'Users' }).getByRole('button', { name: 'Frank Finance' }).click();
+    const userProfile = page.getByRole('dialog', { name: 'User Profile' });
+    await expectText(userProfile, 'Personal Information');
+    await expectText(userProfile, ORG_NAME);
+    await screenshot(page, '06b-user-profile');
+    await userProfile.getByRole('button', { name: 'Edit User' }).click();
+    const editUser = page.getByRole('dialog', { name: 'Edit User' });
+    await editUser.getByLabel('Pipeline').fill('monthly-close');
+    await editUser.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('User updated successfully').first().waitFor();
+    await editUser.waitFor({ state: 'hidden' });
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${base}/login`);
@@ -358,7 +384,6 @@ describe('the web app in a real browser', () => {
     for (const path of scripts) gzipped += gzipSync(readFileSync(join(WEB_DIST, path))).length;
     expect(scripts.size).toBeGreaterThan(1);
     expect(gzipped / 1024).toBeLessThan(300);
-    await screenshot(page, '00-login');
     await page.close();
   });
 
