@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { tableName as tableNameRule, messages } from '../../common/validation';
 import { openCsvTableLoad, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table';
+import { JsonRowBatch } from '../warehouse/row-batch';
 import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
 import type { LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
 import { asValidationFailure, CsvInputError, csvParseErrorToInput } from './errors';
@@ -17,6 +18,7 @@ import { csvParserOptions } from './inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
 
 export const CSV_BATCH_ROWS = 5000;
+export const CSV_BATCH_BYTES = 4 * 1024 * 1024;
 /** Signal a workflow may handle to follow the load (see workflows/csv-save.ts). */
 export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';
 
@@ -124,15 +126,17 @@ export function createCsvLoader({ blobService, config }: CsvLoaderDeps) {
 
       let names: string[] | undefined;
       let profiles: ColumnProfile[] = [];
-      let batch: (string | null)[][] = [];
+      let batch = new JsonRowBatch();
       const inFlight: Promise<void>[] = [];
       const sink = table;
       const flush = async () => {
-        if (batch.length === 0) return;
-        const rows = batch;
-        batch = [];
-        inFlight.push(sink.append(rows));
-        progress.rowsLoaded += rows.length;
+        if (batch.rows === 0) return;
+        const payload = batch.take();
+        batch = new JsonRowBatch();
+        const appended = sink.append(payload);
+        appended.catch(() => undefined); // awaited below or in final(); never an unhandled rejection meanwhile
+        inFlight.push(appended);
+        progress.rowsLoaded += payload.rows;
         // At most two batches queued on the database thread: memory stays flat.
         if (inFlight.length >= 2) await inFlight.shift();
         checkCancelled();
@@ -159,8 +163,8 @@ export function createCsvLoader({ blobService, config }: CsvLoaderDeps) {
             if (v === '') record[i] = null;
             else profiles[i]!.observe(v);
           }
-          batch.push(record);
-          if (batch.length >= CSV_BATCH_ROWS) flush().then(() => callback(), callback);
+          batch.add(record);
+          if (batch.rows >= CSV_BATCH_ROWS || batch.bytes >= CSV_BATCH_BYTES) flush().then(() => callback(), callback);
           else callback();
         },
         final(callback) {

@@ -8,6 +8,7 @@ import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { localDatabaseFile } from './index';
+import type { RowBatchPayload } from './row-batch';
 // A cycle, used only at call time: mssql-csv-table takes stagingNames and the types from here.
 import { MssqlCsvTableLoad } from './mssql-csv-table';
 import { SqliteThread } from './sqlite-thread';
@@ -34,8 +35,8 @@ export interface CsvTableLoad {
   prepare(): Promise<LoadedTable | undefined>;
   /** Creates the staging table: one text column per CSV column. */
   begin(columns: string[]): Promise<void>;
-  /** One batch of raw values (null for empty), in one transaction. */
-  append(rows: (string | null)[][]): Promise<void>;
+  /** One batch of raw values (null for empty), in one transaction. The batch's buffer is handed over. */
+  append(batch: RowBatchPayload): Promise<void>;
   /** Builds the typed table (plus _upload_id, _loaded_at), swaps it in atomically; answers its row count. */
   finish(columns: ColumnPlan[], loadedAt: Date): Promise<number>;
   /** Drops the staging tables; never throws. */
@@ -109,11 +110,14 @@ class SqliteCsvTableLoad implements CsvTableLoad {
     await this.open();
     const raw = quoteSqlite(this.names.raw);
     await this.thread.call('exec', { sql: `DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} (${columns.map((c) => `${quoteSqlite(c)} TEXT`).join(', ')})` });
-    await this.thread.call('prepareInsert', { sql: `INSERT INTO ${raw} VALUES (${columns.map(() => '?').join(', ')})` });
+    await this.thread.call('prepareInsertJson', { sql: `INSERT INTO ${raw} SELECT ${columns.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?)` });
   }
 
-  async append(rows: (string | null)[][]): Promise<void> {
-    await this.thread.call('insert', { rows });
+  async append(batch: RowBatchPayload): Promise<void> {
+    // The buffer moves to the database thread (no copy); it is unusable here afterwards.
+    const { buffer, byteOffset, length } = batch.json;
+    if (byteOffset !== 0) throw new Error('row batch buffer must start at offset 0');
+    await this.thread.call('insertJson', { buffer, length }, [buffer as ArrayBuffer]);
   }
 
   async finish(columns: ColumnPlan[], loadedAt: Date): Promise<number> {

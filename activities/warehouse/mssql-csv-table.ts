@@ -7,6 +7,7 @@ import type { ConnectionPool, Transaction } from 'mssql';
 import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
+import { batchRows, type RowBatchPayload } from './row-batch';
 import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table';
 
 export const quoteMssql = (name: string) => `[${name.replace(/]/g, ']]')}]`;
@@ -95,7 +96,8 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     await pool.request().query(`DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} ([_row] BIGINT IDENTITY(1,1) PRIMARY KEY, ${columns.map((c) => `${quoteMssql(c)} NVARCHAR(MAX) NULL`).join(', ')})`);
   }
 
-  async append(rows: (string | null)[][]): Promise<void> {
+  async append(batch: RowBatchPayload): Promise<void> {
+    const rows = batchRows(batch);
     const mssql = await import('mssql');
     const pool = await this.connect();
     const table = new mssql.Table(`dbo.${this.names.raw}`);

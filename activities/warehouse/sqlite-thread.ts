@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-let db; let insert; let insertMany;
+let db; let insert; let insertMany; let insertJson;
 const handlers = {
   open({ file, pragmas }) {
     db = new Database(file);
@@ -22,6 +22,9 @@ const handlers = {
     insertMany = db.transaction((rows) => { for (const r of rows) insert.run(r); });
   },
   insert({ rows }) { insertMany(rows); return rows.length; },
+  prepareInsertJson({ sql }) { insertJson = db.prepare(sql); },
+  // One JSON array of rows (a transferred buffer): SQLite splits it with json_each, in C.
+  insertJson({ buffer, length }) { return insertJson.run(Buffer.from(buffer, 0, length).toString('utf8')).changes; },
   close() { if (db && db.open) db.close(); db = undefined; },
 };
 parentPort.on('message', (m) => {
@@ -67,12 +70,12 @@ export class SqliteThread {
     this.worker.on('exit', (code) => fail(new Error(`SQLite thread exited (${code})`)));
   }
 
-  call<T = unknown>(op: 'open' | 'exec' | 'all' | 'prepareInsert' | 'insert' | 'close', args: Record<string, unknown> = {}): Promise<T> {
+  call<T = unknown>(op: 'open' | 'exec' | 'all' | 'prepareInsert' | 'insert' | 'prepareInsertJson' | 'insertJson' | 'close', args: Record<string, unknown> = {}, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.failed) return Promise.reject(this.failed);
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...args, op, id });
+      this.worker.postMessage({ ...args, op, id }, transfer);
     });
   }
 

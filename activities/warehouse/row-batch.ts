@@ -1,0 +1,53 @@
+// A batch of CSV rows as one JSON array written straight into an off-heap buffer. Each row's
+// strings die as soon as they are written, so the activity's heap stays small and flat however
+// big the file (arrays of strings held per batch would be promoted and pile up until a major
+// GC); the buffer moves to the database thread without a copy.
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+
+export interface RowBatchPayload {
+  /** A JSON array of rows, each an array of strings or nulls, UTF-8. */
+  json: Buffer;
+  rows: number;
+}
+
+export class JsonRowBatch {
+  rows = 0;
+  private buf: Buffer;
+  private len = 1;
+
+  constructor(private readonly initialBytes = 4 * 1024 * 1024) {
+    // allocUnsafeSlow: a buffer of its own (not a slice of the shared pool), so it can be transferred.
+    this.buf = Buffer.allocUnsafeSlow(initialBytes);
+    this.buf[0] = OPEN;
+  }
+
+  get bytes(): number {
+    return this.len;
+  }
+
+  add(row: (string | null)[]): void {
+    const json = JSON.stringify(row);
+    const worst = this.len + json.length * 3 + 2;
+    if (worst > this.buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(worst, this.buf.length * 2));
+      this.buf.copy(bigger, 0, 0, this.len);
+      this.buf = bigger;
+    }
+    if (this.rows > 0) this.buf[this.len++] = COMMA;
+    this.len += this.buf.write(json, this.len, 'utf8');
+    this.rows++;
+  }
+
+  /** The finished batch; this object must not be used afterwards. */
+  take(): RowBatchPayload {
+    this.buf[this.len++] = CLOSE;
+    return { json: this.buf.subarray(0, this.len), rows: this.rows };
+  }
+}
+
+/** The rows back as arrays (for providers that bulk-load arrays, e.g. mssql). */
+export function batchRows(batch: RowBatchPayload): (string | null)[][] {
+  return JSON.parse(batch.json.toString('utf8')) as (string | null)[][];
+}

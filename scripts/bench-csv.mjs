@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// `npm run bench:csv [-- --rows N] [--small N]`: the whole CSV save path on the local
+// default (multipart upload to the api -> Azurite -> csv-save workflow -> worker: download,
+// csv-parse, load into the organization's SQLite file), for a generated CSV of N rows x 10
+// mixed columns (default 1,000,000), beside the sqlite3 CLI's `.import` of the same file into
+// a fresh SQLite file as the baseline. Prints rows/s and the worker's and api's peak RSS
+// during the save (sampled every 50 ms), once for --small rows (default 100,000) and once for N, each on fresh processes,
+// so that flat memory shows. Own Temporal dev server, FerretDB and Azurite on free ports,
+// throwaway state; nothing is asserted, the figures are printed.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ROOT, bootstrap, ensureSqlite3Cli, main } from './lib/tools.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : Number(process.argv[i + 1]);
+};
+const ROWS = arg('rows', 1_000_000);
+const SMALL = arg('small', 100_000);
+
+/** 10 columns: integer id, ISO date, account code, name, decimal amount, boolean, integer, currency, quoted text (commas, quotes), mixed. */
+async function generateCsv(file, rows) {
+  const out = createWriteStream(file);
+  const memos = ['alpha', 'beta', '"gamma, delta"', '"epsilon ""quoted"""', 'zeta'];
+  let buf = 'id,posted_on,account_code,account_name,amount,is_active,quantity,currency,memo,mixed\n';
+  for (let i = 0; i < rows; i++) {
+    const day = new Date(Date.UTC(2020, 0, 1) + (i % 1500) * 86400000).toISOString().slice(0, 10);
+    buf += `${i + 1},${day},ACC-${1000 + (i % 250)},Account ${i % 250},${(((i * 37) % 100000) / 100 - 300).toFixed(2)},${i % 3 === 0 ? 'true' : 'false'},${i % 1000},${i % 2 ? 'USD' : 'EUR'},${memos[i % 5]},${i % 10 === 0 ? 'n/a' : i % 97}\n`;
+    if (buf.length > 1 << 16) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(buf);
+  await once(out, 'finish');
+}
+
+/** Resident set of a process now, MB (Linux /proc). */
+function rssMb(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Samples the processes' RSS every 50 ms until stop(); answers each one's peak. */
+function sampleRss(pids) {
+  const peaks = pids.map((pid) => rssMb(pid));
+  const timer = setInterval(() => pids.forEach((pid, i) => (peaks[i] = Math.max(peaks[i], rssMb(pid)))), 50);
+  return () => {
+    clearInterval(timer);
+    return peaks;
+  };
+}
+
+function baseline(sqlite3, csv, dir) {
+  const db = join(dir, `baseline-${randomUUID()}.sqlite`);
+  const t0 = performance.now();
+  const res = spawnSync(sqlite3, [db, '.import --csv ' + csv + ' t'], { encoding: 'utf8' });
+  const secs = (performance.now() - t0) / 1000;
+  if (res.status !== 0) throw new Error(`sqlite3 .import failed: ${res.stderr}`);
+  const count = Number(spawnSync(sqlite3, [db, 'select count(*) from t'], { encoding: 'utf8' }).stdout.trim());
+  rmSync(db, { force: true });
+  return { secs, rows: count };
+}
+
+async function waitForLine(child, text, timeoutMs = 180000) {
+  let seen = '';
+  const onData = (d) => (seen += d.toString());
+  child.stdout.on('data', onData);
+  const deadline = Date.now() + timeoutMs;
+  while (!seen.includes(text)) {
+    if (child.exitCode !== null) throw new Error(`${child.name} exited (${child.exitCode}); see its log`);
+    if (Date.now() > deadline) throw new Error(`${child.name} did not print "${text}" in time`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.stdout.off('data', onData);
+}
+
+/** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
+async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
+  const apiPort = await freePort();
+  const childEnv = { ...env, PORT: String(apiPort) };
+  const tsx = ['--import', 'tsx'];
+  const worker = group.spawn(`worker-${rows}`, process.execPath, [...tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT });
+  const api = group.spawn(`api-${rows}`, process.execPath, [...tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT });
+  await waitForLine(worker, 'worker started');
+  await waitForPort(apiPort, { name: 'api', child: api, timeoutMs: 120000 });
+  const base = `http://127.0.0.1:${apiPort}/api/v1`;
+
+  // An organization as onboarding leaves it: a container and a database name.
+  const { default: mongoose } = await import('mongoose');
+  const conn = await mongoose.createConnection(mongoUri).asPromise();
+  const tag = randomUUID().slice(0, 8);
+  const containerName = `bench-${tag}`;
+  const databaseName = `bench-${tag}`;
+  const { insertedId } = await conn.collection('organizations').insertOne({ organizationName: `Bench ${tag}`, dashboards: [], onboarding: { containerName, databaseName }, createdAt: new Date(), updatedAt: new Date() });
+  await conn.close();
+  await blobService.getContainerClient(containerName).createIfNotExists();
+
+  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
+  const { data } = await login.json();
+  const form = new FormData();
+  form.append('orgID', String(insertedId));
+  form.append('tableName', 'bench_ledger');
+  form.append('file', await openAsBlob(csv, { type: 'text/csv' }), 'bench.csv');
+  // Idle first (after start-up: the worker bundles its workflows then), then peaks during the save.
+  await new Promise((r) => setTimeout(r, 2000));
+  const idle = [rssMb(worker.pid), rssMb(api.pid)];
+  const stopSampling = sampleRss([worker.pid, api.pid]);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/pipeline/saveCSV`, { method: 'POST', headers: { authorization: `Bearer ${data.token}` }, body: form });
+  const secs = (performance.now() - t0) / 1000;
+  const [workerRss, apiRss] = stopSampling();
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`saveCSV answered ${res.status}: ${JSON.stringify(body)}`);
+  if (body.data.rowsLoaded !== rows) throw new Error(`saveCSV loaded ${body.data.rowsLoaded} rows, expected ${rows}`);
+
+  // The workflow's own duration: download, parse, load, swap (the rest is the upload).
+  const { Connection, Client } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  const desc = await new Client({ connection }).workflow.getHandle(body.data.workflowId).describe();
+  await connection.close();
+  const workflowSecs = (desc.closeTime.getTime() - desc.startTime.getTime()) / 1000;
+
+  const result = { secs, workflowSecs, workerRss, apiRss, idle, columns: body.data.columns };
+  for (const child of [api, worker]) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+  return result;
+}
+
+await main(async () => {
+  const tools = bootstrap();
+  const sqlite3 = ensureSqlite3Cli();
+  const dir = mkdtempSync(join(tmpdir(), 'ledgerflow-bench-'));
+  const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
+  const group = new ProcessGroup(join(dir, 'logs'));
+  const cleanup = async () => {
+    await group.stopAll(3000);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    process.stdout.write(`[bench] starting Temporal dev server, FerretDB, Azurite (state in ${dir}) ...\n`);
+    await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
+    const mongoUri = `mongodb://127.0.0.1:${ports.mongo}/ledgerflow-bench`;
+    const env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dir,
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+      MONGODB_URI: mongoUri,
+      AZURITE_BLOB_PORT: String(ports.blob),
+      AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
+      ADMIN_EMAIL: 'bench@ledgerflow.local',
+      ADMIN_PASSWORD: 'Bench@12345',
+      // The size limit raised for the benchmark's file.
+      UPLOAD_MAX_BYTES: String(4 * 1024 * 1024 * 1024),
+    };
+    const { BlobServiceClient } = await import('@azure/storage-blob');
+    const blobService = BlobServiceClient.fromConnectionString(env.AZURE_STORAGE_CONNECTION_STRING);
+
+    const sizes = SMALL > 0 && SMALL < ROWS ? [SMALL, ROWS] : [ROWS];
+    const lines = [];
+    for (const rows of sizes) {
+      const csv = join(dir, `bench-${rows}.csv`);
+      process.stdout.write(`[bench] generating ${rows.toLocaleString('en-US')} rows x 10 columns ...\n`);
+      await generateCsv(csv, rows);
+      const mb = statSync(csv).size / 1024 / 1024;
+      process.stdout.write(`[bench] ${mb.toFixed(1)} MB; sqlite3 .import baseline ...\n`);
+      const base = baseline(sqlite3, csv, dir);
+      if (base.rows !== rows) throw new Error(`baseline imported ${base.rows} rows`);
+      process.stdout.write('[bench] saveCSV through api + workflow + worker ...\n');
+      const run = await runSave({ group, env, csv, rows, mongoUri, blobService });
+      rmSync(csv, { force: true });
+      const ours = rows / run.secs;
+      const theirs = rows / base.secs;
+      lines.push(
+        `rows ${rows.toLocaleString('en-US')} (${mb.toFixed(1)} MB)`,
+        `  saveCSV (upload + workflow): ${run.secs.toFixed(2)} s = ${Math.round(ours).toLocaleString('en-US')} rows/s  [workflow alone ${run.workflowSecs.toFixed(2)} s, upload ${(run.secs - run.workflowSecs).toFixed(2)} s]`,
+        `  sqlite3 .import baseline:    ${base.secs.toFixed(2)} s = ${Math.round(theirs).toLocaleString('en-US')} rows/s`,
+        `  ratio: ${(ours / theirs).toFixed(2)} of the baseline's rows/s (target >= 0.50)`,
+        `  peak RSS during the save: worker ${run.workerRss.toFixed(0)} MB, api ${run.apiRss.toFixed(0)} MB (target < 250 MB, flat across sizes); idle before: worker ${run.idle[0].toFixed(0)} MB, api ${run.idle[1].toFixed(0)} MB`,
+        `  columns: ${run.columns.map((c) => `${c.name}:${c.type}`).join(', ')}`,
+      );
+    }
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  } finally {
+    await cleanup();
+  }
+});
