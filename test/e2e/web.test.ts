@@ -448,6 +448,12 @@ describe('the web app in a real browser', () => {
     await page.getByLabel('Confirm Password').fill(CHANGED_PASSWORD);
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText('Password changed successfully').first().waitFor();
+    // Personal Information: the header follows the new name.
+    const me = page.getByRole('form', { name: 'Personal Information' });
+    await me.getByLabel('Full Name').fill('Frank T Finance');
+    await me.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Profile updated successfully').first().waitFor();
+    await expectText(page.getByRole('button', { name: 'User menu' }), 'Frank T Finance');
     await screenshot(page, '15-change-password');
     // The session goes on with the new token the answer carried.
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Pipelines' }).click();

@@ -94,7 +94,7 @@ export function AppRoutes() {
         <Routes>
           <Route path={paths.login} element={<GuestOnly><LoginPage /></GuestOnly>} />
           <Route path={paths.forgotPassword} element={<GuestOnly><ForgotPasswordPage /></GuestOnly>} />
-          <Route path={paths.resetPasswordSuccess} element={<ResetSuccessPage />} />
+          <Route path={paths.resetPasswordSuccess} element={<GuestOnly><ResetSuccessPage /></GuestOnly>} />
           <Route path={paths.resetPassword} element={<GuestOnly><ResetPasswordPage /></GuestOnly>} />
           <Route path={`${paths.resetPassword}/:resetToken`} element={<GuestOnly><ResetPasswordPage /></GuestOnly>} />
           <Route path={paths.faq} element={<FaqPage />} />

@@ -6,6 +6,7 @@ import { toast } from '../../components/toaster';
 import { checkForm, useFormValues } from '../../lib/forms';
 import { changePassword } from './api/auth';
 import { PasswordFields, passwordErrors } from './PasswordFields';
+import { PersonalInformationCard } from './PersonalInformationCard';
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -34,14 +35,17 @@ export default function ChangePasswordPage() {
   }
 
   return (
-    <Card className="page-card narrow-card">
-      <H2>Change Password</H2>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <Field id="current-password" label="Current Password" type="password" autoComplete="current-password" value={values.currentPassword} onValue={set('currentPassword')} error={errors.currentPassword} />
-        <PasswordFields idPrefix="change" values={values} set={set} errors={errors} />
-        {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
-        <Button type="submit" intent="primary" loading={loading} text="Change Password" className="auth-submit" />
-      </form>
-    </Card>
+    <div className="page">
+      <Card className="page-card narrow-card">
+        <H2>Change Password</H2>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <Field id="current-password" label="Current Password" type="password" autoComplete="current-password" value={values.currentPassword} onValue={set('currentPassword')} error={errors.currentPassword} />
+          <PasswordFields idPrefix="change" values={values} set={set} errors={errors} />
+          {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
+          <Button type="submit" intent="primary" loading={loading} text="Change Password" className="auth-submit" />
+        </form>
+      </Card>
+      <PersonalInformationCard />
+    </div>
   );
 }
