@@ -1,10 +1,10 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import type { Config } from '../common/config';
+import { createConnectorActivities } from './connectors';
 import { createCsvActivities } from './csv';
 import { createPipelineActivities } from './datafactory';
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
-import { createConnectorActivities } from './connectors';
 import { createRecordActivities } from './records';
 import { createStorageActivities } from './storage';
 
@@ -20,9 +20,9 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createStorageActivities(deps),
     ...createRecordActivities(),
-    ...createConnectorActivities(deps),
     ...createOnboardingActivities(deps),
     ...createPipelineActivities(deps),
+    ...createConnectorActivities(deps),
     ...createCsvActivities(deps),
   };
 }

@@ -1,7 +1,7 @@
 // The one place that reads process.env. Parsed once at start-up; a missing or malformed
 // variable stops the process with a message naming it.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -121,8 +121,20 @@ function localSecret(dataDir: string, name: string, bytes: number): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 });
   const value = randomBytes(bytes).toString('base64');
-  writeFileSync(file, value, { mode: 0o600, flag: 'wx' });
-  return value;
+  // Written aside, then linked into place: the link is atomic and refuses an existing name, so
+  // when two processes start at once (api and worker, parallel tests) both use the first one's
+  // secret and neither ever reads a half-written file.
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, value, { mode: 0o600 });
+  try {
+    linkSync(tmp, file);
+    return value;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(file, 'utf8').trim();
+  } finally {
+    unlinkSync(tmp);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -2,7 +2,7 @@
 // `npm test`: the same bootstrap as `npm start`, then typecheck, lint and every test against
 // a Temporal dev server, FerretDB and Azurite of its own (free loopback ports, throwaway
 // state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,14 @@ async function stepAsync(name, fn) {
 function runNode(args, env = {}) {
   const res = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
   return res.status ?? 1;
+}
+/** Like runNode, but keeps this process's event loop free (to notice a service dying). */
+function runNodeAsync(args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
 }
 
 await main(async () => {
@@ -73,7 +81,15 @@ await main(async () => {
     };
     process.stdout.write('[test] jest ...\n');
     const results = join(dataDir, 'jest-results.json');
-    code = step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    // A service that dies mid-run would only show as timeouts in the tests: say so plainly.
+    let ending = false;
+    for (const child of group.children) {
+      child.once('exit', (c, sig) => {
+        if (!ending) process.stderr.write(`\n[test] ${child.name} exited (${sig ?? c}) during the tests; see ${join(dataDir, 'logs', `${child.name}.log`)} (KEEP_TEST_DATA=1 keeps it)\n`);
+      });
+    }
+    code = await stepAsync('jest', () => runNodeAsync([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    ending = true;
     if (existsSync(results)) {
       const r = JSON.parse(readFileSync(results, 'utf8'));
       summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : '');

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import request from 'supertest';
+import { loadCsvBlob } from '../activities/csv';
 import { localDatabaseFile } from '../activities/warehouse';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
@@ -176,6 +177,23 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
     expect(third.body.errors[0].msg).toBe('Line 20002: the row has 2 fields, but the header has 4.');
     expect(count()).toEqual({ n: 60000, a: second.body.data.uploadId, b: second.body.data.uploadId });
     expect(tableNames(stack, org.databaseName)).toEqual(['sales']);
+  });
+
+  it('loadCsvBlob (the contract pipelines call): a repeated load of one upload finds it loaded, never doubles it', async () => {
+    const org = await onboardedOrg(stack, 'contract');
+    const blobName = 'uploads/manual/ledger.csv';
+    await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(blobName).uploadData(generatedCsv(1234));
+    const input = { orgId: org.orgId, containerName: org.containerName, blobName, databaseName: org.databaseName, tableName: 'pipeline_ledger', uploadId: 'blob-etag-1' };
+    const first = await loadCsvBlob(input);
+    expect(first).toMatchObject({ tableName: 'pipeline_ledger', rowsLoaded: 1234, columns: [{ name: 'id', type: 'number' }, { name: 'amount', type: 'number' }, { name: 'posted_on', type: 'date' }, { name: 'memo', type: 'text' }] });
+    const again = await loadCsvBlob(input);
+    expect(again).toMatchObject({ rowsLoaded: 1234, alreadyLoaded: true, columns: first.columns });
+    // A new upload id replaces the rows (still once).
+    await loadCsvBlob({ ...input, uploadId: 'blob-etag-2' });
+    expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n, count(DISTINCT _upload_id) AS u, min(_upload_id) AS id FROM pipeline_ledger').get())).toEqual({ n: 1234, u: 1, id: 'blob-etag-2' });
+    // Bad input is a non-retryable ValidationError carrying the message.
+    await expect(loadCsvBlob({ ...input, tableName: 'bad name' })).rejects.toMatchObject({ type: 'ValidationError', nonRetryable: true, message: 'Please enter a valid table name' });
+    await expect(loadCsvBlob({ ...input, blobName: 'missing.csv', uploadId: 'x' })).rejects.toMatchObject({ type: 'NotFound', nonRetryable: true });
   });
 
   it('refuses to replace a table that was not made from a CSV', async () => {

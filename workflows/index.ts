@@ -1,5 +1,5 @@
 // Every workflow the worker registers (this file is the worker's workflowsPath).
 export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from './onboarding';
-export { quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { pipelineRunWorkflow } from './pipelines';
+export { quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { csvSaveWorkflow } from './csv-save';

@@ -1,7 +1,7 @@
 // Starting and stopping the local stack's processes (Temporal dev server, FerretDB, Azurite,
 // worker, api). Used by `npm start` with fixed ports and by `npm test` with free ones.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { ToolError } from './tools.mjs';
@@ -65,12 +65,29 @@ export class ProcessGroup {
     mkdirSync(logDir, { recursive: true });
   }
 
-  spawn(name, cmd, args, { env, echo = false, cwd } = {}) {
-    const out = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.pipe(out, { end: false });
-      if (echo) stream.on('data', (d) => process.stdout.write(d));
+  /**
+   * Output goes straight to the log file's descriptor unless it is echoed or `capture`d, so a
+   * child never depends on this process's event loop to drain a pipe (a parent blocked in
+   * spawnSync, or merely busy, would otherwise let the 64 KB pipe fill and freeze a chatty
+   * child such as FerretDB, which logs every connection).
+   */
+  spawn(name, cmd, args, { env, echo = false, capture = false, cwd } = {}) {
+    const logFile = join(this.logDir, `${name}.log`);
+    let child;
+    if (echo || capture) {
+      const out = createWriteStream(logFile, { flags: 'a' });
+      child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      for (const stream of [child.stdout, child.stderr]) {
+        stream.pipe(out, { end: false });
+        if (echo) stream.on('data', (d) => process.stdout.write(d));
+      }
+    } else {
+      const fd = openSync(logFile, 'a');
+      try {
+        child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', fd, fd], detached: true });
+      } finally {
+        closeSync(fd);
+      }
     }
     child.name = name;
     this.children.push(child);

@@ -370,6 +370,37 @@ describe('the web app in a real browser', () => {
     await page.close();
   });
 
+  it('public pages: the landing contact form sends an inquiry; FAQ, About, Privacy Policy, License Agreement', async () => {
+    const page = await browser.context.newPage();
+    const errors = trackPageErrors(page);
+    await page.goto(`${base}/about-us`);
+    await page.evaluate(CLEAR_SESSION);
+    await page.goto(`${base}/#contact-us`);
+    const form = page.getByRole('form', { name: 'Contact us' });
+    await form.getByLabel('Name').fill('Pat Prospect');
+    await form.getByLabel('Email').fill('pat@example');
+    await form.getByLabel('Message').fill('Do you support NetSuite?');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByText('Please enter a valid email address').waitFor();
+    await form.getByLabel('Email').fill('pat@example.com');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('status').waitFor();
+    for (const [path, title, shot] of [
+      ['/faq', 'FAQ', '30-faq'],
+      ['/about-us', 'About', '31-about'],
+      ['/privacy-policy', 'Privacy Policy', '32-privacy-policy'],
+      ['/license-agreement', 'License Agreement', '33-license-agreement'],
+    ] as const) {
+      await page.goto(`${base}${path}`);
+      await page.getByRole('navigation', { name: 'Site' }).waitFor();
+      for (let i = 0; i < 50 && (await page.title()) !== title; i++) await page.waitForTimeout(100);
+      expect(await page.title()).toBe(title);
+      await screenshot(page, shot);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("the login page's JavaScript, as the browser loads it, stays under 300 KB gzipped", async () => {
     const page = await browser.context.newPage();
     await page.goto(`${base}/about-us`);
