@@ -112,12 +112,15 @@ describe('connector tables in the organization SQL database', () => {
   it('writes nothing when any table of the replacement fails', async () => {
     const name = `w${Date.now().toString(36)}b`;
     mkdirSync(stack.config.WAREHOUSE_DIR, { recursive: true });
-    const db = await openConnectorDatabase(stack.config, name);
-    await db.replace([{ table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: [tb('2025-01', '1', 10)] }]);
+    const first = await openConnectorDatabase(stack.config, name);
+    await first.replace([{ table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: [tb('2025-01', '1', 10)] }]);
+    await first.close();
     // A balance-sheet table of an older shape: inserting into it fails inside the transaction.
     const raw = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, name));
     raw.exec('create table quickbooks_balance_sheet (realm_id text, period text)');
+    expect(raw.prepare("select name from pragma_table_info('quickbooks_balance_sheet')").all()).toEqual([{ name: 'realm_id' }, { name: 'period' }]);
     raw.close();
+    const db = await openConnectorDatabase(stack.config, name);
     await expect(
       db.replace([
         { table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: [tb('2025-01', '1', 99), tb('2025-02', '1', 99)] },
