@@ -14,6 +14,7 @@ import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { waitFor as waitUntil } from './helpers/wait';
 
 let stack: TestStack;
 let adminToken: string;
@@ -29,15 +30,7 @@ const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(
 const post = (app: Parameters<typeof request>[0], path: string, body: object, token = adminToken) => request(app).post(`/api/v1${path}`).set('Authorization', `Bearer ${token}`).send(body);
 const get = (app: Parameters<typeof request>[0], path: string, token = adminToken) => request(app).get(`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 90_000) => waitUntil(what, fn, timeoutMs, 250);
 
 describe('the four onboarding calls of spec section 7', () => {
   it('creates container, database, data factory and imports the template, each stored on the organization', async () => {

@@ -14,6 +14,7 @@ import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
 let token: string;
@@ -32,16 +33,6 @@ afterAll(async () => {
   }
   await stack.stop();
 });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 180_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 it('resumes after the worker process is killed, with every row exactly once', async () => {
   const config = { ...stack.config, TEMPORAL_TASK_QUEUE: `${stack.config.TEMPORAL_TASK_QUEUE}-kill` };

@@ -13,6 +13,7 @@ import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { waitFor as waitUntil } from './helpers/wait';
 
 let stack: TestStack;
 let adminToken: string;
@@ -28,15 +29,7 @@ const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(
 const get = (app: App, path: string, token = adminToken) => request(app).get(`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 const post = (app: App, path: string, body: object, token = adminToken) => request(app).post(`/api/v1${path}`).set('Authorization', `Bearer ${token}`).send(body);
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 120_000) => waitUntil(what, fn, timeoutMs);
 
 /** An organization onboarded through the api (all four steps). */
 async function onboarded(app: App = stack.app, name = 'Pipelines Co') {

@@ -5,7 +5,6 @@
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -15,41 +14,13 @@ import { Organization } from '../common/models/organization';
 import { PipelineRun } from '../common/models/pipeline-run';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { freePort, listening, waitFor } from './helpers/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'temporal-restart-'));
 let port = 0;
 let server: ChildProcess | undefined;
 let stack: TestStack;
 let token: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port: p } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(p));
-    });
-  });
-}
-
-function listening(p: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ host: '127.0.0.1', port: p });
-    sock.once('connect', () => { sock.destroy(); resolve(true); });
-    sock.once('error', () => resolve(false));
-  });
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 180_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function startTemporal(): Promise<void> {
   const bin = process.env.TEMPORAL_BIN;
