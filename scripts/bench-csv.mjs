@@ -22,13 +22,6 @@ const arg = (name, dflt) => {
 };
 const ROWS = arg('rows', 1_000_000);
 const SMALL = arg('small', 100_000);
-/**
- * --prebundled: the workflows are bundled beforehand in a process of their own and the worker
- * starts from that bundle (as the tests' workers do), instead of worker/main.ts bundling them
- * in-process at start-up, whose webpack heap (about 250 MB) stays in the worker's RSS. Shows
- * what the CSV path itself costs.
- */
-const PREBUNDLED = process.argv.includes('--prebundled');
 
 /** 10 columns: integer id, ISO date, account code, name, decimal amount, boolean, integer, currency, quoted text (commas, quotes), mixed. */
 async function generateCsv(file, rows) {
@@ -92,10 +85,9 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const apiPort = await freePort();
   const childEnv = { ...env, PORT: String(apiPort) };
   const tsx = ['--import', 'tsx'];
-  const entry = PREBUNDLED ? 'test/fixtures/csv/worker-process.ts' : 'worker/main.ts';
-  const worker = group.spawn(`worker-${rows}`, process.execPath, [...tsx, entry], { env: childEnv, cwd: ROOT, capture: true });
+  const worker = group.spawn(`worker-${rows}`, process.execPath, [...tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT, capture: true });
   const api = group.spawn(`api-${rows}`, process.execPath, [...tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT });
-  await waitForLine(worker, PREBUNDLED ? 'worker ready' : 'worker started');
+  await waitForLine(worker, 'worker started');
   await waitForPort(apiPort, { name: 'api', child: api, timeoutMs: 120000 });
   const base = `http://127.0.0.1:${apiPort}/api/v1`;
 
@@ -173,12 +165,6 @@ await main(async () => {
     const { BlobServiceClient } = await import('@azure/storage-blob');
     const blobService = BlobServiceClient.fromConnectionString(env.AZURE_STORAGE_CONNECTION_STRING);
 
-    if (PREBUNDLED) {
-      process.stdout.write('[bench] bundling the workflows in a separate process ...\n');
-      const script = `require('@temporalio/worker').bundleWorkflowCode({ workflowsPath: ${JSON.stringify(join(ROOT, 'workflows', 'index.ts'))}, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } }).then((b) => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'workflow-bundle.js'))}, b.code))`;
-      const res = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
-      if (res.status !== 0) throw new Error(`bundling failed: ${res.stderr}`);
-    }
     const sizes = SMALL > 0 && SMALL < ROWS ? [SMALL, ROWS] : [ROWS];
     const lines = [];
     for (const rows of sizes) {
@@ -203,7 +189,7 @@ await main(async () => {
         `  columns: ${run.columns.map((c) => `${c.name}:${c.type}`).join(', ')}`,
       );
     }
-    process.stdout.write(`\nworker: ${PREBUNDLED ? 'prebundled workflows (test/fixtures/csv/worker-process.ts)' : 'worker/main.ts (bundles its workflows at start-up)'}\n${lines.join('\n')}\n\n`);
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
   } finally {
     await cleanup();
   }

@@ -3,6 +3,7 @@ import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporali
 import mongoose from 'mongoose';
 import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
+import { loadWorkflowBundle } from './bundle';
 import { createWorker } from './worker';
 
 async function main() {
@@ -11,7 +12,7 @@ async function main() {
   Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  const worker = await createWorker({ config: cfg, connection });
+  const worker = await createWorker({ config: cfg, connection, workflowBundle: await loadWorkflowBundle(cfg) });
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, provider: cfg.PROVIDER }, 'worker started');
   await worker.run();
   await connection.close();

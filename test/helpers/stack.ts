@@ -2,17 +2,16 @@
 // Azurite): each test file gets its own Mongo database and Temporal task queue.
 import { BlobServiceClient } from '@azure/storage-blob';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, bundleWorkflowCode, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import type { Express } from 'express';
 import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createWarehouse } from '../../activities/warehouse';
 import { createApp } from '../../api/app';
 import type { AppDeps } from '../../api/deps';
 import { loadConfig, type Config } from '../../common/config';
 import { setLogLevel } from '../../common/logger';
+import { loadWorkflowBundle } from '../../worker/bundle';
 import { createWorker } from '../../worker/worker';
 
 export interface TestStack {
@@ -25,16 +24,9 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-/** The workflow bundle is built once per `npm test` run and shared by test files. */
-export async function workflowBundle(config: Config): Promise<{ code: string }> {
-  const file = join(config.DATA_DIR, 'workflow-bundle.js');
-  if (!existsSync(file)) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error(m: string) { console.error(m); }, log() {} } });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, code);
-    renameSync(tmp, file);
-  }
-  return { code: readFileSync(file, 'utf8') };
+/** The workflow bundle, built once per `npm test` run (as the worker process builds it) and shared by test files. */
+export function workflowBundle(config: Config): Promise<{ code: string }> {
+  return loadWorkflowBundle(config);
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
