@@ -1,6 +1,5 @@
 // Azure Data Factory provider (@azure/arm-datafactory): the factory, its linked services,
 // datasets and pipelines from templates/datafactory, and pipeline runs created and polled.
-import { DataFactoryManagementClient } from '@azure/arm-datafactory';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './azure-clients';
@@ -29,7 +28,8 @@ export function createAzureFactory(cfg: Config, azure: AzureDeps) {
     if (!cfg.AZURE_RESOURCE_GROUP || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('AZURE_SUBSCRIPTION_ID and AZURE_RESOURCE_GROUP must be configured', 'ValidationError');
     return cfg.AZURE_RESOURCE_GROUP;
   };
-  const client = async () => new DataFactoryManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID ?? '', managementClientOptions(cfg, azure));
+  // Loaded on first use, like @azure/arm-sql: only azure mode pays for the SDK's models.
+  const client = async () => new (await import('@azure/arm-datafactory')).DataFactoryManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID ?? '', managementClientOptions(cfg, azure));
 
   return {
     /** Finds the organization's factory or creates it; a factory of that name owned by another organization is refused. */

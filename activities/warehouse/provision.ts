@@ -1,7 +1,6 @@
 // Onboarding step 2: the organization's SQL database. Local: the SQLite file
 // localDatabaseFile(WAREHOUSE_DIR, databaseName). Azure: a database on the configured (or the
 // organization's) Azure SQL server, created with @azure/arm-sql.
-import { SqlManagementClient } from '@azure/arm-sql';
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -53,6 +52,8 @@ export function createDatabaseProvisioner(cfg: Config, azure: AzureDeps = {}) {
     const server = sqlServerName || cfg.AZURE_SQL_SERVER;
     const rg = cfg.AZURE_RESOURCE_GROUP;
     if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('Azure SQL server, resource group and subscription must be configured', 'ValidationError');
+    // Loaded on first use: the SDK's models cost ~50 MB of memory that the local provider never needs.
+    const { SqlManagementClient } = await import('@azure/arm-sql');
     const client = new SqlManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID, managementClientOptions(cfg, azure));
     try {
       const existing = await client.databases.get(rg, server, databaseName);
