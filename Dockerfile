@@ -11,6 +11,9 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0
 COPY --from=build /app /app
+# DATA_DIR: generated local secrets, the worker's cached workflow bundle (a named volume
+# mounted here takes this ownership).
+RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-CMD ["node", "node_modules/tsx/dist/cli.mjs", "api/main.ts"]
+CMD ["node", "--require", "tsx/cjs", "api/main.ts"]

@@ -84,7 +84,7 @@ async function waitForLine(child, text, timeoutMs = 180000) {
 async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const apiPort = await freePort();
   const childEnv = { ...env, PORT: String(apiPort) };
-  const tsx = ['--import', 'tsx'];
+  const tsx = ['--require', 'tsx/cjs']; // as npm start runs them
   const worker = group.spawn(`worker-${rows}`, process.execPath, [...tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT, capture: true });
   const api = group.spawn(`api-${rows}`, process.execPath, [...tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT });
   await waitForLine(worker, 'worker started');

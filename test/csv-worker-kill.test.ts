@@ -33,7 +33,7 @@ afterAll(async () => {
 
 function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
   const root = join(__dirname, '..');
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'csv', 'worker-process.ts')], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'fixtures', 'csv', 'worker-process.ts')], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let err = '';
     proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));

@@ -42,7 +42,7 @@ it('resumes after the worker process is killed, with every row exactly once', as
   // The first worker is the real worker process (worker/main.ts) on this test's queue.
   const root = join(__dirname, '..');
   // node itself with tsx's loader (the tsx CLI would run the worker in a grandchild that SIGKILL misses).
-  child = spawn(process.execPath, ['--import', 'tsx', join(root, 'worker', 'main.ts')], {
+  child = spawn(process.execPath, ['--require', 'tsx/cjs', join(root, 'worker', 'main.ts')], {
     cwd: root,
     env: { ...process.env, MONGODB_URI: config.MONGODB_URI, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, LOG_LEVEL: 'silent' },
     stdio: 'ignore',
