@@ -18,7 +18,7 @@ const DIR = join(__dirname, 'histories');
 const RECORD = process.env.RECORD_HISTORIES === '1';
 
 /** The workflows whose histories must be kept replayable. */
-const REQUIRED = ['createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow', 'onboardOrganizationWorkflow', 'pipelineRunWorkflow'];
+const REQUIRED = ['createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow', 'onboardOrganizationWorkflow', 'pipelineRunWorkflow', 'csvSaveWorkflow'];
 
 const histories = () =>
   readdirSync(DIR)
@@ -69,6 +69,18 @@ const histories = () =>
     await container.getBlockBlobClient('broken.csv').delete();
     expect((await api('get', `/pipeline/run-pipeline/${orgID}`)).status).toBe(200);
     await save('pipeline-run-succeeded', workflowIds.pipelineRun(orgID));
+  });
+
+  it('records a CSV save', async () => {
+    const org = await Organization.create({ organizationName: 'Recorded CSV' });
+    const orgID = String(org._id);
+    const started = await api('post', '/onboard/start', { orgID, containerName: 'recordedcsv', databaseName: 'recordedcsvdb', dataFactoryName: 'recordedcsvfactory' });
+    await stack.env.client.workflow.getHandle(workflowIds.onboarding(orgID), started.body.data.runId).result();
+    const saveCsv = (tableName: string, csv: string) =>
+      request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', tableName).attach('file', Buffer.from(csv), { filename: `${tableName}.csv`, contentType: 'text/csv' });
+    const ok = await saveCsv('ledger', 'account,amount,posted_on\n1000,10.5,2024-01-31\n4000,-10.5,2024-01-31\n');
+    expect(ok.status).toBe(200);
+    await save('csv-save-succeeded', workflowIds.csvSave(orgID, ok.body.data.uploadId));
   });
 });
 
