@@ -2,7 +2,7 @@
 // `npm test`: the same bootstrap as `npm start`, then typecheck, lint and every test against
 // a Temporal dev server, FerretDB and Azurite of its own (free loopback ports, throwaway
 // state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,24 +11,15 @@ import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/t
 import { buildWebIfStale } from './lib/web.mjs';
 
 const timings = [];
-function step(name, fn) {
-  const t0 = Date.now();
-  const out = fn();
-  timings.push([name, (Date.now() - t0) / 1000]);
-  return out;
-}
-async function stepAsync(name, fn) {
+/** Runs one timed step (sync or async). */
+async function step(name, fn) {
   const t0 = Date.now();
   const out = await fn();
   timings.push([name, (Date.now() - t0) / 1000]);
   return out;
 }
+/** Runs node with `args`; never blocks this process's event loop (it must notice a service dying). */
 function runNode(args, env = {}) {
-  const res = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-  return res.status ?? 1;
-}
-/** Like runNode, but keeps this process's event loop free (to notice a service dying). */
-function runNodeAsync(args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('error', () => resolve(1));
@@ -37,21 +28,21 @@ function runNodeAsync(args, env = {}) {
 }
 
 await main(async () => {
-  const tools = step('bootstrap tools', () => bootstrap());
-  const chromium = step('chromium', () => ensureChromium());
-  step('sqlite3 cli', () => ensureSqlite3Cli());
+  const tools = await step('bootstrap tools', () => bootstrap());
+  const chromium = await step('chromium', () => ensureChromium());
+  await step('sqlite3 cli', () => ensureSqlite3Cli());
   const bin = (p) => join(ROOT, 'node_modules', ...p.split('/'));
 
   const jestArgs = process.argv.slice(2);
   const quick = jestArgs.length > 0; // a chosen test path skips typecheck and lint
   if (!quick) {
     process.stdout.write('[test] typecheck ...\n');
-    if (step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json']) || runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json']))) process.exit(1);
+    if (await step('typecheck', async () => (await runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'])) || runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json']))) process.exit(1);
     process.stdout.write('[test] lint ...\n');
-    if (step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.']))) process.exit(1);
+    if (await step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.']))) process.exit(1);
   }
   // Chosen tests build the web app only when they are browser tests.
-  if (!quick || jestArgs.some((a) => a.includes('e2e'))) step('web build', () => buildWebIfStale());
+  if (!quick || jestArgs.some((a) => a.includes('e2e'))) await step('web build', () => buildWebIfStale());
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-test-'));
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
@@ -66,7 +57,7 @@ await main(async () => {
   let summary = '';
   try {
     process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
-    await stepAsync('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    await step('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
@@ -88,7 +79,7 @@ await main(async () => {
         if (!ending) process.stderr.write(`\n[test] ${child.name} exited (${sig ?? c}) during the tests; see ${join(dataDir, 'logs', `${child.name}.log`)} (KEEP_TEST_DATA=1 keeps it)\n`);
       });
     }
-    code = await stepAsync('jest', () => runNodeAsync([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
     ending = true;
     if (existsSync(results)) {
       const r = JSON.parse(readFileSync(results, 'utf8'));
