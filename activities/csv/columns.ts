@@ -38,23 +38,66 @@ export function normalizeHeader(header: string[]): string[] {
   });
 }
 
-/** Plain decimals; 007 or 0123 (codes whose zeros matter) are not numbers, see observe. */
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const NO_TIME = { time: false, zone: false };
 
+const digit = (c: number) => c >= 48 && c <= 57;
+/** Two digits at i as a number (NaN-free: callers checked they are digits). */
+const two = (v: string, i: number) => (v.charCodeAt(i) - 48) * 10 + v.charCodeAt(i + 1) - 48;
+
+function validDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]!) return false;
+  return !(month === 2 && day === 29) || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+}
+
+/** YYYY-MM-DD, optionally with a time (T or space) and a zone; checks the calendar. */
 function isDate(v: string): { time: boolean; zone: boolean } | undefined {
-  const m = DATE.exec(v);
-  if (!m) return undefined;
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]!) return undefined;
-  if (month === 2 && day === 29) {
-    const y = Number(m[1]);
-    if (!(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return undefined;
+  if (v.length === 10) {
+    // The common case without the regex: exactly YYYY-MM-DD.
+    for (let i = 0; i < 10; i++) {
+      const c = v.charCodeAt(i);
+      if (i === 4 || i === 7 ? c !== 45 : !digit(c)) return undefined;
+    }
+    return validDay(two(v, 0) * 100 + two(v, 2), two(v, 5), two(v, 8)) ? NO_TIME : undefined;
   }
+  const m = DATE.exec(v);
+  if (!m || !validDay(Number(m[1]), Number(m[2]), Number(m[3]))) return undefined;
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return undefined;
   return { time: m[4] !== undefined, zone: m[7] !== undefined };
+}
+
+/**
+ * A plain decimal ([+-] digits [. digits] [e [+-] digits], at least one digit before the
+ * exponent): its digits before and after the point and whether it has an exponent; undefined
+ * otherwise, and for 007 or 0123 (codes whose zeros matter).
+ */
+function decimal(v: string): { intDigits: number; scale: number; exponent: boolean } | undefined {
+  const len = v.length;
+  let i = 0;
+  const c0 = v.charCodeAt(0);
+  if (c0 === 43 || c0 === 45) i = 1;
+  const intStart = i;
+  while (i < len && digit(v.charCodeAt(i))) i++;
+  const intDigits = i - intStart;
+  if (intDigits > 1 && v.charCodeAt(intStart) === 48) return undefined; // leading zero
+  let scale = 0;
+  if (i < len && v.charCodeAt(i) === 46) {
+    const fracStart = ++i;
+    while (i < len && digit(v.charCodeAt(i))) i++;
+    scale = i - fracStart;
+  }
+  if (intDigits === 0 && scale === 0) return undefined;
+  let exponent = false;
+  if (i < len && (v.charCodeAt(i) | 32) === 101) {
+    i++;
+    if (i < len && (v.charCodeAt(i) === 43 || v.charCodeAt(i) === 45)) i++;
+    const expStart = i;
+    while (i < len && digit(v.charCodeAt(i))) i++;
+    if (i === expStart) return undefined;
+    exponent = true;
+  }
+  return i === len ? { intDigits, scale, exponent } : undefined;
 }
 
 /** What a column's values allow, learnt one value at a time (empty values are NULL and say nothing). */
@@ -72,31 +115,29 @@ export class ColumnProfile {
   zone = false;
   maxLength = 0;
 
+  /** Still more than text: some type other than text fits every value so far. */
+  get open(): boolean {
+    return this.number || this.date || this.boolean;
+  }
+
+  /** A value of a column that is text already (!open): only its length matters now. */
+  observeLength(len: number): void {
+    this.values++;
+    if (len > this.maxLength) this.maxLength = len;
+  }
+
   observe(v: string): void {
     this.values++;
     const len = v.length;
     if (len > this.maxLength) this.maxLength = len;
     if (this.number) {
-      if (NUMBER.test(v)) {
-        const signed = v.charCodeAt(0) === 43 || v.charCodeAt(0) === 45 ? 1 : 0;
-        const second = v.charCodeAt(signed + 1);
-        if (v.charCodeAt(signed) === 48 && second >= 48 && second <= 57) this.number = false; // leading zero
-        else {
-          let end = len;
-          for (let i = signed; i < len; i++) {
-            const c = v.charCodeAt(i);
-            if (c === 101 || c === 69) {
-              end = i;
-              this.exponent = true;
-              break;
-            }
-          }
-          const dot = v.indexOf('.');
-          const int = (dot === -1 || dot > end ? end : dot) - signed;
-          if (int > this.intDigits) this.intDigits = int;
-          if (dot !== -1 && dot < end && end - dot - 1 > this.scale) this.scale = end - dot - 1;
-        }
-      } else this.number = false;
+      const d = decimal(v);
+      if (!d) this.number = false;
+      else {
+        if (d.intDigits > this.intDigits) this.intDigits = d.intDigits;
+        if (d.scale > this.scale) this.scale = d.scale;
+        if (d.exponent) this.exponent = true;
+      }
     }
     if (this.boolean && !((len === 4 || len === 5) && /^(?:true|false)$/i.test(v))) this.boolean = false;
     if (this.date) {

@@ -1,24 +1,23 @@
 // loadCsvBlob: a CSV blob into a table of the organization's SQL database, streaming end to
 // end (blob download -> byte checks -> csv-parse -> batches -> staging table -> atomic swap),
 // so memory stays flat whatever the file's size.
-import { RestError, type BlobServiceClient } from '@azure/storage-blob';
+import { RestError, type BlobServiceClient, type BlockBlobClient } from '@azure/storage-blob';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { parse } from 'csv-parse';
-import { Readable, Writable } from 'node:stream';
+import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { tableName as tableNameRule, messages } from '../../common/validation';
-import { openCsvTableLoad, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table';
+import { openCsvTableLoad, RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table';
 import { JsonRowBatch } from '../warehouse/row-batch';
 import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
-import type { LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
+import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
 import { asValidationFailure, CsvInputError, csvParseErrorToInput } from './errors';
+import { FastCsvReader, FastPathUnsupported } from './fast-reader';
 import { csvParserOptions } from './inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
 
-export const CSV_BATCH_ROWS = 5000;
-export const CSV_BATCH_BYTES = 4 * 1024 * 1024;
 /** Signal a workflow may handle to follow the load (see workflows/csv-save.ts). */
 export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';
 
@@ -38,6 +37,10 @@ export interface LoadCsvBlobResult extends LoadCsvBlobOutput {
   delimiter?: CsvDelimiter;
   /** True when a retry found this upload already swapped in (nothing was loaded again). */
   alreadyLoaded?: boolean;
+  /** Which reader had the last word (csv-parse when the fast reader met something it does not take). */
+  reader?: 'fast' | 'csv-parse';
+  /** Reads of the file: 2 when the fast reader gave way or later rows changed a column's type, 3 for both. */
+  passes?: number;
 }
 
 export interface CsvLoaderDeps {
@@ -87,11 +90,24 @@ async function peek(stream: NodeJS.ReadableStream, bytes: number): Promise<{ pre
   return { prefix: Buffer.concat(taken), complete, stream: Readable.from(all(), { objectMode: false }) };
 }
 
-export function createCsvLoader({ blobService, config }: CsvLoaderDeps) {
+/** Rows per batch, and bytes: a batch is one transaction on the database thread. */
+export interface CsvBatchLimits {
+  rows: number;
+  bytes: number;
+}
+export const CSV_BATCH: CsvBatchLimits = { rows: 5000, bytes: 1024 * 1024 };
+
+/** How one pass reads the file: the fast reader or csv-parse, and the column types when known. */
+interface ReadPlan {
+  reader: 'fast' | 'csv-parse';
+  types?: ColumnType[];
+}
+
+export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits }) {
   return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
     const ctx = activityContext();
     let table: CsvTableLoad | undefined;
-    let headerLength: number | undefined;
+    const header: { length?: number } = {};
     try {
       const tableName = checkTableName(input.tableName);
       const blob = blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
@@ -99,112 +115,169 @@ export function createCsvLoader({ blobService, config }: CsvLoaderDeps) {
       const loaded = await table.prepare();
       if (loaded) return { tableName, rowsLoaded: loaded.rows, columns: loaded.columns, alreadyLoaded: true };
 
-      const download = await blob.download(0);
-      const totalBytes = download.contentLength ?? 0;
-      const head = await peek(download.readableStreamBody!, SNIFF_BYTES);
-      const { delimiter } = sniffCsv(head.prefix, head.complete);
-
-      // Progress: heartbeats (Temporal's liveness and retry details) and, throttled, a signal.
-      const progress: CsvLoadProgress = { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes };
-      const guard = new CsvByteGuard();
-      let lastSignal = 0;
-      const report = (force = false) => {
-        progress.bytesRead = guard.bytes;
-        if (!ctx) return;
-        ctx.heartbeat(progress);
-        const run = ctx.info.workflowExecution;
-        if (!input.reportProgress || !run || (!force && Date.now() - lastSignal < 1000)) return;
-        lastSignal = Date.now();
-        ctx.client.workflow
-          .getHandle(run.workflowId, run.runId)
-          .signal(CSV_PROGRESS_SIGNAL, { ...progress })
-          .catch(() => undefined); // progress is best effort
-      };
-      const checkCancelled = () => {
-        if (ctx?.cancellationSignal.aborted) throw new CancelledFailure(String(ctx.cancellationSignal.reason ?? 'cancelled'));
-      };
-
-      let names: string[] | undefined;
-      let profiles: ColumnProfile[] = [];
-      let batch = new JsonRowBatch();
-      const inFlight: Promise<void>[] = [];
-      const sink = table;
-      const flush = async () => {
-        if (batch.rows === 0) return;
-        const payload = batch.take();
-        batch = new JsonRowBatch();
-        const appended = sink.append(payload);
-        appended.catch(() => undefined); // awaited below or in final(); never an unhandled rejection meanwhile
-        inFlight.push(appended);
-        progress.rowsLoaded += payload.rows;
-        // At most two batches queued on the database thread: memory stays flat.
-        if (inFlight.length >= 2) await inFlight.shift();
-        checkCancelled();
-        report();
-      };
-
-      const consumer = new Writable({
-        objectMode: true,
-        highWaterMark: 256,
-        write(record: (string | null)[], _enc, callback) {
-          if (!names) {
-            try {
-              headerLength = record.length;
-              names = normalizeHeader(record as string[]);
-              profiles = names.map(() => new ColumnProfile());
-            } catch (e) {
-              return callback(e as Error);
-            }
-            sink.begin(names).then(() => callback(), callback);
-            return;
-          }
-          for (let i = 0; i < record.length; i++) {
-            const v = record[i] as string;
-            if (v === '') record[i] = null;
-            else profiles[i]!.observe(v);
-          }
-          batch.add(record);
-          if (batch.rows >= CSV_BATCH_ROWS || batch.bytes >= CSV_BATCH_BYTES) flush().then(() => callback(), callback);
-          else callback();
-        },
-        final(callback) {
-          flush()
-            .then(() => Promise.all(inFlight.splice(0)))
-            .then(() => callback(), callback);
-        },
-      });
-
-      await pipeline(
-        head.stream,
-        guard,
-        parse(csvParserOptions(delimiter)),
-        consumer,
-      );
-      if (!names) throw new CsvInputError('The file is empty.');
-      if (progress.rowsLoaded === 0) throw new CsvInputError('The file has a header but no rows.');
-
-      progress.phase = 'building';
-      report(true);
-      const columns: ColumnPlan[] = names.map((name, i) => ({ name, type: profiles[i]!.type, profile: profiles[i]! }));
-      // The database thread builds and swaps; this thread keeps heartbeating meanwhile.
-      const beat = ctx ? setInterval(() => ctx.heartbeat(progress), 2000) : undefined;
-      let rows: number;
-      try {
-        rows = await table.finish(columns, new Date());
-      } finally {
-        clearInterval(beat);
+      const loadedAt = new Date();
+      const plan: ReadPlan = { reader: 'fast' };
+      for (let passes = 1; ; passes++) {
+        try {
+          const { rows, columns, delimiter } = await readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits });
+          return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter, reader: plan.reader, passes };
+        } catch (e) {
+          // Read again, from the start: with csv-parse when the fast reader met something it does not
+          // take (csv-parse then has the last word, and the precise message for bad input), with the
+          // final column types when later rows changed what the first ones suggested.
+          if (e instanceof FastPathUnsupported && plan.reader === 'fast') plan.reader = 'csv-parse';
+          else if (e instanceof RetypeNeeded && !plan.types) plan.types = e.types;
+          else throw e;
+          await table.reset();
+        }
       }
-      if (rows !== progress.rowsLoaded) throw new Error(`loaded ${rows} rows, read ${progress.rowsLoaded}`);
-      progress.phase = 'done';
-      report(true);
-      return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter };
     } catch (e) {
       await table?.abort();
-      throw toFailure(e, headerLength);
+      throw toFailure(e, header.length);
     } finally {
       await table?.close();
     }
   };
+}
+
+interface PassInput {
+  blob: BlockBlobClient;
+  table: CsvTableLoad;
+  plan: ReadPlan;
+  loadedAt: Date;
+  /** The header's field count, for csv-parse's messages. */
+  header: { length?: number };
+  ctx: Context | undefined;
+  input: LoadCsvBlobOptions;
+  batchLimits: CsvBatchLimits;
+}
+
+/** One read of the blob into a fresh staging table, then the swap. */
+async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits }: PassInput): Promise<{ rows: number; columns: ColumnPlan[]; delimiter: CsvDelimiter }> {
+  const download = await blob.download(0);
+  const totalBytes = download.contentLength ?? 0;
+  const head = await peek(download.readableStreamBody!, SNIFF_BYTES);
+  const { delimiter } = sniffCsv(head.prefix, head.complete);
+
+  // Progress: heartbeats (Temporal's liveness and retry details) and, throttled, a signal.
+  const progress: CsvLoadProgress = { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes };
+  const guard = new CsvByteGuard();
+  let lastSignal = 0;
+  const report = (force = false) => {
+    progress.bytesRead = guard.bytes;
+    if (!ctx) return;
+    ctx.heartbeat(progress);
+    const run = ctx.info.workflowExecution;
+    if (!input.reportProgress || !run || (!force && Date.now() - lastSignal < 1000)) return;
+    lastSignal = Date.now();
+    ctx.client.workflow
+      .getHandle(run.workflowId, run.runId)
+      .signal(CSV_PROGRESS_SIGNAL, { ...progress })
+      .catch(() => undefined); // progress is best effort
+  };
+
+  // Batches of JSON rows go to the database thread while the next one is read.
+  let names: string[] | undefined;
+  let profiles: ColumnProfile[] = [];
+  let batch = new JsonRowBatch(batchLimits.bytes + 64 * 1024);
+  let begun = false;
+  const inFlight: Promise<void>[] = [];
+  const flush = async () => {
+    if (batch.rows === 0) return;
+    if (!begun) {
+      // The staging table's types: known from an earlier pass, else what the first rows suggest.
+      await table.begin(names!, plan.types ?? profiles.map((p) => p.type), loadedAt);
+      begun = true;
+    }
+    const payload = batch.take();
+    batch = new JsonRowBatch(batchLimits.bytes + 64 * 1024);
+    const appended = table.append(payload);
+    appended.catch(() => undefined); // awaited below or at the end; never an unhandled rejection meanwhile
+    inFlight.push(appended);
+    progress.rowsLoaded += payload.rows;
+    // At most two batches queued on the database thread: memory stays flat.
+    if (inFlight.length >= 2) await inFlight.shift();
+    if (ctx?.cancellationSignal.aborted) throw new CancelledFailure(String(ctx.cancellationSignal.reason ?? 'cancelled'));
+    report();
+  };
+  const full = () => batch.rows >= batchLimits.rows || batch.bytes >= batchLimits.bytes;
+  const finishReading = () => flush().then(() => Promise.all(inFlight.splice(0)));
+
+  let stages: (Transform | Writable)[];
+  if (plan.reader === 'fast') {
+    const reader = new FastCsvReader(delimiter, { row: (json) => batch.addJson(json) });
+    stages = [new Writable({
+      write(chunk: Buffer, _enc, callback) {
+        try {
+          reader.push(chunk.toString('utf8'));
+          names ??= reader.names;
+          profiles = reader.profiles;
+        } catch (e) {
+          return callback(e as Error);
+        }
+        if (full()) flush().then(() => callback(), callback);
+        else callback();
+      },
+      final(callback) {
+        try {
+          reader.end();
+          names ??= reader.names;
+          profiles = reader.profiles;
+        } catch (e) {
+          return callback(e as Error);
+        }
+        finishReading().then(() => callback(), callback);
+      },
+    })];
+  } else {
+    const consumer = new Writable({
+      objectMode: true,
+      highWaterMark: 256,
+      write(record: (string | null)[], _enc, callback) {
+        if (!names) {
+          try {
+            header.length = record.length;
+            names = normalizeHeader(record as string[]);
+            profiles = names.map(() => new ColumnProfile());
+          } catch (e) {
+            return callback(e as Error);
+          }
+          return callback();
+        }
+        for (let i = 0; i < record.length; i++) {
+          const v = record[i] as string;
+          if (v === '') record[i] = null;
+          else profiles[i]!.observe(v);
+        }
+        batch.add(record);
+        if (full()) flush().then(() => callback(), callback);
+        else callback();
+      },
+      final(callback) {
+        finishReading().then(() => callback(), callback);
+      },
+    });
+    stages = [parse(csvParserOptions(delimiter)), consumer];
+  }
+  await pipeline([head.stream, guard, ...stages]);
+  if (!names) throw new CsvInputError('The file is empty.');
+  if (progress.rowsLoaded === 0) throw new CsvInputError('The file has a header but no rows.');
+
+  progress.phase = 'building';
+  report(true);
+  const columns: ColumnPlan[] = names.map((name, i) => ({ name, type: profiles[i]!.type, profile: profiles[i]! }));
+  // The database thread types and swaps; this thread keeps heartbeating meanwhile.
+  const beat = ctx ? setInterval(() => ctx.heartbeat(progress), 2000) : undefined;
+  let rows: number;
+  try {
+    rows = await table.finish(columns);
+  } finally {
+    clearInterval(beat);
+  }
+  if (rows !== progress.rowsLoaded) throw new Error(`loaded ${rows} rows, read ${progress.rowsLoaded}`);
+  progress.phase = 'done';
+  report(true);
+  return { rows, columns, delimiter };
 }
 
 /** Bad input fails once with the user's message; anything else is thrown as is (retried). */

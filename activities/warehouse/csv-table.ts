@@ -1,7 +1,10 @@
-// Loading a CSV into a table of an organization's SQL database, the same way on both providers:
-// raw rows go into a staging table of text columns in batches; at the end a typed table is
-// built from it and swapped in for the old one in one transaction. Readers see the old table
-// or the new one, never half of either; a failed load leaves the old table as it was.
+// Loading a CSV into a table of an organization's SQL database: rows go into a staging table in
+// batches, and at the end the staging table is swapped in for the old one in one transaction.
+// Readers see the old table or the new one, never half of either; a failed load leaves the old
+// table as it was. Column types are only known once every row was read: SQLite stages into a
+// table typed by the first batch (usually right, so the staging table is the new table) and
+// fixes it at the end when later rows changed a type; Azure SQL stages text and builds the
+// typed table from it.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../../common/config';
@@ -33,12 +36,22 @@ export interface CsvTableLoad {
    * a table that was not made from a CSV.
    */
   prepare(): Promise<LoadedTable | undefined>;
-  /** Creates the staging table: one text column per CSV column. */
-  begin(columns: string[]): Promise<void>;
+  /**
+   * Creates the staging table for the CSV's columns, with the types the rows read so far
+   * suggest (`guess`, 'text' for a column with no value yet); the rows carry _upload_id and
+   * _loaded_at.
+   */
+  begin(columns: string[], guess: ColumnType[], loadedAt: Date): Promise<void>;
   /** One batch of raw values (null for empty), in one transaction. The batch's buffer is handed over. */
   append(batch: RowBatchPayload): Promise<void>;
-  /** Builds the typed table (plus _upload_id, _loaded_at), swaps it in atomically; answers its row count. */
-  finish(columns: ColumnPlan[], loadedAt: Date): Promise<number>;
+  /**
+   * Gives the table its final column types and swaps it in atomically; answers its row count.
+   * Throws RetypeNeeded when the staged values cannot take them any more (load again, with
+   * the final types as the guess).
+   */
+  finish(columns: ColumnPlan[]): Promise<number>;
+  /** Drops the staging tables, for a new begin(). */
+  reset(): Promise<void>;
   /** Drops the staging tables; never throws. */
   abort(): Promise<void>;
   close(): Promise<void>;
@@ -47,11 +60,26 @@ export interface CsvTableLoad {
 /** The table exists and did not come from a CSV (a connector or reporting table): not ours to replace. */
 export class TableConflictError extends Error {}
 
+/**
+ * A column typed by the first rows turned out to be another type, and its staged values were
+ * already converted (a number column holding 1.5 for "1.50"): the rows must be loaded again.
+ */
+export class RetypeNeeded extends Error {
+  override readonly name = 'RetypeNeeded';
+  constructor(
+    readonly columns: string[],
+    /** Every column's final type, the guess for the next load. */
+    readonly types: ColumnType[],
+  ) {
+    super(`column types changed after the first rows: ${columns.join(', ')}`);
+  }
+}
+
 /** Staging table names: derived from the upload (any string), safe as identifiers everywhere. */
 export function stagingNames(uploadId: string, attempt: number) {
   const key = createHash('sha256').update(uploadId).digest('hex').slice(0, 16);
   const prefix = `__csv_${key}_`;
-  return { prefix, raw: `${prefix}${attempt}_raw`, typed: `${prefix}${attempt}_new` };
+  return { prefix, raw: `${prefix}${attempt}_raw`, typed: `${prefix}${attempt}_new`, retyped: `${prefix}${attempt}_retyped` };
 }
 
 export const quoteSqlite = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -59,23 +87,27 @@ export const quoteSqlite = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const SQLITE_TYPES: Record<ColumnType, string> = { number: 'NUMERIC', date: 'DATE', boolean: 'BOOLEAN', text: 'TEXT' };
 const typeFromSqlite = (declared: string): ColumnType => (declared === 'NUMERIC' ? 'number' : declared === 'DATE' ? 'date' : declared === 'BOOLEAN' ? 'boolean' : 'text');
 
-/** The value of a raw text column as its inferred type (SQLite stores booleans as 0/1). */
-function sqliteConvert(c: ColumnPlan): string {
-  const col = quoteSqlite(c.name);
-  switch (c.type) {
+/** A raw text value (SQL expression) as the column's type (SQLite stores booleans as 0/1). */
+function sqliteConvert(type: ColumnType, value: string): string {
+  switch (type) {
     case 'number':
-      return `CAST(${col} AS NUMERIC)`;
+      return `CAST(${value} AS NUMERIC)`;
     case 'boolean':
-      return `CASE lower(${col}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
+      return `CASE lower(${value}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END`;
     default:
-      return col;
+      return value;
   }
 }
+
+const sqliteColumns = (names: string[], types: ColumnType[]) => [...names.map((c, i) => `${quoteSqlite(c)} ${SQLITE_TYPES[types[i]!]}`), '"_upload_id" TEXT NOT NULL', '"_loaded_at" TEXT NOT NULL'].join(', ');
 
 class SqliteCsvTableLoad implements CsvTableLoad {
   private readonly thread = new SqliteThread();
   private readonly names: ReturnType<typeof stagingNames>;
   private opened = false;
+  /** The staging table's columns and their declared types. */
+  private columns: string[] = [];
+  private declared: ColumnType[] = [];
 
   constructor(
     private readonly file: string,
@@ -106,11 +138,18 @@ class SqliteCsvTableLoad implements CsvTableLoad {
     return { rows: count?.n ?? 0, columns: info.filter((c) => !c.name.startsWith('_')).map((c) => ({ name: c.name, type: typeFromSqlite(c.type) })) };
   }
 
-  async begin(columns: string[]): Promise<void> {
+  async begin(columns: string[], guess: ColumnType[], loadedAt: Date): Promise<void> {
     await this.open();
-    const raw = quoteSqlite(this.names.raw);
-    await this.thread.call('exec', { sql: `DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} (${columns.map((c) => `${quoteSqlite(c)} TEXT`).join(', ')})` });
-    await this.thread.call('prepareInsertJson', { sql: `INSERT INTO ${raw} SELECT ${columns.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?)` });
+    this.columns = columns;
+    this.declared = guess;
+    const staging = quoteSqlite(this.names.typed);
+    await this.thread.call('exec', { sql: `DROP TABLE IF EXISTS ${staging}; CREATE TABLE ${staging} (${sqliteColumns(columns, guess)})` });
+    // jsonb_each parses the batch once; json_extract then reads each field of the binary row.
+    const values = guess.map((type, i) => sqliteConvert(type, `json_extract(value, '$[${i}]')`));
+    await this.thread.call('prepareInsertJson', {
+      sql: `INSERT INTO ${staging} SELECT ${[...values, '?', '?'].join(', ')} FROM jsonb_each(?)`,
+      params: [this.target.uploadId, loadedAt.toISOString()],
+    });
   }
 
   async append(batch: RowBatchPayload): Promise<void> {
@@ -120,30 +159,43 @@ class SqliteCsvTableLoad implements CsvTableLoad {
     await this.thread.call('insertJson', { buffer, length }, [buffer as ArrayBuffer]);
   }
 
-  async finish(columns: ColumnPlan[], loadedAt: Date): Promise<number> {
-    const raw = quoteSqlite(this.names.raw);
-    const typed = quoteSqlite(this.names.typed);
-    const table = quoteSqlite(this.target.tableName);
-    const defs = columns.map((c) => `${quoteSqlite(c.name)} ${SQLITE_TYPES[c.type]}`);
-    const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-    await this.thread.call('exec', {
-      sql: [
-        `DROP TABLE IF EXISTS ${typed}`,
-        `CREATE TABLE ${typed} (${[...defs, '"_upload_id" TEXT NOT NULL', '"_loaded_at" TEXT NOT NULL'].join(', ')})`,
-        `INSERT INTO ${typed} SELECT ${[...columns.map(sqliteConvert), quote(this.target.uploadId), quote(loadedAt.toISOString())].join(', ')} FROM ${raw} ORDER BY rowid`,
-        `DROP TABLE ${raw}`,
-      ].join(';\n'),
-    });
-    const [count] = await this.thread.call<{ n: number }[]>('all', { sql: `SELECT count(*) AS n FROM ${typed}` });
+  async finish(columns: ColumnPlan[]): Promise<number> {
+    const final = columns.map((c) => c.type);
+    const changed = final.flatMap((type, i) => (type === this.declared[i] ? [] : [i]));
+    // Only a text column still holds every value as it was read.
+    const lost = changed.filter((i) => this.declared[i] !== 'text');
+    if (lost.length) throw new RetypeNeeded(lost.map((i) => this.columns[i]!), final);
+    let staged = quoteSqlite(this.names.typed);
+    if (changed.length) {
+      // A column with no value in the first rows (staged as text) turned out to be typed: convert it.
+      const retyped = quoteSqlite(this.names.retyped);
+      const values = this.columns.map((c, i) => (changed.includes(i) ? sqliteConvert(final[i]!, quoteSqlite(c)) : quoteSqlite(c)));
+      await this.thread.call('exec', {
+        sql: [
+          `DROP TABLE IF EXISTS ${retyped}`,
+          `CREATE TABLE ${retyped} (${sqliteColumns(this.columns, final)})`,
+          `INSERT INTO ${retyped} SELECT ${[...values, '"_upload_id"', '"_loaded_at"'].join(', ')} FROM ${staged} ORDER BY rowid`,
+          `DROP TABLE ${staged}`,
+        ].join(';\n'),
+      });
+      staged = retyped;
+    }
+    const [count] = await this.thread.call<{ n: number }[]>('all', { sql: `SELECT count(*) AS n FROM ${staged}` });
     // The swap: one transaction, so readers see the old table or the new one.
-    await this.thread.call('exec', { sql: `BEGIN IMMEDIATE; DROP TABLE IF EXISTS ${table}; ALTER TABLE ${typed} RENAME TO ${table}; COMMIT;` });
+    const table = quoteSqlite(this.target.tableName);
+    await this.thread.call('exec', { sql: `BEGIN IMMEDIATE; DROP TABLE IF EXISTS ${table}; ALTER TABLE ${staged} RENAME TO ${table}; COMMIT;` });
     return count?.n ?? 0;
+  }
+
+  async reset(): Promise<void> {
+    await this.open();
+    const { raw, typed, retyped } = this.names;
+    await this.thread.call('exec', { sql: [raw, typed, retyped].map((t) => `DROP TABLE IF EXISTS ${quoteSqlite(t)};`).join(' ') });
   }
 
   async abort(): Promise<void> {
     try {
-      await this.open();
-      await this.thread.call('exec', { sql: `DROP TABLE IF EXISTS ${quoteSqlite(this.names.raw)}; DROP TABLE IF EXISTS ${quoteSqlite(this.names.typed)};` });
+      await this.reset();
     } catch {
       // best effort: the next attempt drops leftovers in prepare()
     }

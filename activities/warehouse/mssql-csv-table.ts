@@ -49,6 +49,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
   private pool: ConnectionPool | undefined;
   private readonly names: ReturnType<typeof stagingNames>;
   private columns: string[] = [];
+  private loadedAt = new Date();
 
   constructor(
     private readonly config: Config,
@@ -89,9 +90,11 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     return { rows: Number(count.recordset[0]?.n ?? 0), columns: info.recordset.filter((c) => !c.name.startsWith('_')).map((c) => ({ name: c.name, type: typeFromMssql(c.type) })) };
   }
 
-  async begin(columns: string[]): Promise<void> {
+  /** Stages text whatever the guess: the typed table is built from it in finish(). */
+  async begin(columns: string[], _guess: ColumnType[], loadedAt: Date): Promise<void> {
     const pool = await this.connect();
     this.columns = columns;
+    this.loadedAt = loadedAt;
     const raw = dbo(this.names.raw);
     await pool.request().query(`DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} ([_row] BIGINT IDENTITY(1,1) PRIMARY KEY, ${columns.map((c) => `${quoteMssql(c)} NVARCHAR(MAX) NULL`).join(', ')})`);
   }
@@ -107,7 +110,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     await pool.request().bulk(table);
   }
 
-  async finish(columns: ColumnPlan[], loadedAt: Date): Promise<number> {
+  async finish(columns: ColumnPlan[]): Promise<number> {
     const mssql = await import('mssql');
     const pool = await this.connect();
     const raw = dbo(this.names.raw);
@@ -130,7 +133,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     const inserted = await pool
       .request()
       .input('uploadId', mssql.NVarChar(200), this.target.uploadId)
-      .input('loadedAt', mssql.DateTime2, loadedAt)
+      .input('loadedAt', mssql.DateTime2, this.loadedAt)
       .query(`INSERT INTO ${typed} WITH (TABLOCK) SELECT ${[...plans.map(({ plan, type }) => mssqlConvert(plan, type)), '@uploadId', '@loadedAt'].join(', ')} FROM ${raw} ORDER BY [_row]; DROP TABLE ${raw};`);
     const tx: Transaction = new mssql.Transaction(pool);
     await tx.begin(mssql.ISOLATION_LEVEL.SERIALIZABLE);
@@ -145,10 +148,14 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     return inserted.rowsAffected[0] ?? 0;
   }
 
+  async reset(): Promise<void> {
+    const pool = await this.connect();
+    await pool.request().query(`DROP TABLE IF EXISTS ${dbo(this.names.raw)}; DROP TABLE IF EXISTS ${dbo(this.names.typed)};`);
+  }
+
   async abort(): Promise<void> {
     try {
-      const pool = await this.connect();
-      await pool.request().query(`DROP TABLE IF EXISTS ${dbo(this.names.raw)}; DROP TABLE IF EXISTS ${dbo(this.names.typed)};`);
+      await this.reset();
     } catch {
       // best effort: the next attempt drops leftovers in prepare()
     }

@@ -28,7 +28,11 @@ export class JsonRowBatch {
   }
 
   add(row: (string | null)[]): void {
-    const json = JSON.stringify(row);
+    this.addJson(JSON.stringify(row));
+  }
+
+  /** A row already written as a JSON array. */
+  addJson(json: string): void {
     const worst = this.len + json.length * 3 + 2;
     if (worst > this.buf.length) {
       const bigger = Buffer.allocUnsafeSlow(Math.max(worst, this.buf.length * 2));
