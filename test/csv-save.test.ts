@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import request from 'supertest';
-import { loadCsvBlob } from '../activities/csv';
+import { createCsvLoader, loadCsvBlob } from '../activities/csv';
 import { localDatabaseFile } from '../activities/warehouse';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
@@ -194,6 +194,53 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
     // Bad input is a non-retryable ValidationError carrying the message.
     await expect(loadCsvBlob({ ...input, tableName: 'bad name' })).rejects.toMatchObject({ type: 'ValidationError', nonRetryable: true, message: 'Please enter a valid table name' });
     await expect(loadCsvBlob({ ...input, blobName: 'missing.csv', uploadId: 'x' })).rejects.toMatchObject({ type: 'NotFound', nonRetryable: true });
+  });
+
+  describe('column types decided by later rows, and files only csv-parse reads', () => {
+    // Small batches: the staging table is typed by the rows of the first chunk read (a download
+    // chunk is at most 64 KB), so in these 300 KB files later rows contradict them.
+    const load = (blob: string, content: string) => async (org: Awaited<ReturnType<typeof onboardedOrg>>, tableName: string) => {
+      await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(blob).uploadData(Buffer.from(content));
+      const loader = createCsvLoader({ blobService: stack.blobService, config: stack.config, batchLimits: { rows: 2, bytes: 1024 * 1024 } });
+      return loader({ orgId: org.orgId, containerName: org.containerName, blobName: blob, databaseName: org.databaseName, tableName, uploadId: `${tableName}-1` });
+    };
+    const rowsOf = (org: Awaited<ReturnType<typeof onboardedOrg>>, table: string, where = '') => withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT * FROM "${table}" ${where} ORDER BY rowid`).all()) as Record<string, unknown>[];
+    const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n');
+
+    it('a column typed as a number by the first rows that meets text later keeps every value as written (read twice)', async () => {
+      const org = await onboardedOrg(stack, 'retype');
+      const csv = `ref,amount\n${lines(20000, (i) => `${i}.50,${i}`)}\n1e3,1\nINV-7,2\n`;
+      const result = await load('late-text.csv', csv)(org, 'late_text');
+      expect(result).toMatchObject({ rowsLoaded: 20002, reader: 'fast', passes: 2, columns: [{ name: 'ref', type: 'text' }, { name: 'amount', type: 'number' }] });
+      expect(rowsOf(org, 'late_text', `WHERE rowid IN (1, 2, 20001, 20002)`).map((r) => [r.ref, r.amount])).toEqual([['0.50', 0], ['1.50', 1], ['1e3', 1], ['INV-7', 2]]);
+      expect(tableNames(stack, org.databaseName)).toEqual(['late_text']);
+    });
+
+    it('a column empty in the first rows and typed later is converted without reading the file again', async () => {
+      const org = await onboardedOrg(stack, 'latetype');
+      const csv = `name,amount,flag,day\n${lines(20000, (i) => `name ${i},,,`)}\nc,1.50,TRUE,2024-02-29\nd,-2,false,2024-03-01\n`;
+      const result = await load('late-number.csv', csv)(org, 'late_number');
+      expect(result).toMatchObject({ rowsLoaded: 20002, reader: 'fast', passes: 1, columns: [{ name: 'name', type: 'text' }, { name: 'amount', type: 'number' }, { name: 'flag', type: 'boolean' }, { name: 'day', type: 'date' }] });
+      expect(rowsOf(org, 'late_number', `WHERE rowid IN (1, 20001, 20002)`).map((r) => [r.name, r.amount, r.flag, r.day])).toEqual([['name 0', null, null, null], ['c', 1.5, 1, '2024-02-29'], ['d', -2, 0, '2024-03-01']]);
+      const types = withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT typeof(amount) AS a, typeof(flag) AS f FROM late_number WHERE name = 'c'`).get());
+      expect(types).toEqual({ a: 'real', f: 'integer' });
+      const declared = withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT group_concat(type, ',') AS t FROM pragma_table_info('late_number')`).get());
+      expect(declared).toEqual({ t: 'TEXT,NUMERIC,BOOLEAN,DATE,TEXT,TEXT' });
+      expect(tableNames(stack, org.databaseName)).toEqual(['late_number']);
+    });
+
+    it('a valid file the fast reader does not take (old Mac CR line ends) is read by csv-parse', async () => {
+      const org = await onboardedOrg(stack, 'crfile');
+      const result = await load('mac.csv', 'code,amount\rA,1\r"B, b",2\r')(org, 'mac_lines');
+      expect(result).toMatchObject({ rowsLoaded: 2, reader: 'csv-parse', passes: 2, columns: [{ name: 'code', type: 'text' }, { name: 'amount', type: 'number' }] });
+      expect(rowsOf(org, 'mac_lines').map((r) => [r.code, r.amount])).toEqual([['A', 1], ['B, b', 2]]);
+    });
+
+    it('bad input the fast reader stops at gets csv-parse\'s message and writes nothing', async () => {
+      const org = await onboardedOrg(stack, 'stray');
+      await expect(load('stray.csv', 'a,b\n1,2\n3,4\n5,x"y\n')(org, 'stray_quote')).rejects.toMatchObject({ type: 'ValidationError', message: expect.stringMatching(/^Line 4: a quote inside an unquoted field/) });
+      expect(tableNames(stack, org.databaseName)).toEqual([]);
+    });
   });
 
   it('refuses to replace a table that was not made from a CSV', async () => {
