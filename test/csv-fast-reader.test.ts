@@ -88,14 +88,20 @@ function reference(text: string, delimiter: CsvDelimiter) {
 /** Reads text in chunks of 1 to maxChunk characters (a record cut anywhere must read the same). */
 function fastRead(text: string, delimiter: CsvDelimiter, rnd: ReturnType<typeof generator>, maxChunk = 12) {
   const rows: unknown[] = [];
-  const reader = new FastCsvReader(delimiter, { row: (json) => rows.push(JSON.parse(json)) });
+  const reader = new FastCsvReader(delimiter);
+  const take = () => {
+    const { json, rows: n } = reader.take();
+    if (n > 0) rows.push(...(JSON.parse(`[${json}]`) as unknown[]));
+  };
   try {
     for (let i = 0; i < text.length; ) {
       const size = 1 + Math.floor(rnd.next() * maxChunk);
       reader.push(text.slice(i, i + size));
+      take();
       i += size;
     }
     reader.end();
+    take();
   } catch (e) {
     return { error: e as Error };
   }

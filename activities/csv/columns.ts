@@ -40,67 +40,29 @@ export function normalizeHeader(header: string[]): string[] {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const NO_TIME = { time: false, zone: false };
 
 const digit = (c: number) => c >= 48 && c <= 57;
-/** Two digits at i as a number (NaN-free: callers checked they are digits). */
-const two = (v: string, i: number) => (v.charCodeAt(i) - 48) * 10 + v.charCodeAt(i + 1) - 48;
+/** Two digits at i as a number (callers checked they are digits). */
+const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
 
 function validDay(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]!) return false;
   return !(month === 2 && day === 29) || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
 }
 
-/** YYYY-MM-DD, optionally with a time (T or space) and a zone; checks the calendar. */
-function isDate(v: string): { time: boolean; zone: boolean } | undefined {
-  if (v.length === 10) {
-    // The common case without the regex: exactly YYYY-MM-DD.
-    for (let i = 0; i < 10; i++) {
-      const c = v.charCodeAt(i);
-      if (i === 4 || i === 7 ? c !== 45 : !digit(c)) return undefined;
-    }
-    return validDay(two(v, 0) * 100 + two(v, 2), two(v, 5), two(v, 8)) ? NO_TIME : undefined;
-  }
-  const m = DATE.exec(v);
-  if (!m || !validDay(Number(m[1]), Number(m[2]), Number(m[3]))) return undefined;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return undefined;
-  return { time: m[4] !== undefined, zone: m[7] !== undefined };
+/** true or false in any case, at s[start, end). */
+function isBoolean(s: string, start: number, end: number): boolean {
+  const len = end - start;
+  if (len === 4) return (s.charCodeAt(start) | 32) === 116 && (s.charCodeAt(start + 1) | 32) === 114 && (s.charCodeAt(start + 2) | 32) === 117 && (s.charCodeAt(start + 3) | 32) === 101;
+  if (len === 5) return (s.charCodeAt(start) | 32) === 102 && (s.charCodeAt(start + 1) | 32) === 97 && (s.charCodeAt(start + 2) | 32) === 108 && (s.charCodeAt(start + 3) | 32) === 115 && (s.charCodeAt(start + 4) | 32) === 101;
+  return false;
 }
 
 /**
- * A plain decimal ([+-] digits [. digits] [e [+-] digits], at least one digit before the
- * exponent): its digits before and after the point and whether it has an exponent; undefined
- * otherwise, and for 007 or 0123 (codes whose zeros matter).
+ * What a column's values allow, learnt one value at a time (empty values are NULL and say
+ * nothing). A value is read where it stands (a string and a range), so the CSV reader need
+ * not cut it out of its line.
  */
-function decimal(v: string): { intDigits: number; scale: number; exponent: boolean } | undefined {
-  const len = v.length;
-  let i = 0;
-  const c0 = v.charCodeAt(0);
-  if (c0 === 43 || c0 === 45) i = 1;
-  const intStart = i;
-  while (i < len && digit(v.charCodeAt(i))) i++;
-  const intDigits = i - intStart;
-  if (intDigits > 1 && v.charCodeAt(intStart) === 48) return undefined; // leading zero
-  let scale = 0;
-  if (i < len && v.charCodeAt(i) === 46) {
-    const fracStart = ++i;
-    while (i < len && digit(v.charCodeAt(i))) i++;
-    scale = i - fracStart;
-  }
-  if (intDigits === 0 && scale === 0) return undefined;
-  let exponent = false;
-  if (i < len && (v.charCodeAt(i) | 32) === 101) {
-    i++;
-    if (i < len && (v.charCodeAt(i) === 43 || v.charCodeAt(i) === 45)) i++;
-    const expStart = i;
-    while (i < len && digit(v.charCodeAt(i))) i++;
-    if (i === expStart) return undefined;
-    exponent = true;
-  }
-  return i === len ? { intDigits, scale, exponent } : undefined;
-}
-
-/** What a column's values allow, learnt one value at a time (empty values are NULL and say nothing). */
 export class ColumnProfile {
   values = 0;
   number = true;
@@ -120,34 +82,72 @@ export class ColumnProfile {
     return this.number || this.date || this.boolean;
   }
 
-  /** A value of a column that is text already (!open): only its length matters now. */
-  observeLength(len: number): void {
-    this.values++;
-    if (len > this.maxLength) this.maxLength = len;
+  observe(v: string): void {
+    this.observeIn(v, 0, v.length);
   }
 
-  observe(v: string): void {
+  /** The value s[start, end) (not empty). */
+  observeIn(s: string, start: number, end: number): void {
     this.values++;
-    const len = v.length;
+    const len = end - start;
     if (len > this.maxLength) this.maxLength = len;
-    if (this.number) {
-      const d = decimal(v);
-      if (!d) this.number = false;
-      else {
-        if (d.intDigits > this.intDigits) this.intDigits = d.intDigits;
-        if (d.scale > this.scale) this.scale = d.scale;
-        if (d.exponent) this.exponent = true;
-      }
+    if (this.number && !this.decimal(s, start, end)) this.number = false;
+    if (this.boolean && !isBoolean(s, start, end)) this.boolean = false;
+    if (this.date && !(len >= 10 && s.charCodeAt(start + 4) === 45 && this.dateValue(s, start, end))) this.date = false;
+  }
+
+  /**
+   * A plain decimal ([+-] digits [. digits] [e [+-] digits], a digit before the exponent; not
+   * 007 or 0123, codes whose zeros matter): notes its digits before and after the point and
+   * whether it has an exponent.
+   */
+  private decimal(s: string, start: number, end: number): boolean {
+    let i = start;
+    const c0 = s.charCodeAt(i);
+    if (c0 === 43 || c0 === 45) i++;
+    const intStart = i;
+    while (i < end && digit(s.charCodeAt(i))) i++;
+    const intDigits = i - intStart;
+    if (intDigits > 1 && s.charCodeAt(intStart) === 48) return false; // leading zero
+    let scale = 0;
+    if (i < end && s.charCodeAt(i) === 46) {
+      const fracStart = ++i;
+      while (i < end && digit(s.charCodeAt(i))) i++;
+      scale = i - fracStart;
     }
-    if (this.boolean && !((len === 4 || len === 5) && /^(?:true|false)$/i.test(v))) this.boolean = false;
-    if (this.date) {
-      const d = len >= 10 && v.charCodeAt(4) === 45 ? isDate(v) : undefined;
-      if (!d) this.date = false;
-      else {
-        if (d.time) this.time = true;
-        if (d.zone) this.zone = true;
-      }
+    if (intDigits === 0 && scale === 0) return false;
+    let exponent = false;
+    if (i < end && (s.charCodeAt(i) | 32) === 101) {
+      i++;
+      if (i < end && (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45)) i++;
+      const expStart = i;
+      while (i < end && digit(s.charCodeAt(i))) i++;
+      if (i === expStart) return false;
+      exponent = true;
     }
+    if (i !== end) return false;
+    if (intDigits > this.intDigits) this.intDigits = intDigits;
+    if (scale > this.scale) this.scale = scale;
+    if (exponent) this.exponent = true;
+    return true;
+  }
+
+  /** YYYY-MM-DD, optionally with a time (T or space) and a zone, on the calendar: notes time and zone. */
+  private dateValue(s: string, start: number, end: number): boolean {
+    if (end - start === 10) {
+      // The common case without the regex: exactly YYYY-MM-DD.
+      for (let i = 0; i < 10; i++) {
+        const c = s.charCodeAt(start + i);
+        if (i === 4 || i === 7 ? c !== 45 : !digit(c)) return false;
+      }
+      return validDay(two(s, start) * 100 + two(s, start + 2), two(s, start + 5), two(s, start + 8));
+    }
+    const m = DATE.exec(start === 0 && end === s.length ? s : s.slice(start, end));
+    if (!m || !validDay(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
+    if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
+    if (m[4] !== undefined) this.time = true;
+    if (m[7] !== undefined) this.zone = true;
+    return true;
   }
 
   /** A column with no value, or with values of different kinds, stays text. */

@@ -17,10 +17,6 @@ export class FastPathUnsupported extends Error {
   override readonly name = 'FastPathUnsupported';
 }
 
-export interface FastRowSink {
-  /** One row as a JSON array of strings, null for an empty field. */
-  row(json: string): void;
-}
 
 const QUOTE = 34;
 const CR = 13;
@@ -48,28 +44,31 @@ export class FastCsvReader {
   names: string[] | undefined;
   profiles: ColumnProfile[] = [];
   rows = 0;
+  private taken = 0;
+  /** Rows read since the last take(), JSON arrays of strings (null for an empty field), one or more a string. */
+  private out: string[] = [];
+  /** Consecutive plain lines not yet made JSON: s[start, end), lines apart. */
+  private run = { s: '', start: 0, end: 0, rows: 0, empty: false };
 
   private readonly d: number;
   private readonly delimiter: string;
-  /** Characters a plain line may not hold: JSON escapes, quotes, control characters but the delimiter. */
-  private readonly special: RegExp;
-  /** A line of nothing but blanks and delimiters. */
-  private readonly blankLine: RegExp;
   private carry = '';
   /** Record delimiter, from the first line end outside quotes: '\n' or '\r\n'. */
   private crlf: boolean | undefined;
   private expected = 0;
 
-  constructor(
-    delimiter: CsvDelimiter,
-    private readonly sink: FastRowSink,
-  ) {
+  constructor(delimiter: CsvDelimiter) {
     this.delimiter = delimiter;
     this.d = delimiter.charCodeAt(0);
-    // LF and CR are not here: the scan checks line ends itself.
-    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-    this.special = delimiter === '\t' ? /["\\\x00-\x08\x0b\x0c\x0e-\x1f]/g : /["\\\x00-\x09\x0b\x0c\x0e-\x1f]/g;
-    this.blankLine = new RegExp(`^[\\s${delimiter === '\t' ? '' : delimiter}]*$`);
+  }
+
+  /** The rows read since the last call, as JSON arrays joined by commas, and how many. */
+  take(): { json: string; rows: number } {
+    const rows = this.rows - this.taken;
+    const json = this.out.length === 1 ? this.out[0]! : this.out.join(',');
+    this.out = [];
+    this.taken = this.rows;
+    return { json, rows };
   }
 
   /** Reads every complete record of carry + chunk; keeps the incomplete rest. */
@@ -82,18 +81,14 @@ export class FastCsvReader {
 
   /** The end of the file: reads the last record (which may lack a line end). */
   end(): void {
-    if (this.carry) this.scan(this.carry, true);
+    if (this.carry && this.scan(this.carry, true) !== this.carry.length) throw new FastPathUnsupported('text left unread at the end');
     this.carry = '';
   }
 
   /** Answers how much of s was consumed (up to the start of an incomplete record). */
   private scan(s: string, final: boolean): number {
     const n = s.length;
-    const special = this.special;
     let pos = 0;
-    // Cached positions of the next special character / CR at or after pos.
-    let nextSpecial = -1;
-    let nextCr = -1;
     while (pos < n) {
       if (this.crlf === undefined || this.names === undefined) {
         const end = this.slowRecord(s, pos, final);
@@ -101,81 +96,132 @@ export class FastCsvReader {
         pos = end;
         continue;
       }
-      let lf = s.indexOf('\n', pos);
-      if (lf === -1) {
-        if (!final) return pos;
-        lf = n;
-      }
-      let end = lf; // end of the line's content
-      if (this.crlf) {
-        if (lf < n) {
-          if (lf === pos || s.charCodeAt(lf - 1) !== CR) throw new FastPathUnsupported('a bare LF in a CRLF file');
-          end = lf - 1;
-        }
-      }
-      if (nextSpecial < pos) {
-        special.lastIndex = pos;
-        nextSpecial = special.exec(s)?.index ?? n;
-      }
-      if (nextSpecial < end) {
+      const end = this.plainLines(s, pos, final);
+      if (end === pos) {
         // Quotes or characters JSON must escape: this record the careful way.
         const recEnd = this.slowRecord(s, pos, final);
         if (recEnd < 0) return pos;
         pos = recEnd;
-        continue;
-      }
-      if (this.crlf) {
-        // The only CR allowed is the one ending the line.
-        const cr = s.indexOf('\r', pos);
-        if (cr !== -1 && cr < end) throw new FastPathUnsupported('a bare CR in a CRLF file');
+      } else if (end < 0) {
+        return -end - 1; // the chunk ends inside a line
       } else {
-        if (nextCr < pos) nextCr = s.indexOf('\r', pos) >>> 0; // -1 (none) becomes the largest index
-        if (nextCr < end) throw new FastPathUnsupported('a CR inside a line of an LF file');
+        pos = end;
       }
-      if (end - pos > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
-      const next = lf < n ? lf + 1 : n;
-      if (end === pos) {
-        pos = next; // an empty line
-        continue;
-      }
-      this.plainLine(s, pos, end);
-      pos = next;
     }
     return pos;
   }
 
-  /** A line without quotes or characters to escape: fields between delimiters, as they are. */
-  private plainLine(s: string, start: number, end: number): void {
-    const delimiter = this.delimiter;
-    const c0 = s.charCodeAt(start);
-    if ((c0 <= 32 || c0 === this.d || c0 > 127) && this.blankLine.test(s.slice(start, end))) {
-      // All fields empty or blank: csv-parse checks the field count, then skips the record.
-      if (s.slice(start, end).split(delimiter).length !== this.expected) throw new FastPathUnsupported('a record with another number of fields');
-      return;
-    }
-    const profiles = this.profiles;
+  /**
+   * Reads plain lines from pos (no quotes, no characters JSON must escape), one character loop
+   * per line that finds the fields, counts them and shows them to the column profiles. A run of
+   * consecutive plain lines becomes JSON rows at once: delimiters and line ends replaced.
+   * Answers where reading stopped: at a line that is not plain (pos itself when the first is
+   * not), or -(start + 1) of a line the chunk cuts off.
+   */
+  private plainLines(s: string, pos: number, final: boolean): number {
+    const n = s.length;
     const d = this.d;
+    const crlf = this.crlf;
     const expected = this.expected;
-    let field = 0;
-    let a = start;
-    let empty = false;
-    for (let i = start; i <= end; i++) {
-      if (i < end && s.charCodeAt(i) !== d) continue;
-      if (field === expected) throw new FastPathUnsupported('more fields than the header');
-      if (i === a) empty = true;
-      else {
-        const p = profiles[field]!;
-        if (p.open) p.observe(s.slice(a, i));
-        else p.observeLength(i - a);
+    const profiles = this.profiles;
+    this.run = { s, start: pos, end: pos, rows: 0, empty: false };
+    const run = this.run;
+    let lineStart = pos;
+    for (;;) {
+      // One line from lineStart.
+      if (lineStart - run.start > MAX_RECORD * 4) this.emitRun(); // keep a run's text short
+      let field = 0;
+      let a = lineStart;
+      let empty = false;
+      let end = -1; // content end
+      let next = -1; // next line's start
+      const c0 = lineStart < n ? s.charCodeAt(lineStart) : -1;
+      if (c0 !== -1 && (c0 <= 32 || c0 === d || c0 > 126) && c0 !== 10 && c0 !== 13) {
+        // Maybe a record of blanks only, which csv-parse skips: the careful way decides.
+        this.emitRun();
+        return lineStart;
       }
-      field++;
-      a = i + 1;
+      let i = lineStart;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 59) {
+          if (c !== 92) continue;
+        } else if (c === d) {
+          if (field === expected - 1) throw new FastPathUnsupported('more fields than the header');
+          if (i === a) empty = true;
+          else this.observe(profiles[field]!, s, a, i);
+          field++;
+          a = i + 1;
+          continue;
+        } else if (c >= 32) {
+          if (c !== 34) continue;
+        } else if (c === 10) {
+          if (crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
+          end = i;
+          next = i + 1;
+          break;
+        } else if (c === 13) {
+          if (!crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
+          if (i + 1 >= n) {
+            if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
+            break; // is it CRLF? the next chunk tells
+          }
+          if (s.charCodeAt(i + 1) !== 10) throw new FastPathUnsupported('a bare CR in a CRLF file');
+          end = i;
+          next = i + 2;
+          break;
+        }
+        // A quote, a backslash or a control character: not a plain line.
+        this.emitRun();
+        return lineStart;
+      }
+      if (end === -1) {
+        if (!final || i < n) {
+          this.emitRun();
+          return -lineStart - 1;
+        }
+        end = next = n; // the last line, without a line end
+      }
+      if (end - lineStart > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
+      if (end === lineStart) {
+        this.emitRun(); // an empty line: skipped
+      } else {
+        if (field !== expected - 1) throw new FastPathUnsupported('fewer fields than the header');
+        if (end === a) empty = true;
+        else this.observe(profiles[field]!, s, a, end);
+        if (run.rows === 0) run.start = lineStart;
+        run.end = end;
+        run.rows++;
+        if (empty) run.empty = true;
+      }
+      lineStart = next;
+      if (lineStart >= n) {
+        this.emitRun();
+        return lineStart;
+      }
     }
-    if (field !== this.expected) throw new FastPathUnsupported('fewer fields than the header');
-    const json = `["${s.slice(start, end).replaceAll(delimiter, '","')}"]`;
-    // Only an empty field makes "" here (no field holds a quote): JSON null, as the loader stores it.
-    this.sink.row(empty ? json.replaceAll('""', 'null') : json);
-    this.rows++;
+  }
+
+  /** The run of plain lines read so far as JSON rows (one string), and a new empty run. */
+  private emitRun(): void {
+    const run = this.run;
+    if (run.rows > 0) {
+      let json = `["${run.s.slice(run.start, run.end).replaceAll(this.delimiter, '","').replaceAll(this.crlf ? '\r\n' : '\n', '"],["')}"]`;
+      // Only empty fields make "" here (no field holds a quote): JSON null, as the loader stores it.
+      if (run.empty) json = json.replaceAll('""', 'null');
+      this.out.push(json);
+      this.rows += run.rows;
+    }
+    run.rows = 0;
+    run.empty = false;
+  }
+
+  private observe(p: ColumnProfile, s: string, start: number, end: number): void {
+    if (p.open) p.observeIn(s, start, end);
+    else {
+      p.values++; // text already: only the length matters now
+      if (end - start > p.maxLength) p.maxLength = end - start;
+    }
   }
 
   /**
@@ -286,7 +332,7 @@ export class FastCsvReader {
       if (v === '') values[f] = null;
       else this.profiles[f]!.observe(v);
     }
-    this.sink.row(JSON.stringify(values));
+    this.out.push(JSON.stringify(values));
     this.rows++;
     return next;
   }

@@ -179,7 +179,9 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
   // Batches of JSON rows go to the database thread while the next one is read.
   let names: string[] | undefined;
   let profiles: ColumnProfile[] = [];
-  let batch = new JsonRowBatch(batchLimits.bytes + 64 * 1024);
+  // Room for the limit and one chunk's rows beyond it (the batch is checked after each chunk).
+  const capacity = batchLimits.bytes + 256 * 1024;
+  let batch = new JsonRowBatch(capacity);
   let begun = false;
   const inFlight: Promise<void>[] = [];
   const flush = async () => {
@@ -190,7 +192,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
       begun = true;
     }
     const payload = batch.take();
-    batch = new JsonRowBatch(batchLimits.bytes + 64 * 1024);
+    batch = new JsonRowBatch(capacity);
     const appended = table.append(payload);
     appended.catch(() => undefined); // awaited below or at the end; never an unhandled rejection meanwhile
     inFlight.push(appended);
@@ -205,13 +207,19 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
 
   let stages: (Transform | Writable)[];
   if (plan.reader === 'fast') {
-    const reader = new FastCsvReader(delimiter, { row: (json) => batch.addJson(json) });
+    const reader = new FastCsvReader(delimiter);
+    // A chunk's rows go into the batch in one write.
+    const takeRows = () => {
+      const { json, rows } = reader.take();
+      if (rows > 0) batch.addJson(json, rows);
+      names ??= reader.names;
+      profiles = reader.profiles;
+    };
     stages = [new Writable({
       write(chunk: Buffer, _enc, callback) {
         try {
           reader.push(chunk.toString('utf8'));
-          names ??= reader.names;
-          profiles = reader.profiles;
+          takeRows();
         } catch (e) {
           return callback(e as Error);
         }
@@ -221,8 +229,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
       final(callback) {
         try {
           reader.end();
-          names ??= reader.names;
-          profiles = reader.profiles;
+          takeRows();
         } catch (e) {
           return callback(e as Error);
         }

@@ -3,7 +3,6 @@
 // big the file (arrays of strings held per batch would be promoted and pile up until a major
 // GC); the buffer moves to the database thread without a copy.
 const OPEN = 0x5b; // [
-const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
 
 export interface RowBatchPayload {
@@ -28,20 +27,28 @@ export class JsonRowBatch {
   }
 
   add(row: (string | null)[]): void {
-    this.addJson(JSON.stringify(row));
+    this.addJson(JSON.stringify(row), 1);
   }
 
-  /** A row already written as a JSON array. */
-  addJson(json: string): void {
-    const worst = this.len + json.length * 3 + 2;
-    if (worst > this.buf.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(worst, this.buf.length * 2));
-      this.buf.copy(bigger, 0, 0, this.len);
-      this.buf = bigger;
+  /** Rows already written as JSON arrays: one, or several joined by commas. */
+  addJson(json: string, rows: number): void {
+    if (this.rows > 0) this.append(',');
+    this.append(json);
+    this.rows += rows;
+  }
+
+  private append(text: string): void {
+    // A write stops short only when the next character does not fit (less than 4 bytes left);
+    // with 4 bytes to spare it surely wrote everything, and take() has room for its bracket.
+    const written = this.buf.write(text, this.len, 'utf8');
+    if (this.buf.length - (this.len + written) >= 4) {
+      this.len += written;
+      return;
     }
-    if (this.rows > 0) this.buf[this.len++] = COMMA;
-    this.len += this.buf.write(json, this.len, 'utf8');
-    this.rows++;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.len + Buffer.byteLength(text) + 4, this.buf.length * 2));
+    this.buf.copy(bigger, 0, 0, this.len);
+    this.buf = bigger;
+    this.len += this.buf.write(text, this.len, 'utf8');
   }
 
   /** The finished batch; this object must not be used afterwards. */
