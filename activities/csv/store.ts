@@ -1,7 +1,8 @@
 // Streams an uploaded CSV into the organization's container: checked on the way (bytes,
-// sniff, optionally every row), uploaded in blocks (BlockBlobClient.uploadStream, never the
+// sniff, optionally every row), uploaded in blocks (a few 4 MB blocks in flight, never the
 // whole file in memory), committed only when every check passed. On any failure the
-// partial blob is removed, so a refused file leaves nothing behind.
+// partial blob is removed once every block request has settled, so a refused file leaves
+// nothing behind (not even a block that was still on its way when the check failed).
 import type { BlobServiceClient, BlockBlobClient } from '@azure/storage-blob';
 import { pipeline, type Readable } from 'node:stream';
 import { CsvInspector, type CsvInspection } from './inspect';
@@ -50,15 +51,50 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   const checked = pipeline(input.source, guard, inspector, (e) => {
     if (e) streamError = e;
   });
+  // Blocks being staged: each settles without throwing; the first failure is kept.
+  const ids: string[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let stageError: unknown;
+  const stage = (block: Buffer) => {
+    // Block ids: base64 of strings of one length, in commit order.
+    const id = Buffer.from(`block-${String(ids.length).padStart(8, '0')}`).toString('base64');
+    ids.push(id);
+    const settled: Promise<void> = blob
+      .stageBlock(id, block, block.length)
+      .then(
+        () => undefined,
+        (e: unknown) => void (stageError ??= e),
+      )
+      .finally(() => inFlight.delete(settled));
+    inFlight.add(settled);
+  };
   try {
-    await blob.uploadStream(checked, BLOCK_BYTES, CONCURRENCY, {
+    let parts: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of checked as AsyncIterable<Buffer>) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size < BLOCK_BYTES) continue;
+      stage(Buffer.concat(parts, size));
+      parts = [];
+      size = 0;
+      while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+      if (stageError) throw stageError;
+    }
+    if (size > 0) stage(Buffer.concat(parts, size));
+    await Promise.all(inFlight);
+    if (streamError) throw streamError;
+    if (stageError) throw stageError;
+    await blob.commitBlockList(ids, {
       blobHTTPHeaders: { blobContentType: 'text/csv; charset=utf-8' },
       metadata: input.metadata,
     });
-    if (streamError) throw streamError;
   } catch (e) {
+    // No block may land after the discard: wait for every request first.
+    await Promise.all(inFlight);
     await discardBlob(blob);
-    throw streamError ?? e;
+    // Storage's own failure as it is; else the check's (leaving the loop early also ends the stream).
+    throw e === stageError ? e : (streamError ?? e);
   }
   return { ...inspector.result!, blobName: input.blobName, url: blob.url, size: guard.bytes };
 }
