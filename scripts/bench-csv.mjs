@@ -13,7 +13,7 @@ import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ProcessGroup, azuriteConnectionString, freePort, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
 import { ROOT, bootstrap, ensureSqlite3Cli, main } from './lib/tools.mjs';
 
 const arg = (name, dflt) => {
@@ -44,6 +44,32 @@ async function generateCsv(file, rows) {
 function rssMb(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc); NaN once it is gone. */
+function cpuSecs(pid) {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Where the CPU went between snapshot() and the returned function's call, per process. */
+function cpuSnapshot(group) {
+  const alive = group.children.filter((c) => c.exitCode === null && c.signalCode === null);
+  const before = alive.map((c) => cpuSecs(c.pid));
+  const self = process.cpuUsage();
+  return () => {
+    const used = alive.map((c, i) => [c.name.replace(/-\d+$/, ''), cpuSecs(c.pid) - before[i]]);
+    const { user, system } = process.cpuUsage(self);
+    used.push(['bench client', (user + system) / 1e6]);
+    return used;
+  };
 }
 
 /** Samples the processes' RSS every 50 ms until stop(); answers each one's peak. */
@@ -84,9 +110,10 @@ async function waitForLine(child, text, timeoutMs = 180000) {
 async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const apiPort = await freePort();
   const childEnv = { ...env, PORT: String(apiPort) };
-  const tsx = ['--require', 'tsx/cjs']; // as npm start runs them
-  const worker = group.spawn(`worker-${rows}`, process.execPath, [...tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT, capture: true });
-  const api = group.spawn(`api-${rows}`, process.execPath, [...tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT });
+  // As npm start runs them.
+  const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
+  const worker = group.spawn(`worker-${rows}`, process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT, capture: true });
+  const api = group.spawn(`api-${rows}`, process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT });
   await waitForLine(worker, 'worker started');
   await waitForPort(apiPort, { name: 'api', child: api, timeoutMs: 120000 });
   const base = `http://127.0.0.1:${apiPort}/api/v1`;
@@ -111,10 +138,12 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   await new Promise((r) => setTimeout(r, 2000));
   const idle = [rssMb(worker.pid), rssMb(api.pid)];
   const stopSampling = sampleRss([worker.pid, api.pid]);
+  const cpuUsed = cpuSnapshot(group);
   const t0 = performance.now();
   const res = await fetch(`${base}/pipeline/saveCSV`, { method: 'POST', headers: { authorization: `Bearer ${data.token}` }, body: form });
   const secs = (performance.now() - t0) / 1000;
   const [workerRss, apiRss] = stopSampling();
+  const cpu = cpuUsed();
   const body = await res.json();
   if (res.status !== 200) throw new Error(`saveCSV answered ${res.status}: ${JSON.stringify(body)}`);
   if (body.data.rowsLoaded !== rows) throw new Error(`saveCSV loaded ${body.data.rowsLoaded} rows, expected ${rows}`);
@@ -126,7 +155,7 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   await connection.close();
   const workflowSecs = (desc.closeTime.getTime() - desc.startTime.getTime()) / 1000;
 
-  const result = { secs, workflowSecs, workerRss, apiRss, idle, columns: body.data.columns };
+  const result = { secs, workflowSecs, workerRss, apiRss, idle, cpu, columns: body.data.columns };
   for (const child of [api, worker]) {
     child.kill('SIGTERM');
     await once(child, 'exit');
@@ -186,6 +215,7 @@ await main(async () => {
         `  sqlite3 .import baseline:    ${base.secs.toFixed(2)} s = ${Math.round(theirs).toLocaleString('en-US')} rows/s`,
         `  ratio: ${(ours / theirs).toFixed(2)} of the baseline's rows/s (target >= 0.50)`,
         `  peak RSS during the save: worker ${run.workerRss.toFixed(0)} MB, api ${run.apiRss.toFixed(0)} MB (target < 250 MB, flat across sizes); idle before: worker ${run.idle[0].toFixed(0)} MB, api ${run.idle[1].toFixed(0)} MB`,
+        `  CPU during the save: ${run.cpu.map(([name, secs]) => `${name} ${secs.toFixed(2)} s`).join(', ')} (2 cores here)`,
         `  columns: ${run.columns.map((c) => `${c.name}:${c.type}`).join(', ')}`,
       );
     }

@@ -3,7 +3,7 @@
 // Ctrl-C stops every child; the next start keeps all data.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProcessGroup, assertPortsFree, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ProcessGroup, assertPortsFree, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
 import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
@@ -54,11 +54,9 @@ await main(async () => {
   await startInfrastructure(group, { tools, dataDir, ports, namespace: env.TEMPORAL_NAMESPACE || 'default', mongo: !mongoExternal });
 
   const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development' };
-  // node itself with tsx's CommonJS hook: no tsx CLI parent process and no ESM loader thread
-  // (together ~60 MB per service), and signals reach the service directly.
-  const tsx = ['--require', 'tsx/cjs'];
-  const worker = group.spawn('worker', process.execPath, [...tsx, 'worker/main.ts'], { env: childEnv, cwd: ROOT });
-  const api = group.spawn('api', process.execPath, [...tsx, 'api/main.ts'], { env: childEnv, cwd: ROOT, echo: true });
+  const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
+  const worker = group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT });
+  const api = group.spawn('api', process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT, echo: true });
   for (const child of [worker, api]) {
     child.once('exit', (code) => {
       if (stopping) return;
