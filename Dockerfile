@@ -9,11 +9,12 @@ RUN node node_modules/vite/bin/vite.js build --config web/vite.config.ts && npm 
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0
+# MALLOC_ARENA_MAX and --max-semi-space-size: as npm start runs the services (scripts/lib/services.mjs).
+ENV NODE_ENV=production HOST=0.0.0.0 MALLOC_ARENA_MAX=2
 COPY --from=build /app /app
 # DATA_DIR: generated local secrets, the worker's cached workflow bundle (a named volume
 # mounted here takes this ownership).
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-CMD ["node", "--require", "tsx/cjs", "api/main.ts"]
+CMD ["node", "--max-semi-space-size=4", "--require", "tsx/cjs", "api/main.ts"]

@@ -91,12 +91,12 @@ function fastRead(text: string, delimiter: CsvDelimiter, rnd: ReturnType<typeof 
   const reader = new FastCsvReader(delimiter);
   const take = () => {
     const { json, rows: n } = reader.take();
-    if (n > 0) rows.push(...(JSON.parse(`[${json}]`) as unknown[]));
+    if (n > 0) rows.push(...(JSON.parse(`[${json.toString('utf8')}]`) as unknown[]));
   };
   try {
     for (let i = 0; i < text.length; ) {
       const size = 1 + Math.floor(rnd.next() * maxChunk);
-      reader.push(text.slice(i, i + size));
+      reader.push(Buffer.from(text.slice(i, i + size)));
       take();
       i += size;
     }

@@ -43,7 +43,7 @@ const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 const digit = (c: number) => c >= 48 && c <= 57;
 /** Two digits at i as a number (callers checked they are digits). */
-const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+const two = (s: Uint8Array, i: number) => (s[i]! - 48) * 10 + s[i + 1]! - 48;
 
 function validDay(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]!) return false;
@@ -51,17 +51,20 @@ function validDay(year: number, month: number, day: number): boolean {
 }
 
 /** true or false in any case, at s[start, end). */
-function isBoolean(s: string, start: number, end: number): boolean {
+function isBoolean(s: Uint8Array, start: number, end: number): boolean {
   const len = end - start;
-  if (len === 4) return (s.charCodeAt(start) | 32) === 116 && (s.charCodeAt(start + 1) | 32) === 114 && (s.charCodeAt(start + 2) | 32) === 117 && (s.charCodeAt(start + 3) | 32) === 101;
-  if (len === 5) return (s.charCodeAt(start) | 32) === 102 && (s.charCodeAt(start + 1) | 32) === 97 && (s.charCodeAt(start + 2) | 32) === 108 && (s.charCodeAt(start + 3) | 32) === 115 && (s.charCodeAt(start + 4) | 32) === 101;
+  if (len === 4) return (s[start]! | 32) === 116 && (s[start + 1]! | 32) === 114 && (s[start + 2]! | 32) === 117 && (s[start + 3]! | 32) === 101;
+  if (len === 5) return (s[start]! | 32) === 102 && (s[start + 1]! | 32) === 97 && (s[start + 2]! | 32) === 108 && (s[start + 3]! | 32) === 115 && (s[start + 4]! | 32) === 101;
   return false;
 }
 
+/** observe()'s ASCII values as bytes. */
+let scratch = Buffer.allocUnsafe(256);
+
 /**
  * What a column's values allow, learnt one value at a time (empty values are NULL and say
- * nothing). A value is read where it stands (a string and a range), so the CSV reader need
- * not cut it out of its line.
+ * nothing). The CSV reader shows a value where it stands in the file's bytes, so it never
+ * becomes a string.
  */
 export class ColumnProfile {
   values = 0;
@@ -75,6 +78,7 @@ export class ColumnProfile {
   /** date: a time of day, a zone. */
   time = false;
   zone = false;
+  /** Longest value, in UTF-16 units (as String.length counts). */
   maxLength = 0;
 
   /** Still more than text: some type other than text fits every value so far. */
@@ -82,18 +86,37 @@ export class ColumnProfile {
     return this.number || this.date || this.boolean;
   }
 
+  /** A value (not empty). */
   observe(v: string): void {
-    this.observeIn(v, 0, v.length);
+    const len = v.length;
+    for (let i = 0; i < len; i++) {
+      if (v.charCodeAt(i) > 127) return this.observeOther(len);
+    }
+    if (!this.open) return this.observeOther(len);
+    if (scratch.length < len) scratch = Buffer.allocUnsafe(len * 2);
+    scratch.write(v, 0, 'latin1');
+    this.observeAscii(scratch, 0, len);
   }
 
-  /** The value s[start, end) (not empty). */
-  observeIn(s: string, start: number, end: number): void {
+  /**
+   * A value that is none of number, date or boolean (non-ASCII, or holding a quote, a
+   * backslash or a control character), `length` UTF-16 units long; or any value once the
+   * column is text.
+   */
+  observeOther(length: number): void {
+    this.values++;
+    if (length > this.maxLength) this.maxLength = length;
+    this.number = this.date = this.boolean = false;
+  }
+
+  /** The ASCII value s[start, end) (not empty). */
+  observeAscii(s: Uint8Array, start: number, end: number): void {
     this.values++;
     const len = end - start;
     if (len > this.maxLength) this.maxLength = len;
     if (this.number && !this.decimal(s, start, end)) this.number = false;
     if (this.boolean && !isBoolean(s, start, end)) this.boolean = false;
-    if (this.date && !(len >= 10 && s.charCodeAt(start + 4) === 45 && this.dateValue(s, start, end))) this.date = false;
+    if (this.date && !(len >= 10 && s[start + 4] === 45 && this.dateValue(s, start, end))) this.date = false;
   }
 
   /**
@@ -101,27 +124,27 @@ export class ColumnProfile {
    * 007 or 0123, codes whose zeros matter): notes its digits before and after the point and
    * whether it has an exponent.
    */
-  private decimal(s: string, start: number, end: number): boolean {
+  private decimal(s: Uint8Array, start: number, end: number): boolean {
     let i = start;
-    const c0 = s.charCodeAt(i);
+    const c0 = s[i];
     if (c0 === 43 || c0 === 45) i++;
     const intStart = i;
-    while (i < end && digit(s.charCodeAt(i))) i++;
+    while (i < end && digit(s[i]!)) i++;
     const intDigits = i - intStart;
-    if (intDigits > 1 && s.charCodeAt(intStart) === 48) return false; // leading zero
+    if (intDigits > 1 && s[intStart] === 48) return false; // leading zero
     let scale = 0;
-    if (i < end && s.charCodeAt(i) === 46) {
+    if (i < end && s[i] === 46) {
       const fracStart = ++i;
-      while (i < end && digit(s.charCodeAt(i))) i++;
+      while (i < end && digit(s[i]!)) i++;
       scale = i - fracStart;
     }
     if (intDigits === 0 && scale === 0) return false;
     let exponent = false;
-    if (i < end && (s.charCodeAt(i) | 32) === 101) {
+    if (i < end && (s[i]! | 32) === 101) {
       i++;
-      if (i < end && (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45)) i++;
+      if (i < end && (s[i] === 43 || s[i] === 45)) i++;
       const expStart = i;
-      while (i < end && digit(s.charCodeAt(i))) i++;
+      while (i < end && digit(s[i]!)) i++;
       if (i === expStart) return false;
       exponent = true;
     }
@@ -133,16 +156,16 @@ export class ColumnProfile {
   }
 
   /** YYYY-MM-DD, optionally with a time (T or space) and a zone, on the calendar: notes time and zone. */
-  private dateValue(s: string, start: number, end: number): boolean {
+  private dateValue(s: Uint8Array, start: number, end: number): boolean {
     if (end - start === 10) {
       // The common case without the regex: exactly YYYY-MM-DD.
       for (let i = 0; i < 10; i++) {
-        const c = s.charCodeAt(start + i);
+        const c = s[start + i]!;
         if (i === 4 || i === 7 ? c !== 45 : !digit(c)) return false;
       }
       return validDay(two(s, start) * 100 + two(s, start + 2), two(s, start + 5), two(s, start + 8));
     }
-    const m = DATE.exec(start === 0 && end === s.length ? s : s.slice(start, end));
+    const m = DATE.exec(Buffer.from(s.buffer, s.byteOffset + start, end - start).toString('latin1'));
     if (!m || !validDay(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
     if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
     if (m[4] !== undefined) this.time = true;

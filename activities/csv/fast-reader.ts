@@ -1,7 +1,11 @@
 // A fast reader for the CSV files people actually save, used by the loader before csv-parse.
-// csv-parse reads about 10 MB/s here (byte by byte, a JS call per character class), which
-// alone would make a 70 MB file take seconds. This reader finds lines and fields with the
-// engine's native string search and turns a plain line into its JSON row with one replaceAll.
+// csv-parse reads about 10 MB/s here (a JS call per character class, strings per field),
+// which alone would make a 70 MB file take seconds. This reader works on the file's bytes:
+// one loop per record finds the fields, shows them to the column profiles and writes the
+// record's JSON row straight into an output buffer (quotes doubled in the CSV become \",
+// backslashes and control characters are escaped, UTF-8 is copied as it is), so a row never
+// becomes JS strings. Records that may be blank (which csv-parse skips), the header and the
+// first line end are read from decoded text, character by character.
 //
 // It accepts only a strict subset of what csv-parse (with csvParserOptions) accepts, and
 // answers exactly csv-parse's records for it; anything else (ragged rows, quotes in odd
@@ -17,14 +21,22 @@ export class FastPathUnsupported extends Error {
   override readonly name = 'FastPathUnsupported';
 }
 
-
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
+const BACKSLASH = 92;
+const COMMA = 44;
+const OPEN = 91; // [
+const CLOSE = 93; // ]
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+/** line(): the record is cut off by the end of the chunk / must be read the careful way. */
+const INCOMPLETE = -1;
+const CAREFUL = -2;
 /**
- * Longest record (in UTF-16 units, delimiters and quotes included) this reader takes. csv-parse
- * refuses a record whose content exceeds MAX_ROW_CHARS counting the current field in UTF-8
- * bytes (up to 3 per unit), so anything shorter than a third of it is surely accepted there.
+ * Longest record (in bytes, or UTF-16 units for the careful way; delimiters and quotes
+ * included) this reader takes. csv-parse refuses a record whose content exceeds MAX_ROW_CHARS
+ * counting the current field in UTF-8 bytes (up to 3 per unit), so anything shorter than a
+ * third of it is surely accepted there.
  */
 const MAX_RECORD = Math.floor(MAX_ROW_CHARS / 3);
 const ALL_BLANK = /^\s*$/;
@@ -34,10 +46,38 @@ function trimEmpty(v: string): boolean {
   return v === '' || ((c <= 32 || c > 126) && ALL_BLANK.test(v));
 }
 
+/** A backslash or control character at out[o] as JSON writes it; answers the next position. */
+function escapeByte(out: Buffer, o: number, c: number): number {
+  out[o++] = BACKSLASH;
+  if (c === BACKSLASH) out[o++] = BACKSLASH;
+  else if (c === LF) out[o++] = 110; // n
+  else if (c === CR) out[o++] = 114; // r
+  else if (c === 9) out[o++] = 116; // t
+  else {
+    out[o++] = 117; // u00XX
+    out[o++] = 48;
+    out[o++] = 48;
+    out[o++] = HEX[c >> 4]!;
+    out[o++] = HEX[c & 15]!;
+  }
+  return o;
+}
+
+/** UTF-16 length of the UTF-8 text b[start, end) (as String.length counts it). */
+function utf16Length(b: Buffer, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if ((c & 0xc0) !== 0x80) n += c >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
 /**
- * Reads decoded text chunks (whole UTF-8 characters, BOM already stripped) of a CSV whose
- * delimiter is known. The first record that is not all blank is the header (as csv-parse with
- * skip_records_with_empty_values); every later record must have as many fields.
+ * Reads the bytes of a CSV (whole UTF-8 characters, BOM already stripped, as CsvByteGuard
+ * passes them) whose delimiter is known. The first record that is not all blank is the header
+ * (as csv-parse with skip_records_with_empty_values); every later record must have as many
+ * fields.
  */
 export class FastCsvReader {
   /** Normalised column names, once the header was read. */
@@ -45,183 +85,264 @@ export class FastCsvReader {
   profiles: ColumnProfile[] = [];
   rows = 0;
   private taken = 0;
-  /** Rows read since the last take(), JSON arrays of strings (null for an empty field), one or more a string. */
-  private out: string[] = [];
-  /** Consecutive plain lines not yet made JSON: s[start, end), lines apart. */
-  private run = { s: '', start: 0, end: 0, rows: 0, empty: false };
+  /** Rows read since the last take(): JSON arrays joined by commas, in out[0, o). */
+  private out = Buffer.allocUnsafe(64 * 1024);
+  private o = 0;
 
   private readonly d: number;
-  private readonly delimiter: string;
-  private carry = '';
+  /** The start of a record the last chunk cut off: work[0, carried). */
+  private work = Buffer.allocUnsafe(128 * 1024);
+  private carried = 0;
   /** Record delimiter, from the first line end outside quotes: '\n' or '\r\n'. */
   private crlf: boolean | undefined;
   private expected = 0;
 
   constructor(delimiter: CsvDelimiter) {
-    this.delimiter = delimiter;
     this.d = delimiter.charCodeAt(0);
   }
 
-  /** The rows read since the last call, as JSON arrays joined by commas, and how many. */
-  take(): { json: string; rows: number } {
+  /**
+   * The rows read since the last call, as JSON arrays joined by commas (UTF-8), and how many.
+   * The bytes are only valid until the next push() or end().
+   */
+  take(): { json: Buffer; rows: number } {
     const rows = this.rows - this.taken;
-    const json = this.out.length === 1 ? this.out[0]! : this.out.join(',');
-    this.out = [];
+    const json = this.out.subarray(0, this.o);
+    this.o = 0;
     this.taken = this.rows;
     return { json, rows };
   }
 
   /** Reads every complete record of carry + chunk; keeps the incomplete rest. */
-  push(chunk: string): void {
-    const s = this.carry ? this.carry + chunk : chunk;
-    const used = this.scan(s, false);
-    this.carry = used === s.length ? '' : s.slice(used);
-    if (this.carry.length > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
+  push(chunk: Buffer): void {
+    let b = chunk;
+    if (this.carried > 0) {
+      // The carried record's start, then the chunk, in one buffer kept from chunk to chunk
+      // (a new one per chunk would be garbage the heap hardly notices, and RSS would grow).
+      const need = this.carried + chunk.length;
+      if (this.work.length < need) {
+        const bigger = Buffer.allocUnsafe(Math.max(need, this.work.length * 2));
+        this.work.copy(bigger, 0, 0, this.carried);
+        this.work = bigger;
+      }
+      chunk.copy(this.work, this.carried);
+      b = this.work.subarray(0, need);
+    }
+    const used = this.scan(b, false);
+    this.carried = b.length - used;
+    if (this.carried > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
+    if (this.carried > 0) {
+      if (this.work.length < this.carried) this.work = Buffer.allocUnsafe(Math.max(this.carried, 2 * this.work.length));
+      b.copy(this.work, 0, used); // copy() handles the overlap when b is work itself
+    }
   }
 
   /** The end of the file: reads the last record (which may lack a line end). */
   end(): void {
-    if (this.carry && this.scan(this.carry, true) !== this.carry.length) throw new FastPathUnsupported('text left unread at the end');
-    this.carry = '';
+    const rest = this.work.subarray(0, this.carried);
+    if (this.carried > 0 && this.scan(rest, true) !== rest.length) throw new FastPathUnsupported('text left unread at the end');
+    this.carried = 0;
   }
 
-  /** Answers how much of s was consumed (up to the start of an incomplete record). */
-  private scan(s: string, final: boolean): number {
-    const n = s.length;
+  /** Answers how much of b was consumed (up to the start of an incomplete record). */
+  private scan(b: Buffer, final: boolean): number {
+    const n = b.length;
+    // Room for the worst case: every byte a 6-byte escape, every field a null.
+    const need = this.o + n * 8 + 64;
+    if (this.out.length < need) {
+      const bigger = Buffer.allocUnsafe(Math.max(need, this.out.length * 2));
+      this.out.copy(bigger, 0, 0, this.o);
+      this.out = bigger;
+    }
     let pos = 0;
     while (pos < n) {
-      if (this.crlf === undefined || this.names === undefined) {
-        const end = this.slowRecord(s, pos, final);
-        if (end < 0) return pos;
-        pos = end;
+      const next = this.names !== undefined && this.crlf !== undefined ? this.line(b, pos, final) : CAREFUL;
+      if (next === INCOMPLETE) return pos;
+      if (next !== CAREFUL) {
+        pos = next;
         continue;
       }
-      const end = this.plainLines(s, pos, final);
-      if (end === pos) {
-        // Quotes or characters JSON must escape: this record the careful way.
-        const recEnd = this.slowRecord(s, pos, final);
-        if (recEnd < 0) return pos;
-        pos = recEnd;
-      } else if (end < 0) {
-        return -end - 1; // the chunk ends inside a line
-      } else {
-        pos = end;
-      }
+      const end = this.careful(b, pos, final);
+      if (end < 0) return pos;
+      pos = end;
     }
     return pos;
   }
 
   /**
-   * Reads plain lines from pos (no quotes, no characters JSON must escape), one character loop
-   * per line that finds the fields, counts them and shows them to the column profiles. A run of
-   * consecutive plain lines becomes JSON rows at once: delimiters and line ends replaced.
-   * Answers where reading stopped: at a line that is not plain (pos itself when the first is
-   * not), or -(start + 1) of a line the chunk cuts off.
+   * One record from p, byte by byte: its fields go to the profiles and its JSON row to the
+   * output. Answers where the next record starts, INCOMPLETE when the chunk cuts it off, or
+   * CAREFUL for a record that may be blank (nothing was written then).
    */
-  private plainLines(s: string, pos: number, final: boolean): number {
-    const n = s.length;
+  private line(b: Buffer, p: number, final: boolean): number {
+    const n = b.length;
     const d = this.d;
     const crlf = this.crlf;
-    const expected = this.expected;
-    const profiles = this.profiles;
-    this.run = { s, start: pos, end: pos, rows: 0, empty: false };
-    const run = this.run;
-    let lineStart = pos;
-    for (;;) {
-      // One line from lineStart.
-      if (lineStart - run.start > MAX_RECORD * 4) this.emitRun(); // keep a run's text short
-      let field = 0;
-      let a = lineStart;
-      let empty = false;
-      let end = -1; // content end
-      let next = -1; // next line's start
-      const c0 = lineStart < n ? s.charCodeAt(lineStart) : -1;
-      if (c0 !== -1 && (c0 <= 32 || c0 === d || c0 > 126) && c0 !== 10 && c0 !== 13) {
-        // Maybe a record of blanks only, which csv-parse skips: the careful way decides.
-        this.emitRun();
-        return lineStart;
+    const c0 = b[p]!;
+    if (c0 === LF) {
+      if (crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
+      return p + 1; // an empty line: skipped
+    }
+    if (c0 === CR) {
+      if (!crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
+      if (p + 1 >= n) {
+        if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
+        return INCOMPLETE;
       }
-      let i = lineStart;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c > 59) {
-          if (c !== 92) continue;
-        } else if (c === d) {
-          if (field === expected - 1) throw new FastPathUnsupported('more fields than the header');
-          if (i === a) empty = true;
-          else this.observe(profiles[field]!, s, a, i);
-          field++;
-          a = i + 1;
+      if (b[p + 1] !== LF) throw new FastPathUnsupported('a bare CR in a CRLF file');
+      return p + 2; // an empty line: skipped
+    }
+    // A first field that starts with a visible ASCII character: the record is not blank.
+    const first = c0 === QUOTE ? (p + 1 < n ? b[p + 1]! : 0) : c0;
+    if (first <= 32 || first >= 127 || first === QUOTE || first === d) return CAREFUL;
+
+    const out = this.out;
+    const profiles = this.profiles;
+    const expected = this.expected;
+    let o = this.o;
+    if (o > 0) out[o++] = COMMA;
+    out[o++] = OPEN;
+    let field = 0;
+    let i = p;
+    for (;;) {
+      // One field from i: its value is b[start, end), with quotes doubled when quoted.
+      const fieldOut = o;
+      out[o++] = QUOTE;
+      let start = i;
+      let end: number;
+      let plain = true; // ASCII only, nothing escaped
+      let quotes = 0;
+      if (i < n && b[i] === QUOTE) {
+        let j = i + 1;
+        start = j;
+        for (;;) {
+          if (j >= n) {
+            if (final) throw new FastPathUnsupported('a quote never closed');
+            return INCOMPLETE;
+          }
+          const c = b[j]!;
+          if (c === QUOTE) {
+            if (j + 1 >= n && !final) return INCOMPLETE; // is it "" or the closing quote?
+            if (j + 1 < n && b[j + 1] === QUOTE) {
+              out[o++] = BACKSLASH;
+              out[o++] = QUOTE;
+              quotes++;
+              plain = false;
+              j += 2;
+              continue;
+            }
+            break;
+          }
+          if (c >= 32 && c !== BACKSLASH && c < 128) out[o++] = c;
+          else if (c >= 128) {
+            out[o++] = c;
+            plain = false;
+          } else {
+            o = escapeByte(out, o, c);
+            plain = false;
+          }
+          j++;
+        }
+        end = j;
+        i = j + 1;
+      } else {
+        let j = i;
+        for (; j < n; j++) {
+          const c = b[j]!;
+          if (c > 59) {
+            if (c === BACKSLASH) {
+              o = escapeByte(out, o, c);
+              plain = false;
+            } else {
+              if (c >= 128) plain = false;
+              out[o++] = c;
+            }
+            continue;
+          }
+          if (c === d || c === LF || c === CR) break;
+          if (c === QUOTE) throw new FastPathUnsupported('a quote inside an unquoted field');
+          if (c < 32) {
+            o = escapeByte(out, o, c);
+            plain = false;
+          } else out[o++] = c;
+        }
+        end = j;
+        i = j;
+        if (i >= n && !final) return INCOMPLETE;
+      }
+      if (field === expected) throw new FastPathUnsupported('more fields than the header');
+
+      if (end === start) {
+        // An empty value: JSON null, as the loader stores it.
+        o = fieldOut;
+        out[o++] = 110;
+        out[o++] = 117;
+        out[o++] = 108;
+        out[o++] = 108;
+      } else {
+        out[o++] = QUOTE;
+        const profile = profiles[field]!;
+        if (plain && profile.open) profile.observeAscii(b, start, end);
+        else profile.observeOther(plain ? end - start : utf16Length(b, start, end) - quotes);
+      }
+      field++;
+
+      // After the field: a delimiter, the record's end, or the end of the file.
+      let next: number;
+      if (i >= n) {
+        next = n; // final: the last record, without a line end
+      } else {
+        const c = b[i];
+        if (c === d) {
+          out[o++] = COMMA;
+          i++;
           continue;
-        } else if (c >= 32) {
-          if (c !== 34) continue;
-        } else if (c === 10) {
+        }
+        if (c === LF) {
           if (crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
-          end = i;
           next = i + 1;
-          break;
-        } else if (c === 13) {
+        } else if (c === CR) {
           if (!crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
           if (i + 1 >= n) {
             if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
-            break; // is it CRLF? the next chunk tells
+            return INCOMPLETE;
           }
-          if (s.charCodeAt(i + 1) !== 10) throw new FastPathUnsupported('a bare CR in a CRLF file');
-          end = i;
+          if (b[i + 1] !== LF) throw new FastPathUnsupported('a bare CR in a CRLF file');
           next = i + 2;
-          break;
+        } else {
+          throw new FastPathUnsupported('text after a closing quote');
         }
-        // A quote, a backslash or a control character: not a plain line.
-        this.emitRun();
-        return lineStart;
       }
-      if (end === -1) {
-        if (!final || i < n) {
-          this.emitRun();
-          return -lineStart - 1;
-        }
-        end = next = n; // the last line, without a line end
-      }
-      if (end - lineStart > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
-      if (end === lineStart) {
-        this.emitRun(); // an empty line: skipped
-      } else {
-        if (field !== expected - 1) throw new FastPathUnsupported('fewer fields than the header');
-        if (end === a) empty = true;
-        else this.observe(profiles[field]!, s, a, end);
-        if (run.rows === 0) run.start = lineStart;
-        run.end = end;
-        run.rows++;
-        if (empty) run.empty = true;
-      }
-      lineStart = next;
-      if (lineStart >= n) {
-        this.emitRun();
-        return lineStart;
-      }
+      if (field !== expected) throw new FastPathUnsupported('fewer fields than the header');
+      if (next - p > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
+      out[o++] = CLOSE;
+      this.o = o;
+      this.rows++;
+      return next;
     }
   }
 
-  /** The run of plain lines read so far as JSON rows (one string), and a new empty run. */
-  private emitRun(): void {
-    const run = this.run;
-    if (run.rows > 0) {
-      let json = `["${run.s.slice(run.start, run.end).replaceAll(this.delimiter, '","').replaceAll(this.crlf ? '\r\n' : '\n', '"],["')}"]`;
-      // Only empty fields make "" here (no field holds a quote): JSON null, as the loader stores it.
-      if (run.empty) json = json.replaceAll('""', 'null');
-      this.out.push(json);
-      this.rows += run.rows;
+  /**
+   * The record at p read from decoded text (header, maybe blank, first line end), in windows
+   * that grow until the record fits. Answers where the next record starts, or -1 when it is
+   * not complete in b yet.
+   */
+  private careful(b: Buffer, p: number, final: boolean): number {
+    for (let window = 4096; ; window *= 4) {
+      let e = Math.min(b.length, p + window);
+      while (e > p && e < b.length && (b[e]! & 0xc0) === 0x80) e--; // whole characters only
+      const whole = e === b.length;
+      const s = b.toString('utf8', p, e);
+      const end = this.slowRecord(s, 0, final && whole);
+      if (end >= 0) return p + (end === s.length ? e - p : Buffer.byteLength(s.slice(0, end)));
+      if (whole) return -1;
     }
-    run.rows = 0;
-    run.empty = false;
   }
 
-  private observe(p: ColumnProfile, s: string, start: number, end: number): void {
-    if (p.open) p.observeIn(s, start, end);
-    else {
-      p.values++; // text already: only the length matters now
-      if (end - start > p.maxLength) p.maxLength = end - start;
-    }
+  /** A row already made JSON (the careful way), appended to the output. */
+  private writeRow(json: string): void {
+    if (this.o > 0) this.out[this.o++] = COMMA;
+    this.o += this.out.write(json, this.o);
   }
 
   /**
@@ -332,7 +453,7 @@ export class FastCsvReader {
       if (v === '') values[f] = null;
       else this.profiles[f]!.observe(v);
     }
-    this.out.push(JSON.stringify(values));
+    this.writeRow(JSON.stringify(values));
     this.rows++;
     return next;
   }

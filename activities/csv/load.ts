@@ -182,8 +182,10 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
   // Room for the limit and one chunk's rows beyond it (the batch is checked after each chunk).
   const capacity = batchLimits.bytes + 256 * 1024;
   let batch = new JsonRowBatch(capacity);
+  // Buffers the database gave back: the same few carry every batch, however big the file.
+  const spare: Buffer[] = [];
   let begun = false;
-  const inFlight: Promise<void>[] = [];
+  const inFlight: Promise<unknown>[] = [];
   const flush = async () => {
     if (batch.rows === 0) return;
     if (!begun) {
@@ -192,8 +194,8 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
       begun = true;
     }
     const payload = batch.take();
-    batch = new JsonRowBatch(capacity);
-    const appended = table.append(payload);
+    batch = new JsonRowBatch(capacity, spare.pop());
+    const appended = table.append(payload).then((buffer) => void (buffer && spare.push(buffer)));
     appended.catch(() => undefined); // awaited below or at the end; never an unhandled rejection meanwhile
     inFlight.push(appended);
     progress.rowsLoaded += payload.rows;
@@ -218,7 +220,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
     stages = [new Writable({
       write(chunk: Buffer, _enc, callback) {
         try {
-          reader.push(chunk.toString('utf8'));
+          reader.push(chunk);
           takeRows();
         } catch (e) {
           return callback(e as Error);

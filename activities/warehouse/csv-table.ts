@@ -42,8 +42,11 @@ export interface CsvTableLoad {
    * _loaded_at.
    */
   begin(columns: string[], guess: ColumnType[], loadedAt: Date): Promise<void>;
-  /** One batch of raw values (null for empty), in one transaction. The batch's buffer is handed over. */
-  append(batch: RowBatchPayload): Promise<void>;
+  /**
+   * One batch of raw values (null for empty), in one transaction. The batch's buffer is handed
+   * over; answers it back when it may be reused for a later batch.
+   */
+  append(batch: RowBatchPayload): Promise<Buffer | undefined>;
   /**
    * Gives the table its final column types and swaps it in atomically; answers its row count.
    * Throws RetypeNeeded when the staged values cannot take them any more (load again, with
@@ -144,19 +147,20 @@ class SqliteCsvTableLoad implements CsvTableLoad {
     this.declared = guess;
     const staging = quoteSqlite(this.names.typed);
     await this.thread.call('exec', { sql: `DROP TABLE IF EXISTS ${staging}; CREATE TABLE ${staging} (${sqliteColumns(columns, guess)})` });
-    // jsonb_each parses the batch once; json_extract then reads each field of the binary row.
+    // jsonb_each parses the batch (UTF-8 bytes bound as a blob, read as text) once; json_extract
+    // then reads each field of the binary row.
     const values = guess.map((type, i) => sqliteConvert(type, `json_extract(value, '$[${i}]')`));
     await this.thread.call('prepareInsertJson', {
-      sql: `INSERT INTO ${staging} SELECT ${[...values, '?', '?'].join(', ')} FROM jsonb_each(?)`,
+      sql: `INSERT INTO ${staging} SELECT ${[...values, '?', '?'].join(', ')} FROM jsonb_each(CAST(? AS TEXT))`,
       params: [this.target.uploadId, loadedAt.toISOString()],
     });
   }
 
-  async append(batch: RowBatchPayload): Promise<void> {
-    // The buffer moves to the database thread (no copy); it is unusable here afterwards.
+  async append(batch: RowBatchPayload): Promise<Buffer> {
+    // The buffer moves to the database thread (no copy) and comes back once inserted.
     const { buffer, byteOffset, length } = batch.json;
     if (byteOffset !== 0) throw new Error('row batch buffer must start at offset 0');
-    await this.thread.call('insertJson', { buffer, length }, [buffer as ArrayBuffer]);
+    return Buffer.from(await this.thread.call<ArrayBuffer>('insertJson', { buffer, length }, [buffer as ArrayBuffer]));
   }
 
   async finish(columns: ColumnPlan[]): Promise<number> {

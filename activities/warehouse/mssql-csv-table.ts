@@ -99,7 +99,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     await pool.request().query(`DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} ([_row] BIGINT IDENTITY(1,1) PRIMARY KEY, ${columns.map((c) => `${quoteMssql(c)} NVARCHAR(MAX) NULL`).join(', ')})`);
   }
 
-  async append(batch: RowBatchPayload): Promise<void> {
+  async append(batch: RowBatchPayload): Promise<Buffer> {
     const rows = batchRows(batch);
     const mssql = await import('mssql');
     const pool = await this.connect();
@@ -108,6 +108,8 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
     for (const c of this.columns) table.columns.add(c, mssql.NVarChar(mssql.MAX), { nullable: true });
     for (const r of rows) table.rows.add(...r);
     await pool.request().bulk(table);
+    // The rows were copied out: the buffer may carry the next batch.
+    return Buffer.from(batch.json.buffer);
   }
 
   async finish(columns: ColumnPlan[]): Promise<number> {

@@ -16,9 +16,10 @@ export class JsonRowBatch {
   private buf: Buffer;
   private len = 1;
 
-  constructor(private readonly initialBytes = 4 * 1024 * 1024) {
+  /** `reuse`: the buffer of an earlier batch, given back by the database (it must be one of its own, as below). */
+  constructor(initialBytes = 4 * 1024 * 1024, reuse?: Buffer) {
     // allocUnsafeSlow: a buffer of its own (not a slice of the shared pool), so it can be transferred.
-    this.buf = Buffer.allocUnsafeSlow(initialBytes);
+    this.buf = reuse && reuse.byteOffset === 0 && reuse.length >= initialBytes ? reuse : Buffer.allocUnsafeSlow(initialBytes);
     this.buf[0] = OPEN;
   }
 
@@ -30,10 +31,14 @@ export class JsonRowBatch {
     this.addJson(JSON.stringify(row), 1);
   }
 
-  /** Rows already written as JSON arrays: one, or several joined by commas. */
-  addJson(json: string, rows: number): void {
+  /** Rows already written as JSON arrays (text or UTF-8 bytes): one, or several joined by commas. */
+  addJson(json: string | Buffer, rows: number): void {
     if (this.rows > 0) this.append(',');
-    this.append(json);
+    if (typeof json === 'string') this.append(json);
+    else {
+      this.reserve(json.length);
+      this.len += json.copy(this.buf, this.len);
+    }
     this.rows += rows;
   }
 
@@ -45,10 +50,16 @@ export class JsonRowBatch {
       this.len += written;
       return;
     }
-    const bigger = Buffer.allocUnsafeSlow(Math.max(this.len + Buffer.byteLength(text) + 4, this.buf.length * 2));
+    this.reserve(Buffer.byteLength(text));
+    this.len += this.buf.write(text, this.len, 'utf8');
+  }
+
+  /** Room for `bytes` more and the closing bracket (4 bytes to spare, as append() needs). */
+  private reserve(bytes: number): void {
+    if (this.buf.length - this.len >= bytes + 4) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.len + bytes + 4, this.buf.length * 2));
     this.buf.copy(bigger, 0, 0, this.len);
     this.buf = bigger;
-    this.len += this.buf.write(text, this.len, 'utf8');
   }
 
   /** The finished batch; this object must not be used afterwards. */

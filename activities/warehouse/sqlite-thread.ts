@@ -19,15 +19,20 @@ const handlers = {
   all({ sql, params }) { return db.prepare(sql).all(...(params || [])); },
   // The statement's last parameter is the batch; params are bound before it.
   prepareInsertJson({ sql, params }) { insertJson = db.prepare(sql); insertParams = params || []; },
-  // One JSON array of rows (a transferred buffer): SQLite splits it (jsonb_each), in C.
-  // (Binding the buffer as a blob with CAST(? AS TEXT) measured slower than this string.)
-  insertJson({ buffer, length }) { return insertJson.run(...insertParams, Buffer.from(buffer, 0, length).toString('utf8')).changes; },
+  // One JSON array of rows (a transferred buffer): SQLite splits it (jsonb_each), in C. The
+  // bytes are bound as a blob and read as text by the statement (CAST(? AS TEXT)): no JS string
+  // is made of them here, nor UTF-8 again of that string by the driver.
+  // The buffer goes back to the caller, for its next batch.
+  insertJson({ buffer, length }) {
+    insertJson.run(...insertParams, Buffer.from(buffer, 0, length));
+    return buffer;
+  },
   close() { if (db && db.open) db.close(); db = undefined; },
 };
 parentPort.on('message', (m) => {
   try {
     const result = handlers[m.op](m);
-    parentPort.postMessage({ id: m.id, result });
+    parentPort.postMessage({ id: m.id, result }, result instanceof ArrayBuffer ? [result] : []);
   } catch (e) {
     parentPort.postMessage({ id: m.id, error: { message: String(e && e.message || e), code: e && e.code } });
   }
