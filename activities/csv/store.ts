@@ -51,37 +51,43 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   const checked = pipeline(input.source, guard, inspector, (e) => {
     if (e) streamError = e;
   });
-  // Blocks being staged: each settles without throwing; the first failure is kept.
+  // Blocks being staged: each settles without throwing; the first failure is kept. Their
+  // buffers come back to `spare` once sent, so a few 4 MB buffers carry the whole file.
   const ids: string[] = [];
   const inFlight = new Set<Promise<void>>();
+  const spare: Buffer[] = [];
   let stageError: unknown;
-  const stage = (block: Buffer) => {
+  const stage = (block: Buffer, size: number) => {
     // Block ids: base64 of strings of one length, in commit order.
     const id = Buffer.from(`block-${String(ids.length).padStart(8, '0')}`).toString('base64');
     ids.push(id);
     const settled: Promise<void> = blob
-      .stageBlock(id, block, block.length)
+      .stageBlock(id, block.subarray(0, size), size)
       .then(
-        () => undefined,
+        () => void spare.push(block),
         (e: unknown) => void (stageError ??= e),
       )
       .finally(() => inFlight.delete(settled));
     inFlight.add(settled);
   };
   try {
-    let parts: Buffer[] = [];
+    let block: Buffer = Buffer.allocUnsafe(BLOCK_BYTES);
     let size = 0;
     for await (const chunk of checked as AsyncIterable<Buffer>) {
-      parts.push(chunk);
-      size += chunk.length;
-      if (size < BLOCK_BYTES) continue;
-      stage(Buffer.concat(parts, size));
-      parts = [];
-      size = 0;
-      while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
-      if (stageError) throw stageError;
+      for (let at = 0; at < chunk.length; ) {
+        const n = Math.min(chunk.length - at, BLOCK_BYTES - size);
+        chunk.copy(block, size, at, at + n);
+        size += n;
+        at += n;
+        if (size < BLOCK_BYTES) continue;
+        stage(block, size);
+        block = spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
+        size = 0;
+        while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+        if (stageError) throw stageError;
+      }
     }
-    if (size > 0) stage(Buffer.concat(parts, size));
+    if (size > 0) stage(block, size);
     await Promise.all(inFlight);
     if (streamError) throw streamError;
     if (stageError) throw stageError;
