@@ -89,10 +89,10 @@ export class ColumnProfile {
   /** A value (not empty). */
   observe(v: string): void {
     const len = v.length;
+    if (!this.open) return this.observeOther(len);
     for (let i = 0; i < len; i++) {
       if (v.charCodeAt(i) > 127) return this.observeOther(len);
     }
-    if (!this.open) return this.observeOther(len);
     if (scratch.length < len) scratch = Buffer.allocUnsafe(len * 2);
     scratch.write(v, 0, 'latin1');
     this.observeAscii(scratch, 0, len);

@@ -177,21 +177,8 @@ export class FastCsvReader {
   private line(b: Buffer, p: number, final: boolean): number {
     const n = b.length;
     const d = this.d;
-    const crlf = this.crlf;
     const c0 = b[p]!;
-    if (c0 === LF) {
-      if (crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
-      return p + 1; // an empty line: skipped
-    }
-    if (c0 === CR) {
-      if (!crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
-      if (p + 1 >= n) {
-        if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
-        return INCOMPLETE;
-      }
-      if (b[p + 1] !== LF) throw new FastPathUnsupported('a bare CR in a CRLF file');
-      return p + 2; // an empty line: skipped
-    }
+    if (c0 === LF || c0 === CR) return this.lineEnd(b, p, final); // an empty line: skipped
     // A first field that starts with a visible ASCII character: the record is not blank.
     const first = c0 === QUOTE ? (p + 1 < n ? b[p + 1]! : 0) : c0;
     if (first <= 32 || first >= 127 || first === QUOTE || first === d) return CAREFUL;
@@ -298,20 +285,9 @@ export class FastCsvReader {
           i++;
           continue;
         }
-        if (c === LF) {
-          if (crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
-          next = i + 1;
-        } else if (c === CR) {
-          if (!crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
-          if (i + 1 >= n) {
-            if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
-            return INCOMPLETE;
-          }
-          if (b[i + 1] !== LF) throw new FastPathUnsupported('a bare CR in a CRLF file');
-          next = i + 2;
-        } else {
-          throw new FastPathUnsupported('text after a closing quote');
-        }
+        if (c !== LF && c !== CR) throw new FastPathUnsupported('text after a closing quote');
+        next = this.lineEnd(b, i, final);
+        if (next === INCOMPLETE) return INCOMPLETE;
       }
       if (field !== expected) throw new FastPathUnsupported('fewer fields than the header');
       if (next - p > MAX_RECORD) throw new FastPathUnsupported('a record longer than the row limit');
@@ -320,6 +296,24 @@ export class FastCsvReader {
       this.rows++;
       return next;
     }
+  }
+
+  /**
+   * At b[i], an LF or CR outside quotes: answers where the next record starts, or INCOMPLETE
+   * when the chunk ends between CR and LF. Any line end but the file's kind is refused.
+   */
+  private lineEnd(b: Buffer, i: number, final: boolean): number {
+    if (b[i] === LF) {
+      if (this.crlf) throw new FastPathUnsupported('a bare LF in a CRLF file');
+      return i + 1;
+    }
+    if (!this.crlf) throw new FastPathUnsupported('a CR inside a line of an LF file');
+    if (i + 1 >= b.length) {
+      if (final) throw new FastPathUnsupported('a CR at the end of a CRLF file');
+      return INCOMPLETE;
+    }
+    if (b[i + 1] !== LF) throw new FastPathUnsupported('a bare CR in a CRLF file');
+    return i + 2;
   }
 
   /**
