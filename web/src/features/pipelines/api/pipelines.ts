@@ -84,11 +84,14 @@ function revalidateRuns(orgId: string) {
  */
 export async function runAllPipelines(orgId: string, onStarted?: () => void): Promise<{ ok: boolean; message: string; details?: string[] }> {
   const request = apiRequest<unknown>('GET', `/pipeline/run-pipeline/${encodeURIComponent(orgId)}`, undefined, RUN_FAILED);
-  // The run shows up in the running list while the request waits for its outcome.
-  setTimeout(() => {
+  // The run shows up in the running list while the request waits for its outcome: the list is
+  // asked again every 400 ms until the outcome arrives (a run can be over in a second, so one
+  // look at a guessed moment could miss it); the history once, at the first look.
+  let looks = 0;
+  const look = setInterval(() => {
     onStarted?.();
-    void revalidateRuns(orgId);
-  }, 700);
+    if (looks++ === 0) void revalidateRuns(orgId);
+  }, 400);
   try {
     const res = await request;
     return { ok: true, message: res.message ?? 'All pipelines ran successfully!' };
@@ -98,6 +101,7 @@ export async function runAllPipelines(orgId: string, onStarted?: () => void): Pr
     if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => e.msg ?? '').filter(Boolean) };
     return { ok: false, message: (err as Error).message };
   } finally {
+    clearInterval(look);
     await revalidateRuns(orgId);
   }
 }
