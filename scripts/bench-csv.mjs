@@ -3,10 +3,11 @@
 // default (multipart upload to the api -> Azurite -> csv-save workflow -> worker: download,
 // csv-parse, load into the organization's SQLite file), for a generated CSV of N rows x 10
 // mixed columns (default 1,000,000), beside the sqlite3 CLI's `.import` of the same file into
-// a fresh SQLite file as the baseline. Prints rows/s and the worker's and api's peak RSS
-// during the save (sampled every 50 ms), once for --small rows (default 100,000) and once for N, each on fresh processes,
-// so that flat memory shows. Own Temporal dev server, FerretDB and Azurite on free ports,
-// throwaway state; nothing is asserted, the figures are printed.
+// a fresh SQLite file as the baseline (run three times: the ratio is given against the median
+// and the fastest). Prints rows/s and the worker's and api's peak RSS during the save (sampled
+// every 50 ms), once for --small rows (default 100,000) and once for N, each on fresh
+// processes, so that flat memory shows. Own Temporal dev server, FerretDB and Azurite on free
+// ports, throwaway state; nothing is asserted, the figures are printed.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -227,19 +228,23 @@ await main(async () => {
       process.stdout.write(`[bench] generating ${rows.toLocaleString('en-US')} rows x 10 columns ...\n`);
       await generateCsv(csv, rows);
       const mb = statSync(csv).size / 1024 / 1024;
-      process.stdout.write(`[bench] ${mb.toFixed(1)} MB; sqlite3 .import baseline ...\n`);
-      const base = baseline(sqlite3, csv, dir);
-      if (base.rows !== rows) throw new Error(`baseline imported ${base.rows} rows`);
+      // The baseline three times: on this shared machine one .import of 1M rows takes 1.4 s in a
+      // quiet minute and 2.2 s in a busy one. The ratio is given against the median and, the
+      // strict figure, against the fastest.
+      process.stdout.write(`[bench] ${mb.toFixed(1)} MB; sqlite3 .import baseline x3 ...\n`);
+      const bases = [0, 1, 2].map(() => baseline(sqlite3, csv, dir));
+      for (const b of bases) if (b.rows !== rows) throw new Error(`baseline imported ${b.rows} rows`);
+      const baseSecs = bases.map((b) => b.secs).sort((a, b) => a - b);
       process.stdout.write('[bench] saveCSV through api + workflow + worker ...\n');
       const run = await runSave({ group, env, csv, rows, mongoUri, blobService });
       rmSync(csv, { force: true });
       const ours = rows / run.secs;
-      const theirs = rows / base.secs;
+      const [fastest, median] = [baseSecs[0], baseSecs[1]];
       lines.push(
         `rows ${rows.toLocaleString('en-US')} (${mb.toFixed(1)} MB)`,
         `  saveCSV (upload + workflow): ${run.secs.toFixed(2)} s = ${Math.round(ours).toLocaleString('en-US')} rows/s  [workflow alone ${run.workflowSecs.toFixed(2)} s, upload ${(run.secs - run.workflowSecs).toFixed(2)} s]`,
-        `  sqlite3 .import baseline:    ${base.secs.toFixed(2)} s = ${Math.round(theirs).toLocaleString('en-US')} rows/s`,
-        `  ratio: ${(ours / theirs).toFixed(2)} of the baseline's rows/s (target >= 0.50)`,
+        `  sqlite3 .import baseline:    ${baseSecs.map((x) => x.toFixed(2)).join(' / ')} s; median ${Math.round(rows / median).toLocaleString('en-US')} rows/s`,
+        `  ratio: ${(ours / (rows / median)).toFixed(2)} of the baseline's median rows/s, ${(ours / (rows / fastest)).toFixed(2)} of its fastest (target >= 0.50)`,
         `  peak RSS during the save: worker ${run.workerRss.toFixed(0)} MB, api ${run.apiRss.toFixed(0)} MB (target < 250 MB, flat across sizes); idle before: worker ${run.idle[0].toFixed(0)} MB, api ${run.idle[1].toFixed(0)} MB`,
         `  CPU during the save: ${run.cpu.map(([name, secs]) => `${name} ${secs.toFixed(2)} s`).join(', ')} (2 cores here)`,
         `  columns: ${run.columns.map((c) => `${c.name}:${c.type}`).join(', ')}`,
