@@ -196,6 +196,36 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
     await expect(loadCsvBlob({ ...input, blobName: 'missing.csv', uploadId: 'x' })).rejects.toMatchObject({ type: 'NotFound', nonRetryable: true });
   });
 
+  it('loads the same table with the lf_rows SQLite extension as with SQLite\'s JSON functions (its fallback)', async () => {
+    const org = await onboardedOrg(stack, 'lfrows');
+    const files: [string, Buffer][] = [
+      ['roundtrip.csv', fixture('roundtrip.csv')],
+      ['generated.csv', generatedCsv(3000)],
+      // Later rows turn a number column into text: read twice, with the final types.
+      ['retyped.csv', Buffer.from(`ref,amount,note\n${Array.from({ length: 3000 }, (_, i) => `${i},${i}.5,"say ""${i}"",\tok é"`).join('\n')}\nINV-7,1,\n`)],
+    ];
+    for (const [name, content] of files) {
+      const blobName = `uploads/lfrows/${name}`;
+      await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(blobName).uploadData(content);
+      const base = name.replace('.csv', '');
+      const input = { orgId: org.orgId, containerName: org.containerName, blobName, databaseName: org.databaseName };
+      const withVtab = await createCsvLoader({ blobService: stack.blobService, config: stack.config, batchLimits: { rows: 500, bytes: 1024 * 1024 } })({ ...input, tableName: `${base}_vtab`, uploadId: `${base}-1` });
+      const withJson = await createCsvLoader({ blobService: stack.blobService, config: stack.config, batchLimits: { rows: 500, bytes: 1024 * 1024 }, rowsExtension: null })({ ...input, tableName: `${base}_json`, uploadId: `${base}-1` });
+      expect(withVtab).toMatchObject({ insert: 'lf_rows' });
+      expect(withJson).toMatchObject({ insert: 'json' });
+      expect(withVtab).toEqual({ ...withJson, tableName: `${base}_vtab`, insert: 'lf_rows' });
+      const rows = (table: string) => withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all() as Record<string, unknown>[])!.map(({ _loaded_at, ...r }) => r);
+      const types = (table: string) => withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT * FROM pragma_table_info('${table}')`).all());
+      expect(rows(`${base}_vtab`)).toEqual(rows(`${base}_json`));
+      expect(rows(`${base}_vtab`).length).toBe(withJson.rowsLoaded);
+      expect(types(`${base}_vtab`)).toEqual(types(`${base}_json`));
+    }
+    expect(withDatabase(stack, org.databaseName, (db) => db.prepare(`SELECT ref, amount, note FROM retyped_vtab WHERE rowid IN (1, 3001) ORDER BY rowid`).all())).toEqual([
+      { ref: '0', amount: 0.5, note: 'say "0",\tok é' },
+      { ref: 'INV-7', amount: 1, note: null },
+    ]);
+  });
+
   describe('column types decided by later rows, and files only csv-parse reads', () => {
     // Small batches: the staging table is typed by the rows of the first chunk read (a download
     // chunk is at most 64 KB), so in these 300 KB files later rows contradict them.

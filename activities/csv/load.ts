@@ -9,7 +9,7 @@ import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { tableName as tableNameRule, messages } from '../../common/validation';
-import { openCsvTableLoad, RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table';
+import { openCsvTableLoad, RetypeNeeded, TableConflictError, type CsvTableLoad, type CsvTableLoadOptions } from '../warehouse/csv-table';
 import { JsonRowBatch } from '../warehouse/row-batch';
 import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
 import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
@@ -41,6 +41,8 @@ export interface LoadCsvBlobResult extends LoadCsvBlobOutput {
   reader?: 'fast' | 'csv-parse';
   /** Reads of the file: 2 when the fast reader gave way or later rows changed a column's type, 3 for both. */
   passes?: number;
+  /** SQLite: how the rows were inserted (the lf_rows extension, or SQLite's JSON functions without it). */
+  insert?: 'lf_rows' | 'json';
 }
 
 export interface CsvLoaderDeps {
@@ -103,7 +105,7 @@ interface ReadPlan {
   types?: ColumnType[];
 }
 
-export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits }) {
+export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, rowsExtension }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits } & CsvTableLoadOptions) {
   return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
     const ctx = activityContext();
     let table: CsvTableLoad | undefined;
@@ -111,7 +113,7 @@ export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH }
     try {
       const tableName = checkTableName(input.tableName);
       const blob = blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
-      table = await openCsvTableLoad(config, { databaseName: input.databaseName, tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 });
+      table = await openCsvTableLoad(config, { databaseName: input.databaseName, tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 }, { rowsExtension });
       const loaded = await table.prepare();
       if (loaded) return { tableName, rowsLoaded: loaded.rows, columns: loaded.columns, alreadyLoaded: true };
 
@@ -120,7 +122,7 @@ export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH }
       for (let passes = 1; ; passes++) {
         try {
           const { rows, columns, delimiter } = await readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits });
-          return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter, reader: plan.reader, passes };
+          return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter, reader: plan.reader, passes, insert: table.insertPath };
         } catch (e) {
           // Read again, from the start: with csv-parse when the fast reader met something it does not
           // take (csv-parse then has the last word, and the precise message for bad input), with the

@@ -9,17 +9,21 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db; let insertJson; let insertParams = [];
 const handlers = {
-  open({ file, pragmas }) {
+  // Answers whether the lf_rows extension (a path, optional) could be loaded.
+  open({ file, pragmas, extension }) {
     db = new Database(file);
     for (const p of pragmas) db.pragma(p);
+    if (!extension) return false;
+    try { db.loadExtension(extension); return true; } catch { return false; }
   },
   exec({ sql }) {
     try { db.exec(sql); } catch (e) { if (db.inTransaction) db.exec('ROLLBACK'); throw e; }
   },
   all({ sql, params }) { return db.prepare(sql).all(...(params || [])); },
-  // The statement's last parameter is the batch; params are bound before it.
+  // The statement's last parameter is the batch (read by lf_rows, or by jsonb_each when the
+  // extension is not there); params are bound before it.
   prepareInsertJson({ sql, params }) { insertJson = db.prepare(sql); insertParams = params || []; },
-  // One JSON array of rows (a transferred buffer): SQLite splits it (jsonb_each), in C. The
+  // One JSON array of rows (a transferred buffer): SQLite splits it, in C. The
   // bytes are bound as a blob and read as text by the statement (CAST(? AS TEXT)): no JS string
   // is made of them here, nor UTF-8 again of that string by the driver.
   // The buffer goes back to the caller, for its next batch.

