@@ -1,9 +1,14 @@
 // POST /api/v1/pipeline/saveCSV end to end: api -> Azurite -> Temporal workflow -> worker ->
 // csv-parse -> the organization's SQLite file; bad input answers a clear message and writes nothing.
+import { BlockBlobClient } from '@azure/storage-blob';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
+import { createApp } from '../api/app';
 import { createCsvLoader, loadCsvBlob } from '../activities/csv';
+import { UPLOAD_GIVEN_UP } from '../activities/csv/growing';
+import { discardBlob } from '../activities/csv/store';
 import { localDatabaseFile } from '../activities/warehouse';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
@@ -20,8 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-function saveCsv(token: string, fields: Record<string, string>, file?: { content: Buffer; name?: string; type?: string }) {
-  const req = request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`);
+function saveCsv(token: string, fields: Record<string, string>, file?: { content: Buffer; name?: string; type?: string }, app = stack.app) {
+  const req = request(app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`);
   for (const [k, v] of Object.entries(fields)) void req.field(k, v);
   if (file) void req.attach('file', file.content, { filename: file.name ?? 'data.csv', contentType: file.type ?? 'text/csv' });
   return req;
@@ -224,6 +229,114 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
       { ref: '0', amount: 0.5, note: 'say "0",\tok é' },
       { ref: 'INV-7', amount: 1, note: null },
     ]);
+  });
+
+  describe('a save read while it uploads (the upload commits what arrived, marked uploadstate=receiving)', () => {
+    const blockId = (i: number) => Buffer.from(`block-${String(i).padStart(8, '0')}`).toString('base64');
+    /** A blob holding `first` so far, marked as still arriving. */
+    async function arriving(org: Awaited<ReturnType<typeof onboardedOrg>>, blobName: string, first: Buffer) {
+      const blob = stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(blobName);
+      await blob.stageBlock(blockId(0), first, first.length);
+      await blob.commitBlockList([blockId(0)], { metadata: { uploadstate: 'receiving' } });
+      return blob;
+    }
+    const settledFlag = (p: Promise<unknown>) => {
+      const flag = { settled: false };
+      p.then(
+        () => (flag.settled = true),
+        () => (flag.settled = true),
+      );
+      return flag;
+    };
+
+    it('the loader reads the file as it grows, to its end', async () => {
+      const org = await onboardedOrg(stack, 'growing');
+      const csv = generatedCsv(30000);
+      const cut = Math.floor(csv.length / 3); // in the middle of a row
+      const blob = await arriving(org, 'uploads/growing/data.csv', csv.subarray(0, cut));
+      const loading = createCsvLoader({ blobService: stack.blobService, config: stack.config })({ orgId: org.orgId, containerName: org.containerName, blobName: blob.name, databaseName: org.databaseName, tableName: 'grown', uploadId: 'grown-1' });
+      const state = settledFlag(loading);
+      await sleep(500);
+      expect(state.settled).toBe(false); // waiting for the rest
+      await blob.stageBlock(blockId(1), csv.subarray(cut), csv.length - cut);
+      await blob.commitBlockList([blockId(0), blockId(1)]); // the final commit: no mark
+      await expect(loading).resolves.toMatchObject({ rowsLoaded: 30000, reader: 'fast', passes: 1 });
+      expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n, max(id) AS last, sum(amount) AS total FROM grown').get())).toEqual({ n: 30000, last: 30000, total: (1.25 * 30000 * 30001) / 2 });
+    });
+
+    it('a file the upload gave up (removed) fails the load with a message and leaves nothing', async () => {
+      const org = await onboardedOrg(stack, 'givenup');
+      const blob = await arriving(org, 'uploads/givenup/data.csv', generatedCsv(2000));
+      const loading = createCsvLoader({ blobService: stack.blobService, config: stack.config })({ orgId: org.orgId, containerName: org.containerName, blobName: blob.name, databaseName: org.databaseName, tableName: 'given_up', uploadId: 'given-up-1' });
+      loading.catch(() => undefined);
+      await sleep(300);
+      await discardBlob(blob);
+      await expect(loading).rejects.toMatchObject({ type: 'ValidationError', nonRetryable: true, message: UPLOAD_GIVEN_UP });
+      expect(tableNames(stack, org.databaseName)).toEqual([]);
+    });
+
+    it('a file that stops growing (its uploader died) is given up after the stall time', async () => {
+      const org = await onboardedOrg(stack, 'stalled');
+      const blob = await arriving(org, 'uploads/stalled/data.csv', generatedCsv(2000));
+      const t0 = Date.now();
+      const loading = createCsvLoader({ blobService: stack.blobService, config: stack.config, stallMs: 1000 })({ orgId: org.orgId, containerName: org.containerName, blobName: blob.name, databaseName: org.databaseName, tableName: 'stalled', uploadId: 'stalled-1' });
+      await expect(loading).rejects.toMatchObject({ type: 'ValidationError', message: 'No more of the file arrived for 1 second: the upload was given up and nothing was saved.' });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+      expect(tableNames(stack, org.databaseName)).toEqual([]);
+    });
+
+    describe('through POST saveCSV, for a file over one 4 MB block', () => {
+      let commits: jest.SpyInstance;
+      beforeEach(() => {
+        commits = jest.spyOn(BlockBlobClient.prototype, 'commitBlockList');
+      });
+      afterEach(() => commits.mockRestore());
+      const marked = () => commits.mock.calls.filter(([, options]) => (options as { metadata?: Record<string, string> } | undefined)?.metadata?.uploadstate === 'receiving').length;
+
+      it('starts the workflow while the file arrives and saves every row', async () => {
+        const org = await onboardedOrg(stack, 'overlap');
+        const app = createApp({ ...stack.deps, config: { ...stack.config, UPLOAD_MAX_BYTES: 64 * 1024 * 1024 } });
+        const csv = generatedCsv(400000); // about 15 MB
+        const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'overlap' }, { content: csv }, app);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ rowsLoaded: 400000, tableName: 'overlap' });
+        expect(marked()).toBeGreaterThanOrEqual(1); // after the first block (then every 4 blocks or every second)
+        const { uploadId } = res.body.data;
+        const [name] = await blobNames(stack, org.containerName);
+        const props = await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(name!).getProperties();
+        expect(props.contentLength).toBe(csv.length);
+        expect(props.metadata).not.toHaveProperty('uploadstate');
+        expect(await Upload.findById(uploadId).lean()).toMatchObject({ status: 'saved', size: csv.length, delimiter: ',', rowsLoaded: 400000 });
+        expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n, max(id) AS last FROM overlap').get())).toEqual({ n: 400000, last: 400000 });
+        expect(tableNames(stack, org.databaseName)).toEqual(['overlap']);
+      });
+
+      it('a file over the size limit: the upload\'s message, and the workflow already reading it ends first', async () => {
+        const org = await onboardedOrg(stack, 'overlimit');
+        const big = generatedCsv(200000); // about 7 MB: one 4 MB block is committed before the limit
+        const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'too_big' }, { content: big });
+        expect(res.status).toBe(413);
+        expect(res.body.errors[0].msg).toBe('The file is larger than the 5 MB limit.');
+        expect(marked()).toBe(1);
+        expect(await blobNames(stack, org.containerName)).toEqual([]);
+        expect(tableNames(stack, org.databaseName)).toEqual([]); // not even a staging table
+        expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+      });
+
+      it('bad rows found by the workflow while the file arrives: its message, and nothing left', async () => {
+        const org = await onboardedOrg(stack, 'badgrowing');
+        const app = createApp({ ...stack.deps, config: { ...stack.config, UPLOAD_MAX_BYTES: 64 * 1024 * 1024 } });
+        const rest = generatedCsv(400000).toString().split('\n').slice(1).join('\n');
+        const csv = Buffer.from(`id,amount,posted_on\n1,2,2024-01-01\n2,3\n${rest}`);
+        const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'bad_rows' }, { content: csv }, app);
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].msg).toBe('Line 3: the row has 2 fields, but the header has 3.');
+        expect(marked()).toBeGreaterThanOrEqual(1);
+        expect(await blobNames(stack, org.containerName)).toEqual([]);
+        expect(tableNames(stack, org.databaseName)).toEqual([]);
+        expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+      });
+    });
   });
 
   describe('column types decided by later rows, and files only csv-parse reads', () => {

@@ -15,6 +15,7 @@ import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
 import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
 import { asValidationFailure, CsvInputError, csvParseErrorToInput } from './errors';
 import { FastCsvReader, FastPathUnsupported } from './fast-reader';
+import { openBlobSource } from './growing';
 import { csvParserOptions } from './inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
 
@@ -105,7 +106,10 @@ interface ReadPlan {
   types?: ColumnType[];
 }
 
-export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, rowsExtension }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits } & CsvTableLoadOptions) {
+/** A file still arriving (a CSV save's upload) that does not grow for this long was given up. */
+export const UPLOAD_STALL_MS = 60_000;
+
+export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, rowsExtension, stallMs = UPLOAD_STALL_MS }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits; stallMs?: number } & CsvTableLoadOptions) {
   return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
     const ctx = activityContext();
     let table: CsvTableLoad | undefined;
@@ -121,7 +125,7 @@ export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, 
       const plan: ReadPlan = { reader: 'fast' };
       for (let passes = 1; ; passes++) {
         try {
-          const { rows, columns, delimiter } = await readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits });
+          const { rows, columns, delimiter } = await readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits, stallMs });
           return { tableName, rowsLoaded: rows, columns: columns.map(({ name, type }) => ({ name, type })), delimiter, reader: plan.reader, passes, insert: table.insertPath };
         } catch (e) {
           // Read again, from the start: with csv-parse when the fast reader met something it does not
@@ -152,21 +156,23 @@ interface PassInput {
   ctx: Context | undefined;
   input: LoadCsvBlobOptions;
   batchLimits: CsvBatchLimits;
+  stallMs: number;
 }
 
 /** One read of the blob into a fresh staging table, then the swap. */
-async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits }: PassInput): Promise<{ rows: number; columns: ColumnPlan[]; delimiter: CsvDelimiter }> {
-  const download = await blob.download(0);
-  const totalBytes = download.contentLength ?? 0;
-  const head = await peek(download.readableStreamBody!, SNIFF_BYTES);
-  const { delimiter } = sniffCsv(head.prefix, head.complete);
-
+async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batchLimits, stallMs }: PassInput): Promise<{ rows: number; columns: ColumnPlan[]; delimiter: CsvDelimiter }> {
   // Progress: heartbeats (Temporal's liveness and retry details) and, throttled, a signal.
-  const progress: CsvLoadProgress = { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes };
+  const progress: CsvLoadProgress = { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes: 0 };
+  const cancelled = () => {
+    if (ctx?.cancellationSignal.aborted) throw new CancelledFailure(String(ctx.cancellationSignal.reason ?? 'cancelled'));
+  };
   const guard = new CsvByteGuard();
+  /** The file's length as last seen (it grows while a save's upload is still arriving). */
+  let totalBytes = () => 0;
   let lastSignal = 0;
   const report = (force = false) => {
     progress.bytesRead = guard.bytes;
+    progress.totalBytes = totalBytes();
     if (!ctx) return;
     ctx.heartbeat(progress);
     const run = ctx.info.workflowExecution;
@@ -177,6 +183,18 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
       .signal(CSV_PROGRESS_SIGNAL, { ...progress })
       .catch(() => undefined); // progress is best effort
   };
+
+  // The file may still be arriving (a CSV save reads it as it is uploaded): heartbeat while waiting.
+  const source = await openBlobSource(blob, {
+    stallMs,
+    onWait: () => {
+      cancelled();
+      report();
+    },
+  });
+  totalBytes = source.size;
+  const head = await peek(source.stream, SNIFF_BYTES);
+  const { delimiter } = sniffCsv(head.prefix, head.complete);
 
   // Batches of JSON rows go to the database thread while the next one is read.
   let names: string[] | undefined;
@@ -203,7 +221,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
     progress.rowsLoaded += payload.rows;
     // At most two batches queued on the database thread: memory stays flat.
     if (inFlight.length >= 2) await inFlight.shift();
-    if (ctx?.cancellationSignal.aborted) throw new CancelledFailure(String(ctx.cancellationSignal.reason ?? 'cancelled'));
+    cancelled();
     report();
   };
   const full = () => batch.rows >= batchLimits.rows || batch.bytes >= batchLimits.bytes;

@@ -3,9 +3,14 @@
 // whole file in memory), committed only when every check passed. On any failure the
 // partial blob is removed once every block request has settled, so a refused file leaves
 // nothing behind (not even a block that was still on its way when the check failed).
+//
+// A growing upload (the CSV save) also commits the blocks received so far as they land, marked
+// as still arriving (metadata uploadstate=receiving, see ./growing.ts), so that the save's
+// workflow reads the file while the rest of it arrives.
 import type { BlobServiceClient, BlockBlobClient } from '@azure/storage-blob';
 import { pipeline, type Readable } from 'node:stream';
 import { CsvInspector, type CsvInspection } from './inspect';
+import { UPLOAD_STATE, UPLOAD_RECEIVING } from './growing';
 import { CsvByteGuard } from './sniff';
 
 export interface StoreCsvInput {
@@ -17,6 +22,16 @@ export interface StoreCsvInput {
   /** Parse every row on the way (file-upload); the CSV save's loader parses them itself. */
   checkRows: boolean;
   metadata?: Record<string, string>;
+  /**
+   * Make the file readable while it arrives: the blocks received so far are committed as they
+   * land (after the first block, then every few blocks and at least every GROWING_COMMIT_MS
+   * while bytes come), marked uploadstate=receiving until the final commit; `onReceiving`
+   * runs once, after the first such commit (the CSV save starts its workflow there). Every
+   * commit is conditional on the blob being the one this upload committed last: when the
+   * reader discarded it (bad content), the upload stops instead of bringing it back.
+   * onReceiving's failure fails the upload.
+   */
+  growing?: { onReceiving: () => Promise<void> };
 }
 
 export interface StoredCsv extends CsvInspection {
@@ -27,6 +42,10 @@ export interface StoredCsv extends CsvInspection {
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 const CONCURRENCY = 4;
+/** A growing upload commits what arrived at least this often (staging a short block if need be)... */
+export const GROWING_COMMIT_MS = 1000;
+/** ...and every this many blocks (each commit waits for the blocks on their way: not every block). */
+const GROWING_COMMIT_BLOCKS = 4;
 
 /** A blob name for an upload: uploads/<uploadId>/<the file's name, made safe>. */
 export function uploadBlobName(uploadId: string, fileName: string): string {
@@ -51,12 +70,34 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   const checked = pipeline(input.source, guard, inspector, (e) => {
     if (e) streamError = e;
   });
+  const blobHTTPHeaders = { blobContentType: 'text/csv; charset=utf-8' };
   // Blocks being staged: each settles without throwing; the first failure is kept. Their
   // buffers come back to `spare` once sent, so a few 4 MB buffers carry the whole file.
   const ids: string[] = [];
   const inFlight = new Set<Promise<void>>();
   const spare: Buffer[] = [];
   let stageError: unknown;
+
+  // A growing upload commits what landed, each commit conditional on the last one's ETag.
+  // Storage drops the uncommitted blocks a commit leaves out, so a commit waits until no block
+  // is on its way (a block landing while the commit runs would be lost).
+  let committedBlocks = 0;
+  let committedAt = Date.now();
+  let etag: string | undefined;
+  const conditions = () => (etag ? { ifMatch: etag } : { ifNoneMatch: '*' });
+  const commitReceived = async () => {
+    await Promise.all(inFlight);
+    if (stageError) throw stageError;
+    const res = await blob.commitBlockList(ids, { blobHTTPHeaders, metadata: { ...input.metadata, [UPLOAD_STATE]: UPLOAD_RECEIVING }, conditions: conditions() });
+    etag = res.etag;
+    committedAt = Date.now();
+    if (committedBlocks === 0) {
+      committedBlocks = ids.length;
+      await input.growing!.onReceiving();
+    }
+    committedBlocks = ids.length;
+  };
+
   const stage = (block: Buffer, size: number) => {
     // Block ids: base64 of strings of one length, in commit order.
     const id = Buffer.from(`block-${String(ids.length).padStart(8, '0')}`).toString('base64');
@@ -73,30 +114,32 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   try {
     let block: Buffer = Buffer.allocUnsafe(BLOCK_BYTES);
     let size = 0;
+    let stagedAt = Date.now();
     for await (const chunk of checked as AsyncIterable<Buffer>) {
       for (let at = 0; at < chunk.length; ) {
         const n = Math.min(chunk.length - at, BLOCK_BYTES - size);
         chunk.copy(block, size, at, at + n);
         size += n;
         at += n;
-        if (size < BLOCK_BYTES) continue;
+        // A growing upload also sends a short block when the file comes slowly.
+        if (size < BLOCK_BYTES && !(input.growing && at === chunk.length && Date.now() - stagedAt >= GROWING_COMMIT_MS)) continue;
         stage(block, size);
+        stagedAt = Date.now();
         block = spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
         size = 0;
         while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
         if (stageError) throw stageError;
+        // A growing upload: after the first block, then every few blocks or every second.
+        if (input.growing && (committedBlocks === 0 || ids.length - committedBlocks >= GROWING_COMMIT_BLOCKS || Date.now() - committedAt >= GROWING_COMMIT_MS)) await commitReceived();
       }
     }
     if (size > 0) stage(block, size);
     await Promise.all(inFlight);
     if (streamError) throw streamError;
     if (stageError) throw stageError;
-    await blob.commitBlockList(ids, {
-      blobHTTPHeaders: { blobContentType: 'text/csv; charset=utf-8' },
-      metadata: input.metadata,
-    });
+    await blob.commitBlockList(ids, { blobHTTPHeaders, metadata: input.metadata, conditions: input.growing ? conditions() : undefined });
   } catch (e) {
-    // No block may land after the discard: wait for every request first.
+    // No block may land after the discard: wait for every request first (a commit is awaited where it starts).
     await Promise.all(inFlight);
     await discardBlob(blob);
     // Storage's own failure as it is; else the check's (leaving the loop early also ends the stream).

@@ -1,6 +1,6 @@
 // CSV files of an organization (mounted at /pipeline): upload into its container, list, and
 // save one as a table of its SQL database through the csv-save workflow.
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import busboy from 'busboy';
 import { Router, type Request } from 'express';
@@ -33,6 +33,27 @@ export const UPLOAD_MESSAGES = {
   listFailed: 'Failed to retrieve file list.',
   onlyCsv: 'Only CSV files (text/csv) can be uploaded.',
 } as const;
+
+interface UploadRecord {
+  uploadId: string;
+  blobName: string;
+  fileName: string;
+  url: string;
+  size: number;
+  delimiter?: string;
+}
+
+type ReceivedCsv = StoredCsv & { fileName: string; uploadId: string; save?: WorkflowHandle<typeof csvSaveWorkflow> };
+
+/** The ApplicationFailure (or innermost error) behind a workflow's failure. */
+function innermostFailure(e: WorkflowFailedError): unknown {
+  let cause: unknown = e.cause;
+  while (cause instanceof Error && !(cause instanceof ApplicationFailure) && cause.cause) cause = cause.cause;
+  return cause;
+}
+
+/** How long a refused growing upload waits for its save's workflow to end (it stops within a poll). */
+const SAVE_STOP_WAIT_MS = 30_000;
 
 /** The client gives up after 100000 ms (spec section 9): answer before it does. */
 const SAVE_ANSWER_WITHIN_MS = 90_000;
@@ -151,24 +172,47 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
    * streamed, still checked), since its container is not known yet. All or nothing: on a
    * failure every blob stored by this request is removed.
    */
-  async function receive(req: Request, forSave: boolean, failMessage: string): Promise<{ target: Target; stored: (StoredCsv & { fileName: string; uploadId: string })[] }> {
+  async function receive(req: Request, forSave: boolean, failMessage: string): Promise<{ target: Target; stored: ReceivedCsv[] }> {
     const user = req.user as UserDoc;
     let target: Target | undefined;
-    const stored: (StoredCsv & { fileName: string; uploadId: string })[] = [];
+    const stored: ReceivedCsv[] = [];
     const spooled: { path: string; fileName: string }[] = [];
-    const store = async (t: Target, fileName: string, source: Readable) => {
+    const store = async (t: Target, fileName: string, source: Readable, live: boolean) => {
       const uploadId = new mongoose.Types.ObjectId().toString();
       const blobName = uploadBlobName(uploadId, fileName);
-      const res = await storeCsvBlob({
-        blobService,
-        containerName: t.containerName,
-        blobName,
-        source,
-        maxBytes: config.UPLOAD_MAX_BYTES,
-        checkRows: !forSave,
-        metadata: { uploadid: uploadId, organizationid: t.orgId, originalname: encodeURIComponent(fileName) },
-      });
-      stored.push({ ...res, fileName, uploadId });
+      // A CSV save streamed straight in starts its workflow once the first blocks are in
+      // storage: the worker loads the file while the rest of it arrives.
+      let save: WorkflowHandle<typeof csvSaveWorkflow> | undefined;
+      const growing = forSave && live
+        ? {
+            onReceiving: async () => {
+              const url = blobService.getContainerClient(t.containerName).getBlockBlobClient(blobName).url;
+              await recordUploads(user, t, [{ uploadId, blobName, fileName, url, size: 0 }], 'saving');
+              try {
+                save = await startSave(t, uploadId, blobName);
+              } catch (e) {
+                await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
+                throw e;
+              }
+            },
+          }
+        : undefined;
+      try {
+        const res = await storeCsvBlob({
+          blobService,
+          containerName: t.containerName,
+          blobName,
+          source,
+          maxBytes: config.UPLOAD_MAX_BYTES,
+          checkRows: !forSave,
+          metadata: { uploadid: uploadId, organizationid: t.orgId, originalname: encodeURIComponent(fileName) },
+          growing,
+        });
+        stored.push({ ...res, fileName, uploadId, save });
+      } catch (e) {
+        if (save) throw await saveStoppedWhileReceiving(e, save, uploadId);
+        throw e;
+      }
     };
     try {
       const fields = await readMultipart(req, config.UPLOAD_MAX_BYTES, forSave ? 1 : MAX_FILES_PER_UPLOAD, async (file, fieldsSoFar) => {
@@ -176,7 +220,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         const fileName = file.filename || 'upload.csv';
         if (orgIdField(fieldsSoFar)) {
           target ??= await resolveTarget(user, fieldsSoFar, forSave);
-          return store(target, fileName, file.stream);
+          return store(target, fileName, file.stream, true);
         }
         mkdirSync(spoolDir, { recursive: true });
         const path = join(spoolDir, randomUUID());
@@ -187,7 +231,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         throw badRequest(typeof fields.file === 'string' ? messages.invalidFileFormat : messages.selectFile);
       }
       target ??= await resolveTarget(user, fields, forSave);
-      for (const s of spooled) await store(target, s.fileName, createReadStream(s.path));
+      for (const s of spooled) await store(target, s.fileName, createReadStream(s.path), false);
       return { target, stored };
     } catch (e) {
       await Promise.all(stored.map((s) => blobService.getContainerClient(target!.containerName).getBlockBlobClient(s.blobName).deleteIfExists().catch(() => undefined)));
@@ -198,7 +242,43 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     }
   }
 
-  async function recordUploads(user: UserDoc, target: Target, stored: Awaited<ReturnType<typeof receive>>['stored'], status: 'uploaded' | 'saving'): Promise<UploadDoc[]> {
+  /** Starts the csv-save workflow of an upload (or finds it started). */
+  function startSave(target: Target, uploadId: string, blobName: string): Promise<WorkflowHandle<typeof csvSaveWorkflow>> {
+    const input: CsvSaveInput = { orgId: target.orgId, uploadId, containerName: target.containerName, blobName, databaseName: target.databaseName!, tableName: target.tableName! };
+    return deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', {
+      workflowId: workflowIds.csvSave(target.orgId, uploadId),
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: target.orgId }]),
+    });
+  }
+
+  /**
+   * The upload of a save whose workflow already reads it failed: the upload refused the file
+   * (and removed it, so the workflow stops), or the workflow stopped the upload by discarding a
+   * file it refused. Waits for the workflow to end, so that nothing is left once the user has
+   * the answer; the user's message is the upload's own, else the workflow's.
+   */
+  async function saveStoppedWhileReceiving(e: unknown, save: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string): Promise<unknown> {
+    let reason: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([save.result(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('still running')), SAVE_STOP_WAIT_MS)))]);
+    } catch (failure) {
+      if (failure instanceof WorkflowFailedError) {
+        const cause = innermostFailure(failure);
+        if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') reason = cause.message;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
+    if (e instanceof CsvInputError || !reason) return e;
+    return new CsvInputError(reason);
+  }
+
+  async function recordUploads(user: UserDoc, target: Target, stored: UploadRecord[], status: 'uploaded' | 'saving'): Promise<UploadDoc[]> {
     try {
       const docs = await Upload.insertMany(
         stored.map((s) => ({
@@ -244,16 +324,15 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     const { target, stored } = await receive(req, true, UPLOAD_MESSAGES.saveFailed);
     const [file] = stored;
     if (!file) throw badRequest(messages.selectFile);
-    await recordUploads(user, target, stored, 'saving');
-    const input: CsvSaveInput = { orgId: target.orgId, uploadId: file.uploadId, containerName: target.containerName, blobName: file.blobName, databaseName: target.databaseName!, tableName: target.tableName! };
-    const workflowId = workflowIds.csvSave(target.orgId, file.uploadId);
-    const handle = await deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', {
-      workflowId,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: target.orgId }]),
-    });
+    let handle = file.save;
+    if (handle) {
+      // Recorded and started while the file arrived: now its size and delimiter are known.
+      await Upload.updateOne({ _id: file.uploadId }, { $set: { size: file.size, delimiter: file.delimiter } });
+    } else {
+      await recordUploads(user, target, stored, 'saving');
+      handle = await startSave(target, file.uploadId, file.blobName);
+    }
+    const workflowId = handle.workflowId;
     let timer: NodeJS.Timeout | undefined;
     try {
       const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), SAVE_ANSWER_WITHIN_MS)))]);
@@ -264,8 +343,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       ok(res, UPLOAD_MESSAGES.saved, { uploadId: file.uploadId, workflowId, tableName: outcome.tableName, rowsLoaded: outcome.rowsLoaded, columns: outcome.columns, delimiter: outcome.delimiter, fileUrl: file.url });
     } catch (e) {
       if (!(e instanceof WorkflowFailedError)) throw e;
-      let cause: unknown = e.cause;
-      while (cause instanceof Error && !(cause instanceof ApplicationFailure) && cause.cause) cause = cause.cause;
+      const cause = innermostFailure(e);
       const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
       const reason = cause instanceof Error ? cause.message : 'unknown error';
       throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);

@@ -1,0 +1,90 @@
+// Reading a CSV blob that may still be arriving. The CSV save's upload commits the blocks
+// received so far as they land, with metadata uploadstate=receiving (see ./store.ts), and
+// starts its workflow after the first commit; the final commit drops the mark. The loader reads
+// what is there, then waits for more (polling the blob's length and mark) until the mark is
+// gone and every byte was read. A blob that disappears or shrinks meanwhile was given up by the
+// upload (refused or interrupted); one that stops growing for `stallMs` lost its uploader.
+import { RestError, type BlobDownloadResponseParsed, type BlockBlobClient } from '@azure/storage-blob';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CsvInputError } from './errors';
+
+/** Blob metadata key, and its value while the file is still arriving. */
+export const UPLOAD_STATE = 'uploadstate';
+export const UPLOAD_RECEIVING = 'receiving';
+
+export const UPLOAD_GIVEN_UP = 'The upload stopped before the whole file arrived: nothing was saved.';
+export const uploadStalled = (secs: number) => `No more of the file arrived for ${secs} second${secs === 1 ? '' : 's'}: the upload was given up and nothing was saved.`;
+
+export interface GrowingBlobOptions {
+  /** Give up when the blob did not grow for this long while marked as receiving. */
+  stallMs: number;
+  /** How often to look for more while caught up. */
+  pollMs?: number;
+  /** Called while waiting for more (heartbeats, cancellation checks); may throw to stop. */
+  onWait?: () => void;
+}
+
+export interface BlobSource {
+  stream: Readable;
+  /** The blob's length as last seen (final once the stream ended). */
+  size: () => number;
+}
+
+const isReceiving = (metadata: Record<string, string> | undefined) => metadata?.[UPLOAD_STATE] === UPLOAD_RECEIVING;
+const isGone = (e: unknown) => e instanceof RestError && (e.statusCode === 404 || e.statusCode === 416);
+
+/**
+ * The blob's bytes as one stream: as they are when it is complete (one download, the usual
+ * case), and as they arrive when it is still receiving.
+ */
+export async function openBlobSource(blob: BlockBlobClient, options: GrowingBlobOptions): Promise<BlobSource> {
+  const first = await blob.download(0);
+  let size = first.contentLength ?? 0;
+  if (!isReceiving(first.metadata)) return { stream: first.readableStreamBody as Readable, size: () => size };
+
+  const pollMs = options.pollMs ?? 25;
+  async function* tail(): AsyncGenerator<Buffer> {
+    let offset = 0;
+    let response: BlobDownloadResponseParsed | undefined = first;
+    let grewAt = Date.now();
+    for (;;) {
+      if (response) {
+        for await (const chunk of response.readableStreamBody as AsyncIterable<Buffer>) {
+          offset += chunk.length;
+          yield chunk;
+        }
+        // The final version (the mark is gone): its body ran to the end of the file.
+        if (!isReceiving(response.metadata)) return;
+        response = undefined;
+        grewAt = Date.now();
+      }
+      let props;
+      try {
+        props = await blob.getProperties();
+      } catch (e) {
+        if (isGone(e)) throw new CsvInputError(UPLOAD_GIVEN_UP);
+        throw e;
+      }
+      size = props.contentLength ?? 0;
+      const receiving = isReceiving(props.metadata);
+      if (size < offset) throw new CsvInputError(UPLOAD_GIVEN_UP);
+      if (size > offset) {
+        try {
+          response = await blob.download(offset);
+        } catch (e) {
+          if (isGone(e)) throw new CsvInputError(UPLOAD_GIVEN_UP);
+          throw e;
+        }
+        size = offset + (response.contentLength ?? 0);
+        continue;
+      }
+      // Caught up with every byte there is.
+      if (!receiving) return;
+      if (Date.now() - grewAt > options.stallMs) throw new CsvInputError(uploadStalled(Math.round(options.stallMs / 1000)));
+      options.onWait?.();
+      await sleep(pollMs);
+    }
+  }
+  return { stream: Readable.from(tail(), { objectMode: false }), size: () => size };
+}
