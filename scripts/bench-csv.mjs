@@ -184,7 +184,8 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   if (res.status !== 200) throw new Error(`saveCSV answered ${res.status}: ${res.body}`);
   if (body.data.rowsLoaded !== rows) throw new Error(`saveCSV loaded ${body.data.rowsLoaded} rows, expected ${rows}`);
 
-  // The workflow's own duration: download, parse, load, swap (the rest is the upload).
+  // The workflow's own duration: download, parse, load, swap (it starts once the first 4 MB
+  // are stored, and reads the rest as it arrives).
   const { Connection, Client } = await import('@temporalio/client');
   const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
   const desc = await new Client({ connection }).workflow.getHandle(body.data.workflowId).describe();
@@ -251,7 +252,7 @@ await main(async () => {
       const [fastest, median] = [baseSecs[0], baseSecs[1]];
       lines.push(
         `rows ${rows.toLocaleString('en-US')} (${mb.toFixed(1)} MB)`,
-        `  saveCSV (upload + workflow): ${run.secs.toFixed(2)} s = ${Math.round(ours).toLocaleString('en-US')} rows/s  [workflow alone ${run.workflowSecs.toFixed(2)} s, upload ${(run.secs - run.workflowSecs).toFixed(2)} s]`,
+        `  saveCSV (upload + workflow): ${run.secs.toFixed(2)} s = ${Math.round(ours).toLocaleString('en-US')} rows/s  [workflow ${run.workflowSecs.toFixed(2)} s, started ${(run.secs - run.workflowSecs).toFixed(2)} s into the request: from 4 MB on, the file loads while it uploads]`,
         `  sqlite3 .import baseline:    ${baseSecs.map((x) => x.toFixed(2)).join(' / ')} s; median ${Math.round(rows / median).toLocaleString('en-US')} rows/s`,
         `  ratio: ${(ours / (rows / median)).toFixed(2)} of the baseline's median rows/s, ${(ours / (rows / fastest)).toFixed(2)} of its fastest (target >= 0.50)`,
         `  peak RSS during the save: worker ${run.workerRss.toFixed(0)} MB, api ${run.apiRss.toFixed(0)} MB (target < 250 MB, flat across sizes); idle before: worker ${run.idle[0].toFixed(0)} MB, api ${run.idle[1].toFixed(0)} MB`,
