@@ -19,7 +19,7 @@ export const uploadStalled = (secs: number) => `No more of the file arrived for 
 export interface GrowingBlobOptions {
   /** Give up when the blob did not grow for this long while marked as receiving. */
   stallMs: number;
-  /** How soon to look for more once caught up (doubling while nothing comes, up to 200 ms). */
+  /** How soon to look for more once caught up (doubling while nothing comes, up to 50 ms). */
   pollMs?: number;
   /** Called while waiting for more (heartbeats, cancellation checks); may throw to stop. */
   onWait?: () => void;
@@ -83,8 +83,8 @@ export async function openBlobSource(blob: BlockBlobClient, options: GrowingBlob
       if (Date.now() - grewAt > options.stallMs) throw new CsvInputError(uploadStalled(Math.round(options.stallMs / 1000)));
       options.onWait?.();
       await sleep(pollMs);
-      // A slow upload is not asked 40 times a second; a fast one is seen within 200 ms.
-      pollMs = Math.min(pollMs * 2, 200);
+      // Caught up with a slow upload: asked at most 20 times a second, each new commit seen within 50 ms.
+      pollMs = Math.min(pollMs * 2, 50);
     }
   }
   return { stream: Readable.from(tail(), { objectMode: false }), size: () => size };
