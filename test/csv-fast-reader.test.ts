@@ -8,23 +8,12 @@ import { CsvInputError } from '../activities/csv/errors';
 import { FastCsvReader, FastPathUnsupported } from '../activities/csv/fast-reader';
 import { csvParserOptions } from '../activities/csv/inspect';
 import type { CsvDelimiter } from '../activities/csv/sniff';
-
-/** mulberry32: a small seeded generator, so a failure names a reproducible case. */
-function generator(seed: number) {
-  let s = seed | 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
-}
+import { generator, type Random } from './helpers/random';
 
 const DELIMITERS: CsvDelimiter[] = [',', ';', '\t'];
 
 /** A CSV text: mostly well formed records (quoted when they must be), sometimes broken on purpose. */
-function generateCsv(rnd: ReturnType<typeof generator>): { text: string; delimiter: CsvDelimiter } {
+function generateCsv(rnd: Random): { text: string; delimiter: CsvDelimiter } {
   const delimiter = rnd.pick(DELIMITERS);
   const atoms = ['a', 'B', '1', '2.50', '-3', '007', '1e3', 'true', 'FALSE', '2024-01-31', '2024-02-30', '2024-01-31T10:15:00Z', ' ', '', '"', '""', delimiter, '\n', '\r\n', '\r', 'é', '✓', '\\', '\t', ',', ';', 'x y', '\u00a0', '\u0001'];
   const columns = 1 + Math.floor(rnd.next() * 5);
@@ -86,7 +75,7 @@ function reference(text: string, delimiter: CsvDelimiter) {
 }
 
 /** Reads text in chunks of 1 to maxChunk characters (a record cut anywhere must read the same). */
-function fastRead(text: string, delimiter: CsvDelimiter, rnd: ReturnType<typeof generator>, maxChunk = 12) {
+function fastRead(text: string, delimiter: CsvDelimiter, rnd: Random, maxChunk = 12) {
   const rows: unknown[] = [];
   const reader = new FastCsvReader(delimiter);
   const take = () => {

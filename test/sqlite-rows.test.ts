@@ -7,21 +7,11 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { FastCsvReader } from '../activities/csv/fast-reader';
 import { SQLITE_ROWS_EXTENSION } from '../activities/warehouse/csv-table';
-
-function generator(seed: number) {
-  let s = seed | 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]! };
-}
+import { generator, type Random } from './helpers/random';
 
 const ATOMS = ['a', 'Z', '0', '-1.5', 'true', '2024-01-31', ' ', '"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '✓', '😀', '\u2028', 'null', '[', ']', ',', 'x y'];
 
-function randomBatch(rnd: ReturnType<typeof generator>, columns: number): (string | null)[][] {
+function randomBatch(rnd: Random, columns: number): (string | null)[][] {
   const rows: (string | null)[][] = [];
   const count = 1 + Math.floor(rnd.next() * 20);
   for (let r = 0; r < count; r++) {
