@@ -109,7 +109,13 @@ export function ensureChromium() {
 export function ensureSqlite3Cli() {
   if (has('sqlite3')) return 'sqlite3';
   if (process.getuid?.() !== 0) throw new ToolError('sqlite3 not found and not root. Fix: run "sudo apt-get install -y sqlite3".');
-  run('apt-get', ['install', '-y', '-qq', 'sqlite3'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  log('installing sqlite3 (Debian package), the CSV benchmark\'s baseline ...');
+  try {
+    run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', 'sqlite3'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (e) {
+    throw new ToolError(`sqlite3 failed to install. Fix: run "apt-get update && apt-get install -y sqlite3".\n${e.message}`);
+  }
   return 'sqlite3';
 }
 
