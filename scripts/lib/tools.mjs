@@ -91,31 +91,31 @@ export function ensureAzurite() {
   return AZURITE_BIN;
 }
 
+/**
+ * A Debian package (as root; the package lists refreshed first), `purpose` for the log line.
+ * Throws a ToolError with the command to run by hand when it cannot.
+ */
+function aptInstall(pkg, purpose) {
+  if (process.getuid?.() !== 0) throw new ToolError(`${pkg} not found and not root. Fix: run "sudo apt-get install -y ${pkg}".`);
+  log(`installing ${pkg} (Debian package) ${purpose} ...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    run('apt-get', ['update', '-qq'], { env });
+    run('apt-get', ['install', '-y', '-qq', pkg], { env });
+  } catch (e) {
+    throw new ToolError(`${pkg} failed to install. Fix: run "apt-get update && apt-get install -y ${pkg}".\n${e.message}`);
+  }
+}
+
 /** Debian's Chromium for the browser tests (playwright-core drives it; no browser download). */
 export function ensureChromium() {
-  if (existsSync(CHROMIUM_BIN)) return CHROMIUM_BIN;
-  if (process.getuid?.() !== 0) throw new ToolError('chromium not found and not root. Fix: run "sudo apt-get install -y chromium".');
-  log('installing chromium (Debian package) for browser tests ...');
-  try {
-    run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  } catch (e) {
-    throw new ToolError(`chromium failed to install. Fix: run "apt-get update && apt-get install -y chromium".\n${e.message}`);
-  }
+  if (!existsSync(CHROMIUM_BIN)) aptInstall('chromium', 'for browser tests');
   return CHROMIUM_BIN;
 }
 
 /** The Debian sqlite3 shell, the baseline of the CSV benchmark. */
 export function ensureSqlite3Cli() {
-  if (has('sqlite3')) return 'sqlite3';
-  if (process.getuid?.() !== 0) throw new ToolError('sqlite3 not found and not root. Fix: run "sudo apt-get install -y sqlite3".');
-  log('installing sqlite3 (Debian package), the CSV benchmark\'s baseline ...');
-  try {
-    run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    run('apt-get', ['install', '-y', '-qq', 'sqlite3'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  } catch (e) {
-    throw new ToolError(`sqlite3 failed to install. Fix: run "apt-get update && apt-get install -y sqlite3".\n${e.message}`);
-  }
+  if (!has('sqlite3')) aptInstall('sqlite3', "for the CSV benchmark's baseline");
   return 'sqlite3';
 }
 
