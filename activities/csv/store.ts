@@ -43,7 +43,7 @@ export interface StoredCsv extends CsvInspection {
 const BLOCK_BYTES = 4 * 1024 * 1024;
 const CONCURRENCY = 4;
 /** A growing upload commits what arrived at least this often (staging a short block if need be)... */
-export const GROWING_COMMIT_MS = 1000;
+const GROWING_COMMIT_MS = 1000;
 /** ...and every this many blocks (each commit waits for the blocks on their way: not every block). */
 const GROWING_COMMIT_BLOCKS = 4;
 
@@ -91,12 +91,12 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
     const res = await blob.commitBlockList(ids, { blobHTTPHeaders, metadata: { ...input.metadata, [UPLOAD_STATE]: UPLOAD_RECEIVING }, conditions: conditions() });
     etag = res.etag;
     committedAt = Date.now();
-    if (committedBlocks === 0) {
-      committedBlocks = ids.length;
-      await input.growing!.onReceiving();
-    }
+    const first = committedBlocks === 0;
     committedBlocks = ids.length;
+    if (first) await input.growing!.onReceiving();
   };
+  /** A growing upload's second has passed since its last commit. */
+  const commitDue = () => Date.now() - committedAt >= GROWING_COMMIT_MS;
 
   const stage = (block: Buffer, size: number) => {
     // Block ids: base64 of strings of one length, in commit order.
@@ -114,23 +114,21 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   try {
     let block: Buffer = Buffer.allocUnsafe(BLOCK_BYTES);
     let size = 0;
-    let stagedAt = Date.now();
     for await (const chunk of checked as AsyncIterable<Buffer>) {
       for (let at = 0; at < chunk.length; ) {
         const n = Math.min(chunk.length - at, BLOCK_BYTES - size);
         chunk.copy(block, size, at, at + n);
         size += n;
         at += n;
-        // A growing upload also sends a short block when the file comes slowly.
-        if (size < BLOCK_BYTES && !(input.growing && at === chunk.length && Date.now() - stagedAt >= GROWING_COMMIT_MS)) continue;
+        // A growing upload also sends a short block when a commit is due (the file comes slowly).
+        if (size < BLOCK_BYTES && !(input.growing && at === chunk.length && commitDue())) continue;
         stage(block, size);
-        stagedAt = Date.now();
         block = spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
         size = 0;
         while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
         if (stageError) throw stageError;
         // A growing upload: after the first block, then every few blocks or every second.
-        if (input.growing && (committedBlocks === 0 || ids.length - committedBlocks >= GROWING_COMMIT_BLOCKS || Date.now() - committedAt >= GROWING_COMMIT_MS)) await commitReceived();
+        if (input.growing && (committedBlocks === 0 || ids.length - committedBlocks >= GROWING_COMMIT_BLOCKS || commitDue())) await commitReceived();
       }
     }
     if (size > 0) stage(block, size);
