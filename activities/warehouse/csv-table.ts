@@ -114,14 +114,18 @@ const sqliteColumns = (names: string[], types: ColumnType[]) => [...names.map((c
  */
 export const SQLITE_ROWS_EXTENSION = join(__dirname, '..', '..', '.tools', 'lib', 'lf_rows.so');
 
-let missingWarned = false;
-/** The extension's path when it is there; says once when it is not. */
+let fallbackWarned = false;
+/** Says once per process that loads go without lf_rows, and why. */
+function warnRowsFallback(why: string): void {
+  if (fallbackWarned) return;
+  fallbackWarned = true;
+  console.warn(`CSV loads use SQLite's JSON functions: ${why}.`);
+}
+
+/** The extension's path when it is there. */
 function defaultRowsExtension(): string | undefined {
   if (existsSync(SQLITE_ROWS_EXTENSION)) return SQLITE_ROWS_EXTENSION;
-  if (!missingWarned) {
-    missingWarned = true;
-    console.warn(`CSV loads use SQLite's JSON functions: ${SQLITE_ROWS_EXTENSION} is missing (npm run build:native makes it).`);
-  }
+  warnRowsFallback(`${SQLITE_ROWS_EXTENSION} is missing (npm run build:native makes it)`);
   return undefined;
 }
 
@@ -154,11 +158,13 @@ class SqliteCsvTableLoad implements CsvTableLoad {
     if (this.opened) return;
     // WAL: readers keep reading the old table while the load writes; legacy_alter_table: the
     // rename in the swap must not re-check views that name the table being replaced.
-    this.rowsVtab = await this.thread.call<boolean>('open', {
+    const { rowsVtab, extensionError } = await this.thread.call<{ rowsVtab: boolean; extensionError?: string }>('open', {
       file: this.file,
       pragmas: ['journal_mode = WAL', 'synchronous = NORMAL', 'busy_timeout = 30000', 'legacy_alter_table = ON'],
       extension: this.rowsExtension,
     });
+    if (extensionError) warnRowsFallback(`${this.rowsExtension} did not load (${extensionError})`);
+    this.rowsVtab = rowsVtab;
     this.opened = true;
   }
 

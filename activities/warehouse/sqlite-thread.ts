@@ -9,12 +9,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db; let insertJson; let insertParams = [];
 const handlers = {
-  // Answers whether the lf_rows extension (a path, optional) could be loaded.
+  // Loads the lf_rows extension too when given a path: answers whether it loaded, and why not.
   open({ file, pragmas, extension }) {
     db = new Database(file);
     for (const p of pragmas) db.pragma(p);
-    if (!extension) return false;
-    try { db.loadExtension(extension); return true; } catch { return false; }
+    if (!extension) return { rowsVtab: false };
+    try { db.loadExtension(extension); return { rowsVtab: true }; } catch (e) { return { rowsVtab: false, extensionError: String(e && e.message || e) }; }
   },
   exec({ sql }) {
     try { db.exec(sql); } catch (e) { if (db.inTransaction) db.exec('ROLLBACK'); throw e; }
@@ -23,9 +23,9 @@ const handlers = {
   // The statement's last parameter is the batch (read by lf_rows, or by jsonb_each when the
   // extension is not there); params are bound before it.
   prepareInsertJson({ sql, params }) { insertJson = db.prepare(sql); insertParams = params || []; },
-  // One JSON array of rows (a transferred buffer): SQLite splits it, in C. The
-  // bytes are bound as a blob and read as text by the statement (CAST(? AS TEXT)): no JS string
-  // is made of them here, nor UTF-8 again of that string by the driver.
+  // One JSON array of rows (a transferred buffer): SQLite splits it, in C. The bytes are bound
+  // as a blob (lf_rows reads them as they are; jsonb_each's statement casts them to text): no
+  // JS string is made of them here, nor UTF-8 again of that string by the driver.
   // The buffer goes back to the caller, for its next batch.
   insertJson({ buffer, length }) {
     insertJson.run(...insertParams, Buffer.from(buffer, 0, length));
