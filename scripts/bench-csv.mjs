@@ -110,7 +110,6 @@ async function waitForLine(child, text, timeoutMs = 180000) {
   child.stdout.off('data', onData);
 }
 
-/** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
 /**
  * A multipart POST of form fields and one file, the file streamed from disk as a browser sends
  * it. Plain http: fetch with a FormData body spent ~0.8 s of CPU on a 69 MB file, taken from
@@ -139,6 +138,7 @@ async function postMultipart(url, token, fields, file) {
   return { status: res.statusCode, body };
 }
 
+/** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
 async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const apiPort = await freePort();
   const childEnv = { ...env, PORT: String(apiPort) };
