@@ -25,6 +25,7 @@ import { auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
+import { orgIdSchema } from '../lib/organization';
 
 /** `xJson` fields may arrive as objects or as JSON strings. */
 function jsonObject<T extends z.ZodTypeAny>(inner: T) {
@@ -38,11 +39,7 @@ function jsonObject<T extends z.ZodTypeAny>(inner: T) {
   }, inner);
 }
 
-export const orgIdSchema = z
-  .string({ required_error: 'Organization ID is missing', invalid_type_error: 'Organization ID is missing' })
-  .trim()
-  .min(1, 'Organization ID is missing')
-  .refine((v) => mongoose.isValidObjectId(v), 'Organization ID is missing');
+export { orgIdSchema } from '../lib/organization';
 
 type Provider = Config['PROVIDER'];
 

@@ -25,8 +25,10 @@ const uploadSchema = new Schema(
     /** Full name (or email) at upload time, so the list needs no join. */
     uploadedByName: { type: String, default: '' },
     status: { type: String, enum: UPLOAD_STATUSES, default: 'uploaded' },
-    /** The table the CSV was saved to, once a save succeeded. */
+    /** The table the CSV was last saved to, once a save succeeded. */
     tableName: { type: String, default: null },
+    /** Every table this file was saved to (oldest first); saving a stored file again adds to it. */
+    tables: { type: [String], default: [] },
     rowsLoaded: { type: Number, default: null },
     columns: { type: [columnSchema], default: undefined },
     workflowId: { type: String, default: null },

@@ -1,0 +1,39 @@
+// The organization an api call names: one rule for every route. Missing -> 400 "Organization
+// ID is missing"; malformed -> 400 naming the id; unknown -> 404 "Organization not found".
+import mongoose from 'mongoose';
+import { z } from 'zod';
+import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { badRequest, notFound } from './errors';
+
+export const ORG_ID_MISSING = 'Organization ID is missing';
+export const ORGANIZATION_NOT_FOUND = 'Organization not found';
+/** The message for an id that is not an organization id at all. */
+export const invalidOrgId = (id: string) => `Organization ID "${id.length > 40 ? `${id.slice(0, 40)}...` : id}" is not a valid organization id`;
+
+export const orgIdSchema = z
+  .string({ required_error: ORG_ID_MISSING, invalid_type_error: ORG_ID_MISSING })
+  .trim()
+  .min(1, ORG_ID_MISSING)
+  .superRefine((v, ctx) => {
+    if (v === 'undefined' || v === 'null') ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORG_ID_MISSING });
+    else if (!mongoose.isValidObjectId(v) || !/^[a-f0-9]{24}$/i.test(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalidOrgId(v) });
+  });
+
+/** Checks an id outside a validate() schema (form fields, query strings): 400 when missing or malformed. */
+export function checkOrgId(raw: unknown): string {
+  const parsed = orgIdSchema.safeParse(typeof raw === 'string' ? raw : raw == null ? '' : String(raw));
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? ORG_ID_MISSING);
+  return parsed.data;
+}
+
+/** The organization, or 404. Call after the tenant check so a stranger learns nothing. */
+export async function findOrganization(orgId: string): Promise<OrganizationDoc> {
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
+  return org;
+}
+
+/** 404 unless the organization exists (cheap: reads only its id). */
+export async function assertOrganizationExists(orgId: string): Promise<void> {
+  if (!(await Organization.exists({ _id: orgId }))) throw notFound(ORGANIZATION_NOT_FOUND);
+}
