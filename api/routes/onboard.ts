@@ -1,7 +1,6 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import { Router } from 'express';
-import mongoose from 'mongoose';
 import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { encryptSecret } from '../../common/crypto';
