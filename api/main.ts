@@ -1,11 +1,11 @@
 // The api process: connects Mongo and Temporal once, creates the first admin, then listens.
 import { BlobServiceClient } from '@azure/storage-blob';
-import { Client, Connection } from '@temporalio/client';
 import mongoose from 'mongoose';
 import { createWarehouse } from '../activities/warehouse';
 import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
 import { createApp } from './app';
+import { createTemporalClient } from './lib/temporal';
 import { ensureFirstAdmin } from './services/first-admin';
 
 async function main() {
@@ -13,8 +13,8 @@ async function main() {
   setLogLevel(cfg.LOG_LEVEL);
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
-  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const { connection, client: temporal } = createTemporalClient(cfg);
+  await connection.ensureConnected();
   const blobService = BlobServiceClient.fromConnectionString(cfg.AZURE_STORAGE_CONNECTION_STRING);
   const app = createApp({ config: cfg, temporal, blobService, warehouse: createWarehouse(cfg) });
 

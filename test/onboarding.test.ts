@@ -68,6 +68,12 @@ describe('the four onboarding calls of spec section 7', () => {
     const saved = await Organization.findById(orgID).lean();
     expect(saved?.onboarding).toMatchObject({ containerName, databaseName, dataFactoryName });
     expect(saved?.onboarding?.factoryImportedAt).toBeInstanceOf(Date);
+
+    // The four calls done one by one: the status says so, not "not_started" (issue 15 item 7).
+    const status = await get(stack.app, `/onboard/status/${orgID}`);
+    expect(status.status).toBe(200);
+    expect(status.body.data.status).toBe('completed');
+    expect(status.body.data.steps.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done']);
     expect(saved?.onboarding?.pipelines?.map((p) => p.name)).toEqual(['load-uploaded-csvs', 'rebuild-reporting-tables']);
   });
 
@@ -75,6 +81,8 @@ describe('the four onboarding calls of spec section 7', () => {
     const a = await Organization.create({ organizationName: 'Owner' });
     const b = await Organization.create({ organizationName: 'Other' });
     const databaseName = uniq('shared');
+    // Each step needs the one before it (issue 15 item 7): both have their container.
+    await Organization.updateMany({ _id: { $in: [a._id, b._id] } }, { $set: { 'onboarding.containerName': uniq('cont') } });
     expect((await post(stack.app, '/onboard/sql/create-database', { orgID: String(a._id), databaseJson: { databaseName } })).status).toBe(200);
     const taken = await post(stack.app, '/onboard/sql/create-database', { orgID: String(b._id), databaseJson: { databaseName } });
     expect(taken.status).toBe(400);

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { logger } from '../../common/logger';
+import { TEMPORAL_UNAVAILABLE, temporalUnavailable } from './temporal';
 
 /** A failure with its HTTP status and the message the user sees. */
 export class ApiError extends Error {
@@ -35,6 +36,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   } else if (err?.type === 'entity.parse.failed') {
     status = 400;
     message = 'Request body is not valid JSON';
+  } else if (temporalUnavailable(err)) {
+    status = 503;
+    message = TEMPORAL_UNAVAILABLE;
+    res.setHeader('Retry-After', '30');
+    logger.warn({ method: req.method, path: req.path, reason: (err as Error)?.message }, 'Temporal unreachable');
   } else {
     logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
   }

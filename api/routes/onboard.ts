@@ -24,7 +24,7 @@ import { auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { orgIdSchema } from '../lib/organization';
+import { findOrganization, orgIdSchema } from '../lib/organization';
 
 /** `xJson` fields may arrive as objects or as JSON strings. */
 function jsonObject<T extends z.ZodTypeAny>(inner: T) {
@@ -131,10 +131,41 @@ export function temporalUiUrl(cfg: Config, workflowId: string, runId?: string): 
   return `${cfg.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
 }
 
-async function requireOrg(orgId: string): Promise<OrganizationDoc> {
-  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw notFound('Organization not found');
-  return org;
+const requireOrg = findOrganization;
+
+/** The onboarding steps in order: each needs the one before it done (its result stored on the organization). */
+const STEP_ORDER = [
+  { name: 'createContainer', label: 'the storage container', done: (ob: Onboarding) => Boolean(ob.containerName) },
+  { name: 'createDatabase', label: 'the SQL database', done: (ob: Onboarding) => Boolean(ob.databaseName) },
+  { name: 'createDataFactory', label: 'the data factory', done: (ob: Onboarding) => Boolean(ob.dataFactoryName) },
+  { name: 'importDataFactory', label: 'the factory template import', done: (ob: Onboarding) => Boolean(ob.factoryImportedAt) },
+] as const;
+type Onboarding = NonNullable<OrganizationDoc['onboarding']>;
+
+/** 409 unless the step before `step` is done: onboarding runs container -> database -> data factory -> import. */
+function requirePreviousStep(org: OrganizationDoc, step: (typeof STEP_ORDER)[number]['name']): void {
+  const i = STEP_ORDER.findIndex((s) => s.name === step);
+  const previous = STEP_ORDER[i - 1];
+  if (previous && !previous.done(org.onboarding ?? {})) {
+    throw new ApiError(409, `Create ${previous.label} first: onboarding runs in order (storage container, SQL database, data factory, template import).`);
+  }
+}
+
+/** The steps as the organization's record shows them, and the overall state they add up to. */
+function recordedSteps(org: OrganizationDoc): { steps: StepProgress[]; status: 'not_started' | 'incomplete' | 'completed' } {
+  const ob = org.onboarding ?? {};
+  const results: Record<string, Record<string, unknown> | undefined> = {
+    createContainer: ob.containerName ? { containerName: ob.containerName } : undefined,
+    createDatabase: ob.databaseName ? { databaseName: ob.databaseName } : undefined,
+    createDataFactory: ob.dataFactoryName ? { dataFactoryName: ob.dataFactoryName } : undefined,
+    importDataFactory: undefined,
+  };
+  const steps = STEP_ORDER.map((s): StepProgress => {
+    const result = results[s.name];
+    return { name: s.name, status: s.done(ob) ? 'done' : 'pending', ...(result ? { result } : {}) } as StepProgress;
+  });
+  const done = steps.filter((s) => s.status === 'done').length;
+  return { steps, status: done === 0 ? 'not_started' : done === steps.length ? 'completed' : 'incomplete' };
 }
 
 export function onboardRouter(deps: AppDeps): Router {
@@ -176,8 +207,8 @@ export function onboardRouter(deps: AppDeps): Router {
   });
   router.post('/sql/create-database', auth('admin'), validate({ body: createDatabaseBody }), async (req, res) => {
     const { orgID, databaseJson } = req.body as z.infer<typeof createDatabaseBody>;
-    await requireOrg(orgID);
     const { databaseName, ...settings } = databaseJson;
+    requirePreviousStep(await requireOrg(orgID), 'createDatabase');
     await saveSettings(orgID, settings, cfg);
     try {
       const result = await deps.temporal.workflow.execute<typeof createDatabaseWorkflow>('createDatabaseWorkflow', {
@@ -198,7 +229,7 @@ export function onboardRouter(deps: AppDeps): Router {
   });
   router.post('/data-factory/create', auth('admin'), validate({ body: createFactoryBody }), async (req, res) => {
     const { orgID, dataFactoryJson } = req.body as z.infer<typeof createFactoryBody>;
-    await requireOrg(orgID);
+    requirePreviousStep(await requireOrg(orgID), 'createDataFactory');
     try {
       const result = await deps.temporal.workflow.execute<typeof createDataFactoryWorkflow>('createDataFactoryWorkflow', {
         ...startOptions(workflowIds.onboardingStep('datafactory', orgID), orgID),
@@ -221,6 +252,7 @@ export function onboardRouter(deps: AppDeps): Router {
     // The spec's call names the factory, not the organization: the factory's owner is found by it.
     const org = body.orgID ? await requireOrg(body.orgID) : await Organization.findOne({ 'onboarding.dataFactoryName': body.factoryName }).lean<OrganizationDoc>();
     if (!org) throw notFound(`No organization has a data factory named ${body.factoryName}: create it first`);
+    requirePreviousStep(org, 'importDataFactory');
     const orgId = String(org._id);
     try {
       const result = await deps.temporal.workflow.execute<typeof importDataFactoryWorkflow>('importDataFactoryWorkflow', {
@@ -278,14 +310,8 @@ export function onboardRouter(deps: AppDeps): Router {
     } catch (e) {
       if (!(e instanceof WorkflowNotFoundError)) throw e;
       // Never run as one workflow (maybe step by step): the steps as the organization records them.
-      const ob = org.onboarding ?? {};
-      const steps: StepProgress[] = [
-        { name: 'createContainer', status: ob.containerName ? 'done' : 'pending', ...(ob.containerName ? { result: { containerName: ob.containerName } } : {}) },
-        { name: 'createDatabase', status: ob.databaseName ? 'done' : 'pending', ...(ob.databaseName ? { result: { databaseName: ob.databaseName } } : {}) },
-        { name: 'createDataFactory', status: ob.dataFactoryName ? 'done' : 'pending', ...(ob.dataFactoryName ? { result: { dataFactoryName: ob.dataFactoryName } } : {}) },
-        { name: 'importDataFactory', status: ob.factoryImportedAt ? 'done' : 'pending' },
-      ];
-      return ok(res, 'Onboarding status', { orgID, status: 'not_started', workflowId, runId: null, steps, settings: publicOnboarding(org), temporalUrl: null });
+      const recorded = recordedSteps(org);
+      return ok(res, 'Onboarding status', { orgID, status: recorded.status, workflowId, runId: null, steps: recorded.steps, settings: publicOnboarding(org), temporalUrl: null });
     }
     // The query needs a worker: when none answers in time, a clear 503 instead of a hanging request.
     let timer: NodeJS.Timeout | undefined;
@@ -300,7 +326,9 @@ export function onboardRouter(deps: AppDeps): Router {
     const steps = progress.steps.map((s) =>
       s.status === 'running' && pending ? { ...s, attempt: pending.attempt ?? 1, lastFailure: pending.lastFailure?.message ?? null } : s,
     );
-    const status = desc.status.name === 'RUNNING' ? 'running' : desc.status.name === 'COMPLETED' ? 'completed' : 'failed';
+    // A finished workflow whose steps were later completed one by one: the record is the truth.
+    const recorded = recordedSteps(org);
+    const status = desc.status.name === 'RUNNING' ? 'running' : desc.status.name === 'COMPLETED' || recorded.status === 'completed' ? 'completed' : 'failed';
     ok(res, 'Onboarding status', {
       orgID,
       status,
@@ -308,7 +336,7 @@ export function onboardRouter(deps: AppDeps): Router {
       workflowId,
       runId: desc.runId,
       currentStep: progress.currentStep ?? null,
-      steps,
+      steps: status === 'completed' && desc.status.name !== 'COMPLETED' ? recorded.steps : steps,
       settings: publicOnboarding(org),
       temporalUrl: temporalUiUrl(cfg, workflowId, desc.runId),
     });

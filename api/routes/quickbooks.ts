@@ -24,6 +24,7 @@ import type { AppDeps } from '../deps';
 import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
+import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
 
 export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
@@ -39,7 +40,8 @@ const objectId = (msg: string) =>
     .min(1, msg)
     .refine((v) => mongoose.isValidObjectId(v), msg);
 
-export const optionalOrgId = z.preprocess((v) => (v === '' || v === null ? undefined : v), objectId(SELECT_ORGANIZATION).optional());
+/** An optional organization id: absent -> the user's own (resolveOrgId); malformed -> 400 naming it. */
+export const optionalOrgId = z.preprocess((v) => (v === '' || v === null || v === 'undefined' || v === 'null' ? undefined : v), orgIdSchema.optional());
 export const accountStatusBody = z.object({
   accountStatus: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'accountStatus must be active or inactive' }) }),
   syncIntervalHours: z.coerce.number({ invalid_type_error: 'syncIntervalHours must be a number of hours' }).min(1, 'syncIntervalHours must be between 1 and 720').max(720, 'syncIntervalHours must be between 1 and 720').optional(),
@@ -207,7 +209,7 @@ export function quickbooksRouter(deps: AppDeps): Router {
   });
 
   router.get('/accounts', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
     const accounts = await QuickBooksAccount.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<QuickBooksAccountDoc[]>();
     ok(res, 'QuickBooks accounts fetched successfully', { accounts: accounts.map(publicQuickBooksAccount) });
   });

@@ -14,7 +14,7 @@ import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, resolveOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
+import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
 
 const field = (name: string, max = 200) =>
   z
@@ -91,7 +91,7 @@ export function sageRouter(deps: AppDeps): Router {
   });
 
   router.get('/', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = resolveOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
+    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
     let accounts: SageAccountDoc[];
     try {
       accounts = await SageAccount.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<SageAccountDoc[]>();
