@@ -20,7 +20,7 @@ export function buildWebIfStale() {
   const srcTime = Math.max(newestMtime(join(ROOT, 'web')), newestMtime(join(ROOT, 'common')));
   if (existsSync(index) && statSync(index).mtimeMs >= srcTime) return;
   process.stdout.write('[start] building the web app ...\n');
-  const res = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const res = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   if (res.status !== 0) throw new ToolError('the web app failed to build. Fix: see the vite errors above.');
 }
 

@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -42,7 +43,8 @@ function loginBudget(): Plugin {
 }
 
 export default defineConfig({
-  root: __dirname,
+  // An ES module (.mts, so Vite loads it as one without a module-type warning): no __dirname.
+  root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), loginBudget()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
