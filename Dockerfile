@@ -6,7 +6,7 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The CSV loader's SQLite extension (.tools/lib/lf_rows.so), with the compiler better-sqlite3 was built with.
-RUN node scripts/build-native.mjs && node node_modules/vite/bin/vite.js build --config web/vite.config.ts && npm prune --omit=dev
+RUN node scripts/build-native.mjs && node node_modules/vite/bin/vite.js build --config web/vite.config.mts && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -38,6 +38,7 @@ describe('newcomer noise', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.build).toContain(`--config ${config}`);
     expect(readFileSync(join(ROOT, 'scripts', 'lib', 'web.mjs'), 'utf8')).toContain(`'${config}'`);
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(`--config ${config}`);
     expect(existsSync(join(ROOT, 'web', 'vite.config.ts'))).toBe(false);
   });
 });
