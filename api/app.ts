@@ -24,7 +24,8 @@ export const WEB_DIST = join(__dirname, '..', 'web', 'dist');
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the configured proxies (default none): req.ip keys the rate limits.
+  app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(
     helmet({
       contentSecurityPolicy: {

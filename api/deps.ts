@@ -9,4 +9,6 @@ export interface AppDeps {
   temporal: Client;
   blobService: BlobServiceClient;
   warehouse: Warehouse;
+  /** The login throttle's clock (tests move it instead of sleeping); Date.now when absent. */
+  now?: () => number;
 }

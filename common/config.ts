@@ -2,6 +2,7 @@
 // variable stops the process with a message naming it.
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,37 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 const url = z.string().url();
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** One trusted proxy: Express's names, an address, or a subnet (address/prefix or address/netmask). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  if (/^\d+$/.test(bits)) return Number(bits) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(bits) === 4;
+}
+/**
+ * Whose X-Forwarded-For the api believes, as Express's 'trust proxy' takes it: none (false), a
+ * hop count, or proxy addresses/subnets. Never `true`: that believes any client's header.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | number | string[] => {
+    const s = (v ?? '').trim().toLowerCase();
+    if (s === '' || s === 'none' || s === 'false' || s === '0') return false;
+    if (/^\d+$/.test(s)) return Number(s);
+    const entries = s.split(',').map((e) => e.trim()).filter(Boolean);
+    const bad = entries.filter((e) => !isProxyEntry(e));
+    if (bad.length || !entries.length) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be none, a hop count (e.g. 1) or comma-separated proxy addresses/subnets (e.g. 10.0.0.0/8, loopback); not ${bad.join(', ') || v}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /** Every variable, its default for the local provider, and what it must look like. */
 export const configSchema = z
@@ -53,15 +85,25 @@ export const configSchema = z
     ADMIN_PASSWORD: optionalString,
     SELF_SIGNUP: bool.default('false'),
     CORS_ORIGINS: optionalString,
+    TRUST_PROXY: trustProxy,
     SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
     MAIL_FROM: z.string().default('LedgerFlow <no-reply@ledgerflow.local>'),
     ADMIN_NOTIFY_EMAIL: optionalString.pipe(z.string().email().optional()),
     /** bcrypt cost of stored password hashes (tests lower it for speed). */
     BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
-    /** Rate limits of login (failed attempts) and forgot-password (requests), per window. */
+    /** Rate limits of login (failed attempts only) and forgot-password (requests), per window. */
     AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    /** Failed logins from one IP before its unknown sources get 429 (a known source still signs in). */
     LOGIN_MAX_PER_IP: z.coerce.number().int().positive().default(30),
+    /** Failed logins of one account from anywhere before its attempts are slowed (growing delays). */
     LOGIN_MAX_PER_EMAIL: z.coerce.number().int().positive().default(10),
+    /** Failed logins of one account from one IP before that pair gets 429 for the window. */
+    LOGIN_MAX_PER_PAIR: z.coerce.number().int().positive().default(5),
+    /** First delay of a slowed account, doubled per further failure up to LOGIN_DELAY_MAX_SECONDS. */
+    LOGIN_DELAY_BASE_SECONDS: z.coerce.number().int().positive().default(30),
+    LOGIN_DELAY_MAX_SECONDS: z.coerce.number().int().positive().default(300),
+    /** An IP an account signed in from stays a known source for this many days. */
+    LOGIN_KNOWN_SOURCE_DAYS: z.coerce.number().int().positive().default(30),
     FORGOT_PASSWORD_MAX_PER_IP: z.coerce.number().int().positive().default(10),
     FORGOT_PASSWORD_MAX_PER_EMAIL: z.coerce.number().int().positive().default(3),
     /** Contact-us messages per window, per IP and per email. */

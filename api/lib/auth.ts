@@ -1,17 +1,21 @@
 import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
+import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { Config } from '../../common/config';
-import { User, type Role, type UserDoc } from '../../common/models/user';
+import { User, type RevokedSession, type Role, type UserDoc } from '../../common/models/user';
 import { forbidden, unauthorized } from './errors';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    interface User extends UserDoc {}
+    interface User extends UserDoc {
+      /** The presented token's id and expiry (seconds since the epoch): what logout revokes. */
+      sessionId?: string;
+      sessionExpiresAt?: number;
+    }
   }
 }
 
@@ -19,27 +23,52 @@ interface TokenPayload {
   sub: string;
   role: Role;
   ver: number;
+  /** The session's id: logout revokes it. */
+  jti: string;
+  exp?: number;
 }
 
 export function signToken(user: UserDoc, cfg: Config): string {
-  const payload: TokenPayload = { sub: String(user._id), role: user.role as Role, ver: user.tokenVersion ?? 0 };
+  const payload: TokenPayload = { sub: String(user._id), role: user.role as Role, ver: user.tokenVersion ?? 0, jti: randomBytes(16).toString('base64url') };
   return jwt.sign(payload, cfg.JWT_SECRET, { algorithm: 'HS256', expiresIn: cfg.JWT_EXPIRES_IN });
 }
 
-/** passport-jwt: a tampered, expired or stale token, or one for a deleted user, is refused. */
+/**
+ * passport-jwt: a tampered, expired or stale token, one without a session id (issued before
+ * logout could revoke: sign in again), a revoked one, or one for a deleted user, is refused.
+ * The revoked ids ride on the user document the check reads anyway: no extra query.
+ */
 export function configurePassport(cfg: Config): void {
   passport.use(
     new JwtStrategy(
       { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: cfg.JWT_SECRET, algorithms: ['HS256'] },
-      (payload: TokenPayload, done: (err: unknown, user?: UserDoc | false) => void) => {
-        if (!payload?.sub || !mongoose.isValidObjectId(payload.sub)) return done(null, false);
+      (payload: TokenPayload, done: (err: unknown, user?: Express.User | false) => void) => {
+        if (!payload?.sub || !mongoose.isValidObjectId(payload.sub) || typeof payload.jti !== 'string' || !payload.jti) return done(null, false);
         User.findById(payload.sub)
-          .lean<UserDoc>()
-          .then((user) => done(null, user && (user.tokenVersion ?? 0) === payload.ver ? user : false))
+          .select('+revokedSessions')
+          .lean<UserDoc & { revokedSessions?: RevokedSession[] }>()
+          .then((found) => {
+            if (!found || (found.tokenVersion ?? 0) !== payload.ver) return done(null, false);
+            const { revokedSessions, ...user } = found;
+            if (revokedSessions?.some((r) => r.jti === payload.jti)) return done(null, false);
+            done(null, { ...user, sessionId: payload.jti, sessionExpiresAt: payload.exp });
+          })
           .catch((err: unknown) => done(err));
       },
     ),
   );
+}
+
+/** Ends the session of the token the request presented; the user's other sessions go on. */
+export async function revokeSession(user: Express.User): Promise<void> {
+  if (!user.sessionId) return;
+  const expiresAt = new Date((user.sessionExpiresAt ?? Math.floor(Date.now() / 1000)) * 1000);
+  await User.updateOne({ _id: user._id }, { $push: { revokedSessions: { jti: user.sessionId, expiresAt } } });
+  // Ids of tokens that have expired anyway are dropped (FerretDB has no TTL index, and its $pull
+  // takes values, not conditions: the expired entries are pulled as stored).
+  const stored = await User.findById(user._id).select('+revokedSessions').lean<{ revokedSessions?: RevokedSession[] }>();
+  const expired = (stored?.revokedSessions ?? []).filter((r) => new Date(r.expiresAt).getTime() <= Date.now());
+  if (expired.length) await User.updateOne({ _id: user._id }, { $pullAll: { revokedSessions: expired } });
 }
 
 /** Requires a valid bearer token; with roles, also one of them (else 403). */

@@ -1,13 +1,14 @@
 // /api/v1/auth: login, forgot/reset password, profile update.
 import bcrypt from 'bcryptjs';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { publicUser, User, type UserDoc } from '../../common/models/user';
+import { publicUser, User, type LoginSource, type UserDoc } from '../../common/models/user';
 import { email, messages, password } from '../../common/validation';
 import type { AppDeps } from '../deps';
-import { auth, signToken } from '../lib/auth';
-import { forbidden, unauthorized } from '../lib/errors';
-import { authRateLimit } from '../lib/rate-limit';
+import { auth, revokeSession, signToken } from '../lib/auth';
+import { ApiError, forbidden, unauthorized } from '../lib/errors';
+import { authRateLimit, LoginThrottle } from '../lib/rate-limit';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { INVALID_RESET_TOKEN, requestPasswordReset, resetPassword } from '../services/passwords';
@@ -15,6 +16,9 @@ import { updateProfile } from '../services/users';
 import { profileFields, userAliases, userIdParams } from './users';
 
 export const LOGIN_FAILED = 'Invalid email or password';
+export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';
+/** Sign-in sources remembered per user (the most recent ones). */
+const MAX_LOGIN_SOURCES = 20;
 export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this email, a password reset link has been sent.';
 
 const loginBody = z.object({
@@ -52,19 +56,57 @@ function dummyHash(rounds: number): string {
   return h;
 }
 
+type LoginUser = UserDoc & { loginSources?: LoginSource[] };
+
 export function authRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const router = Router();
   const windowSeconds = cfg.AUTH_RATE_WINDOW_SECONDS;
-  const loginLimit = authRateLimit({ maxPerIp: cfg.LOGIN_MAX_PER_IP, maxPerEmail: cfg.LOGIN_MAX_PER_EMAIL, windowSeconds, count: 'failures', message: 'Too many login attempts. Please try again later.' });
+  const now = deps.now ?? Date.now;
+  const throttle = new LoginThrottle({
+    windowSeconds,
+    maxPerIp: cfg.LOGIN_MAX_PER_IP,
+    maxPerPair: cfg.LOGIN_MAX_PER_PAIR,
+    maxPerAccount: cfg.LOGIN_MAX_PER_EMAIL,
+    delayBaseSeconds: cfg.LOGIN_DELAY_BASE_SECONDS,
+    delayMaxSeconds: cfg.LOGIN_DELAY_MAX_SECONDS,
+    now,
+  });
+  const knownForMs = cfg.LOGIN_KNOWN_SOURCE_DAYS * 86400 * 1000;
+  // The user document keeps a keyed hash of each sign-in IP, never the address.
+  const sourceKey = (ip: string) => createHmac('sha256', cfg.JWT_SECRET).update(`login-source:${ip}`).digest('base64url').slice(0, 22);
+  const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const forgotLimit = authRateLimit({ maxPerIp: cfg.FORGOT_PASSWORD_MAX_PER_IP, maxPerEmail: cfg.FORGOT_PASSWORD_MAX_PER_EMAIL, windowSeconds, count: 'all', message: 'Too many password reset requests. Please try again later.' });
 
-  router.post('/login', validate({ body: loginBody }), loginLimit, async (req, res) => {
+  router.post('/login', validate({ body: loginBody }), async (req, res) => {
     const { email: address, password: pw } = req.body as z.infer<typeof loginBody>;
-    const user = await User.findOne({ email: address }).select('+passwordHash').lean<UserDoc>();
+    const ip = clientIp(req);
+    const key = sourceKey(ip);
+    const user = await User.findOne({ email: address }).select('+passwordHash +loginSources').lean<LoginUser>();
+    const t = now();
+    const known = Boolean(user?.loginSources?.some((s) => s.key === key && t - new Date(s.lastAt).getTime() < knownForMs));
+    // Decided before the password is looked at: a refused attempt learns nothing about it.
+    const verdict = throttle.check(address, ip, known);
+    if (!verdict.allowed) {
+      res.setHeader('Retry-After', String(verdict.retryAfterSec));
+      throw new ApiError(429, LOGIN_THROTTLED);
+    }
     const matches = await bcrypt.compare(pw, user?.passwordHash ?? dummyHash(cfg.BCRYPT_ROUNDS));
-    if (!user || !matches) throw unauthorized(LOGIN_FAILED);
-    ok(res, 'Login successful', { user: publicUser(user), expiresIn: cfg.JWT_EXPIRES_IN, token: signToken(user, cfg) });
+    if (!user || !matches) {
+      throttle.recordFailure(address, ip);
+      throw unauthorized(LOGIN_FAILED);
+    }
+    throttle.recordSuccess(address, ip);
+    const sources = [{ key, lastAt: new Date(t) }, ...(user.loginSources ?? []).filter((s) => s.key !== key)].slice(0, MAX_LOGIN_SOURCES);
+    await User.updateOne({ _id: user._id }, { $set: { loginSources: sources } });
+    const { loginSources: _sources, ...signedIn } = user;
+    ok(res, 'Login successful', { user: publicUser(signedIn), expiresIn: cfg.JWT_EXPIRES_IN, token: signToken(signedIn, cfg) });
+  });
+
+  // Ends this session on the server: the token answers 401 from now on; other sessions go on.
+  router.post('/logout', auth(), async (req, res) => {
+    await revokeSession(req.user!);
+    ok(res, 'Logged out');
   });
 
   router.post('/forgot-password', validate({ body: forgotBody }), forgotLimit, (req, res) => {

@@ -17,11 +17,26 @@ const userSchema = new Schema(
     passwordHash: { type: String, required: true, select: false },
     /** Bumped on password change/reset so older tokens stop working. */
     tokenVersion: { type: Number, default: 0 },
+    /** Sessions ended by logout (token id, until the token would have expired anyway). */
+    revokedSessions: { type: [new Schema({ jti: { type: String, required: true }, expiresAt: { type: Date, required: true } }, { _id: false })], default: [], select: false },
+    /** IPs (keyed, never stored as such) this user signed in from: the login throttle lets them through. */
+    loginSources: { type: [new Schema({ key: { type: String, required: true }, lastAt: { type: Date, required: true } }, { _id: false })], default: [], select: false },
   },
   { timestamps: true },
 );
 
-export type UserDoc = InferSchemaType<typeof userSchema> & { _id: mongoose.Types.ObjectId };
+type UserFields = InferSchemaType<typeof userSchema>;
+/** A user as queries answer it; the session bookkeeping is read only where it is used. */
+export type UserDoc = Omit<UserFields, 'revokedSessions' | 'loginSources'> & { _id: mongoose.Types.ObjectId };
+/** The session bookkeeping as lean reads answer it. */
+export interface RevokedSession {
+  jti: string;
+  expiresAt: Date;
+}
+export interface LoginSource {
+  key: string;
+  lastAt: Date;
+}
 
 export const User = mongoose.model('User', userSchema);
 
