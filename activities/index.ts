@@ -7,6 +7,7 @@ import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
 import { createRecordActivities } from './records';
 import { createStorageActivities } from './storage';
+import { createDropTableActivities } from './warehouse/drop-table';
 
 export interface ActivityDeps {
   blobService: BlobServiceClient;
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPipelineActivities(deps),
     ...createConnectorActivities(deps),
     ...createCsvActivities(deps),
+    ...createDropTableActivities(deps),
   };
 }
 

@@ -81,7 +81,28 @@ export const phone = z
   .transform((v) => v.replace(/\D/g, ''))
   .refine((d) => d.length === 10, messages.phoneDigits);
 
-export const tableName = z.string({ required_error: messages.tableName, invalid_type_error: messages.tableName }).trim().regex(TABLE_NAME_RE, messages.tableName);
+/**
+ * Names of tables LedgerFlow writes itself (connector syncs, reporting, consolidation) and the
+ * database's own: a CSV may not take them (it would be replaced, or break the rebuild).
+ */
+export const RESERVED_TABLE_NAMES: readonly string[] = ['trial_balance'];
+export const RESERVED_TABLE_PREFIXES: readonly string[] = ['quickbooks_', 'sage_', 'netsuite_', 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
+
+/** True for a name the product keeps for its own tables (case-insensitive, as SQL names are). */
+export function isReservedTableName(name: string): boolean {
+  const n = name.trim().toLowerCase();
+  return RESERVED_TABLE_NAMES.includes(n) || RESERVED_TABLE_PREFIXES.some((p) => n.startsWith(p));
+}
+
+export const reservedTableNameMessage = (name: string) => `"${name.trim()}" is a name LedgerFlow uses for its own tables: choose another table name.`;
+
+export const tableName = z
+  .string({ required_error: messages.tableName, invalid_type_error: messages.tableName })
+  .trim()
+  .regex(TABLE_NAME_RE, messages.tableName)
+  .superRefine((v, ctx) => {
+    if (isReservedTableName(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: reservedTableNameMessage(v) });
+  });
 
 /** True when the text holds a control character (line breaks included). */
 export function hasControlChars(v: string): boolean {

@@ -119,11 +119,15 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
 
     it('a table name outside the rule', async () => {
       const org = await onboardedOrg(stack, 'name');
-      for (const tableName of ['', '1abc', 'drop table x;--', 'a"b', 'sqlite_master']) {
+      for (const tableName of ['', '1abc', 'drop table x;--', 'a"b']) {
         const res = await saveCsv(adminToken, { orgID: org.orgId, tableName }, { content: fixture('tab.csv') });
         expect(res.status).toBe(400);
         expect(res.body.errors[0].msg).toBe('Please enter a valid table name');
       }
+      // SQLite's own names are refused too, as names the product keeps (issue 15 item 3).
+      const own = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'sqlite_master' }, { content: fixture('tab.csv') });
+      expect(own.status).toBe(400);
+      expect(own.body.errors[0].msg).toBe('"sqlite_master" is a name LedgerFlow uses for its own tables: choose another table name.');
       expect(await blobNames(stack, org.containerName)).toEqual([]);
     });
 
@@ -390,11 +394,12 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
     const org = await onboardedOrg(stack, 'conflict');
     mkdirSync(stack.config.WAREHOUSE_DIR, { recursive: true });
     const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, org.databaseName));
-    db.exec('CREATE TABLE trial_balance (entity TEXT, debit NUMERIC); INSERT INTO trial_balance VALUES (\'x\', 1)');
+    // (trial_balance itself is now refused up front as a reserved name: a hand-made table here.)
+    db.exec('CREATE TABLE ledger_report (entity TEXT, debit NUMERIC); INSERT INTO ledger_report VALUES (\'x\', 1)');
     db.close();
-    const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'trial_balance' }, { content: fixture('tab.csv') });
+    const res = await saveCsv(adminToken, { orgID: org.orgId, tableName: 'ledger_report' }, { content: fixture('tab.csv') });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].msg).toMatch(/already exists and was not made from a CSV/);
-    expect(withDatabase(stack, org.databaseName, (d) => d.prepare('SELECT count(*) AS n FROM trial_balance').get())).toEqual({ n: 1 });
+    expect(withDatabase(stack, org.databaseName, (d) => d.prepare('SELECT count(*) AS n FROM ledger_report').get())).toEqual({ n: 1 });
   });
 });

@@ -18,6 +18,11 @@ export interface CsvSaveInput {
   blobName: string;
   databaseName: string;
   tableName: string;
+  /**
+   * The file was stored before this save (file-upload, then "save as table"): a refused save
+   * keeps it and its record, which goes back to its state; only a file sent with the save is discarded.
+   */
+  storedUpload?: boolean;
 }
 
 export type CsvSaveOutput = LoadCsvBlobResult & { uploadId: string };
@@ -65,6 +70,11 @@ export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutpu
   } catch (e) {
     progress.status = 'failed';
     progress.error = failureMessage(e);
+    if (input.storedUpload) {
+      await recordCsvSaveFailed({ uploadId: input.uploadId, error: progress.error, workflowId, storedUpload: true });
+      if (isValidationFailure(e)) throw ApplicationFailure.nonRetryable(progress.error, 'ValidationError');
+      throw e;
+    }
     if (isValidationFailure(e)) {
       // Bad input writes nothing: the stored file goes too. The user sees the message.
       await discardCsvUpload({ uploadId: input.uploadId, containerName: input.containerName, blobName: input.blobName });

@@ -3,3 +3,4 @@ export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkf
 export { pipelineRunWorkflow } from './pipelines';
 export { quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { csvSaveWorkflow } from './csv-save';
+export { dropCsvTableWorkflow } from './tables';

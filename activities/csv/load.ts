@@ -51,10 +51,10 @@ export interface CsvLoaderDeps {
   config: Config;
 }
 
-/** Table names: the spec's rule; SQLite keeps sqlite_* for itself. */
+/** Table names: the spec's rule, and never a name the product (or SQLite) keeps for its own tables. */
 export function checkTableName(name: string): string {
   const parsed = tableNameRule.safeParse(name);
-  if (!parsed.success || /^sqlite_/i.test(parsed.data)) throw new CsvInputError(messages.tableName);
+  if (!parsed.success) throw new CsvInputError(parsed.error.issues[0]?.message ?? messages.tableName);
   return parsed.data;
 }
 

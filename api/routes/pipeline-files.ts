@@ -1,12 +1,13 @@
-// CSV files of an organization (mounted at /pipeline): upload into its container, list, and
-// save one as a table of its SQL database through the csv-save workflow.
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+// CSV files of an organization (mounted at /pipeline): upload into its container, list, save
+// one as a table of its SQL database through the csv-save workflow (a new file, or one stored
+// before), and delete a file or a table saved from one.
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import busboy from 'busboy';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,12 +19,18 @@ import { requireContainer, requireDatabase } from '../../activities/org-resource
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
-import { messages } from '../../common/validation';
-import type { csvSaveWorkflow, CsvSaveInput, CsvSaveProgress } from '../../workflows/csv-save';
+import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage, TABLE_NAME_RE } from '../../common/validation';
+import { logger } from '../../common/logger';
+import type { csvSaveWorkflow, CsvSaveInput, CsvSaveOutput, CsvSaveProgress } from '../../workflows/csv-save';
+import type { dropCsvTableWorkflow, DropCsvTableWorkflowInput } from '../../workflows/tables';
 import type { AppDeps } from '../deps';
+import { audit } from '../lib/audit';
 import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, badRequest, notFound } from '../lib/errors';
+import { assertOrganizationExists, checkOrgId, ORGANIZATION_NOT_FOUND, orgIdSchema } from '../lib/organization';
 import { ok } from '../lib/respond';
+import { validate } from '../lib/validate';
+import { z } from 'zod';
 
 export const UPLOAD_MESSAGES = {
   uploaded: 'File uploaded successfully!',
@@ -32,7 +39,49 @@ export const UPLOAD_MESSAGES = {
   saveFailed: 'Failed to save CSV.',
   listFailed: 'Failed to retrieve file list.',
   onlyCsv: 'Only CSV files (text/csv) can be uploaded.',
+  uploadNotFound: 'File not found',
+  beingSaved: 'This file is being saved: try again once the save has finished.',
+  fileOrUpload: 'Send either a file or the uploadId of a stored file, not both.',
+  fileDeleted: 'File deleted',
+  tableDeleted: 'Table deleted',
+  tableBeingDeleted: 'The table is still being deleted.',
 } as const;
+
+/** Thrown by receive() for a multipart save that names a stored file (uploadId) instead of sending one. */
+class StoredUploadSave {
+  constructor(readonly fields: Record<string, string>) {}
+}
+
+/** How long the api waits for a table delete's workflow before answering 202. */
+const DELETE_ANSWER_WITHIN_MS = 60_000;
+const tableDeleteWorkflowId = (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`;
+
+/**
+ * Removes what an api killed mid-upload left in the spool folder: every file there from before
+ * this process started (a file this process spools is newer, so a second app in one process keeps it).
+ */
+export function cleanSpoolDir(dir: string, startedAt = Date.now() - process.uptime() * 1000): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0; // no folder yet
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      if (statSync(path).mtimeMs < startedAt) {
+        rmSync(path, { recursive: true, force: true });
+        removed++;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (removed) logger.info({ dir, removed }, 'removed upload spool files left by an earlier api process');
+  return removed;
+}
 
 interface UploadRecord {
   uploadId: string;
@@ -84,7 +133,7 @@ function acceptedType(file: IncomingFile): boolean {
 /** What onboarding lookups throw, as api answers. */
 function orgResourceError(e: unknown): unknown {
   if (!(e instanceof ApplicationFailure)) return e;
-  if (e.type === 'NotFound') return notFound('Organization not found');
+  if (e.type === 'NotFound') return notFound(ORGANIZATION_NOT_FOUND);
   if (e.type === 'ValidationError') return badRequest(messages.selectOrganization);
   return new ApiError(409, e.message);
 }
@@ -142,21 +191,29 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   const router = Router();
   const { config, blobService } = deps;
   const spoolDir = join(config.DATA_DIR, 'tmp', 'uploads');
+  cleanSpoolDir(spoolDir);
+
+  /** The organization a form names: missing -> 'Please select an organization first', tenant check, malformed -> 400 naming it. */
+  function formOrgId(user: UserDoc, fields: Record<string, string>): string {
+    const raw = orgIdField(fields);
+    if (!raw || raw === 'undefined' || raw === 'null') throw badRequest(messages.selectOrganization);
+    assertOrgAccess(user, raw);
+    return checkOrgId(raw);
+  }
+
+  /** The table name of a save (the rule, and never a name the product keeps), as a 400 naming the problem. */
+  function formTableName(raw: unknown): string {
+    try {
+      return checkTableName(typeof raw === 'string' ? raw : '');
+    } catch (e) {
+      throw badRequest(e instanceof CsvInputError ? e.message : messages.tableName);
+    }
+  }
 
   /** Organization, tenant, container (and for a save: table name, database) from the form fields. */
   async function resolveTarget(user: UserDoc, fields: Record<string, string>, forSave: boolean): Promise<Target> {
-    const orgId = orgIdField(fields);
-    if (!orgId || orgId === 'undefined' || orgId === 'null') throw badRequest(messages.selectOrganization);
-    assertOrgAccess(user, orgId);
-    if (!mongoose.isValidObjectId(orgId)) throw badRequest(messages.selectOrganization);
-    let tableName: string | undefined;
-    if (forSave) {
-      try {
-        tableName = checkTableName(fields.tableName ?? '');
-      } catch {
-        throw badRequest(messages.tableName);
-      }
-    }
+    const orgId = formOrgId(user, fields);
+    const tableName = forSave ? formTableName(fields.tableName) : undefined;
     try {
       const containerName = await requireContainer(orgId);
       const databaseName = forSave ? await requireDatabase(orgId) : undefined;
@@ -216,6 +273,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     };
     try {
       const fields = await readMultipart(req, config.UPLOAD_MAX_BYTES, forSave ? 1 : MAX_FILES_PER_UPLOAD, async (file, fieldsSoFar) => {
+        if (forSave && fieldsSoFar.uploadId) throw badRequest(UPLOAD_MESSAGES.fileOrUpload);
         if (!acceptedType(file)) throw new CsvInputError(UPLOAD_MESSAGES.onlyCsv, 415);
         const fileName = file.filename || 'upload.csv';
         if (orgIdField(fieldsSoFar)) {
@@ -227,6 +285,10 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         spooled.push({ path, fileName });
         await pipeline(file.stream, new CsvByteGuard({ maxBytes: config.UPLOAD_MAX_BYTES }), createWriteStream(path));
       });
+      if (forSave && fields.uploadId) {
+        if (stored.length || spooled.length) throw badRequest(UPLOAD_MESSAGES.fileOrUpload);
+        throw new StoredUploadSave(fields);
+      }
       if (stored.length === 0 && spooled.length === 0) {
         throw badRequest(typeof fields.file === 'string' ? messages.invalidFileFormat : messages.selectFile);
       }
@@ -311,17 +373,92 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     res.status(200).json({ status: true, message: { fileUrls, message: UPLOAD_MESSAGES.uploaded }, data: { fileUrls, files: docs.map(publicUpload) } });
   });
 
-  router.get('/list-files/:orgId', auth('admin', 'user'), async (req, res) => {
-    const orgId = String(req.params.orgId ?? '').trim();
+  router.get('/list-files/:orgId', auth('admin', 'user'), validate({ params: z.object({ orgId: orgIdSchema }) }), async (req, res) => {
+    const { orgId } = req.params as { orgId: string };
     assertOrgAccess(req.user as UserDoc, orgId);
-    if (!mongoose.isValidObjectId(orgId)) throw badRequest(messages.selectOrganization);
+    await assertOrganizationExists(orgId);
     const uploads = await Upload.find({ organization_id: orgId }).sort({ createdAt: -1 }).limit(1000).lean<UploadDoc[]>();
     ok(res, 'Files retrieved successfully', { files: uploads.map(publicUpload) });
   });
 
+  /**
+   * Saves a file stored before (file-upload) as a table: the same workflow on the stored blob,
+   * nothing stored again. One save of a file at a time (409); a refused save keeps the file.
+   */
+  async function startStoredSave(user: UserDoc, fields: Record<string, string>): Promise<{ handle: WorkflowHandle<typeof csvSaveWorkflow>; uploadId: string; url: string }> {
+    const orgId = formOrgId(user, fields);
+    const tableName = formTableName(fields.tableName);
+    const uploadId = String(fields.uploadId ?? '').trim();
+    if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
+    let databaseName: string;
+    try {
+      databaseName = await requireDatabase(orgId);
+    } catch (e) {
+      throw orgResourceError(e);
+    }
+    // Claims the file atomically: a second save (or a delete) of it meanwhile finds it 'saving'.
+    const upload = await Upload.findOneAndUpdate({ _id: uploadId, organization_id: orgId, status: { $ne: 'saving' } }, { $set: { status: 'saving', error: null } }).lean<UploadDoc>();
+    if (!upload) {
+      if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
+      throw notFound(UPLOAD_MESSAGES.uploadNotFound);
+    }
+    const input: CsvSaveInput = { orgId, uploadId, containerName: upload.containerName, blobName: upload.blobName, databaseName, tableName, storedUpload: true };
+    try {
+      const handle = await deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', {
+        workflowId: workflowIds.csvSave(orgId, uploadId),
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
+      });
+      return { handle, uploadId, url: upload.url };
+    } catch (e) {
+      if (e instanceof WorkflowExecutionAlreadyStartedError) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
+      await Upload.updateOne({ _id: uploadId, status: 'saving' }, { $set: { status: upload.status } }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Answers a save once its workflow ends, or 202 with its progress before the client gives up. */
+  async function answerSave(res: Response, handle: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string, fileUrl: string): Promise<void> {
+    const workflowId = handle.workflowId;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), SAVE_ANSWER_WITHIN_MS)))]);
+      if (outcome === 'running') {
+        const progress = await handle.query<CsvSaveProgress>('progress').catch(() => undefined);
+        return ok(res, 'The CSV is still being saved: its table appears when the load finishes.', { uploadId, workflowId, progress }, 202);
+      }
+      const saved: CsvSaveOutput = outcome;
+      ok(res, UPLOAD_MESSAGES.saved, { uploadId, workflowId, tableName: saved.tableName, rowsLoaded: saved.rowsLoaded, columns: saved.columns, delimiter: saved.delimiter, fileUrl });
+    } catch (e) {
+      if (!(e instanceof WorkflowFailedError)) throw e;
+      const cause = innermostFailure(e);
+      const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
+      const reason = cause instanceof Error ? cause.message : 'unknown error';
+      throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   router.post('/saveCSV', auth('admin', 'user'), async (req, res) => {
     const user = req.user as UserDoc;
-    const { target, stored } = await receive(req, true, UPLOAD_MESSAGES.saveFailed);
+    // A stored file named by uploadId: JSON (or urlencoded) fields, or multipart fields without a file.
+    if (!req.is('multipart/form-data') && req.body && typeof req.body === 'object' && 'uploadId' in req.body) {
+      const fields = Object.fromEntries(Object.entries(req.body as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : v == null ? '' : String(v)]));
+      const { handle, uploadId, url } = await startStoredSave(user, fields);
+      return answerSave(res, handle, uploadId, url);
+    }
+    let received: Awaited<ReturnType<typeof receive>>;
+    try {
+      received = await receive(req, true, UPLOAD_MESSAGES.saveFailed);
+    } catch (e) {
+      if (!(e instanceof StoredUploadSave)) throw e;
+      const { handle, uploadId, url } = await startStoredSave(user, e.fields);
+      return answerSave(res, handle, uploadId, url);
+    }
+    const { target, stored } = received;
     const [file] = stored;
     if (!file) throw badRequest(messages.selectFile);
     let handle = file.save;
@@ -332,25 +469,86 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       await recordUploads(user, target, stored, 'saving');
       handle = await startSave(target, file.uploadId, file.blobName);
     }
-    const workflowId = handle.workflowId;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), SAVE_ANSWER_WITHIN_MS)))]);
-      if (outcome === 'running') {
-        const progress = await handle.query<CsvSaveProgress>('progress').catch(() => undefined);
-        return ok(res, 'The CSV is still being saved: its table appears when the load finishes.', { uploadId: file.uploadId, workflowId, progress }, 202);
-      }
-      ok(res, UPLOAD_MESSAGES.saved, { uploadId: file.uploadId, workflowId, tableName: outcome.tableName, rowsLoaded: outcome.rowsLoaded, columns: outcome.columns, delimiter: outcome.delimiter, fileUrl: file.url });
-    } catch (e) {
-      if (!(e instanceof WorkflowFailedError)) throw e;
-      const cause = innermostFailure(e);
-      const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
-      const reason = cause instanceof Error ? cause.message : 'unknown error';
-      throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);
-    } finally {
-      clearTimeout(timer);
-    }
+    await answerSave(res, handle, file.uploadId, file.url);
   });
+
+  /** Deletes a stored file: its blob and its record. The tables it was saved to stay. */
+  router.delete(
+    '/files/:orgId/:uploadId',
+    auth('admin', 'user'),
+    validate({ params: z.object({ orgId: orgIdSchema, uploadId: z.string() }) }),
+    async (req, res) => {
+      const user = req.user as UserDoc;
+      const { orgId, uploadId } = req.params as { orgId: string; uploadId: string };
+      assertOrgAccess(user, orgId);
+      await assertOrganizationExists(orgId);
+      if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
+      // Atomic against a save of the file starting meanwhile (which claims it as 'saving').
+      const upload = await Upload.findOneAndDelete({ _id: uploadId, organization_id: orgId, status: { $ne: 'saving' } }).lean<UploadDoc>();
+      if (!upload) {
+        if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
+        throw notFound(UPLOAD_MESSAGES.uploadNotFound);
+      }
+      try {
+        await blobService.getContainerClient(upload.containerName).getBlockBlobClient(upload.blobName).deleteIfExists();
+      } catch (e) {
+        // Storage refused: the file stays listed, so it can be deleted again.
+        await Upload.create(upload).catch((err: unknown) => logger.error({ err, uploadId }, 'upload record could not be restored'));
+        throw e;
+      }
+      const before = { ...publicUpload(upload), organization_id: orgId, blobName: upload.blobName, containerName: upload.containerName };
+      await audit({ actor: user, action: 'file.delete', targetType: 'upload', targetId: uploadId, before });
+      ok(res, UPLOAD_MESSAGES.fileDeleted, { id: uploadId, name: upload.fileName, tables: before.tables });
+    },
+  );
+
+  /**
+   * Deletes a table saved from a CSV, through the dropCsvTable workflow (the api never opens the
+   * warehouse): never a name the product keeps (400), never a table not made from a CSV (400).
+   */
+  router.delete(
+    '/tables/:orgId/:tableName',
+    auth('admin', 'user'),
+    validate({ params: z.object({ orgId: orgIdSchema, tableName: z.string().trim().regex(TABLE_NAME_RE, messages.tableName) }) }),
+    async (req, res) => {
+      const user = req.user as UserDoc;
+      const { orgId, tableName } = req.params as { orgId: string; tableName: string };
+      assertOrgAccess(user, orgId);
+      if (isReservedTableName(tableName)) throw badRequest(reservedTableNameMessage(tableName));
+      let databaseName: string;
+      try {
+        databaseName = await requireDatabase(orgId);
+      } catch (e) {
+        throw orgResourceError(e);
+      }
+      const input: DropCsvTableWorkflowInput = { orgId, databaseName, tableName };
+      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', {
+        workflowId: tableDeleteWorkflowId(orgId, tableName),
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
+      });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), DELETE_ANSWER_WITHIN_MS)))]);
+        if (outcome === 'running') {
+          await audit({ actor: user, action: 'table.delete', targetType: 'table', targetId: `${orgId}/${tableName}`, before: { organization_id: orgId, databaseName, tableName }, after: { workflowId: handle.workflowId, status: 'running' } });
+          return ok(res, UPLOAD_MESSAGES.tableBeingDeleted, { tableName, workflowId: handle.workflowId }, 202);
+        }
+        await audit({ actor: user, action: 'table.delete', targetType: 'table', targetId: `${orgId}/${outcome.tableName}`, before: { organization_id: orgId, databaseName, tableName: outcome.tableName, rows: outcome.rows } });
+        ok(res, UPLOAD_MESSAGES.tableDeleted, { tableName: outcome.tableName, rows: outcome.rows, uploads: outcome.uploads });
+      } catch (e) {
+        if (!(e instanceof WorkflowFailedError)) throw e;
+        const cause = innermostFailure(e);
+        if (cause instanceof ApplicationFailure && cause.type === 'NotFound') throw notFound(cause.message);
+        if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') throw badRequest(cause.message);
+        throw new ApiError(500, `The table could not be deleted: ${cause instanceof Error ? cause.message : 'unknown error'}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
 
   /** The save's live state (the workflow's progress query), for the web app. */
   router.get('/saveCSV/:uploadId', auth('admin', 'user'), async (req, res) => {

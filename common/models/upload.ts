@@ -51,6 +51,8 @@ export function publicUpload(u: UploadDoc) {
     uploadedAt: u.createdAt.toISOString().slice(0, 10),
     uploadedBy: u.uploadedByName || null,
     tableName: u.tableName ?? null,
+    /** Every table the file was saved to (records from before the list have only tableName). */
+    tables: u.tables?.length ? [...u.tables] : u.tableName ? [u.tableName] : [],
     status: u.status,
     rowsLoaded: u.rowsLoaded ?? null,
     url: u.url,
