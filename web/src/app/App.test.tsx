@@ -106,9 +106,11 @@ describe('the shell', () => {
     expect(await screen.findByRole('heading', { name: 'Change Password' })).toBeInTheDocument();
   });
 
-  it('Logout clears the session, says "Logout Successfully!" and goes to /login', async () => {
+  it('Logout asks the server to revoke the token, clears the session (even when that call fails), says "Logout Successfully!" and goes to /login', async () => {
     const user = signIn();
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    const token = getToken();
+    // No answer for POST /auth/logout: the mock says 404, and the session still ends here.
+    const { calls } = mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
     renderAt('/file-upload');
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
@@ -116,6 +118,9 @@ describe('the shell', () => {
     expect(getToken()).toBeNull();
     expect(localStorage.getItem('userId')).toBeNull();
     expect(localStorage.getItem('tokenCreatedAt')).toBeNull();
+    const revoke = calls.filter((c) => c.method === 'POST' && c.path === '/auth/logout');
+    expect(revoke).toHaveLength(1);
+    expect(revoke[0]!.headers.Authorization).toBe(`Bearer ${token}`);
   });
 });
 

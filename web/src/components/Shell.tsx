@@ -3,8 +3,9 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useCurrentOrganization } from '../features/organizations/api/useCurrentOrganization';
+import { logout as endSession } from '../features/auth/api/auth';
 import { useProfile } from '../features/profile/api/useProfile';
-import { clearSession, displayName, initials, setLoginNotice } from '../lib/session';
+import { displayName, initials, setLoginNotice } from '../lib/session';
 import { menuForRole, type MenuEntry } from './menu';
 import { toast } from './toaster';
 
@@ -58,7 +59,7 @@ export function Shell() {
 
   function logout() {
     setLoginNotice(null);
-    clearSession();
+    void endSession();
     toast('Logout Successfully!', 'success');
     navigate(paths.login, { replace: true });
   }

@@ -10,6 +10,8 @@ export class ApiRequestError extends Error {
     public readonly status: number,
     /** The failure's whole answer, for screens that show more than the first message. */
     public readonly body?: Envelope<unknown>,
+    /** A 429's Retry-After, in seconds. */
+    public readonly retryAfterSec?: number,
   ) {
     super(message);
   }
@@ -33,6 +35,12 @@ export interface Envelope<T> {
 export function errorMessage(body: unknown, fallback: string): string {
   const b = body as Envelope<unknown> | undefined;
   return b?.errors?.[0]?.msg || b?.message || fallback;
+}
+
+/** Retry-After as seconds (the api sends seconds), when there is one. */
+function retryAfterSeconds(value: string | null | undefined): number | undefined {
+  const s = Number(value);
+  return value && Number.isFinite(s) && s > 0 ? Math.ceil(s) : undefined;
 }
 
 /** A 401 on an authenticated call ends the session (spec section 4). */
@@ -68,7 +76,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     const expired = handleUnauthorized(Boolean(token));
     if (expired) throw expired;
   }
-  if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status, json);
+  if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status, json, retryAfterSeconds(res.headers?.get('Retry-After')));
   return json;
 }
 

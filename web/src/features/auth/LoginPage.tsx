@@ -2,8 +2,16 @@ import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/c
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { ApiRequestError } from '../../lib/api-client';
 import { getLoginNotice, homeFor, saveSession } from '../../lib/session';
 import { login } from './api/auth';
+
+/** "30 seconds", "1 minute", "5 minutes": how long a throttled sign-in waits (from Retry-After). */
+function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -24,7 +32,8 @@ export default function LoginPage() {
       saveSession(data.token, data.expiresIn, data.user);
       navigate(homeFor(data.user.role), { replace: true });
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'Login failed');
+      if (err instanceof ApiRequestError && err.status === 429) setError(`Too many attempts. Try again in ${waitText(err.retryAfterSec ?? 60)}.`);
+      else setError(err instanceof Error ? err.message : 'Login failed');
       setLoading(false);
     }
   }

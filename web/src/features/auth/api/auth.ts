@@ -1,5 +1,5 @@
-import { apiRequest } from '../../../lib/api-client';
-import { getSessionUser, saveSession, type SessionUser } from '../../../lib/session';
+import { API_BASE, apiRequest } from '../../../lib/api-client';
+import { clearSession, getSessionUser, getToken, saveSession, type SessionUser } from '../../../lib/session';
 
 export interface LoginData {
   user: SessionUser;
@@ -11,6 +11,20 @@ export interface LoginData {
 export async function login(email: string, password: string): Promise<LoginData> {
   const res = await apiRequest<LoginData>('POST', '/auth/login', { email, password }, 'Login failed');
   return res.data!;
+}
+
+/**
+ * Logout: the session ends here at once, and POST /auth/logout asks the server to revoke its
+ * token (so a copy of it stops working too). The local end never waits for, nor depends on, that call.
+ */
+export function logout(): Promise<void> {
+  const token = getToken();
+  clearSession();
+  if (!token) return Promise.resolve();
+  return fetch(`${API_BASE}/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** POST /auth/forgot-password: the same answer whether or not the email exists. */
