@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { WEB_DIST } from '../../api/app';
+import { Organization } from '../../common/models/organization';
 import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
@@ -265,6 +266,8 @@ describe('the web app in a real browser', () => {
     await prompt.getByRole('button', { name: 'Save' }).click();
     await page.getByText('CSV saved successfully!').first().waitFor({ timeout: 100000 });
     await page.getByRole('table', { name: 'Uploaded files' }).getByText('uploaded_tb').first().waitFor();
+    // The uploaded file was saved as it is stored, not sent again: still one row (issue 15 item 2).
+    expect(await page.getByRole('table', { name: 'Uploaded files' }).getByRole('row').filter({ hasText: 'trial-balance.csv' }).count()).toBe(1);
 
     // Run the organization's pipelines; the run shows live, then in the history.
     await nav.getByRole('link', { name: 'Pipelines' }).click();
@@ -302,6 +305,44 @@ describe('the web app in a real browser', () => {
     await add.getByText('Please fill in all required fields correctly').waitFor();
     await screenshot(page, '09-apps-add-connection');
     await add.getByRole('button', { name: 'Cancel' }).click();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the user deletes an uploaded file after confirming it (issue 15 item 14)', async () => {
+    const page = await browser.context.newPage();
+    const errors = trackPageErrors(page);
+    await signIn(page, USER_EMAIL, USER_PASSWORD);
+    await page.waitForURL(`${base}/file-upload`);
+    await page.setInputFiles('#upload-file', { name: 'to-delete.csv', mimeType: 'text/csv', buffer: trialBalanceCsv(10) });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').first().waitFor();
+    const files = page.getByRole('table', { name: 'Uploaded files' });
+    await files.getByText('to-delete.csv').waitFor();
+    const org = await Organization.findById(orgId).lean();
+    const containerName = org!.onboarding!.containerName as string;
+    const stored = async () => {
+      const names: string[] = [];
+      for await (const b of stack.blobService.getContainerClient(containerName).listBlobsFlat()) names.push(b.name);
+      return names.filter((n) => n.endsWith('/to-delete.csv'));
+    };
+    expect(await stored()).toHaveLength(1);
+
+    // Cancel keeps it; confirming deletes it.
+    await files.getByRole('button', { name: 'Delete file to-delete.csv' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Delete the file').waitFor();
+    await screenshot(page, '07b-delete-file');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await stored()).toHaveLength(1);
+    await files.getByRole('button', { name: 'Delete file to-delete.csv' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete file' }).click();
+    await page.getByText('File deleted').first().waitFor();
+    await files.getByText('to-delete.csv').waitFor({ state: 'detached' });
+    expect(await stored()).toEqual([]);
+    // The file saved as a table before is still listed.
+    await files.getByText('trial-balance.csv').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H2, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H2, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { check, messages, tableName as tableNameRule } from '../../../../common/validation';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
@@ -6,9 +6,12 @@ import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { formatBytes, formatDate } from '../../lib/format';
 import { useSession } from '../../lib/session';
-import { saveCsv, uploadFile, useFiles } from './api/files';
+import { deleteFile, deleteTable, saveCsv, saveStoredCsv, uploadFile, useFiles } from './api/files';
 
 const ACCEPT = '.csv,text/csv';
+
+/** What a confirmed delete removes. */
+type PendingDelete = { kind: 'file'; id: string; name: string; tables: string[] } | { kind: 'table'; name: string };
 
 export default function FileUploadPage() {
   const { user } = useSession();
@@ -24,6 +27,12 @@ export default function FileUploadPage() {
   const [tableError, setTableError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const [saveProgress, setSaveProgress] = useState<number | null>(null);
+  /** The picked file once it is uploaded: "Save as table" then saves the stored file instead of sending it again. */
+  const [stored, setStored] = useState<{ file: File; id: string } | null>(null);
+  /** The stored file the table-name prompt saves (a row's action, or the picked file once uploaded); null: the picked file is sent with the save. */
+  const [saveTarget, setSaveTarget] = useState<{ id: string; name: string } | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
+  const [deleting, setDeleting] = useState(false);
   const inputKey = useRef(0);
   const files = useFiles(orgId);
 
@@ -33,6 +42,7 @@ export default function FileUploadPage() {
     setError(undefined);
     setSuccess(undefined);
     setSaveProgress(null);
+    setStored(null);
     inputKey.current += 1;
   }
 
@@ -55,9 +65,10 @@ export default function FileUploadPage() {
     setUploading(true);
     setProgress(0);
     try {
-      const msg = await uploadFile(orgId, file, setProgress);
-      setSuccess(msg);
-      toast(msg, 'success');
+      const { message, stored: storedFile } = await uploadFile(orgId, file, setProgress);
+      setStored(storedFile?.id ? { file, id: storedFile.id } : null);
+      setSuccess(message);
+      toast(message, 'success');
     } catch (err) {
       setError((err as Error).message);
       setProgress(null);
@@ -68,7 +79,18 @@ export default function FileUploadPage() {
   }
 
   function openSave() {
-    if (!precheck()) return;
+    if (!precheck() || !file) return;
+    setSaveTarget(stored && stored.file === file ? { id: stored.id, name: file.name } : null);
+    setTableName('');
+    setTableError(undefined);
+    setTableOpen(true);
+  }
+
+  /** "Save as table" of a row: the stored file, nothing sent again. */
+  function openSaveStored(id: string, name: string) {
+    setError(undefined);
+    setSuccess(undefined);
+    setSaveTarget({ id, name });
     setTableName('');
     setTableError(undefined);
     setTableOpen(true);
@@ -78,12 +100,12 @@ export default function FileUploadPage() {
     e.preventDefault();
     const msg = check(tableNameRule, tableName);
     setTableError(msg);
-    if (msg || !file) return;
+    if (msg || (!saveTarget && !file)) return;
     setTableOpen(false);
     setSaving(true);
-    setSaveProgress(0);
+    setSaveProgress(saveTarget ? null : 0);
     try {
-      const ok = await saveCsv(orgId, file, tableName.trim(), setSaveProgress);
+      const ok = saveTarget ? await saveStoredCsv(orgId, saveTarget.id, tableName.trim()) : await saveCsv(orgId, file!, tableName.trim(), setSaveProgress);
       setSuccess(ok);
       toast(ok, 'success');
     } catch (err) {
@@ -92,6 +114,22 @@ export default function FileUploadPage() {
     } finally {
       setSaving(false);
       setSaveProgress(null);
+    }
+  }
+
+  async function confirmDelete() {
+    const target = pendingDelete;
+    if (!target) return;
+    setDeleting(true);
+    try {
+      const msg = target.kind === 'file' ? await deleteFile(orgId, target.id) : await deleteTable(orgId, target.name);
+      if (target.kind === 'file' && stored?.id === target.id) setStored(null);
+      toast(msg, 'success');
+    } catch (err) {
+      toast((err as Error).message, 'danger');
+    } finally {
+      setDeleting(false);
+      setPendingDelete(null);
     }
   }
 
@@ -139,6 +177,7 @@ export default function FileUploadPage() {
       <Dialog isOpen={tableOpen} onClose={() => setTableOpen(false)} title="Save CSV as a table">
         <form onSubmit={(e) => void save(e)} noValidate>
           <DialogBody>
+            {saveTarget && <p className={Classes.TEXT_MUTED}>Saves the stored file {saveTarget.name}.</p>}
             <FormGroup label="Enter new table name" labelFor="table-name" intent={tableError ? 'danger' : 'none'} helperText={tableError}>
               <InputGroup id="table-name" autoFocus value={tableName} onChange={(e) => setTableName(e.target.value)} intent={tableError ? 'danger' : 'none'} />
             </FormGroup>
@@ -146,6 +185,29 @@ export default function FileUploadPage() {
           <DialogFooter actions={<><Button text="Cancel" onClick={() => setTableOpen(false)} /><Button type="submit" intent="primary" text="Save" /></>} />
         </form>
       </Dialog>
+
+      <Alert
+        isOpen={pendingDelete !== null}
+        icon="trash"
+        intent="danger"
+        cancelButtonText="Cancel"
+        confirmButtonText={pendingDelete?.kind === 'table' ? 'Delete table' : 'Delete file'}
+        loading={deleting}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => void confirmDelete()}
+      >
+        {pendingDelete?.kind === 'file' && (
+          <p>
+            Delete the file <strong>{pendingDelete.name}</strong>? It is removed from storage.
+            {pendingDelete.tables.length > 0 && ` The tables saved from it (${pendingDelete.tables.join(', ')}) stay.`}
+          </p>
+        )}
+        {pendingDelete?.kind === 'table' && (
+          <p>
+            Delete the table <strong>{pendingDelete.name}</strong> and its rows from the organization&apos;s database? The file stays.
+          </p>
+        )}
+      </Alert>
 
       <H2 className="section-title">Files</H2>
       <Card className="page-card">
@@ -166,23 +228,45 @@ export default function FileUploadPage() {
                   <th>Size</th>
                   <th>Uploaded</th>
                   <th>By</th>
-                  <th>Table</th>
+                  <th>Tables</th>
                   <th>Status</th>
+                  <th>
+                    <span className={Classes.TEXT_MUTED}>Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {files.files.map((f) => (
-                  <tr key={f.id ?? f.name}>
-                    <td>{f.name}</td>
-                    <td>{formatBytes(f.size)}</td>
-                    <td>{formatDate(f.uploadedAt)}</td>
-                    <td>{f.uploadedBy ?? ''}</td>
-                    <td>{f.tableName ?? ''}</td>
-                    <td>
-                      {f.status && <StatusTag status={f.status} />} {f.rowsLoaded != null && <span className="muted">{f.rowsLoaded} rows</span>}
-                    </td>
-                  </tr>
-                ))}
+                {files.files.map((f) => {
+                  const tables = f.tables ?? (f.tableName ? [f.tableName] : []);
+                  const busy = f.status === 'saving';
+                  return (
+                    <tr key={f.id ?? f.name}>
+                      <td>{f.name}</td>
+                      <td>{formatBytes(f.size)}</td>
+                      <td>{formatDate(f.uploadedAt)}</td>
+                      <td>{f.uploadedBy ?? ''}</td>
+                      <td>
+                        {tables.map((t) => (
+                          <span key={t} style={{ whiteSpace: 'nowrap', marginRight: 4 }}>
+                            <Tag minimal>{t}</Tag>
+                            <Button variant="minimal" size="small" icon="trash" aria-label={`Delete table ${t}`} title={`Delete table ${t}`} onClick={() => setPendingDelete({ kind: 'table', name: t })} />
+                          </span>
+                        ))}
+                      </td>
+                      <td>
+                        {f.status && <StatusTag status={f.status} />} {f.rowsLoaded != null && <span className="muted">{f.rowsLoaded} rows</span>}
+                      </td>
+                      <td>
+                        {f.id && (
+                          <span style={{ whiteSpace: 'nowrap' }}>
+                            <Button variant="minimal" size="small" icon="th" aria-label={`Save ${f.name} as a table`} title="Save as table" disabled={busy || saving} onClick={() => openSaveStored(f.id!, f.name)} />
+                            <Button variant="minimal" size="small" icon="trash" intent="danger" aria-label={`Delete file ${f.name}`} title="Delete file" disabled={busy} onClick={() => setPendingDelete({ kind: 'file', id: f.id!, name: f.name, tables })} />
+                          </span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </HTMLTable>
           </div>

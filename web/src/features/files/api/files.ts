@@ -1,5 +1,5 @@
 import useSWR, { mutate } from 'swr';
-import { apiUpload, fetchData } from '../../../lib/api-client';
+import { apiRequest, apiUpload, fetchData } from '../../../lib/api-client';
 
 export interface UploadedFile {
   id?: string;
@@ -10,12 +10,16 @@ export interface UploadedFile {
   uploadedAt?: string;
   uploadedBy?: string;
   tableName?: string | null;
+  /** Every table the file was saved to. */
+  tables?: string[];
   url?: string;
 }
 
 export const FILE_LIST_FAILED = 'Failed to retrieve file list.';
 export const UPLOAD_FAILED = 'File upload failed.';
 export const SAVE_CSV_FAILED = 'Failed to save CSV.';
+export const DELETE_FILE_FAILED = 'Failed to delete the file.';
+export const DELETE_TABLE_FAILED = 'Failed to delete the table.';
 export const CSV_TIMEOUT_MS = 100000;
 
 export const filesKey = (orgId: string) => [`/pipeline/list-files/${encodeURIComponent(orgId)}`, FILE_LIST_FAILED] as const;
@@ -29,14 +33,14 @@ export function useFiles(orgId: string) {
   return { ...swr, files: swr.data?.files ?? [] };
 }
 
-/** POST /pipeline/file-upload: multipart file + organizationId, with upload progress. */
-export async function uploadFile(orgId: string, file: File, onProgress: (f: number) => void): Promise<string> {
+/** POST /pipeline/file-upload: multipart file + organizationId, with upload progress. Answers the stored file (its id saves it as a table later). */
+export async function uploadFile(orgId: string, file: File, onProgress: (f: number) => void): Promise<{ message: string; stored?: UploadedFile }> {
   const form = new FormData();
   form.append('organizationId', orgId);
   form.append('file', file);
-  await apiUpload<{ fileUrls?: string[]; message?: string }>('/pipeline/file-upload', form, { fallback: UPLOAD_FAILED, onProgress });
+  const res = await apiUpload<{ fileUrls?: string[]; files?: UploadedFile[] }>('/pipeline/file-upload', form, { fallback: UPLOAD_FAILED, onProgress });
   await mutate(filesKey(orgId));
-  return 'File uploaded successfully!';
+  return { message: 'File uploaded successfully!', stored: res.data?.files?.[0] };
 }
 
 /** POST /pipeline/saveCSV: multipart file, orgID, tableName; 100000 ms timeout. */
@@ -50,4 +54,35 @@ export async function saveCsv(orgId: string, file: File, tableName: string, onPr
   // 202: the load is still running in its workflow; the file list shows when it lands.
   if (res.data?.progress !== undefined && res.data?.rowsLoaded === undefined) return typeof res.message === 'string' ? res.message : 'The CSV is still being saved.';
   return 'CSV saved successfully!';
+}
+
+/** POST /pipeline/saveCSV with { orgID, uploadId, tableName }: a stored file as a table, nothing sent again. */
+export async function saveStoredCsv(orgId: string, uploadId: string, tableName: string): Promise<string> {
+  try {
+    const res = await apiRequest<{ rowsLoaded?: number; progress?: unknown }>('POST', '/pipeline/saveCSV', { orgID: orgId, uploadId, tableName }, SAVE_CSV_FAILED);
+    if (res.data?.progress !== undefined && res.data?.rowsLoaded === undefined) return typeof res.message === 'string' ? res.message : 'The CSV is still being saved.';
+    return 'CSV saved successfully!';
+  } finally {
+    await mutate(filesKey(orgId));
+  }
+}
+
+/** DELETE /pipeline/files/{orgId}/{uploadId}: the stored file goes; the tables saved from it stay. */
+export async function deleteFile(orgId: string, uploadId: string): Promise<string> {
+  try {
+    const res = await apiRequest('DELETE', `/pipeline/files/${encodeURIComponent(orgId)}/${encodeURIComponent(uploadId)}`, undefined, DELETE_FILE_FAILED);
+    return typeof res.message === 'string' ? res.message : 'File deleted';
+  } finally {
+    await mutate(filesKey(orgId));
+  }
+}
+
+/** DELETE /pipeline/tables/{orgId}/{tableName}: a table saved from a CSV. */
+export async function deleteTable(orgId: string, tableName: string): Promise<string> {
+  try {
+    const res = await apiRequest('DELETE', `/pipeline/tables/${encodeURIComponent(orgId)}/${encodeURIComponent(tableName)}`, undefined, DELETE_TABLE_FAILED);
+    return typeof res.message === 'string' ? res.message : 'Table deleted';
+  } finally {
+    await mutate(filesKey(orgId));
+  }
 }
