@@ -5,8 +5,8 @@ import { CsvInputError } from './errors';
 /** Longest column name we produce (fits SQLite, SQL Server and PostgreSQL alike). */
 export const MAX_COLUMN_NAME = 63;
 
-/** "Posting Date" -> posting_date, "AmountUSD" -> amount_usd, "2024" -> col_2024. */
-export function snakeCase(raw: string): string {
+/** A header name as snake_case, before it is cut to MAX_COLUMN_NAME. */
+function snakeCaseFull(raw: string): string {
   const s = raw
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -15,26 +15,51 @@ export function snakeCase(raw: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
-  const named = /^[0-9]/.test(s) ? `col_${s}` : s;
-  return named.slice(0, MAX_COLUMN_NAME).replace(/_+$/, '');
+  return /^[0-9]/.test(s) ? `col_${s}` : s;
+}
+
+const cut = (name: string, length = MAX_COLUMN_NAME) => name.slice(0, length).replace(/_+$/, '');
+
+/** "Posting Date" -> posting_date, "AmountUSD" -> amount_usd, "2024" -> col_2024. */
+export function snakeCase(raw: string): string {
+  return cut(snakeCaseFull(raw));
 }
 
 /**
  * The header's column names as safe snake_case identifiers. Refuses an empty name and two
  * names that are the same once normalised, naming the columns (1-based, as a spreadsheet shows).
+ * Names that only meet because they were cut to MAX_COLUMN_NAME (long names that differ at the
+ * end) are made unique instead: the later ones get _2, _3, ... within the length.
  */
 export function normalizeHeader(header: string[]): string[] {
-  const seen = new Map<string, number>();
-  return header.map((raw, i) => {
+  const full = new Map<string, number>();
+  const names = header.map((raw, i) => {
     const trimmed = raw.trim();
     if (trimmed === '') throw new CsvInputError(`Column ${i + 1} has no name in the header: every column needs one.`);
-    const name = snakeCase(trimmed) || `column_${i + 1}`;
-    const earlier = seen.get(name);
+    const whole = snakeCaseFull(trimmed) || `column_${i + 1}`;
+    const earlier = full.get(whole);
     if (earlier !== undefined) {
-      throw new CsvInputError(`Duplicate column name "${trimmed}": columns ${earlier + 1} and ${i + 1} are both "${name}".`);
+      throw new CsvInputError(`Duplicate column name "${trimmed}": columns ${earlier + 1} and ${i + 1} are both "${cut(whole)}".`);
     }
-    seen.set(name, i);
-    return name;
+    full.set(whole, i);
+    return cut(whole);
+  });
+  const taken = new Set<string>();
+  const clashes = new Set(names.filter((n, i) => names.indexOf(n) !== i));
+  return names.map((name) => {
+    if (!clashes.has(name) || !taken.has(name)) {
+      taken.add(name);
+      return name;
+    }
+    for (let k = 2; ; k++) {
+      const suffix = `_${k}`;
+      const unique = `${cut(name, MAX_COLUMN_NAME - suffix.length)}${suffix}`;
+      // Never a name another column has as its own, nor one given already.
+      if (!taken.has(unique) && !names.includes(unique)) {
+        taken.add(unique);
+        return unique;
+      }
+    }
   });
 }
 

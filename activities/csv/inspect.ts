@@ -10,9 +10,13 @@ import { SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
 /** Longest row csv-parse accepts: an unclosed quote must not swallow a whole file into memory. */
 export const MAX_ROW_CHARS = 1024 * 1024;
 
-/** The one csv-parse configuration, used by the upload check and the loader alike. */
+/**
+ * The one csv-parse configuration, used by the upload check and the loader alike. Every line end
+ * (CRLF, LF, CR) ends a record, wherever it is in the file: csv-parse would otherwise take the
+ * first one it meets as the file's only kind, and a file mixing them would read as one long row.
+ */
 export function csvParserOptions(delimiter: CsvDelimiter): Options {
-  return { delimiter, max_record_size: MAX_ROW_CHARS, skip_empty_lines: true, skip_records_with_empty_values: true };
+  return { delimiter, record_delimiter: ['\r\n', '\n', '\r'], max_record_size: MAX_ROW_CHARS, skip_empty_lines: true, skip_records_with_empty_values: true };
 }
 
 export interface CsvInspection {

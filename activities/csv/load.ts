@@ -10,6 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { tableName as tableNameRule, messages } from '../../common/validation';
 import { openCsvTableLoad, RetypeNeeded, TableConflictError, type CsvTableLoad, type CsvTableLoadOptions } from '../warehouse/csv-table';
+import { classifyWarehouseError, tooManyColumns } from '../warehouse/failures';
+import { heavyWorkSlots, type WorkSlots } from '../warehouse/heavy-work';
 import { JsonRowBatch } from '../warehouse/row-batch';
 import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
 import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
@@ -18,6 +20,10 @@ import { FastCsvReader, FastPathUnsupported } from './fast-reader';
 import { openBlobSource } from './growing';
 import { csvParserOptions } from './inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
+
+/** How staging tables are named (warehouse/csv-table.ts stagingNames): never shown to a user. */
+const STAGING_PREFIX = '__csv_';
+const STAGING_NAME = /["[]?__csv_[0-9a-f]+_\d+_[a-z]+["\]]?/g;
 
 /** Signal a workflow may handle to follow the load (see workflows/csv-save.ts). */
 export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';
@@ -109,12 +115,23 @@ interface ReadPlan {
 /** A file still arriving (a CSV save's upload) that does not grow for this long was given up. */
 export const UPLOAD_STALL_MS = 60_000;
 
-export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, rowsExtension, stallMs = UPLOAD_STALL_MS }: CsvLoaderDeps & { batchLimits?: CsvBatchLimits; stallMs?: number } & CsvTableLoadOptions) {
+export function createCsvLoader({
+  blobService,
+  config,
+  batchLimits = CSV_BATCH,
+  rowsExtension,
+  stallMs = UPLOAD_STALL_MS,
+  slots = heavyWorkSlots(config.WORKER_HEAVY_CONCURRENCY),
+}: CsvLoaderDeps & { batchLimits?: CsvBatchLimits; stallMs?: number; slots?: WorkSlots } & CsvTableLoadOptions) {
   return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
     const ctx = activityContext();
     let table: CsvTableLoad | undefined;
     const header: { length?: number } = {};
+    let release: (() => void) | undefined;
     try {
+      // One of the worker's few heavy slots (memory stays bounded whatever arrives at once);
+      // heartbeats while waiting, so a queued load is neither timed out nor deaf to cancellation.
+      release = await slots.acquire({ onWait: () => ctx?.heartbeat(), signal: ctx?.cancellationSignal });
       const tableName = checkTableName(input.tableName);
       const blob = blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
       table = await openCsvTableLoad(config, { databaseName: input.databaseName, tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 }, { rowsExtension });
@@ -142,6 +159,7 @@ export function createCsvLoader({ blobService, config, batchLimits = CSV_BATCH, 
       throw toFailure(e, header.length);
     } finally {
       await table?.close();
+      release?.();
     }
   };
 }
@@ -198,6 +216,10 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
 
   // Batches of JSON rows go to the database thread while the next one is read.
   let names: string[] | undefined;
+  /** A header wider than the warehouse's tables is refused as soon as it is read, before any table is made. */
+  const checkWidth = (header: string[]) => {
+    if (header.length > table.maxColumns) throw new CsvInputError(tooManyColumns(header.length, table.maxColumns));
+  };
   let profiles: ColumnProfile[] = [];
   // Room for the limit and one chunk's rows beyond it (the batch is checked after each chunk).
   const capacity = batchLimits.bytes + 256 * 1024;
@@ -233,6 +255,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
     // A chunk's rows go into the batch in one write.
     const takeRows = () => {
       const { json, rows } = reader.take();
+      if (!names && reader.names) checkWidth(reader.names);
       if (rows > 0) batch.addJson(json, rows);
       names ??= reader.names;
       profiles = reader.profiles;
@@ -266,6 +289,7 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
         if (!names) {
           try {
             header.length = record.length;
+            checkWidth(record as string[]);
             names = normalizeHeader(record as string[]);
             profiles = names.map(() => new ColumnProfile());
           } catch (e) {
@@ -309,7 +333,10 @@ async function readPass({ blob, table, plan, loadedAt, header, ctx, input, batch
   return { rows, columns, delimiter };
 }
 
-/** Bad input fails once with the user's message; anything else is thrown as is (retried). */
+/**
+ * Bad input fails once with the user's message, and so does a warehouse failure retrying cannot
+ * mend (classifyWarehouseError); anything else is thrown as is (retried).
+ */
 function toFailure(e: unknown, headerLength?: number): unknown {
   if (e instanceof CsvInputError) return asValidationFailure(e);
   const parseError = csvParseErrorToInput(e, headerLength);
@@ -318,5 +345,9 @@ function toFailure(e: unknown, headerLength?: number): unknown {
   if (e instanceof RestError && (e.statusCode === 404 || e.code === 'BlobNotFound' || e.code === 'ContainerNotFound')) {
     return ApplicationFailure.nonRetryable('The CSV file was not found in storage.', 'NotFound');
   }
+  const failure = classifyWarehouseError(e);
+  if (failure) return failure;
+  // Internal staging table names never reach the user (a failure retried to the end shows its message).
+  if (e instanceof Error && e.message.includes(STAGING_PREFIX)) e.message = e.message.replace(STAGING_NAME, 'the table being loaded');
   return e;
 }

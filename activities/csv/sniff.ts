@@ -83,7 +83,9 @@ export function sniffCsv(prefix: Buffer, complete: boolean): SniffResult {
     const score = rest.length ? rest.filter((n) => n === header).length / rest.length : 1;
     if (!best || score > best.score || (score === best.score && header > best.header)) best = { d, score, header };
   }
-  if (!best) throw new CsvInputError('This file does not look like CSV: its first line has no comma, semicolon or tab separated columns.');
+  // No delimiter in the header: a one-column CSV (its rows are read with the comma, so a row
+  // that has one is told apart as ragged).
+  if (!best) return { delimiter: ',', columns: 1 };
   return { delimiter: best.d, columns: best.header + 1 };
 }
 

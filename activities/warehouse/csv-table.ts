@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
+import { MAX_CSV_COLUMNS } from './failures';
 import { localDatabaseFile } from './index';
 import type { RowBatchPayload } from './row-batch';
 // A cycle, used only at call time: mssql-csv-table takes stagingNames and the types from here.
@@ -54,6 +55,8 @@ export interface CsvTableLoad {
    * the final types as the guess).
    */
   finish(columns: ColumnPlan[]): Promise<number>;
+  /** Most CSV columns a table of this warehouse takes (its limit less _upload_id and _loaded_at). */
+  readonly maxColumns: number;
   /** SQLite: how batches are inserted (lf_rows, or SQLite's JSON functions without it); known after prepare(). */
   readonly insertPath?: 'lf_rows' | 'json';
   /** Drops the staging tables, for a new begin(). */
@@ -133,6 +136,7 @@ function defaultRowsExtension(): string | undefined {
 const ROWS_VTAB = 'temp."lf_batch"';
 
 class SqliteCsvTableLoad implements CsvTableLoad {
+  readonly maxColumns = MAX_CSV_COLUMNS.local;
   private readonly thread = new SqliteThread();
   private readonly names: ReturnType<typeof stagingNames>;
   private opened = false;

@@ -8,6 +8,7 @@ import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { batchRows, type RowBatchPayload } from './row-batch';
+import { MAX_CSV_COLUMNS } from './failures';
 import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table';
 
 export const quoteMssql = (name: string) => `[${name.replace(/]/g, ']]')}]`;
@@ -46,6 +47,7 @@ const typeFromMssql = (t: string): ColumnType =>
   /^(decimal|numeric|float|real|int|bigint|smallint|tinyint|money)$/i.test(t) ? 'number' : /^(date|datetime2|datetime|datetimeoffset)$/i.test(t) ? 'date' : t.toLowerCase() === 'bit' ? 'boolean' : 'text';
 
 export class MssqlCsvTableLoad implements CsvTableLoad {
+  readonly maxColumns = MAX_CSV_COLUMNS.azure;
   private pool: ConnectionPool | undefined;
   private readonly names: ReturnType<typeof stagingNames>;
   private columns: string[] = [];

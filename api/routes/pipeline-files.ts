@@ -16,6 +16,7 @@ import { CsvInputError } from '../../activities/csv/errors';
 import { CsvByteGuard } from '../../activities/csv/sniff';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../../activities/csv/store';
 import { requireContainer, requireDatabase } from '../../activities/org-resources';
+import { WAREHOUSE_UNAVAILABLE } from '../../activities/warehouse/failures';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
@@ -436,6 +437,8 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       const cause = innermostFailure(e);
       const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
       const reason = cause instanceof Error ? cause.message : 'unknown error';
+      // The organization's database cannot take writes (read-only, full): the file is kept, try later.
+      if (cause instanceof ApplicationFailure && cause.type === WAREHOUSE_UNAVAILABLE) throw new ApiError(503, UPLOAD_MESSAGES.saveFailed, reason);
       throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);
     } finally {
       clearTimeout(timer);
