@@ -33,12 +33,24 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/pipeline/list-files/{orgId}': {
-    get: op("The organization's uploaded files, newest first: data.files [{ id, name, size, uploadedAt (YYYY-MM-DD), uploadedBy, tableName (null until saved), status, rowsLoaded, url }]", 'files', { parameters: [pathParam('orgId')] }),
+    get: op("The organization's uploaded files, newest first, one row per file: data.files [{ id, name, size, uploadedAt (YYYY-MM-DD), uploadedBy, tableName (the latest table it was saved to, null until saved), tables (every table it was saved to), status, rowsLoaded, url }]. 400 naming a malformed id, 404 'Organization not found'", 'files', { parameters: [pathParam('orgId')] }),
   },
   '/pipeline/saveCSV': {
-    post: op("Save a CSV as a table of the organization's SQL database (multipart: file, orgID, tableName). Stores the file, then runs workflow csv-<orgId>-<uploadId>: streaming parse, inferred types (number, date, boolean, text), staging table swapped in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name' / 'Please select an organization first'; 403 another organization", 'files', {
-      requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { orgID: str, tableName: str, file: { type: 'string', format: 'binary' } }, required: ['orgID', 'tableName', 'file'] } } } },
+    post: op("Save a CSV as a table of the organization's SQL database. Either multipart (file, orgID, tableName): stores the file, then runs workflow csv-<orgId>-<uploadId>; or a file stored before, named by uploadId (JSON { orgID, uploadId, tableName }, or multipart fields without a file): the same workflow on the stored blob, nothing stored again, the file's tables list grows; 404 'File not found' when the upload is not the organization's, 409 while a save of it runs, and a refused save keeps the stored file. The workflow streams, infers types (number, date, boolean, text) and swaps a staging table in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name', 400 '\"<name>\" is a name LedgerFlow uses for its own tables: choose another table name.' (trial_balance and names starting quickbooks_, sage_, netsuite_, consolidation_, consolidated_, group_, fx_, intercompany_, sqlite_, _; refused before anything is stored), 'Please select an organization first'; 403 another organization", 'files', {
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': { schema: { type: 'object', properties: { orgID: str, tableName: str, file: { type: 'string', format: 'binary' }, uploadId: str }, required: ['orgID', 'tableName'] } },
+          'application/json': { schema: { type: 'object', properties: { orgID: str, uploadId: str, tableName: str }, required: ['orgID', 'uploadId', 'tableName'] } },
+        },
+      },
     }),
+  },
+  '/pipeline/files/{orgId}/{uploadId}': {
+    delete: op("Delete a stored file: its blob and its record (user of the organization or admin; audited as file.delete). The tables saved from it stay. 'File deleted' with data { id, name, tables }; 404 'File not found'; 409 while it is being saved; 403 another organization", 'files', { parameters: [pathParam('orgId'), pathParam('uploadId')] }),
+  },
+  '/pipeline/tables/{orgId}/{tableName}': {
+    delete: op("Delete a table saved from a CSV (it has the _upload_id column) through workflow table-delete-<orgId>-<tableName>; every file's tables list forgets it (the files stay 'saved'). Audited as table.delete. 'Table deleted' with data { tableName, rows, uploads }; 202 when still running after 60 s; 400 for a reserved name or a table not made from a CSV; 404 unknown table or organization; 403 another organization", 'files', { parameters: [pathParam('orgId'), pathParam('tableName')] }),
   },
   '/pipeline/saveCSV/{uploadId}': {
     get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }", 'files', { parameters: [pathParam('uploadId')] }),
