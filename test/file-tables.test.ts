@@ -95,6 +95,11 @@ describe('saving a stored file as a table (item 2)', () => {
     expect(foreign.body.message).toBe('File not found');
     expect((await saveStored(token, { orgID: org.orgId, uploadId: 'nope', tableName: 't' })).status).toBe(404);
     expect((await saveStored(token, { orgID: org.orgId, uploadId: org.uploadId, tableName: 'trial_balance' })).status).toBe(400);
+    // A file and an uploadId at once: refused before the file is stored.
+    const both = await request(stack.app).post(api('/pipeline/saveCSV')).set('Authorization', `Bearer ${token}`).field('orgID', org.orgId).field('uploadId', org.uploadId).field('tableName', 't').attach('file', fixture('tab.csv'), { filename: 'both.csv', contentType: 'text/csv' });
+    expect(both.status).toBe(400);
+    expect(both.body.errors[0].msg).toBe('Send either a file or the uploadId of a stored file, not both.');
+    expect(await blobNames(stack, org.containerName)).toHaveLength(1);
     await Upload.updateOne({ _id: org.uploadId }, { $set: { status: 'saving' } });
     const busy = await saveStored(token, { orgID: org.orgId, uploadId: org.uploadId, tableName: 't' });
     expect(busy.status).toBe(409);
