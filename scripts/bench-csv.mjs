@@ -9,9 +9,15 @@
 // processes (after a 1,000-row warm-up save), so that flat memory shows. Own Temporal dev
 // server, FerretDB and Azurite on free ports, throwaway state; nothing is asserted, the
 // figures are printed.
+//
+// `--concurrent N [--bad M]`: N saves of one file (--rows, default 100,000 rows) sent at once,
+// then M (default N) of the same file with a ragged last row (read to its end, then refused),
+// each batch through one fresh worker and api; prints their peak RSS. WORKER_HEAVY_CONCURRENCY
+// from the environment is passed on.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +30,9 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? dflt : Number(process.argv[i + 1]);
 };
-const ROWS = arg('rows', 1_000_000);
+const CONCURRENT = arg('concurrent', 0);
+const BAD = arg('bad', CONCURRENT);
+const ROWS = arg('rows', CONCURRENT ? 100_000 : 1_000_000);
 const SMALL = arg('small', 100_000);
 
 /** 10 columns: integer id, ISO date, account code, name, decimal amount, boolean, integer, currency, quoted text (commas, quotes), mixed. */
@@ -138,19 +146,20 @@ async function postMultipart(url, token, fields, file) {
   return { status: res.statusCode, body };
 }
 
-/** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
-async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
+/**
+ * A fresh worker and api (as npm start runs them), an organization as onboarding leaves it (a
+ * container and a database name) and the admin's token.
+ */
+async function startPair({ group, env, label, mongoUri, blobService }) {
   const apiPort = await freePort();
   const childEnv = { ...env, PORT: String(apiPort) };
-  // As npm start runs them.
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
-  const worker = group.spawn(`worker-${rows}`, process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT, capture: true });
-  const api = group.spawn(`api-${rows}`, process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT });
+  const worker = group.spawn(`worker-${label}`, process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT, capture: true });
+  const api = group.spawn(`api-${label}`, process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT });
   await waitForLine(worker, 'worker started');
   await waitForPort(apiPort, { name: 'api', child: api, timeoutMs: 120000 });
   const base = `http://127.0.0.1:${apiPort}/api/v1`;
 
-  // An organization as onboarding leaves it: a container and a database name.
   const { default: mongoose } = await import('mongoose');
   const conn = await mongoose.createConnection(mongoUri).asPromise();
   const tag = randomUUID().slice(0, 8);
@@ -162,12 +171,24 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
 
   const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }) });
   const { data } = await login.json();
+  const stop = async () => {
+    for (const child of [api, worker]) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  };
+  return { worker, api, base, token: data.token, orgId: String(insertedId), stop };
+}
+
+/** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
+async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
+  const { worker, api, base, token, orgId, stop } = await startPair({ group, env, label: rows, mongoUri, blobService });
   // A warm-up save of 1,000 rows first, as a running worker has done before: the first
   // workflow task of a fresh worker sets up its workflow sandbox, and the first load loads
   // its modules (together ~0.1-0.2 s that a long-running worker pays once, not per save).
   const warmCsv = `${csv}.warmup.csv`;
   await generateCsv(warmCsv, 1000);
-  const warm = await postMultipart(`${base}/pipeline/saveCSV`, data.token, { orgID: String(insertedId), tableName: 'bench_warmup' }, warmCsv);
+  const warm = await postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: 'bench_warmup' }, warmCsv);
   rmSync(warmCsv, { force: true });
   if (warm.status !== 200) throw new Error(`warm-up saveCSV answered ${warm.status}: ${warm.body}`);
   // Idle first (after start-up: the worker bundles its workflows then), then peaks during the save.
@@ -176,7 +197,7 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const stopSampling = sampleRss([worker.pid, api.pid]);
   const cpuUsed = cpuSnapshot(group);
   const t0 = performance.now();
-  const res = await postMultipart(`${base}/pipeline/saveCSV`, data.token, { orgID: String(insertedId), tableName: 'bench_ledger' }, csv);
+  const res = await postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: 'bench_ledger' }, csv);
   const secs = (performance.now() - t0) / 1000;
   const [workerRss, apiRss] = stopSampling();
   const cpu = cpuUsed();
@@ -193,11 +214,33 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const workflowSecs = (desc.closeTime.getTime() - desc.startTime.getTime()) / 1000;
 
   const result = { secs, workflowSecs, workerRss, apiRss, idle, cpu, columns: body.data.columns };
-  for (const child of [api, worker]) {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+  await stop();
   return result;
+}
+
+/**
+ * `count` saves of `csv` sent at once (each to its own table) through one worker and api;
+ * answers their peak RSS during the saves, the answers' statuses and the time they took.
+ */
+async function runConcurrent({ group, env, mongoUri, blobService, csv, count, label }) {
+  const { worker, api, base, token, orgId, stop } = await startPair({ group, env, label, mongoUri, blobService });
+  const warmCsv = `${csv}.warmup.csv`;
+  await generateCsv(warmCsv, 1000);
+  const warm = await postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: 'bench_warmup' }, warmCsv);
+  rmSync(warmCsv, { force: true });
+  if (warm.status !== 200) throw new Error(`warm-up saveCSV answered ${warm.status}: ${warm.body}`);
+  await new Promise((r) => setTimeout(r, 2000));
+  const idle = [rssMb(worker.pid), rssMb(api.pid)];
+  const stopSampling = sampleRss([worker.pid, api.pid]);
+  const t0 = performance.now();
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: `bench_${i}` }, csv)));
+  const secs = (performance.now() - t0) / 1000;
+  const [workerRss, apiRss] = stopSampling();
+  await stop();
+  const statuses = {};
+  for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+  const messages = [...new Set(answers.filter((a) => a.status !== 200).map((a) => JSON.parse(a.body).errors?.[0]?.msg))];
+  return { secs, workerRss, apiRss, idle, statuses, messages };
 }
 
 await main(async () => {
@@ -227,10 +270,33 @@ await main(async () => {
       ADMIN_PASSWORD: 'Bench@12345',
       // The size limit raised for the benchmark's file.
       UPLOAD_MAX_BYTES: String(4 * 1024 * 1024 * 1024),
+      ...(process.env.WORKER_HEAVY_CONCURRENCY ? { WORKER_HEAVY_CONCURRENCY: process.env.WORKER_HEAVY_CONCURRENCY } : {}),
     };
     const { BlobServiceClient } = await import('@azure/storage-blob');
     const blobService = BlobServiceClient.fromConnectionString(env.AZURE_STORAGE_CONNECTION_STRING);
 
+    if (CONCURRENT > 0 || BAD > 0) {
+      // Many saves at once: good files, then bad ones (read to their last row, which is ragged).
+      const good = join(dir, `bench-good-${ROWS}.csv`);
+      const bad = join(dir, `bench-bad-${ROWS}.csv`);
+      process.stdout.write(`[bench] generating ${ROWS.toLocaleString('en-US')} rows x 10 columns (and the same with a ragged last row) ...\n`);
+      await generateCsv(good, ROWS);
+      await generateCsv(bad, ROWS);
+      await appendFile(bad, '1,2\n');
+      const mb = statSync(good).size / 1024 / 1024;
+      const lines = [`heavy-work slots: WORKER_HEAVY_CONCURRENCY=${env.WORKER_HEAVY_CONCURRENCY ?? '(default)'}; files of ${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(1)} MB)`];
+      for (const [kind, csv, count] of [['good', good, CONCURRENT], ['bad', bad, BAD]]) {
+        if (count <= 0) continue;
+        process.stdout.write(`[bench] ${count} ${kind} files saved at once ...\n`);
+        const run = await runConcurrent({ group, env, mongoUri, blobService, csv, count, label: `${kind}-${count}` });
+        lines.push(
+          `${count} concurrent ${kind} saves: ${run.secs.toFixed(1)} s; answers ${Object.entries(run.statuses).map(([status, n]) => `${n} x ${status}`).join(', ')}${run.messages.length ? ` (${run.messages.join('; ')})` : ''}`,
+          `  peak RSS: worker ${run.workerRss.toFixed(0)} MB, api ${run.apiRss.toFixed(0)} MB (target < 300 MB); idle before: worker ${run.idle[0].toFixed(0)} MB, api ${run.idle[1].toFixed(0)} MB`,
+        );
+      }
+      process.stdout.write(`\n${lines.join('\n')}\n\n`);
+      return;
+    }
     const sizes = SMALL > 0 && SMALL < ROWS ? [SMALL, ROWS] : [ROWS];
     const lines = [];
     for (const rows of sizes) {
