@@ -110,7 +110,7 @@ export const configSchema = z
     CONTACT_MAX_PER_IP: z.coerce.number().int().positive().default(10),
 
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
-    /** CSV loads (saves and pipeline runs) one worker runs at once; the others wait their turn. ~15 MB each. */
+    /** CSV loads (saves and pipeline runs) one worker runs at once; the others wait their turn. Up to ~40 MB each. */
     WORKER_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
 
     AZURE_SUBSCRIPTION_ID: optionalString,

@@ -1,5 +1,5 @@
 // A bound on the worker's heavy activities (CSV loads, for a save or a pipeline run): each one
-// holds a SQLite thread, batch buffers and a download, ~10-15 MB, so however many arrive at once
+// holds a SQLite thread, batch buffers and a download (~25-40 MB at its peak), so however many arrive at once
 // only WORKER_HEAVY_CONCURRENCY run and the rest wait their turn, heartbeating, in arrival order.
 import { CancelledFailure } from '@temporalio/common';
 
