@@ -41,6 +41,54 @@ export interface StoredCsv extends CsvInspection {
 }
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
+/** Block buffers all uploads of the process share at most (64 MB), and how many it keeps when idle. */
+const POOL_BUFFERS = 16;
+const POOL_KEEP = 4;
+
+/**
+ * The process's block buffers, shared by every upload: when all are in use an upload waits for
+ * one (its request is read no further meanwhile), so 32 uploads at once cost no more memory
+ * than a few. An upload waits only while holding no buffer but blocks on their way, which
+ * always come back, so the waits always end.
+ */
+export class BlockBufferPool {
+  private readonly free: Buffer[] = [];
+  private readonly waiting: ((b: Buffer) => void)[] = [];
+  private out = 0;
+
+  constructor(
+    readonly max: number,
+    readonly bytes: number,
+    private readonly keep: number,
+  ) {}
+
+  acquire(): Promise<Buffer> {
+    const b = this.free.pop();
+    if (b) {
+      this.out += 1;
+      return Promise.resolve(b);
+    }
+    if (this.out < this.max) {
+      this.out += 1;
+      return Promise.resolve(Buffer.allocUnsafe(this.bytes));
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(b: Buffer): void {
+    const next = this.waiting.shift();
+    if (next) return next(b); // handed on: still out
+    this.out -= 1;
+    if (this.free.length < this.keep) this.free.push(b);
+  }
+
+  /** Buffers in use (for tests). */
+  get inUse(): number {
+    return this.out;
+  }
+}
+
+export const uploadBuffers = new BlockBufferPool(POOL_BUFFERS, BLOCK_BYTES, POOL_KEEP);
 const CONCURRENCY = 4;
 /** A growing upload commits what arrived at least this often (staging a short block if need be)... */
 const GROWING_COMMIT_MS = 1000;
@@ -72,10 +120,9 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
   });
   const blobHTTPHeaders = { blobContentType: 'text/csv; charset=utf-8' };
   // Blocks being staged: each settles without throwing; the first failure is kept. Their
-  // buffers come back to `spare` once sent, so a few 4 MB buffers carry the whole file.
+  // buffers go back to the process's pool once sent, so a few 4 MB buffers carry the whole file.
   const ids: string[] = [];
   const inFlight = new Set<Promise<void>>();
-  const spare: Buffer[] = [];
   let stageError: unknown;
 
   // A growing upload commits what landed, each commit conditional on the last one's ETag.
@@ -105,14 +152,19 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
     const settled: Promise<void> = blob
       .stageBlock(id, block.subarray(0, size), size)
       .then(
-        () => void spare.push(block),
+        () => undefined,
         (e: unknown) => void (stageError ??= e),
       )
-      .finally(() => inFlight.delete(settled));
+      .finally(() => {
+        inFlight.delete(settled);
+        uploadBuffers.release(block);
+      });
     inFlight.add(settled);
   };
+  // The buffer being filled (null once handed to a block request, until the next one is had).
+  let block: Buffer | null = null;
   try {
-    let block: Buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+    block = await uploadBuffers.acquire();
     let size = 0;
     for await (const chunk of checked as AsyncIterable<Buffer>) {
       for (let at = 0; at < chunk.length; ) {
@@ -123,7 +175,8 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
         // A growing upload also sends a short block when a commit is due (the file comes slowly).
         if (size < BLOCK_BYTES && !(input.growing && at === chunk.length && commitDue())) continue;
         stage(block, size);
-        block = spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
+        block = null;
+        block = await uploadBuffers.acquire();
         size = 0;
         while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
         if (stageError) throw stageError;
@@ -132,11 +185,15 @@ export async function storeCsvBlob(input: StoreCsvInput): Promise<StoredCsv> {
       }
     }
     if (size > 0) stage(block, size);
+    else uploadBuffers.release(block);
+    block = null;
     await Promise.all(inFlight);
     if (streamError) throw streamError;
     if (stageError) throw stageError;
     await blob.commitBlockList(ids, { blobHTTPHeaders, metadata: input.metadata, conditions: input.growing ? conditions() : undefined });
   } catch (e) {
+    if (block) uploadBuffers.release(block);
+    block = null;
     // No block may land after the discard: wait for every request first (a commit is awaited where it starts).
     await Promise.all(inFlight);
     await discardBlob(blob);
