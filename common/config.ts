@@ -134,6 +134,8 @@ export const configSchema = z
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
     /** Wait before retrying a throttled connector call (Intuit asks for 60 s; Sage's GW-0010 doubles it per attempt). */
     SYNC_THROTTLE_RETRY_SECONDS: z.coerce.number().positive().default(60),
+    /** How long GET /pipeline/run-pipeline waits for a run before answering 202 with its state (the web client gives up at 100 s). */
+    PIPELINE_WAIT_SECONDS: z.coerce.number().positive().max(95).default(90),
   })
   .superRefine((c, ctx) => {
     if (c.PROVIDER !== 'azure') return;

@@ -52,7 +52,7 @@ export async function pipelineRunWorkflow(input: PipelineRunInput): Promise<Pipe
   setHandler(pipelineProgressQuery, () => progress);
   const finish = (status: PipelineRunStatus, extra: { error?: string; unstarted?: 'skipped' | 'cancelled' } = {}) =>
     // Recorded even when the run is being cancelled.
-    CancellationScope.nonCancellable(() => finishPipelineRun({ runId: info.runId, status, ...extra }));
+    CancellationScope.nonCancellable(() => finishPipelineRun({ runId: info.runId, status, ...extra, outcomes: progress.pipelines }));
 
   const start = await startPipelineRun({ orgId: input.orgId, workflowId: info.workflowId, runId: info.runId, startedAt: info.startTime.toISOString(), startedBy: input.startedBy });
   progress.fileCount = start.fileCount;
@@ -96,7 +96,11 @@ export async function pipelineRunWorkflow(input: PipelineRunInput): Promise<Pipe
   } catch (e) {
     if (!isCancellation(e)) throw e;
     progress.status = 'cancelled';
-    for (const p of progress.pipelines) if (p.status === 'pending' || p.status === 'running') p.status = 'cancelled';
+    for (const p of progress.pipelines) {
+      if (p.status !== 'pending' && p.status !== 'running') continue;
+      p.status = 'cancelled';
+      p.error = 'Cancelled';
+    }
     await finish('cancelled', { error: 'Cancelled', unstarted: 'cancelled' });
     throw e;
   }

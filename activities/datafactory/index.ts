@@ -15,15 +15,15 @@ import type { LoadCsvBlob } from '../csv/contract';
 import { localDatabaseFile } from '../warehouse';
 import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
-import { listContainerFiles, pipelineUploadId, rebuildTrialBalance, tableNameForBlob } from './local';
+import { existsSync } from 'node:fs';
+import { planCsvLoads, type TableOutcome } from './load-plan';
+import { listContainerFiles, localTableHolding, rebuildTrialBalance } from './local';
 
 export interface PipelineActivityDeps {
   config: Config;
   blobService: BlobServiceClient;
   /** The CSV loader of activities/csv (contract in activities/csv/contract.ts); built from config and blobService when not given. */
   loadCsvBlob?: LoadCsvBlob;
-  /** Which table an uploaded blob belongs to, when an upload record says so. */
-  uploadTableFor?: (orgId: string, containerName: string, blobName: string) => Promise<string | undefined>;
   azure?: AzureDeps;
 }
 
@@ -60,6 +60,8 @@ export interface FinishPipelineRunInput {
   error?: string;
   /** Pipelines never started: skipped (a dependency failed) or cancelled. */
   unstarted?: 'skipped' | 'cancelled';
+  /** Each pipeline as the workflow saw it end (status, rows, error): what the record says. */
+  outcomes?: { name: string; status: string; rowsMoved: number; error?: string }[];
 }
 
 async function loadOnboardedOrg(orgId: string): Promise<OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> }> {
@@ -113,21 +115,16 @@ async function sleep(ms: number): Promise<void> {
   }
 }
 
-/** An upload record's table for a blob, when the CSV save (or a later upload) named one. */
-async function uploadTableFor(orgId: string, containerName: string, blobName: string): Promise<string | undefined> {
-  const u = await Upload.findOne({ organization_id: orgId, containerName, blobName, tableName: { $ne: null } })
-    .sort({ updatedAt: -1 })
-    .lean<UploadDoc>();
-  return u?.tableName ?? undefined;
-}
-
 export function createPipelineActivities(deps: PipelineActivityDeps) {
   const { config: cfg, blobService } = deps;
   const loadCsvBlob = deps.loadCsvBlob ?? createCsvLoader({ config: cfg, blobService });
-  const tableFor = deps.uploadTableFor ?? uploadTableFor;
   const adf = createAzureFactory(cfg, deps.azure ?? {});
 
-  /** "Load every uploaded CSV": one loadCsvBlob per blob, skipping those this run already loaded. */
+  /**
+   * "Load every uploaded CSV": the files load-plan.ts picks (never a file being saved or saved
+   * as a table; per table the newest uploaded file, only when newer than what the table holds),
+   * one loadCsvBlob each, skipping those this run already loaded (a retried attempt resumes).
+   */
   async function loadCsvFiles(org: Awaited<ReturnType<typeof loadOnboardedOrg>>, runId: string, pipelineName: string): Promise<RunPipelineOutput> {
     const orgId = String(org._id);
     const { containerName, databaseName } = org.onboarding as { containerName: string; databaseName: string };
@@ -136,24 +133,41 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
     // A retried attempt (worker killed, transient failure) resumes after the files already done.
     const files = [...(entry?.files ?? [])].map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows ?? 0, status: f.status, error: f.error ?? undefined }));
     const done = new Set(files.map((f) => f.blobName));
-    const blobs = (await listContainerFiles(blobService, containerName)).filter((b) => /\.csv$/i.test(b.name));
-    for (const blob of blobs) {
-      if (done.has(blob.name)) continue;
+    const blobs = await listContainerFiles(blobService, containerName);
+    const uploads = (await Upload.find({ organization_id: orgId, containerName }, { blobName: 1, status: 1, tableName: 1, tables: 1, createdAt: 1 }).lean<UploadDoc[]>()).map((u) => ({
+      id: String(u._id),
+      blobName: u.blobName,
+      status: u.status,
+      tableName: u.tableName,
+      tables: u.tables,
+      createdAt: u.createdAt,
+    }));
+    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName);
+    const plan = await planCsvLoads(
+      blobs.filter((b) => !done.has(b.name)),
+      uploads,
+      async (table) => (existsSync(file) ? localTableHolding(file, table) : { kind: 'missing' }),
+    );
+    const tables = (): TableOutcome[] => [
+      ...files.map((f): TableOutcome => ({ tableName: f.tableName, action: f.status === 'loaded' ? 'loaded' : 'failed', blobName: f.blobName, rows: f.rows, reason: f.error })),
+      ...plan.unchanged,
+    ];
+    for (const load of plan.loads) {
       if (cancelled()) throw new CancelledFailure('pipeline run cancelled');
-      heartbeat({ pipeline: pipelineName, file: blob.name, filesDone: files.length });
-      const tableName = (await tableFor(orgId, containerName, blob.name)) ?? tableNameForBlob(blob.name);
+      heartbeat({ pipeline: pipelineName, file: load.blobName, filesDone: files.length });
       try {
-        const res = await loadCsvBlob({ orgId, containerName, blobName: blob.name, databaseName, tableName, uploadId: pipelineUploadId(blob.name, blob.etag) });
-        files.push({ blobName: blob.name, tableName: res.tableName, rows: res.rowsLoaded, status: 'loaded', error: undefined });
+        const res = await loadCsvBlob({ orgId, containerName, blobName: load.blobName, databaseName, tableName: load.tableName, uploadId: load.uploadId });
+        files.push({ blobName: load.blobName, tableName: res.tableName, rows: res.rowsLoaded, status: 'loaded', error: undefined });
       } catch (e) {
         // A bad file fails this file only; anything else (storage down, ...) is retried by Temporal.
         if (!(e instanceof ApplicationFailure && e.nonRetryable)) throw e;
-        files.push({ blobName: blob.name, tableName, rows: 0, status: 'failed', error: e.message });
+        files.push({ blobName: load.blobName, tableName: load.tableName, rows: 0, status: 'failed', error: e.message });
       }
       const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
-      await setPipeline(runId, pipelineName, { files, rowsMoved });
+      await setPipeline(runId, pipelineName, { files, rowsMoved, tables: tables() });
       heartbeat({ pipeline: pipelineName, filesDone: files.length });
     }
+    await setPipeline(runId, pipelineName, { tables: tables() });
     const failed = files.filter((f) => f.status === 'failed');
     const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
     return failed.length
@@ -249,26 +263,30 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
       const startedAt = new Date();
       await PipelineRun.updateOne({ runId }, { $set: { status: 'running' } });
       await setPipeline(runId, pipelineName, { status: 'running', startedAt });
-      let out: RunPipelineOutput;
-      try {
-        out = cfg.PROVIDER === 'azure' ? await runAzure(org, runId, pipelineName, startedAt) : await runLocal(org, runId, pipelineName);
-      } catch (e) {
-        if (e instanceof CancelledFailure) await setPipeline(runId, pipelineName, { status: 'cancelled', endedAt: new Date() });
-        throw e;
-      }
-      await setPipeline(runId, pipelineName, { status: out.status, endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });
+      const out = cfg.PROVIDER === 'azure' ? await runAzure(org, runId, pipelineName, startedAt) : await runLocal(org, runId, pipelineName);
+      // Rows and error only: the pipeline's status is the workflow's to record (finishPipelineRun),
+      // so the record never says "succeeded" for a step the workflow has not seen finish.
+      await setPipeline(runId, pipelineName, { endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });
       return out;
     },
 
-    /** Closes the run record: status, end, duration, rows moved, the first error. */
-    async finishPipelineRun({ runId, status, error, unstarted }: FinishPipelineRunInput): Promise<void> {
+    /**
+     * Closes the run record from the workflow's own outcome: its status, and each pipeline's
+     * status, rows and error as the workflow counted them (older histories send no outcomes:
+     * then the record's own entries are closed as before).
+     */
+    async finishPipelineRun({ runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
       const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
       if (!run) throw ApplicationFailure.nonRetryable(`Pipeline run ${runId} not found`, 'NotFound');
       const endedAt = run.endedAt ?? new Date();
-      const pipelines = run.pipelines.map((p) => ({
-        ...p,
-        status: p.status === 'pending' ? (unstarted ?? 'skipped') : p.status === 'running' && status === 'cancelled' ? 'cancelled' : p.status,
-      }));
+      const pipelines = run.pipelines.map((p) => {
+        const o = outcomes?.find((x) => x.name === p.name);
+        if (o) {
+          const st = o.status === 'pending' ? (unstarted ?? 'skipped') : o.status === 'running' ? (status === 'cancelled' ? 'cancelled' : 'failed') : o.status;
+          return { ...p, status: st, rowsMoved: o.rowsMoved, error: o.error ?? (st === 'cancelled' ? 'Cancelled' : p.error), endedAt: p.endedAt ?? (p.startedAt ? endedAt : undefined) };
+        }
+        return { ...p, status: p.status === 'pending' ? (unstarted ?? 'skipped') : p.status === 'running' && status === 'cancelled' ? 'cancelled' : p.status };
+      });
       await PipelineRun.updateOne(
         { runId },
         {

@@ -5,6 +5,7 @@ import type { BlobServiceClient } from '@azure/storage-blob';
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { runInThisContext } from 'node:vm';
 import { TABLE_NAME_RE } from '../../common/validation';
 
 /** The table a CSV blob loads into when no upload record says otherwise: its normalised base name. */
@@ -31,16 +32,34 @@ export interface ContainerFile {
   name: string;
   etag?: string;
   size?: number;
+  lastModified?: Date;
+  metadata?: Record<string, string>;
 }
 
-/** Every blob of the container, by name (a flat listing: uploads may sit under folders). */
+/** Every blob of the container, by name (a flat listing: uploads may sit under folders), with its metadata. */
 export async function listContainerFiles(blobService: BlobServiceClient, containerName: string, limit = Infinity): Promise<ContainerFile[]> {
   const out: ContainerFile[] = [];
-  for await (const b of blobService.getContainerClient(containerName).listBlobsFlat()) {
-    out.push({ name: b.name, etag: b.properties.etag, size: b.properties.contentLength });
+  for await (const b of blobService.getContainerClient(containerName).listBlobsFlat({ includeMetadata: true })) {
+    out.push({ name: b.name, etag: b.properties.etag, size: b.properties.contentLength, lastModified: b.properties.lastModified, metadata: b.metadata });
     if (out.length >= limit) break;
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** What a table of the organization's database holds now: missing, not made from a CSV, or one load (upload id, time). */
+export type TableHolding = { kind: 'missing' } | { kind: 'not_csv' } | { kind: 'csv'; uploadId: string | null; loadedAt: string | null };
+
+export function localTableHolding(file: string, table: string): TableHolding {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const exists = db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(table);
+    if (!exists) return { kind: 'missing' };
+    if (!columnsOf(db, table).has('_upload_id')) return { kind: 'not_csv' };
+    const row = db.prepare(`select _upload_id as id, _loaded_at as at from ${q(table)} limit 1`).get() as { id: string; at: string } | undefined;
+    return { kind: 'csv', uploadId: row?.id ?? null, loadedAt: row?.at ?? null };
+  } finally {
+    db.close();
+  }
 }
 
 // ---- rebuild of the reporting tables (DATA-MODEL.md section 3) ----
@@ -90,63 +109,129 @@ export function csvTrialBalanceSql(table: string, cols: Set<string>): string | n
     group by 1, 3, 4`;
 }
 
+/** One source of trial_balance: a label for sources/warnings, and the insert that brings it in. */
+export interface TrialBalanceSource {
+  label: string;
+  table: string;
+  sql: string;
+}
+export interface RebuildResult {
+  rows: number;
+  sources: string[];
+  /** Source tables the rebuild could not read (skipped, the rest rebuilt): only when there are some. */
+  warnings?: string[];
+}
+
 /**
- * Rebuilds trial_balance from every source in the organization's database (QuickBooks and
- * Sage trial balances, saved CSVs whose header fits) in one transaction: readers see the old
- * table until the new one is complete, and a re-run gives the same rows.
+ * The inserts that rebuild trial_balance from the database's sources (QuickBooks and Sage
+ * trial balances, saved CSVs whose header fits). Reads only the schema: quick.
  */
-export function rebuildTrialBalance(file: string): { rows: number; sources: string[] } {
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 10000');
-    const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((t) => t.name);
-    const sources: string[] = [];
-    const build = db.transaction(() => {
-      db.exec('drop table if exists trial_balance__next');
-      db.exec(`create table trial_balance__next (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`);
-      if (tables.includes('quickbooks_trial_balance')) {
-        const accounts = tables.includes('quickbooks_accounts');
-        db.exec(`insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
+export function planTrialBalance(db: Database.Database): TrialBalanceSource[] {
+  const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((t) => t.name);
+  const out: TrialBalanceSource[] = [];
+  if (tables.includes('quickbooks_trial_balance')) {
+    const accounts = tables.includes('quickbooks_accounts');
+    out.push({
+      label: 'quickbooks',
+      table: 'quickbooks_trial_balance',
+      sql: `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
           select cast(t.realm_id as text), 'quickbooks', t.period, cast(t.account_id as text), max(t.account_name),
             ${accounts ? `max(${accountTypeSql('a.classification')})` : 'null'},
             round(sum(coalesce(t.debit, 0)), 4), round(sum(coalesce(t.credit, 0)), 4), round(sum(coalesce(t.debit, 0)) - sum(coalesce(t.credit, 0)), 4),
             ${accounts ? 'max(a.currency)' : 'null'}
           from quickbooks_trial_balance t
           ${accounts ? 'left join quickbooks_accounts a on a.realm_id = t.realm_id and a.account_id = t.account_id' : ''}
-          group by t.realm_id, t.period, t.account_id`);
-        sources.push('quickbooks');
-      }
-      if (tables.includes('sage_trial_balance')) {
-        const accounts = tables.includes('sage_gl_accounts');
-        const currency = columnsOf(db, 'sage_trial_balance').has('currency') ? 'max(t.currency)' : 'null';
-        const type = `case when lower(a.account_type) like 'balance%' then (case when lower(a.normal_balance) = 'credit' then 'liability' else 'asset' end)
+          group by t.realm_id, t.period, t.account_id`,
+    });
+  }
+  if (tables.includes('sage_trial_balance')) {
+    const accounts = tables.includes('sage_gl_accounts');
+    const currency = columnsOf(db, 'sage_trial_balance').has('currency') ? 'max(t.currency)' : 'null';
+    const type = `case when lower(a.account_type) like 'balance%' then (case when lower(a.normal_balance) = 'credit' then 'liability' else 'asset' end)
           when lower(a.account_type) like 'income%' then (case when lower(a.normal_balance) = 'credit' then 'income' else 'expense' end) else null end`;
-        db.exec(`insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
+    out.push({
+      label: 'sage',
+      table: 'sage_trial_balance',
+      sql: `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
           select cast(t.company_id as text), 'sage', t.period, cast(t.account_no as text), max(t.title), ${accounts ? `max(${type})` : 'null'},
             round(sum(coalesce(t.debits, 0)), 4), round(sum(coalesce(t.credits, 0)), 4), round(sum(coalesce(t.debits, 0)) - sum(coalesce(t.credits, 0)), 4), ${currency}
           from sage_trial_balance t
           ${accounts ? 'left join sage_gl_accounts a on a.company_id = t.company_id and a.account_no = t.account_no' : ''}
-          group by t.company_id, t.period, t.account_no`);
-        sources.push('sage');
-      }
-      for (const t of tables) {
-        if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
-        const sql = csvTrialBalanceSql(t, columnsOf(db, t));
-        if (!sql) continue;
-        db.exec(sql);
-        sources.push(`csv:${t}`);
-      }
-      db.exec('drop table if exists trial_balance');
-      db.exec('alter table trial_balance__next rename to trial_balance');
+          group by t.company_id, t.period, t.account_no`,
     });
-    build.immediate();
-    const { n } = db.prepare('select count(*) as n from trial_balance').get() as { n: number };
-    return { rows: n, sources };
+  }
+  for (const t of tables) {
+    if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
+    const sql = csvTrialBalanceSql(t, columnsOf(db, t));
+    if (sql) out.push({ label: `csv:${t}`, table: t, sql });
+  }
+  return out;
+}
+
+/**
+ * Runs a plan (plain JS: the same function runs on the caller's thread and, from its source, in
+ * the rebuild's worker thread, see ./rebuild-thread.ts). One transaction: readers see the old
+ * trial_balance until the new one is complete, and a re-run gives the same rows. Each source
+ * runs in its own savepoint: one the rebuild cannot read (a table that took a connector's
+ * name with other columns, a column of the wrong kind: SQLite's SQL errors) is left out with a
+ * warning instead of failing the rebuild (and with it every later run). Other errors (busy,
+ * read-only, full) end the rebuild: nothing is changed.
+ */
+export const EXECUTE_PLAN_JS = `function executeTrialBalancePlan(db, plan) {
+  const sources = [];
+  const warnings = [];
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec('DROP TABLE IF EXISTS trial_balance__next');
+    db.exec('CREATE TABLE trial_balance__next (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)');
+    for (const s of plan) {
+      db.exec('SAVEPOINT tb_source');
+      try {
+        db.exec(s.sql);
+        db.exec('RELEASE tb_source');
+        sources.push(s.label);
+      } catch (e) {
+        db.exec('ROLLBACK TO tb_source');
+        db.exec('RELEASE tb_source');
+        const code = e && e.code;
+        if (code !== 'SQLITE_ERROR' && code !== 'SQLITE_MISMATCH') throw e;
+        warnings.push('Table "' + s.table + '" was left out of trial_balance: it cannot be read as a ' + (s.label.startsWith('csv:') ? 'ledger' : s.label) + ' source (' + String(e.message) + ')');
+      }
+    }
+    db.exec('DROP TABLE IF EXISTS trial_balance');
+    db.exec('ALTER TABLE trial_balance__next RENAME TO trial_balance');
+    db.exec('COMMIT');
   } catch (e) {
-    if (e instanceof ApplicationFailure) throw e;
-    // A malformed source table cannot get better by retrying: report it as the pipeline's error.
-    if (e instanceof Error && /no such column|syntax error|datatype mismatch/.test(e.message)) throw ApplicationFailure.nonRetryable(`Rebuilding trial_balance failed: ${e.message}`, 'PipelineError');
+    if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
+  }
+  const rows = db.prepare('SELECT count(*) AS n FROM trial_balance').get().n;
+  return warnings.length ? { rows, sources, warnings } : { rows, sources };
+}`;
+
+type ExecutePlan = (db: Database.Database, plan: TrialBalanceSource[]) => RebuildResult;
+let executePlanHere: ExecutePlan | undefined;
+
+/** SQLite errors a retry cannot mend, as the rebuild reports them. */
+export function rebuildFailure(e: unknown): unknown {
+  if (e instanceof ApplicationFailure) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  if (/no such column|syntax error|datatype mismatch/.test(message)) return ApplicationFailure.nonRetryable(`Rebuilding trial_balance failed: ${message}`, 'PipelineError');
+  return e;
+}
+
+/**
+ * Rebuilds trial_balance on the caller's thread (synchronous; tests and the benchmark's
+ * "before"). The pipeline runs it in a worker thread instead: rebuildTrialBalanceInThread.
+ */
+export function rebuildTrialBalance(file: string): RebuildResult {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 10000');
+    executePlanHere ??= runInThisContext(`(${EXECUTE_PLAN_JS})`) as ExecutePlan;
+    return executePlanHere(db, planTrialBalance(db));
+  } catch (e) {
+    throw rebuildFailure(e);
   } finally {
     db.close();
   }

@@ -7,13 +7,14 @@ import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { PipelineRun, RUN_STATUSES, publicPipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
-import type { PipelineRunOutput, pipelineRunWorkflow } from '../../workflows/pipelines';
+import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../workflows/pipelines';
 import type { AppDeps } from '../deps';
 import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, badRequest, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { orgIdSchema, stepFailure, temporalUiUrl } from './onboard';
+import { assertOrganizationExists, orgIdSchema } from '../lib/organization';
+import { stepFailure, temporalUiUrl } from './onboard';
 
 export const PAGE_SIZE = 10;
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -41,6 +42,13 @@ export function pipelinesRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
 
+  /** A running run's live state (the workflow's progress query), or null when no worker answers within 3 s. */
+  async function queryProgress(workflowId: string, runId: string): Promise<PipelineRunProgress | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const query = deps.temporal.workflow.getHandle(workflowId, runId).query<PipelineRunProgress>('progress').catch(() => null);
+    return Promise.race([query, new Promise<null>((r) => (timer = setTimeout(() => r(null), 3000)))]).finally(() => clearTimeout(timer));
+  }
+
   /**
    * A record still "running" whose workflow has ended without closing it (terminated by an
    * operator, timed out) is closed here, so the screen never shows a ghost run forever.
@@ -57,7 +65,16 @@ export function pipelinesRouter(deps: AppDeps): Router {
           if (!(e instanceof WorkflowNotFoundError)) throw e;
           ended = { how: 'missing', at: new Date() };
         }
-        if (!ended) return r;
+        if (!ended) {
+          // Still running: each pipeline's state as the workflow itself sees it (one source).
+          const live = await queryProgress(r.workflowId, r.runId);
+          if (!live) return r;
+          const pipelines = r.pipelines.map((p) => {
+            const l = live.pipelines.find((x) => x.name === p.name);
+            return l ? { ...p, status: l.status, rowsMoved: l.status === 'running' ? p.rowsMoved : l.rowsMoved, error: l.error ?? p.error } : p;
+          });
+          return { ...r, pipelines } as PipelineRunDoc;
+        }
         const status = ended.how === 'cancelled' ? 'cancelled' : 'failed';
         const error = `The run's workflow ended (${ended.how}) before the run was recorded as finished`;
         const durationMs = ended.at.getTime() - new Date(r.startedAt).getTime();
@@ -117,11 +134,21 @@ export function pipelinesRouter(deps: AppDeps): Router {
       return ok(res, 'Pipeline run started', { run: { runId, workflowId, status: 'running', temporalUrl } }, 202);
     }
     let out: PipelineRunOutput;
+    const runHandle = deps.temporal.workflow.getHandle<typeof pipelineRunWorkflow>(workflowId, runId);
+    let timer: NodeJS.Timeout | undefined;
     try {
-      out = await deps.temporal.workflow.getHandle<typeof pipelineRunWorkflow>(workflowId, runId).result();
+      // Answer before the client gives up (100 s): a longer run goes on and is followed by its id.
+      const outcome = await Promise.race([runHandle.result(), new Promise<'waiting'>((r) => (timer = setTimeout(() => r('waiting'), cfg.PIPELINE_WAIT_SECONDS * 1000)))]);
+      if (outcome === 'waiting') {
+        const progress = await queryProgress(workflowId, runId);
+        return ok(res, 'The pipelines are still running: follow the run in the pipeline history.', { run: { runId, workflowId, status: 'running', temporalUrl, progress } }, 202);
+      }
+      out = outcome;
     } catch (e) {
       if (e instanceof WorkflowFailedError && e.cause instanceof CancelledFailure) throw new ApiError(409, 'The pipeline run was cancelled');
       return stepFailure(e, RUN_FAILED);
+    } finally {
+      clearTimeout(timer);
     }
     const record = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
     const run = record ? withLink(record) : { ...out, temporalUrl };
@@ -135,6 +162,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
   router.get('/runs/:organizationId', auth('admin', 'user'), validate({ params: orgParams, query: runsQuery }), async (req, res) => {
     const { organizationId } = req.params as { organizationId: string };
     assertOrgAccess(req.user!, organizationId);
+    await assertOrganizationExists(organizationId);
     const q = res.locals.query as z.infer<typeof runsQuery>;
     const filter: Record<string, unknown> = { organization_id: organizationId };
     if (q.status) filter.status = q.status;
@@ -159,6 +187,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
   router.get('/runs/:organizationId/:runId', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
     const { organizationId, runId } = req.params as z.infer<typeof runParams>;
     assertOrgAccess(req.user!, organizationId);
+    await assertOrganizationExists(organizationId);
     const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
     if (!run) throw notFound('Pipeline run not found');
     const [current] = await reconcile([run]);

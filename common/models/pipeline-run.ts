@@ -19,6 +19,18 @@ const loadedFileSchema = new Schema(
   { _id: false },
 );
 
+/** What a run did for one table (loaded, up to date, skipped, failed) and why. */
+const tableOutcomeSchema = new Schema(
+  {
+    tableName: { type: String, required: true },
+    action: { type: String, enum: ['loaded', 'up_to_date', 'skipped', 'failed'], required: true },
+    blobName: String,
+    rows: { type: Number, default: 0 },
+    reason: String,
+  },
+  { _id: false },
+);
+
 const pipelineOutcomeSchema = new Schema(
   {
     name: { type: String, required: true },
@@ -30,6 +42,9 @@ const pipelineOutcomeSchema = new Schema(
     /** Azure Data Factory's run id (azure provider). */
     externalRunId: String,
     files: { type: [loadedFileSchema], default: [] },
+    tables: { type: [tableOutcomeSchema], default: [] },
+    /** Sources a step passed over without failing (e.g. a table the rebuild cannot read). */
+    warnings: { type: [String], default: [] },
   },
   { _id: false },
 );
@@ -84,6 +99,8 @@ export function publicPipelineRun(r: PipelineRunDoc) {
       rowsMoved: p.rowsMoved ?? 0,
       error: p.error ?? null,
       files: (p.files ?? []).map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows, status: f.status, error: f.error ?? null })),
+      tables: (p.tables ?? []).map((t) => ({ tableName: t.tableName, action: t.action, blobName: t.blobName ?? null, rows: t.rows ?? 0, reason: t.reason ?? null })),
+      warnings: [...(p.warnings ?? [])],
     })),
   };
 }
