@@ -32,16 +32,34 @@ export interface ContainerFile {
   name: string;
   etag?: string;
   size?: number;
+  lastModified?: Date;
+  metadata?: Record<string, string>;
 }
 
-/** Every blob of the container, by name (a flat listing: uploads may sit under folders). */
+/** Every blob of the container, by name (a flat listing: uploads may sit under folders), with its metadata. */
 export async function listContainerFiles(blobService: BlobServiceClient, containerName: string, limit = Infinity): Promise<ContainerFile[]> {
   const out: ContainerFile[] = [];
-  for await (const b of blobService.getContainerClient(containerName).listBlobsFlat()) {
-    out.push({ name: b.name, etag: b.properties.etag, size: b.properties.contentLength });
+  for await (const b of blobService.getContainerClient(containerName).listBlobsFlat({ includeMetadata: true })) {
+    out.push({ name: b.name, etag: b.properties.etag, size: b.properties.contentLength, lastModified: b.properties.lastModified, metadata: b.metadata });
     if (out.length >= limit) break;
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** What a table of the organization's database holds now: missing, not made from a CSV, or one load (upload id, time). */
+export type TableHolding = { kind: 'missing' } | { kind: 'not_csv' } | { kind: 'csv'; uploadId: string | null; loadedAt: string | null };
+
+export function localTableHolding(file: string, table: string): TableHolding {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const exists = db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(table);
+    if (!exists) return { kind: 'missing' };
+    if (!columnsOf(db, table).has('_upload_id')) return { kind: 'not_csv' };
+    const row = db.prepare(`select _upload_id as id, _loaded_at as at from ${q(table)} limit 1`).get() as { id: string; at: string } | undefined;
+    return { kind: 'csv', uploadId: row?.id ?? null, loadedAt: row?.at ?? null };
+  } finally {
+    db.close();
+  }
 }
 
 // ---- rebuild of the reporting tables (DATA-MODEL.md section 3) ----
