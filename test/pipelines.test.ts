@@ -135,15 +135,18 @@ describe('running the pipelines of an organization', () => {
     expect(run.error).toMatch(/broken\.csv/);
   });
 
-  it('loads a blob into the table its upload record names', async () => {
+  it('loads an uploaded (never saved) file under its upload id, and leaves a file saved as a table to its save', async () => {
     const o = await onboarded();
-    await upload(o.containerName, 'uploads/abc123-ledger.csv', GL);
-    await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'uploads/abc123-ledger.csv', url: 'http://127.0.0.1/x', size: GL.length, status: 'saved', tableName: 'general_ledger' });
+    await upload(o.containerName, 'uploads/abc123/ledger.csv', GL);
+    await upload(o.containerName, 'uploads/def456/saved.csv', GL);
+    const uploaded = await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'uploads/abc123/ledger.csv', url: 'http://127.0.0.1/x', size: GL.length, status: 'uploaded' });
+    await Upload.create({ organization_id: o.orgID, fileName: 'saved.csv', containerName: o.containerName, blobName: 'uploads/def456/saved.csv', url: 'http://127.0.0.1/y', size: GL.length, status: 'saved', tableName: 'general_ledger', tables: ['general_ledger'] });
     const res = await get(stack.app, `/pipeline/run-pipeline/${o.orgID}`);
     expect(res.status).toBe(200);
-    expect(res.body.data.run.pipelines[0].files[0]).toMatchObject({ blobName: 'uploads/abc123-ledger.csv', tableName: 'general_ledger', rows: 4 });
-    expect(query(o.file, 'select count(*) as n from general_ledger')).toEqual([{ n: 4 }]);
-    expect(query(o.file, `select distinct source from trial_balance`)).toEqual([{ source: 'csv:general_ledger' }]);
+    expect(res.body.data.run.pipelines[0].files).toEqual([expect.objectContaining({ blobName: 'uploads/abc123/ledger.csv', tableName: 'ledger', rows: 4 })]);
+    expect(query(o.file, 'select count(*) as n, min(_upload_id) as id from ledger')).toEqual([{ n: 4, id: String(uploaded._id) }]);
+    expect(query(o.file, `select name from sqlite_master where name = 'general_ledger' or name = 'saved'`)).toEqual([]);
+    expect(query(o.file, `select distinct source from trial_balance`)).toEqual([{ source: 'csv:ledger' }]);
   });
 
   it('lists history with filters, 10 a page', async () => {
