@@ -183,16 +183,7 @@ async function startPair({ group, env, label, mongoUri, blobService }) {
 /** One save of `csv` through fresh worker + api processes; answers timings and peak RSS. */
 async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   const { worker, api, base, token, orgId, stop } = await startPair({ group, env, label: rows, mongoUri, blobService });
-  // A warm-up save of 1,000 rows first, as a running worker has done before: the first
-  // workflow task of a fresh worker sets up its workflow sandbox, and the first load loads
-  // its modules (together ~0.1-0.2 s that a long-running worker pays once, not per save).
-  const warmCsv = `${csv}.warmup.csv`;
-  await generateCsv(warmCsv, 1000);
-  const warm = await postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: 'bench_warmup' }, warmCsv);
-  rmSync(warmCsv, { force: true });
-  if (warm.status !== 200) throw new Error(`warm-up saveCSV answered ${warm.status}: ${warm.body}`);
-  // Idle first (after start-up: the worker bundles its workflows then), then peaks during the save.
-  await new Promise((r) => setTimeout(r, 2000));
+  await warmUp(base, token, orgId, csv);
   const idle = [rssMb(worker.pid), rssMb(api.pid)];
   const stopSampling = sampleRss([worker.pid, api.pid]);
   const cpuUsed = cpuSnapshot(group);
@@ -219,17 +210,27 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
 }
 
 /**
- * `count` saves of `csv` sent at once (each to its own table) through one worker and api;
- * answers their peak RSS during the saves, the answers' statuses and the time they took.
+ * A warm-up save of 1,000 rows, as a running worker has done before: the first workflow task
+ * of a fresh worker sets up its workflow sandbox, and the first load loads its modules
+ * (together ~0.1-0.2 s that a long-running worker pays once, not per save). Then 2 s of quiet,
+ * so the idle RSS read next is after start-up (the worker bundles its workflows then).
  */
-async function runConcurrent({ group, env, mongoUri, blobService, csv, count, label }) {
-  const { worker, api, base, token, orgId, stop } = await startPair({ group, env, label, mongoUri, blobService });
+async function warmUp(base, token, orgId, csv) {
   const warmCsv = `${csv}.warmup.csv`;
   await generateCsv(warmCsv, 1000);
   const warm = await postMultipart(`${base}/pipeline/saveCSV`, token, { orgID: orgId, tableName: 'bench_warmup' }, warmCsv);
   rmSync(warmCsv, { force: true });
   if (warm.status !== 200) throw new Error(`warm-up saveCSV answered ${warm.status}: ${warm.body}`);
   await new Promise((r) => setTimeout(r, 2000));
+}
+
+/**
+ * `count` saves of `csv` sent at once (each to its own table) through one worker and api;
+ * answers their peak RSS during the saves, the answers' statuses and the time they took.
+ */
+async function runConcurrent({ group, env, mongoUri, blobService, csv, count, label }) {
+  const { worker, api, base, token, orgId, stop } = await startPair({ group, env, label, mongoUri, blobService });
+  await warmUp(base, token, orgId, csv);
   const idle = [rssMb(worker.pid), rssMb(api.pid)];
   const stopSampling = sampleRss([worker.pid, api.pid]);
   const t0 = performance.now();
