@@ -17,7 +17,8 @@ import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
 import { existsSync } from 'node:fs';
 import { planCsvLoads, type TableOutcome } from './load-plan';
-import { listContainerFiles, localTableHolding, rebuildTrialBalance } from './local';
+import { listContainerFiles, localTableHolding } from './local';
+import { rebuildTrialBalanceInThread } from './rebuild-thread';
 
 export interface PipelineActivityDeps {
   config: Config;
@@ -95,6 +96,13 @@ function heartbeatRunId(pipelineName: string): string | undefined {
   try {
     const d = Context.current().info.heartbeatDetails as { pipeline?: string; externalRunId?: string } | undefined;
     return d?.pipeline === pipelineName ? d.externalRunId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+function cancellationSignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
   } catch {
     return undefined;
   }
@@ -187,7 +195,14 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
       } else if (step.type === 'rebuildTrialBalance') {
         heartbeat({ pipeline: pipelineName, step: step.name });
         try {
-          rowsMoved += rebuildTrialBalance(localDatabaseFile(cfg.WAREHOUSE_DIR, org.onboarding.databaseName as string)).rows;
+          // On its own thread: seconds of SQLite work on a big warehouse must not stop heartbeats.
+          const res = await rebuildTrialBalanceInThread(localDatabaseFile(cfg.WAREHOUSE_DIR, org.onboarding.databaseName as string), {
+            onBeat: () => heartbeat({ pipeline: pipelineName, step: step.name }),
+            signal: cancellationSignal(),
+          });
+          rowsMoved += res.rows;
+          // Source tables it could not read were left out: said on the run, the run goes on.
+          await setPipeline(runId, pipelineName, { warnings: res.warnings ?? [] });
         } catch (e) {
           if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
           throw e;
