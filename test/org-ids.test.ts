@@ -93,6 +93,9 @@ describe('while Temporal cannot be reached', () => {
         expect(res.headers['retry-after']).toBe('30');
       }
     } finally {
+      // The lazy connection's own connect attempt may still be backing off: closing the channel
+      // under it would make its next try throw into whichever test runs next in this process.
+      await new Promise((r) => setTimeout(r, 3000));
       await connection.close().catch(() => undefined);
     }
   });

@@ -276,8 +276,8 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
     async runFactoryPipeline({ orgId, runId, pipelineName }: RunPipelineInput): Promise<RunPipelineOutput> {
       const org = await loadOnboardedOrg(orgId);
       const startedAt = new Date();
-      await PipelineRun.updateOne({ runId }, { $set: { status: 'running' } });
-      await setPipeline(runId, pipelineName, { status: 'running', startedAt });
+      // A run the workflow already closed (cancelled while this attempt was starting) stays closed.
+      if (await PipelineRun.exists({ runId, status: 'running' })) await setPipeline(runId, pipelineName, { status: 'running', startedAt });
       const out = cfg.PROVIDER === 'azure' ? await runAzure(org, runId, pipelineName, startedAt) : await runLocal(org, runId, pipelineName);
       // Rows and error only: the pipeline's status is the workflow's to record (finishPipelineRun),
       // so the record never says "succeeded" for a step the workflow has not seen finish.

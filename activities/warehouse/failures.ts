@@ -77,10 +77,13 @@ function mssqlVerdict(num: number): Verdict | undefined {
  * database's own message is never shown: it can name internal staging tables.
  */
 export function classifyWarehouseError(e: unknown): ApplicationFailure | undefined {
-  if (!(e instanceof Error) || e instanceof ApplicationFailure) return undefined;
+  // Duck-typed, not `instanceof Error`: a native module's errors can come from another realm
+  // (better-sqlite3 keeps the SqliteError class of the first context that loaded it).
+  if (!e || typeof e !== 'object' || e instanceof ApplicationFailure || typeof (e as { message?: unknown }).message !== 'string') return undefined;
   const { code, number, originalError } = e as ErrorLike;
+  const message = (e as { message: string }).message;
   let verdict: Verdict | undefined;
-  if (typeof code === 'string') verdict = sqliteVerdict(code, e.message);
+  if (typeof code === 'string') verdict = sqliteVerdict(code, message);
   const num = typeof number === 'number' ? number : originalError?.info?.number;
   if (!verdict && typeof num === 'number') verdict = mssqlVerdict(num);
   if (!verdict) return undefined;

@@ -78,8 +78,10 @@ export function pipelinesRouter(deps: AppDeps): Router {
         const status = ended.how === 'cancelled' ? 'cancelled' : 'failed';
         const error = `The run's workflow ended (${ended.how}) before the run was recorded as finished`;
         const durationMs = ended.at.getTime() - new Date(r.startedAt).getTime();
-        await PipelineRun.updateOne({ runId: r.runId, status: 'running' }, { $set: { status, endedAt: ended.at, durationMs, error } });
-        return { ...r, status, endedAt: ended.at, durationMs, error } as PipelineRunDoc;
+        // Its pipelines end with it (e.g. cancelled before the run's first step returned).
+        const pipelines = r.pipelines.map((p) => (p.status === 'pending' || p.status === 'running' ? { ...p, status } : p));
+        await PipelineRun.updateOne({ runId: r.runId, status: 'running' }, { $set: { status, endedAt: ended.at, durationMs, error, pipelines } });
+        return { ...r, status, endedAt: ended.at, durationMs, error, pipelines } as PipelineRunDoc;
       }),
     );
   }
