@@ -13,3 +13,6 @@ export const workflowIds = {
   quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
   sageSync: (accountId: string) => `sync-sage-${accountId}`,
 };
+
+/** The query every product workflow answers with its live state (current step, each step's result or error). */
+export const PROGRESS_QUERY = 'progress';

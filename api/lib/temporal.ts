@@ -1,8 +1,10 @@
 // The api's one connection to Temporal. Calls retry briefly (about a second) instead of the
 // SDK's ~15 s default, so that while Temporal is down a request gets a quick 503 with the
 // reason (errorHandler, via temporalUnavailable) instead of hanging until the client gives up.
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type WorkflowHandle } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
 import type { Config } from '../../common/config';
+import { ORGANIZATION_ID, PROGRESS_QUERY } from '../../common/temporal';
 
 export const TEMPORAL_UNAVAILABLE = 'The workflow service (Temporal) cannot be reached right now: nothing was started or changed. Try again in a minute.';
 
@@ -26,4 +28,38 @@ export function createTemporalClient(cfg: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEM
     interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 5, initialIntervalMs: () => 100, maxIntervalMs: () => 500 }))],
   });
   return { connection, client: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }) };
+}
+
+/**
+ * The start options of every workflow the api starts: the product's task queue, the id from
+ * the business key (common/temporal.ts workflowIds), the organization search attribute. A
+ * repeated request joins the running workflow ('join'), or is refused ('fail': the caller
+ * answers 409); a finished one may run again.
+ */
+export function workflowStart(cfg: Pick<Config, 'TEMPORAL_TASK_QUEUE'>, workflowId: string, orgId: string, conflict: 'join' | 'fail' = 'join') {
+  return {
+    workflowId,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    workflowIdConflictPolicy: conflict === 'join' ? ('USE_EXISTING' as const) : ('FAIL' as const),
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
+    typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
+  };
+}
+
+export const STILL_RUNNING = Symbol('still running');
+
+/** The promise's value, or STILL_RUNNING after `ms` (the work goes on; an answer must not wait longer). */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof STILL_RUNNING> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<typeof STILL_RUNNING>((r) => (timer = setTimeout(() => r(STILL_RUNNING), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A workflow's progress query, or null when no worker answers within `ms` (or it has ended without one). */
+export async function queryProgress<P>(handle: WorkflowHandle, ms = 3000): Promise<P | null> {
+  const answer = await within(handle.query<P>(PROGRESS_QUERY).catch(() => null), ms);
+  return answer === STILL_RUNNING ? null : answer;
 }

@@ -1,10 +1,10 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { encryptSecret } from '../../common/crypto';
-import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import { PROGRESS_QUERY, workflowIds } from '../../common/temporal';
 import { SHORT_NAME_RE, messages, password } from '../../common/validation';
 import { CONTAINER_NAME } from '../../activities/storage';
 import { AZURE_DATABASE_NAME } from '../../activities/warehouse/provision';
@@ -25,6 +25,7 @@ import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { findOrganization, orgIdSchema } from '../lib/organization';
+import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
 
 /** `xJson` fields may arrive as objects or as JSON strings. */
 function jsonObject<T extends z.ZodTypeAny>(inner: T) {
@@ -171,14 +172,8 @@ function recordedSteps(org: OrganizationDoc): { steps: StepProgress[]; status: '
 export function onboardRouter(deps: AppDeps): Router {
   const router = Router();
   const cfg = deps.config;
-  const startOptions = (workflowId: string, orgId: string) => ({
-    workflowId,
-    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-    // A repeated request joins the running step; a finished or failed one runs again (idempotent steps).
-    workflowIdConflictPolicy: 'USE_EXISTING' as const,
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
-    typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
-  });
+  // A repeated request joins the running step; a finished or failed one runs again (idempotent steps).
+  const startOptions = (workflowId: string, orgId: string) => workflowStart(cfg, workflowId, orgId);
 
   const createContainerBody = z.object({
     orgID: orgIdSchema,
@@ -314,13 +309,8 @@ export function onboardRouter(deps: AppDeps): Router {
       return ok(res, 'Onboarding status', { orgID, status: recorded.status, workflowId, runId: null, steps: recorded.steps, settings: publicOnboarding(org), temporalUrl: null });
     }
     // The query needs a worker: when none answers in time, a clear 503 instead of a hanging request.
-    let timer: NodeJS.Timeout | undefined;
-    const progress = await Promise.race([
-      handle.query<OnboardingProgress>('progress'),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ApiError(503, 'The onboarding status is not available right now: no worker answered. Try again shortly.')), 10_000);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    const progress = await within(handle.query<OnboardingProgress>(PROGRESS_QUERY), 10_000);
+    if (progress === STILL_RUNNING) throw new ApiError(503, 'The onboarding status is not available right now: no worker answered. Try again shortly.');
     // While a step's activity is retrying, its last failure shows beside the step.
     const pending = desc.raw.pendingActivities?.[0];
     const steps = progress.steps.map((s) =>

@@ -2,7 +2,7 @@
 // one as a table of its SQL database through the csv-save workflow (a new file, or one stored
 // before), and delete a file or a table saved from one.
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import busboy from 'busboy';
 import { Router, type Request, type Response } from 'express';
 import mongoose from 'mongoose';
@@ -19,7 +19,7 @@ import { requireContainer, requireDatabase } from '../../activities/org-resource
 import { WAREHOUSE_UNAVAILABLE } from '../../activities/warehouse/failures';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';
-import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import { workflowIds } from '../../common/temporal';
 import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage, TABLE_NAME_RE } from '../../common/validation';
 import { logger } from '../../common/logger';
 import type { csvSaveWorkflow, CsvSaveInput, CsvSaveOutput, CsvSaveProgress } from '../../workflows/csv-save';
@@ -32,6 +32,7 @@ import { assertOrganizationExists, checkOrgId, ORGANIZATION_NOT_FOUND, orgIdSche
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { z } from 'zod';
+import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
 
 export const UPLOAD_MESSAGES = {
   uploaded: 'File uploaded successfully!',
@@ -308,13 +309,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   /** Starts the csv-save workflow of an upload (or finds it started). */
   function startSave(target: Target, uploadId: string, blobName: string): Promise<WorkflowHandle<typeof csvSaveWorkflow>> {
     const input: CsvSaveInput = { orgId: target.orgId, uploadId, containerName: target.containerName, blobName, databaseName: target.databaseName!, tableName: target.tableName! };
-    return deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', {
-      workflowId: workflowIds.csvSave(target.orgId, uploadId),
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: target.orgId }]),
-    });
+    return deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', { ...workflowStart(config, workflowIds.csvSave(target.orgId, uploadId), target.orgId), args: [input] });
   }
 
   /**
@@ -325,16 +320,13 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
    */
   async function saveStoppedWhileReceiving(e: unknown, save: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string): Promise<unknown> {
     let reason: string | undefined;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([save.result(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('still running')), SAVE_STOP_WAIT_MS)))]);
+      await within(save.result(), SAVE_STOP_WAIT_MS);
     } catch (failure) {
       if (failure instanceof WorkflowFailedError) {
         const cause = innermostFailure(failure);
         if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') reason = cause.message;
       }
-    } finally {
-      clearTimeout(timer);
     }
     await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
     if (e instanceof CsvInputError || !reason) return e;
@@ -405,13 +397,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     }
     const input: CsvSaveInput = { orgId, uploadId, containerName: upload.containerName, blobName: upload.blobName, databaseName, tableName, storedUpload: true };
     try {
-      const handle = await deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', {
-        workflowId: workflowIds.csvSave(orgId, uploadId),
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        args: [input],
-        workflowIdConflictPolicy: 'FAIL',
-        typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
-      });
+      const handle = await deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', { ...workflowStart(config, workflowIds.csvSave(orgId, uploadId), orgId, 'fail'), args: [input] });
       return { handle, uploadId, url: upload.url };
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
@@ -423,11 +409,10 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   /** Answers a save once its workflow ends, or 202 with its progress before the client gives up. */
   async function answerSave(res: Response, handle: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string, fileUrl: string): Promise<void> {
     const workflowId = handle.workflowId;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), SAVE_ANSWER_WITHIN_MS)))]);
-      if (outcome === 'running') {
-        const progress = await handle.query<CsvSaveProgress>('progress').catch(() => undefined);
+      const outcome = await within(handle.result(), SAVE_ANSWER_WITHIN_MS);
+      if (outcome === STILL_RUNNING) {
+        const progress = (await queryProgress<CsvSaveProgress>(handle)) ?? undefined;
         return ok(res, 'The CSV is still being saved: its table appears when the load finishes.', { uploadId, workflowId, progress }, 202);
       }
       const saved: CsvSaveOutput = outcome;
@@ -440,8 +425,6 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       // The organization's database cannot take writes (read-only, full): the file is kept, try later.
       if (cause instanceof ApplicationFailure && cause.type === WAREHOUSE_UNAVAILABLE) throw new ApiError(503, UPLOAD_MESSAGES.saveFailed, reason);
       throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -525,17 +508,10 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         throw orgResourceError(e);
       }
       const input: DropCsvTableWorkflowInput = { orgId, databaseName, tableName };
-      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', {
-        workflowId: tableDeleteWorkflowId(orgId, tableName),
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
-      });
-      let timer: NodeJS.Timeout | undefined;
+      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', { ...workflowStart(config, tableDeleteWorkflowId(orgId, tableName), orgId), args: [input] });
       try {
-        const outcome = await Promise.race([handle.result(), new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), DELETE_ANSWER_WITHIN_MS)))]);
-        if (outcome === 'running') {
+        const outcome = await within(handle.result(), DELETE_ANSWER_WITHIN_MS);
+        if (outcome === STILL_RUNNING) {
           await audit({ actor: user, action: 'table.delete', targetType: 'table', targetId: `${orgId}/${tableName}`, before: { organization_id: orgId, databaseName, tableName }, after: { workflowId: handle.workflowId, status: 'running' } });
           return ok(res, UPLOAD_MESSAGES.tableBeingDeleted, { tableName, workflowId: handle.workflowId }, 202);
         }
@@ -547,8 +523,6 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         if (cause instanceof ApplicationFailure && cause.type === 'NotFound') throw notFound(cause.message);
         if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') throw badRequest(cause.message);
         throw new ApiError(500, `The table could not be deleted: ${cause instanceof Error ? cause.message : 'unknown error'}`);
-      } finally {
-        clearTimeout(timer);
       }
     },
   );
@@ -561,10 +535,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     if (!upload) throw notFound('Upload not found');
     assertOrgAccess(req.user as UserDoc, String(upload.organization_id));
     const workflowId = workflowIds.csvSave(String(upload.organization_id), uploadId);
-    const progress = await deps.temporal.workflow
-      .getHandle(workflowId)
-      .query<CsvSaveProgress>('progress')
-      .catch(() => undefined);
+    const progress = await queryProgress<CsvSaveProgress>(deps.temporal.workflow.getHandle(workflowId));
     ok(res, 'CSV save status', { upload: publicUpload(upload), workflowId, progress: progress ?? null });
   });
 

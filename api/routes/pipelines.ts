@@ -1,12 +1,12 @@
 // The organization's pipelines (issue 4): list, run all as one workflow, run history,
 // cancel. Mounted at /pipeline beside the file-upload router (another module).
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { CancelledFailure, TypedSearchAttributes } from '@temporalio/common';
+import { CancelledFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { PipelineRun, RUN_STATUSES, publicPipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
-import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import { workflowIds } from '../../common/temporal';
 import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../workflows/pipelines';
 import type { AppDeps } from '../deps';
 import { assertOrgAccess, auth } from '../lib/auth';
@@ -15,6 +15,7 @@ import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { assertOrganizationExists, orgIdSchema } from '../lib/organization';
 import { stepFailure, temporalUiUrl } from './onboard';
+import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
 
 export const PAGE_SIZE = 10;
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -43,11 +44,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
   const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
 
   /** A running run's live state (the workflow's progress query), or null when no worker answers within 3 s. */
-  async function queryProgress(workflowId: string, runId: string): Promise<PipelineRunProgress | null> {
-    let timer: NodeJS.Timeout | undefined;
-    const query = deps.temporal.workflow.getHandle(workflowId, runId).query<PipelineRunProgress>('progress').catch(() => null);
-    return Promise.race([query, new Promise<null>((r) => (timer = setTimeout(() => r(null), 3000)))]).finally(() => clearTimeout(timer));
-  }
+  const runProgress = (workflowId: string, runId: string) => queryProgress<PipelineRunProgress>(deps.temporal.workflow.getHandle(workflowId, runId));
 
   /**
    * A record still "running" whose workflow has ended without closing it (terminated by an
@@ -67,7 +64,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
         }
         if (!ended) {
           // Still running: each pipeline's state as the workflow itself sees it (one source).
-          const live = await queryProgress(r.workflowId, r.runId);
+          const live = await runProgress(r.workflowId, r.runId);
           if (!live) return r;
           const pipelines = r.pipelines.map((p) => {
             const l = live.pipelines.find((x) => x.name === p.name);
@@ -121,14 +118,10 @@ export function pipelinesRouter(deps: AppDeps): Router {
     if (!org.onboarding?.pipelines?.length) throw badRequest(NOT_ONBOARDED);
     const user = req.user!;
     const workflowId = workflowIds.pipelineRun(orgId);
+    // One run at a time per organization: a second call gets the running one.
     const handle = await deps.temporal.workflow.start<typeof pipelineRunWorkflow>('pipelineRunWorkflow', {
-      workflowId,
-      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      ...workflowStart(cfg, workflowId, orgId),
       args: [{ orgId, startedBy: { userId: String(user._id), name: user.fullName || user.email, email: user.email } }],
-      // One run at a time per organization: a second call gets the running one.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
     });
     const runId = handle.firstExecutionRunId;
     const temporalUrl = temporalUiUrl(cfg, workflowId, runId);
@@ -137,20 +130,17 @@ export function pipelinesRouter(deps: AppDeps): Router {
     }
     let out: PipelineRunOutput;
     const runHandle = deps.temporal.workflow.getHandle<typeof pipelineRunWorkflow>(workflowId, runId);
-    let timer: NodeJS.Timeout | undefined;
     try {
       // Answer before the client gives up (100 s): a longer run goes on and is followed by its id.
-      const outcome = await Promise.race([runHandle.result(), new Promise<'waiting'>((r) => (timer = setTimeout(() => r('waiting'), cfg.PIPELINE_WAIT_SECONDS * 1000)))]);
-      if (outcome === 'waiting') {
-        const progress = await queryProgress(workflowId, runId);
+      const outcome = await within(runHandle.result(), cfg.PIPELINE_WAIT_SECONDS * 1000);
+      if (outcome === STILL_RUNNING) {
+        const progress = await runProgress(workflowId, runId);
         return ok(res, 'The pipelines are still running: follow the run in the pipeline history.', { run: { runId, workflowId, status: 'running', temporalUrl, progress } }, 202);
       }
       out = outcome;
     } catch (e) {
       if (e instanceof WorkflowFailedError && e.cause instanceof CancelledFailure) throw new ApiError(409, 'The pipeline run was cancelled');
       return stepFailure(e, RUN_FAILED);
-    } finally {
-      clearTimeout(timer);
     }
     const record = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
     const run = record ? withLink(record) : { ...out, temporalUrl };

@@ -2,7 +2,6 @@
 // authorize URL with a stored single-use state, and exchanges the code server-side), the
 // accounts of an organization, their status and schedule, and syncs run now.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
 import { Router, type Request } from 'express';
 import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +17,7 @@ import { Organization } from '../../common/models/organization';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
 import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
-import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import { workflowIds } from '../../common/temporal';
 import type { SyncResult } from '../../workflows/sync';
 import type { AppDeps } from '../deps';
 import { assertOrgAccess, auth } from '../lib/auth';
@@ -26,6 +25,7 @@ import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
+import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
 
 export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
 /** An authorization must come back within this time. */
@@ -76,22 +76,9 @@ export type SyncOutcome = { done: true; result: SyncResult } | { done: false; wo
 /** Starts (or joins) the account's sync workflow and waits a little for its end. */
 export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
   const workflowId = provider === 'quickbooks' ? workflowIds.quickbooksSync(accountId) : workflowIds.sageSync(accountId);
-  const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', {
-    workflowId,
-    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-    args: [{ accountId, trigger: 'manual' }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: orgId }]),
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const waited = await Promise.race([
-    handle.result().then((result: SyncResult) => ({ done: true as const, result })),
-    new Promise<{ done: false; workflowId: string }>((resolve) => {
-      timer = setTimeout(() => resolve({ done: false, workflowId }), SYNC_WAIT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  return waited;
+  const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
+  const result = await within(handle.result() as Promise<SyncResult>, SYNC_WAIT_MS);
+  return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }
 
 export async function syncHistory(provider: SyncProvider, accountId: string, limit: number) {
