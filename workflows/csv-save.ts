@@ -5,6 +5,7 @@ import type { Activities } from '../activities';
 import type { CsvLoadProgress, LoadCsvBlobResult } from '../activities/csv';
 import { workflowIds } from '../common/temporal';
 import { longRunning, shortCall } from './profiles';
+import { failureMessage } from '../common/failures';
 
 // The load heartbeats every batch; a worker that dies mid-load is noticed within 20 s and
 // the retried attempt replaces the staging table (rows are loaded exactly once).
@@ -39,13 +40,6 @@ export interface CsvSaveProgress {
 export const csvSaveProgressQuery = defineQuery<CsvSaveProgress>('progress');
 /** Sent by the loadCsvBlob activity (CSV_PROGRESS_SIGNAL) as it reads. */
 export const csvLoadProgressSignal = defineSignal<[CsvLoadProgress]>('csvLoadProgress');
-
-/** The failure's innermost message (an ApplicationFailure from an activity carries the user's). */
-function failureMessage(e: unknown): string {
-  let err = e;
-  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
-  return err instanceof Error ? err.message : String(err);
-}
 
 function isValidationFailure(e: unknown): e is ActivityFailure {
   return e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && (e.cause.type === 'ValidationError' || e.cause.type === 'NotFound');

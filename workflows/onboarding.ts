@@ -2,6 +2,7 @@
 import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { shortCall } from './profiles';
+import { failureMessage } from '../common/failures';
 
 const { ensureContainer, recordOnboardingStep, ensureDatabase, ensureDataFactory, importDataFactory } = proxyActivities<Activities>(shortCall);
 
@@ -49,14 +50,6 @@ export async function createContainerWorkflow(input: CreateContainerInput): Prom
     step.error = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
     throw e;
   }
-}
-
-/** The failure's user-facing message: an activity failure carries its ApplicationFailure as cause. */
-function failureMessage(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  let err: Error = e;
-  while (err.cause instanceof Error) err = err.cause;
-  return err.message;
 }
 
 /** Runs one step, keeping its progress entry (running -> done / failed) current for the query. */

@@ -3,6 +3,7 @@
 import { CancellationScope, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { longRunning, shortCall } from './profiles';
+import { failureMessage } from '../common/failures';
 
 const { startPipelineRun, finishPipelineRun } = proxyActivities<Activities>(shortCall);
 // A shorter heartbeat timeout than the profile's: heartbeats are throttled to 80% of it, and a
@@ -37,13 +38,6 @@ export interface PipelineRunOutput {
   fileCount: number;
   rowsMoved: number;
   pipelines: PipelineOutcome[];
-}
-
-function failureMessage(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  let err: Error = e;
-  while (err.cause instanceof Error) err = err.cause;
-  return err.message;
 }
 
 export async function pipelineRunWorkflow(input: PipelineRunInput): Promise<PipelineRunOutput> {

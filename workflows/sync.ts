@@ -5,6 +5,7 @@ import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@t
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { ConnectorActivities } from '../activities/connectors';
 import { shortCall } from './profiles';
+import { failureMessage } from '../common/failures';
 
 /** Connector calls: throttling (RateLimited) waits the delay the activity names; business failures stop at once. */
 const connectorCall: ActivityOptions = {
@@ -43,13 +44,6 @@ export interface SyncProgress {
 
 export const progressQuery = defineQuery<SyncProgress>('progress');
 
-/** The user's message of a failure (an activity's ApplicationFailure carries it as its cause). */
-function message(e: unknown): string {
-  let err: unknown = e;
-  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
-  return err instanceof Error ? err.message : String(err);
-}
-
 function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;
 }
@@ -74,7 +68,7 @@ async function runSync(provider: 'quickbooks' | 'sage', input: SyncInput, steps:
     return { accountId: input.accountId, rows: progress.rows, rowsTotal: Object.values(progress.rows).reduce((a, b) => a + b, 0), periods };
   } catch (e) {
     progress.step = 'failed';
-    progress.error = message(e);
+    progress.error = failureMessage(e);
     await records.finishSyncRun({ provider, accountId: input.accountId, rows: progress.rows, periods, error: progress.error });
     // The workflow fails with the user's message, whatever layer it came from.
     throw ApplicationFailure.nonRetryable(progress.error, 'SyncFailed');

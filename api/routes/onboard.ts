@@ -1,9 +1,9 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { encryptSecret } from '../../common/crypto';
+import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { PROGRESS_QUERY, workflowIds } from '../../common/temporal';
 import { SHORT_NAME_RE, messages, password } from '../../common/validation';
 import { CONTAINER_NAME } from '../../activities/storage';
@@ -111,21 +111,13 @@ export function publicOnboarding(org: OrganizationDoc) {
   };
 }
 
-/** The failure's own message (an ApplicationFailure carries the user-facing one). */
-export function workflowFailureMessage(e: unknown): string {
-  let err: unknown = e instanceof WorkflowFailedError ? e.cause : e;
-  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** A failed step as an answer: the spec's message, the cause in errors[0].msg; 400/404 for input the user can fix. */
+/**
+ * A failed workflow as an answer: the spec's message, the cause in errors[0].msg, the status from
+ * the failure table (common/failures.ts: 400 for input the user can fix, 404, 409, 503, else 502).
+ */
 export function stepFailure(e: unknown, message: string): never {
   if (!(e instanceof WorkflowFailedError)) throw e;
-  let err: unknown = e.cause;
-  while (err instanceof Error && !(err instanceof ApplicationFailure) && err.cause instanceof Error) err = err.cause;
-  const type = err instanceof ApplicationFailure ? err.type : undefined;
-  const status = type === 'ValidationError' ? 400 : type === 'NotFound' ? 404 : 502;
-  throw new ApiError(status, message, `${message}: ${workflowFailureMessage(e)}`);
+  throw new ApiError(httpStatusOf(failureTypeOf(e)), message, `${message}: ${failureMessage(e)}`);
 }
 
 export function temporalUiUrl(cfg: Config, workflowId: string, runId?: string): string {
@@ -189,8 +181,7 @@ export function onboardRouter(deps: AppDeps): Router {
       });
       ok(res, result.created ? 'Container created successfully!' : 'Container already exists', result);
     } catch (e) {
-      if (e instanceof WorkflowFailedError) throw new ApiError(502, 'Failed to create container', `Failed to create container: ${workflowFailureMessage(e)}`);
-      throw e;
+      stepFailure(e, 'Failed to create container');
     }
   });
 

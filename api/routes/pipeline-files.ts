@@ -33,6 +33,7 @@ import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { z } from 'zod';
 import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
+import { innermostCause } from '../../common/failures';
 
 export const UPLOAD_MESSAGES = {
   uploaded: 'File uploaded successfully!',
@@ -96,12 +97,6 @@ interface UploadRecord {
 
 type ReceivedCsv = StoredCsv & { fileName: string; uploadId: string; save?: WorkflowHandle<typeof csvSaveWorkflow> };
 
-/** The ApplicationFailure (or innermost error) behind a workflow's failure. */
-function innermostFailure(e: WorkflowFailedError): unknown {
-  let cause: unknown = e.cause;
-  while (cause instanceof Error && !(cause instanceof ApplicationFailure) && cause.cause) cause = cause.cause;
-  return cause;
-}
 
 /** How long a refused growing upload waits for its save's workflow to end (it stops within a poll). */
 const SAVE_STOP_WAIT_MS = 30_000;
@@ -324,7 +319,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       await within(save.result(), SAVE_STOP_WAIT_MS);
     } catch (failure) {
       if (failure instanceof WorkflowFailedError) {
-        const cause = innermostFailure(failure);
+        const cause = innermostCause(failure);
         if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') reason = cause.message;
       }
     }
@@ -419,7 +414,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       ok(res, UPLOAD_MESSAGES.saved, { uploadId, workflowId, tableName: saved.tableName, rowsLoaded: saved.rowsLoaded, columns: saved.columns, delimiter: saved.delimiter, fileUrl });
     } catch (e) {
       if (!(e instanceof WorkflowFailedError)) throw e;
-      const cause = innermostFailure(e);
+      const cause = innermostCause(e);
       const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
       const reason = cause instanceof Error ? cause.message : 'unknown error';
       // The organization's database cannot take writes (read-only, full): the file is kept, try later.
@@ -519,7 +514,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         ok(res, UPLOAD_MESSAGES.tableDeleted, { tableName: outcome.tableName, rows: outcome.rows, uploads: outcome.uploads });
       } catch (e) {
         if (!(e instanceof WorkflowFailedError)) throw e;
-        const cause = innermostFailure(e);
+        const cause = innermostCause(e);
         if (cause instanceof ApplicationFailure && cause.type === 'NotFound') throw notFound(cause.message);
         if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') throw badRequest(cause.message);
         throw new ApiError(500, `The table could not be deleted: ${cause instanceof Error ? cause.message : 'unknown error'}`);

@@ -26,6 +26,7 @@ import { ok } from '../lib/respond';
 import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
 import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
+import { failureMessage } from '../../common/failures';
 
 export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
 /** An authorization must come back within this time. */
@@ -62,13 +63,6 @@ export async function resolveExistingOrgId(user: UserDoc, named: string | undefi
   const orgId = resolveOrgId(user, named);
   if (!(await Organization.exists({ _id: orgId }))) throw notFound('Organization not found');
   return orgId;
-}
-
-/** Temporal failure -> the user's message. */
-export function failureMessage(e: unknown): string {
-  let err: unknown = e instanceof WorkflowFailedError ? e.cause : e;
-  while (err instanceof Error && err.cause instanceof Error) err = err.cause;
-  return err instanceof Error ? err.message : String(err);
 }
 
 export type SyncOutcome = { done: true; result: SyncResult } | { done: false; workflowId: string };

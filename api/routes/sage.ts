@@ -14,7 +14,8 @@ import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { accountStatusBody, failureMessage, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
+import { accountStatusBody, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
+import { failureMessage } from '../../common/failures';
 
 const field = (name: string, max = 200) =>
   z
