@@ -4,7 +4,6 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
-import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { PipelineRun, RUN_STATUSES, publicPipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { workflowIds } from '../../common/temporal';
 import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../workflows/pipelines';
@@ -13,7 +12,7 @@ import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, badRequest, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
-import { assertOrganizationExists, orgIdSchema } from '../lib/organization';
+import { assertOrganizationExists, findOrganization, orgIdSchema } from '../lib/organization';
 import { stepFailure, temporalUiUrl } from './onboard';
 import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
 
@@ -32,11 +31,7 @@ const runsQuery = z.object({
 const orgParams = z.object({ organizationId: orgIdSchema });
 const runParams = z.object({ organizationId: orgIdSchema, runId: z.string().trim().min(1).max(100) });
 
-async function onboardedOrg(orgId: string): Promise<OrganizationDoc> {
-  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw notFound('Organization not found');
-  return org;
-}
+const onboardedOrg = findOrganization;
 
 export function pipelinesRouter(deps: AppDeps): Router {
   const router = Router();

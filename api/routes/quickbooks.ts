@@ -13,7 +13,6 @@ import type { Config } from '../../common/config';
 import { encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
 import { OAuthState } from '../../common/models/oauth-state';
-import { Organization } from '../../common/models/organization';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
 import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
@@ -27,6 +26,7 @@ import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
 import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
 import { failureMessage } from '../../common/failures';
+import { assertOrganizationExists } from '../lib/organization';
 
 export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
 /** An authorization must come back within this time. */
@@ -61,7 +61,7 @@ export function resolveOrgId(user: UserDoc, named: string | undefined): string {
 /** As resolveOrgId, for requests that create something for the organization: it must exist. */
 export async function resolveExistingOrgId(user: UserDoc, named: string | undefined): Promise<string> {
   const orgId = resolveOrgId(user, named);
-  if (!(await Organization.exists({ _id: orgId }))) throw notFound('Organization not found');
+  await assertOrganizationExists(orgId);
   return orgId;
 }
 

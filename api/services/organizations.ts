@@ -4,6 +4,7 @@ import type { UserDoc } from '../../common/models/user';
 import { assertOrgAccess } from '../lib/auth';
 import { audit } from '../lib/audit';
 import { ApiError, notFound } from '../lib/errors';
+import { findOrganization } from '../lib/organization';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAME_TAKEN = 'An organization with this name already exists';
@@ -30,8 +31,7 @@ export async function listOrganizations(actor: UserDoc, q: OrganizationListQuery
 
 export async function getOrganization(actor: UserDoc, id: string) {
   assertOrgAccess(actor, id);
-  const org = await Organization.findById(id).lean<OrganizationDoc>();
-  if (!org) throw notFound('Organization not found');
+  const org = await findOrganization(id);
   return { organization: publicOrganization(org, { withOnboarding: actor.role === 'admin' }) };
 }
 
