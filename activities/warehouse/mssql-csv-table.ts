@@ -9,7 +9,7 @@ import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { batchRows, type RowBatchPayload } from './row-batch';
 import { MAX_CSV_COLUMNS } from './failures';
-import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table';
+import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
 
 export const quoteMssql = (name: string) => `[${name.replace(/]/g, ']]')}]`;
 const dbo = (name: string) => `[dbo].${quoteMssql(name)}`;
