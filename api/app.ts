@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import passport from 'passport';
 import type { AppDeps } from './deps';
 import { configurePassport } from './lib/auth';
-import { errorHandler, notFoundHandler } from './lib/errors';
+import { errorHandler, methodNotAllowed, notFoundHandler } from './lib/errors';
 import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
 import { openApiDocument } from './openapi';
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/user', usersRouter(deps));
   api.use('/organization', organizationsRouter(deps));
   api.use('/contact-us', contactRouter(deps));
-  api.use(notFoundHandler);
+  api.use(methodNotAllowed(api));
   app.use('/api/v1', api);
 
   // The built web app on the same origin; client-side routes fall back to index.html.

@@ -46,3 +46,37 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   res.status(status).json({ status: false, message, errors: [{ msg: detail ?? message }] });
 };
+
+interface RouteLayer {
+  match(path: string): false | { path: string };
+  route?: { methods: Record<string, boolean> };
+  handle?: { stack?: RouteLayer[] };
+}
+
+/** The methods the routes of `stack` answer at `path` (nested routers included). */
+function allowedMethods(stack: RouteLayer[], path: string, into = new Set<string>()): Set<string> {
+  for (const layer of stack) {
+    const m = layer.match(path);
+    if (!m) continue;
+    if (layer.route) {
+      for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') into.add(method.toUpperCase());
+    } else if (layer.handle?.stack) {
+      allowedMethods(layer.handle.stack, path.slice(m.path.length) || '/', into);
+    }
+  }
+  return into;
+}
+
+/**
+ * After a router's routes: a path the router knows under other methods answers 405 "Method Not
+ * Allowed" with `Allow`; an unknown path 404.
+ */
+export function methodNotAllowed(router: unknown): RequestHandler {
+  return (req, res, next) => {
+    const allowed = allowedMethods((router as { stack: RouteLayer[] }).stack, req.path);
+    if (allowed.size === 0 || allowed.has(req.method)) return notFoundHandler(req, res, next);
+    if (allowed.has('GET')) allowed.add('HEAD');
+    res.setHeader('Allow', [...allowed].sort().join(', '));
+    next(new ApiError(405, 'Method Not Allowed'));
+  };
+}
