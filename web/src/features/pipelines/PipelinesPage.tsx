@@ -1,59 +1,59 @@
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
-import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
-import { formatDateTime, formatDuration } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
-import { cancelRun, PAGE_SIZE, runAllPipelines, runId, useRunHistory, usePipelines, useRunningRuns, type PipelineRun, type RunFilter } from './api/pipelines';
+import { cancelRun, isRunning, PAGE_SIZE, revalidateRuns, runId, runOutcome, startRun, useRun, useRunHistory, usePipelines, useRunningRuns, type PipelineRun, type RunFilter, type RunOutcome } from './api/pipelines';
+import { RunDetail } from './RunDetail';
+import { plural, runDuration, statusLabel } from './run-format';
+import { RunStatusTag } from './RunStatusTag';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const FILTER_LABELS: Record<keyof RunFilter, string> = { status: 'Status', pipeline: 'Pipeline', from: 'From', to: 'To' };
 
 function who(r: PipelineRun): string {
   const s = r.startedBy;
   if (!s) return '';
-  return typeof s === 'string' ? s : (s.name || s.fullName || s.email || '');
+  return typeof s === 'string' ? s : s.name || s.fullName || s.email || '';
 }
 
-function duration(r: PipelineRun): string {
-  if (r.durationMs !== undefined && r.durationMs !== null) return formatDuration(r.durationMs);
-  if (r.startedAt && r.endedAt) return formatDuration(new Date(r.endedAt).getTime() - new Date(r.startedAt).getTime());
-  return '';
-}
-
-function RunsTable({ runs, label, onCancel }: { runs: PipelineRun[]; label: string; onCancel?: (r: PipelineRun) => void }) {
+function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: PipelineRun[]; label: string; onOpen: (r: PipelineRun) => void; onCancel?: (r: PipelineRun) => void; cancelling?: boolean }) {
   return (
     <div className="table-scroll">
-      <HTMLTable striped compact className="full-width" aria-label={label}>
+      <HTMLTable striped compact className="full-width runs-table" aria-label={label}>
         <thead>
           <tr>
             <th>Status</th>
-            <th>Pipelines</th>
             <th>Started</th>
-            <th>Ended</th>
-            <th>Duration</th>
-            <th>Rows</th>
-            <th>By</th>
+            <th className="wide-only">Pipelines</th>
+            <th className="wide-only">Ended</th>
+            <th className="wide-only">Duration</th>
+            <th className="wide-only">Rows</th>
+            <th className="wide-only">By</th>
             <th>Error</th>
-            {onCancel && <th><span className="sr-only">Actions</span></th>}
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {runs.map((r) => (
             <tr key={runId(r)}>
-              <td><StatusTag status={r.status} /></td>
-              <td>{r.pipeline ?? (r.pipelines ?? []).map((p) => `${p.name}${p.status ? ` (${p.status})` : ''}`).join(', ')}</td>
-              <td>{formatDateTime(r.startedAt)}</td>
-              <td>{formatDateTime(r.endedAt ?? undefined)}</td>
-              <td>{duration(r)}</td>
-              <td>{r.rowsMoved ?? ''}</td>
-              <td>{who(r)}</td>
-              <td className="error-cell">{r.error ?? ''}</td>
-              {onCancel && (
-                <td>
-                  <Button small intent="danger" variant="minimal" text="Cancel" onClick={() => onCancel(r)} />
-                </td>
-              )}
+              <td>
+                <RunStatusTag status={r.status} />
+              </td>
+              <td className="nowrap">{formatDateTime(r.startedAt)}</td>
+              <td className="wide-only">{r.pipeline ?? (r.pipelines ?? []).map((p) => `${p.name}${p.status ? ` (${statusLabel(p.status)})` : ''}`).join(', ')}</td>
+              <td className="wide-only nowrap">{formatDateTime(r.endedAt ?? undefined)}</td>
+              <td className="wide-only">{runDuration(r)}</td>
+              <td className="wide-only">{r.rowsMoved ?? ''}</td>
+              <td className="wide-only">{who(r)}</td>
+              <td className="error-cell">{r.status === 'cancelled' ? '' : (r.error ?? '')}</td>
+              <td className="nowrap">
+                <Button small variant="minimal" text="Details" aria-label="Run details" onClick={() => onOpen(r)} />
+                {onCancel && <Button small variant="minimal" text="Cancel" aria-label="Cancel run" loading={cancelling} onClick={() => onCancel(r)} />}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -71,25 +71,73 @@ export default function PipelinesPage() {
   const [filterOpen, setFilterOpen] = useState(false);
   const [draft, setDraft] = useState<RunFilter>({});
   const [draftError, setDraftError] = useState<string>();
-  const [running, setRunning] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string; details?: string[] }>();
+  const [starting, setStarting] = useState(false);
+  // The run followed live: started here (startedHere) or found running; kept until it ends.
+  const [followId, setFollowId] = useState<string>();
+  const [startedHere, setStartedHere] = useState(false);
+  const [outcome, setOutcome] = useState<RunOutcome>();
+  const [detailId, setDetailId] = useState<string>();
+  const [confirmCancel, setConfirmCancel] = useState<PipelineRun>();
+  const [cancelling, setCancelling] = useState(false);
   const pipelines = usePipelines(orgId);
-  const live = useRunningRuns(orgId);
   const history = useRunHistory(orgId, filter, page);
+
+  // One live state: the running run (started here, or found running when the page opened) is
+  // followed by one polled request; the pipeline list, the Running panel and History show it.
+  const running = useRunningRuns(orgId);
+  const foundRunning = running.runs[0] ? runId(running.runs[0]) : undefined;
+  const liveId = followId ?? foundRunning;
+  const live = useRun(orgId, liveId, { justStarted: startedHere });
+  const liveRun = live.run && isRunning(live.run) ? live.run : undefined;
+  const busy = starting || (startedHere && (!live.run || isRunning(live.run))) || Boolean(liveRun);
+
+  useEffect(() => {
+    if (!followId && foundRunning) setFollowId(foundRunning);
+  }, [followId, foundRunning]);
+
+  // When the followed run ends: its outcome once, and every list asked again.
+  const watched = useRef<string>();
+  useEffect(() => {
+    if (liveRun) watched.current = runId(liveRun);
+    const run = live.run;
+    if (!run || isRunning(run) || watched.current !== runId(run)) return;
+    watched.current = undefined;
+    setOutcome(runOutcome(run));
+    setFollowId(undefined);
+    setStartedHere(false);
+    setCancelling(false);
+    void revalidateRuns(orgId);
+  }, [live.run, liveRun, orgId]);
+
+  useEffect(() => {
+    setFollowId(undefined);
+    setStartedHere(false);
+    setOutcome(undefined);
+  }, [orgId]);
 
   async function runAll() {
     setOutcome(undefined);
-    setRunning(true);
-    const res = await runAllPipelines(orgId, () => void live.mutate());
-    setRunning(false);
-    setOutcome(res);
-    toast(res.message, res.ok ? 'success' : 'danger');
+    setStarting(true);
+    const res = await startRun(orgId);
+    setStarting(false);
+    if ('run' in res) {
+      watched.current = runId(res.run);
+      setFollowId(runId(res.run));
+      setStartedHere(true);
+    } else {
+      setOutcome({ intent: 'danger', message: res.message, details: res.details });
+    }
   }
 
   async function cancel(r: PipelineRun) {
+    setConfirmCancel(undefined);
+    setCancelling(true);
     try {
-      toast(await cancelRun(orgId, r), 'warning');
+      // The run's end says "cancelled" once, in the outcome: no toast for the request itself.
+      await cancelRun(orgId, r);
+      void live.mutate();
     } catch (err) {
+      setCancelling(false);
       toast((err as Error).message, 'danger');
     }
   }
@@ -104,7 +152,14 @@ export default function PipelinesPage() {
     setFilterOpen(false);
   }
 
-  const activeFilters = Object.entries(filter).filter(([, v]) => v);
+  function clearFilter() {
+    setFilter({});
+    setPage(1);
+  }
+
+  const activeFilters = (Object.entries(filter) as [keyof RunFilter, string | undefined][]).filter(([, v]) => v);
+  const liveOf = (r: PipelineRun) => (liveRun && runId(r) === runId(liveRun) ? liveRun : r);
+  const historyRuns = history.runs.map(liveOf);
 
   return (
     <div className="page">
@@ -117,10 +172,10 @@ export default function PipelinesPage() {
           <Card className="page-card">
             <div className="card-head">
               <h3>Organization pipelines</h3>
-              <Button intent="primary" icon="play" text="Run all pipelines" loading={running} onClick={() => void runAll()} />
+              <Button intent="primary" icon="play" text={busy ? 'Running...' : 'Run all pipelines'} disabled={busy} onClick={() => void runAll()} />
             </div>
             {outcome && (
-              <Callout intent={outcome.ok ? 'success' : 'danger'} role={outcome.ok ? 'status' : 'alert'} data-testid="run-outcome">
+              <Callout intent={outcome.intent} role={outcome.intent === 'danger' ? 'alert' : 'status'} data-testid="run-outcome">
                 {outcome.message}
                 {outcome.details && outcome.details.length > 0 && (
                   <ul>
@@ -138,50 +193,72 @@ export default function PipelinesPage() {
             ) : pipelines.pipelines.length === 0 ? (
               <p>No pipelines yet: the organization's data factory is installed by onboarding.</p>
             ) : (
-              <ul className="pipeline-list">
-                {pipelines.pipelines.map((p) => (
-                  <li key={p.name}>
-                    <strong>{p.name}</strong> {p.description && <span className="muted">{p.description}</span>}{' '}
-                    {(p.lastRun?.status ?? p.lastRunStatus) && (
-                      <>
-                        <StatusTag status={p.lastRun?.status ?? p.lastRunStatus} /> <span className="muted">{formatDateTime(p.lastRun?.startedAt ?? p.lastRunAt)}</span>
-                      </>
-                    )}
-                  </li>
-                ))}
+              <ul className="pipeline-list" aria-label="Organization pipelines">
+                {pipelines.pipelines.map((p) => {
+                  const now = liveRun?.pipelines?.find((x) => x.name === p.name);
+                  const status = now?.status ?? p.lastRun?.status ?? p.lastRunStatus;
+                  const at = now ? (now.startedAt ?? liveRun?.startedAt) : (p.lastRun?.startedAt ?? p.lastRunAt);
+                  return (
+                    <li key={p.name}>
+                      <strong>{p.name}</strong> {p.description && <span className="muted">{p.description}</span>}{' '}
+                      {status && (
+                        <>
+                          <RunStatusTag status={status} /> <span className="muted">{formatDateTime(at ?? undefined)}</span>
+                        </>
+                      )}
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </Card>
 
           <Card className="page-card">
             <h3>Running</h3>
-            {live.runs.length === 0 ? <p className="muted">No pipeline is running.</p> : <RunsTable runs={live.runs} label="Running pipelines" onCancel={(r) => void cancel(r)} />}
+            {liveRun ? (
+              <RunsTable runs={[liveRun]} label="Running pipelines" onOpen={(r) => setDetailId(runId(r))} onCancel={(r) => setConfirmCancel(r)} cancelling={cancelling} />
+            ) : busy ? (
+              <p className="muted">Starting the run...</p>
+            ) : (
+              <p className="muted">No pipeline is running.</p>
+            )}
           </Card>
 
           <Card className="page-card">
             <div className="card-head">
               <h3>History</h3>
-              <Button icon="filter" text="Filter Pipelines" onClick={() => { setDraft(filter); setFilterOpen(true); }} />
+              <Button
+                icon="filter"
+                text="Filter Pipelines"
+                onClick={() => {
+                  setDraft(filter);
+                  setDraftError(undefined);
+                  setFilterOpen(true);
+                }}
+              />
             </div>
-            {activeFilters.length > 0 && (
+            {activeFilters.length > 0 && historyRuns.length > 0 && (
               <p className="muted">
-                Filtered by {activeFilters.map(([k, v]) => `${k}: ${v}`).join(', ')}{' '}
-                <Button small variant="minimal" text="Clear" onClick={() => { setFilter({}); setPage(1); }} />
+                Filtered by {activeFilters.map(([k, v]) => `${FILTER_LABELS[k]}: ${k === 'status' ? statusLabel(v) : v}`).join(', ')} <Button small variant="minimal" text="Clear" onClick={clearFilter} />
               </p>
             )}
             {history.isLoading ? (
               <Spinner size={24} />
             ) : history.error ? (
               <Callout intent="danger">{(history.error as Error).message}</Callout>
-            ) : history.runs.length === 0 ? (
-              <p className="muted">No runs yet.</p>
+            ) : historyRuns.length === 0 ? (
+              activeFilters.length > 0 ? (
+                <NonIdealState icon="filter-remove" title="No runs match these filters" action={<Button text="Clear" icon="cross" onClick={clearFilter} />} />
+              ) : (
+                <p className="muted">No runs yet.</p>
+              )
             ) : (
               <>
-                <RunsTable runs={history.runs} label="Pipeline history" />
+                <RunsTable runs={historyRuns} label="Pipeline history" onOpen={(r) => setDetailId(runId(r))} />
                 <div className="pager">
                   <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
                   <span>
-                    Page {page} of {history.pages} ({history.total} runs, {PAGE_SIZE} a page)
+                    Page {page} of {history.pages} ({plural(history.total, 'run')}, {PAGE_SIZE} per page)
                   </span>
                   <Button small icon="chevron-right" aria-label="Next page" disabled={page >= history.pages} onClick={() => setPage((p) => p + 1)} />
                 </div>
@@ -190,6 +267,20 @@ export default function PipelinesPage() {
           </Card>
         </>
       )}
+
+      <RunDetail orgId={orgId} id={detailId} onClose={() => setDetailId(undefined)} />
+
+      <Alert
+        isOpen={Boolean(confirmCancel)}
+        icon="stop"
+        cancelButtonText="Keep running"
+        confirmButtonText="Cancel run"
+        onCancel={() => setConfirmCancel(undefined)}
+        onConfirm={() => confirmCancel && void cancel(confirmCancel)}
+        canEscapeKeyCancel
+      >
+        <p>Cancel this pipeline run? Pipelines that have not finished stop; tables already loaded stay as they are.</p>
+      </Alert>
 
       <Dialog isOpen={filterOpen} onClose={() => setFilterOpen(false)} title="Filter Pipelines">
         <form onSubmit={applyFilter} noValidate>
@@ -214,14 +305,22 @@ export default function PipelinesPage() {
                 ))}
               </HTMLSelect>
             </FormGroup>
+            {/* A text field, not type="date": the browser would show its own locale's format beside a YYYY-MM-DD label. */}
             <FormGroup label="From (YYYY-MM-DD)" labelFor="filter-from">
-              <InputGroup id="filter-from" type="date" value={draft.from ?? ''} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))} />
+              <InputGroup id="filter-from" placeholder="YYYY-MM-DD" inputMode="numeric" maxLength={10} value={draft.from ?? ''} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value.trim() }))} />
             </FormGroup>
             <FormGroup label="To (YYYY-MM-DD)" labelFor="filter-to" intent={draftError ? 'danger' : 'none'} helperText={draftError}>
-              <InputGroup id="filter-to" type="date" value={draft.to ?? ''} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} />
+              <InputGroup id="filter-to" placeholder="YYYY-MM-DD" inputMode="numeric" maxLength={10} intent={draftError ? 'danger' : 'none'} value={draft.to ?? ''} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value.trim() }))} />
             </FormGroup>
           </DialogBody>
-          <DialogFooter actions={<><Button text="Cancel" onClick={() => setFilterOpen(false)} /><Button type="submit" intent="primary" text="Apply" /></>} />
+          <DialogFooter
+            actions={
+              <>
+                <Button text="Cancel" onClick={() => setFilterOpen(false)} />
+                <Button type="submit" intent="primary" text="Apply" />
+              </>
+            }
+          />
         </form>
       </Dialog>
     </div>

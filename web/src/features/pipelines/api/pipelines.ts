@@ -12,12 +12,32 @@ export interface Pipeline {
   lastRunAt?: string;
 }
 
+/** One table a pipeline touched: loaded, already up to date, skipped or failed. */
+export interface TableOutcome {
+  tableName: string;
+  action: 'loaded' | 'up_to_date' | 'skipped' | 'failed' | string;
+  blobName?: string | null;
+  rows?: number;
+  reason?: string | null;
+}
+
+export interface PipelineOfRun {
+  name: string;
+  status: string;
+  startedAt?: string | null;
+  endedAt?: string | null;
+  rowsMoved?: number;
+  error?: string | null;
+  tables?: TableOutcome[];
+  warnings?: string[];
+}
+
 export interface PipelineRun {
   id?: string;
   runId?: string;
   workflowId?: string;
   status: string;
-  pipelines?: { name: string; status: string; rowsMoved?: number; error?: string }[];
+  pipelines?: PipelineOfRun[];
   pipeline?: string;
   startedAt?: string;
   endedAt?: string | null;
@@ -41,7 +61,9 @@ export const pipelinesKey = (orgId: string) => [`/pipeline/list-pipelines/${enco
 export const runsKey = (orgId: string, f: RunFilter & { page?: number }) =>
   [`/pipeline/runs/${encodeURIComponent(orgId)}${query({ status: f.status, pipeline: f.pipeline, from: f.from, to: f.to, page: f.page })}`, 'Failed to load pipeline runs'] as const;
 
-const isRunning = (r: PipelineRun) => r.status === 'running' || r.status === 'RUNNING' || r.status === 'pending';
+export const runKey = (orgId: string, id: string) => [`/pipeline/runs/${encodeURIComponent(orgId)}/${encodeURIComponent(id)}`, 'Failed to load the pipeline run'] as const;
+
+export const isRunning = (r: PipelineRun) => r.status === 'running' || r.status === 'RUNNING' || r.status === 'pending';
 
 /** GET /pipeline/list-pipelines/{organizationId} -> data.pipelines */
 export function usePipelines(orgId: string) {
@@ -56,20 +78,37 @@ interface RunsPage {
   pages?: number;
 }
 
-/** Running runs: refreshed every second while any runs (live status). */
+/** Runs recorded as running when the page looks (no polling: the live run is followed by useRun). */
 export function useRunningRuns(orgId: string) {
-  const swr = useSWR(orgId ? runsKey(orgId, { status: 'running' }) : null, fetchData<RunsPage>, {
-    refreshInterval: (d) => (d?.runs?.some(isRunning) ? 1000 : 0),
-  });
+  const swr = useSWR(orgId ? runsKey(orgId, { status: 'running' }) : null, fetchData<RunsPage>);
   return { ...swr, runs: (swr.data?.runs ?? []).filter(isRunning) };
 }
 
-/** Run history with filters, 10 a page; refreshed while a run on the page is running. */
-export function useRunHistory(orgId: string, filter: RunFilter, page: number) {
-  const swr = useSWR(orgId ? runsKey(orgId, { ...filter, page }) : null, fetchData<RunsPage>, {
-    refreshInterval: (d) => (d?.runs?.some(isRunning) ? 2000 : 0),
-    keepPreviousData: true,
+/** GET /pipeline/runs/{orgId}/{runId}; a run whose record is not written yet answers run: undefined. */
+async function fetchRun(key: readonly [string, string]): Promise<{ run?: PipelineRun }> {
+  try {
+    return await fetchData<{ run: PipelineRun }>(key);
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 404) return {};
+    throw err;
+  }
+}
+
+/**
+ * One run, polled every second while it runs (and, for a run just started, until its record
+ * is written): the single source of a running run's live state on the page.
+ */
+export function useRun(orgId: string, id: string | undefined, { justStarted = false } = {}) {
+  const swr = useSWR(orgId && id ? runKey(orgId, id) : null, fetchRun, {
+    refreshInterval: (d) => (d?.run ? (isRunning(d.run) ? 1000 : 0) : justStarted ? 1000 : 0),
+    shouldRetryOnError: false,
   });
+  return { ...swr, run: swr.data?.run };
+}
+
+/** Run history with filters, 10 per page (a running run on it shows the live run's state). */
+export function useRunHistory(orgId: string, filter: RunFilter, page: number) {
+  const swr = useSWR(orgId ? runsKey(orgId, { ...filter, page }) : null, fetchData<RunsPage>, { keepPreviousData: true });
   const total = swr.data?.total ?? swr.data?.runs?.length ?? 0;
   return { ...swr, runs: swr.data?.runs ?? [], total, pages: swr.data?.pages ?? Math.max(1, Math.ceil(total / PAGE_SIZE)) };
 }
@@ -78,33 +117,50 @@ function revalidateRuns(orgId: string) {
   return mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && (key[0].startsWith(`/pipeline/runs/${encodeURIComponent(orgId)}`) || key[0].startsWith('/pipeline/list-pipelines/')));
 }
 
+export type RunStart = { run: PipelineRun } | { ok: false; message: string; details?: string[] };
+
 /**
- * GET /pipeline/run-pipeline/{id}: runs every pipeline of the organization. Answers the
- * server's message ("All pipelines ran successfully!", "No files found to process.", ...).
+ * GET /pipeline/run-pipeline/{id}?wait=false: starts every pipeline of the organization as one
+ * run (or joins the running one) and answers at once with the run, followed by useRun.
  */
-export async function runAllPipelines(orgId: string, onStarted?: () => void): Promise<{ ok: boolean; message: string; details?: string[] }> {
-  const request = apiRequest<unknown>('GET', `/pipeline/run-pipeline/${encodeURIComponent(orgId)}`, undefined, RUN_FAILED);
-  // The run shows up in the running list while the request waits for its outcome: the list is
-  // asked again every 400 ms until the outcome arrives (a run can be over in a second, so one
-  // look at a guessed moment could miss it); the history once, at the first look.
-  let looks = 0;
-  const look = setInterval(() => {
-    onStarted?.();
-    if (looks++ === 0) void revalidateRuns(orgId);
-  }, 400);
+export async function startRun(orgId: string): Promise<RunStart> {
   try {
-    const res = await request;
-    return { ok: true, message: res.message ?? 'All pipelines ran successfully!' };
+    const res = await apiRequest<{ run: PipelineRun }>('GET', `/pipeline/run-pipeline/${encodeURIComponent(orgId)}?wait=false`, undefined, RUN_FAILED);
+    if (res.data?.run && runId(res.data.run)) return { run: res.data.run };
+    return { ok: false, message: res.message ?? RUN_FAILED };
   } catch (err) {
     // "Failed to run some pipelines." comes with each failed pipeline's outcome in errors.
     const body = err instanceof ApiRequestError ? err.body : undefined;
     if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => e.msg ?? '').filter(Boolean) };
     return { ok: false, message: (err as Error).message };
-  } finally {
-    clearInterval(look);
-    await revalidateRuns(orgId);
   }
 }
+
+export interface RunOutcome {
+  intent: 'success' | 'danger' | 'warning' | 'none';
+  message: string;
+  details?: string[];
+}
+
+/** The message a finished run leaves, in the server's words (spec section 5). */
+export function runOutcome(run: PipelineRun): RunOutcome | undefined {
+  switch (run.status) {
+    case 'succeeded':
+      return { intent: 'success', message: 'All pipelines ran successfully!' };
+    case 'no_files':
+      return { intent: 'warning', message: 'No files found to process.' };
+    case 'cancelled':
+      return { intent: 'none', message: 'The pipeline run was cancelled.' };
+    case 'failed': {
+      const details = (run.pipelines ?? []).filter((p) => p.status === 'failed').map((p) => `${p.name}: failed${p.error ? `: ${p.error}` : ''}`);
+      return { intent: 'danger', message: 'Failed to run some pipelines.', details: details.length ? details : run.error ? [run.error] : [] };
+    }
+    default:
+      return undefined;
+  }
+}
+
+export { revalidateRuns };
 
 /** Cancels a running run. */
 export async function cancelRun(orgId: string, run: PipelineRun): Promise<string> {

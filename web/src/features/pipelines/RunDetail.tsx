@@ -1,0 +1,124 @@
+import { Callout, Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useRun, type PipelineOfRun, type PipelineRun } from './api/pipelines';
+import { formatTimeWithZone, runDuration } from './run-format';
+import { RunStatusTag } from './RunStatusTag';
+
+function who(r: PipelineRun): string {
+  const s = r.startedBy;
+  if (!s) return '';
+  return typeof s === 'string' ? s : s.name || s.fullName || s.email || '';
+}
+
+function PipelineSection({ p }: { p: PipelineOfRun }) {
+  const tables = p.tables ?? [];
+  return (
+    <section className="run-detail-pipeline" aria-label={`Pipeline ${p.name}`}>
+      <h4>
+        {p.name} <RunStatusTag status={p.status} />
+      </h4>
+      <dl className="run-detail-times">
+        <dt>Started</dt>
+        <dd>{formatTimeWithZone(p.startedAt) || 'Not started'}</dd>
+        <dt>Ended</dt>
+        <dd>{formatTimeWithZone(p.endedAt) || (p.status === 'running' ? 'Still running' : '-')}</dd>
+        <dt>Duration</dt>
+        <dd>{runDuration(p) || '-'}</dd>
+        <dt>Rows</dt>
+        <dd>{p.rowsMoved ?? 0}</dd>
+      </dl>
+      {p.error && (
+        <Callout intent="danger" title="Error">
+          {p.error}
+        </Callout>
+      )}
+      {(p.warnings ?? []).length > 0 && (
+        <Callout intent="warning" title="Warnings">
+          <ul>
+            {(p.warnings ?? []).map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Callout>
+      )}
+      {tables.length > 0 && (
+        <HTMLTable compact striped className="full-width" aria-label={`Tables of ${p.name}`}>
+          <thead>
+            <tr>
+              <th>Table</th>
+              <th>Outcome</th>
+              <th>Rows</th>
+              <th>Source file</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tables.map((t) => (
+              <tr key={`${t.tableName}-${t.blobName ?? ''}`}>
+                <td>{t.tableName}</td>
+                <td>
+                  <RunStatusTag status={t.action} />
+                  {t.reason && <div className="muted">{t.reason}</div>}
+                </td>
+                <td>{t.rows ?? 0}</td>
+                <td>{t.blobName ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </section>
+  );
+}
+
+/** A run's detail in a dialog: each pipeline's times with their zone, rows per table, warnings, errors. */
+export function RunDetail({ orgId, id, onClose }: { orgId: string; id: string | undefined; onClose: () => void }) {
+  const { run, error, isLoading } = useRun(orgId, id);
+  return (
+    <Dialog isOpen={Boolean(id)} onClose={onClose} title="Pipeline run" className="run-detail-dialog">
+      <DialogBody className="run-detail">
+        {isLoading && !run ? (
+          <Spinner size={24} />
+        ) : !run ? (
+          <NonIdealState icon="error" title={(error as Error | undefined)?.message ?? 'Pipeline run not found'} />
+        ) : (
+          <>
+            <dl className="run-detail-times">
+              <dt>Status</dt>
+              <dd>
+                <RunStatusTag status={run.status} />
+              </dd>
+              <dt>Started</dt>
+              <dd>{formatTimeWithZone(run.startedAt)}</dd>
+              <dt>Ended</dt>
+              <dd>{formatTimeWithZone(run.endedAt) || 'Still running'}</dd>
+              <dt>Duration</dt>
+              <dd>{runDuration(run) || '-'}</dd>
+              <dt>Rows</dt>
+              <dd>{run.rowsMoved ?? 0}</dd>
+              {who(run) && (
+                <>
+                  <dt>Started by</dt>
+                  <dd>{who(run)}</dd>
+                </>
+              )}
+            </dl>
+            {run.error && run.status !== 'cancelled' && (
+              <Callout intent="danger" title="Error">
+                {run.error}
+              </Callout>
+            )}
+            {(run.pipelines ?? []).map((p) => (
+              <PipelineSection key={p.name} p={p} />
+            ))}
+            {run.temporalUrl && (
+              <p>
+                <a href={run.temporalUrl} target="_blank" rel="noreferrer">
+                  Open in Temporal UI
+                </a>
+              </p>
+            )}
+          </>
+        )}
+      </DialogBody>
+    </Dialog>
+  );
+}
