@@ -39,7 +39,8 @@ export const messages = {
 
 /** Lowercase, uppercase, digit and one of @$!%*?&, and nothing else. */
 export const PASSWORD_RE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]+$/;
-export const NAME_RE = /^[A-Za-z ]+$/;
+/** Letters of any script (José, Zoë, Łukasz) and spaces; an apostrophe or hyphen only between letters (O'Brien, Jean-Luc). */
+export const NAME_RE = /^[\p{L}\p{M}]+(?:(?: +|['’-])[\p{L}\p{M}]+)* *$/u;
 /** {local}@{domain}.{suffix of 2+ letters} */
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 export const SHORT_NAME_RE = /^[a-z]{3,50}$/;

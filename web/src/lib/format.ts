@@ -18,6 +18,61 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return `${day} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
+/** The viewer's time zone as a short name ("UTC", "GMT+2", "PST"); '' where Intl cannot say. */
+export function timeZoneName(at: Date = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** YYYY-MM-DD HH:mm and the time zone it is in ("2026-11-23 18:22 UTC"): a time read without guessing. */
+export function formatDateTimeWithZone(value: string | number | Date | null | undefined): string {
+  const text = formatDateTime(value);
+  if (!text || value === null || value === undefined || value === '') return text;
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return text;
+  const zone = timeZoneName(d);
+  return zone ? `${text} ${zone}` : text;
+}
+
+/** A phone number for reading: 10 digits as (555) 123-4567, 11 starting with 1 as +1 (555) 123-4567; anything else as typed. */
+export function formatPhone(value: string | null | undefined): string {
+  if (!value) return '';
+  const digits = value.replace(/\D/g, '');
+  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  if (ten.length !== 10) return value.trim();
+  const text = `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}`;
+  return ten === digits ? text : `+1 ${text}`;
+}
+
+/** A role as a reader says it: "Admin", "User". */
+export function formatRole(role: string | null | undefined): string {
+  if (!role) return '';
+  return role.charAt(0).toUpperCase() + role.slice(1).toLowerCase();
+}
+
+/** "1 run", "3 runs", "0 users". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** A page size control's label: "10 per page". */
+export const perPage = (n: number) => `${n} per page`;
+
+/** A system status in words, first letter capitalised: not_started -> "Not started", up_to_date -> "Up to date". */
+export function statusLabel(status: string | null | undefined): string {
+  if (!status) return '';
+  const words = status
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A camelCase or snake_case key as a label: factoryImportedAt -> "Factory imported at". */
+export const keyLabel = statusLabel;
+
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '';
   const s = Math.round(ms / 1000);

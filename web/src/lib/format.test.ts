@@ -1,0 +1,56 @@
+// The formatting helpers: what a finance user reads instead of system values.
+import { formatDate, formatDateTimeWithZone, formatPhone, formatRole, keyLabel, perPage, plural, statusLabel, timeZoneName } from './format';
+
+describe('dates', () => {
+  it('shows a day as YYYY-MM-DD', () => {
+    expect(formatDate(new Date(2026, 10, 3, 8, 5))).toBe('2026-11-03');
+    expect(formatDate(undefined)).toBe('');
+  });
+
+  it('shows a time with its zone, never the ISO text', () => {
+    const iso = '2026-11-23T18:22:13.423Z';
+    const text = formatDateTimeWithZone(iso);
+    expect(text).toMatch(/^2026-11-2\d \d{2}:\d{2} \S+/);
+    expect(text).not.toContain('T18');
+    expect(text.endsWith(timeZoneName(new Date(iso)))).toBe(true);
+    expect(formatDateTimeWithZone(null)).toBe('');
+  });
+});
+
+describe('formatPhone', () => {
+  it.each([
+    ['5551234567', '(555) 123-4567'],
+    ['555-123-4567', '(555) 123-4567'],
+    ['(555) 123 4567', '(555) 123-4567'],
+    ['+1 555 123 4567', '+1 (555) 123-4567'],
+    ['+44 20 7946 0958', '+44 20 7946 0958'],
+    ['', ''],
+  ])('%s reads as %s', (raw, shown) => {
+    expect(formatPhone(raw)).toBe(shown);
+  });
+});
+
+describe('words', () => {
+  it('names roles as people say them', () => {
+    expect(formatRole('admin')).toBe('Admin');
+    expect(formatRole('user')).toBe('User');
+    expect(formatRole(undefined)).toBe('');
+  });
+
+  it('counts in singular and plural', () => {
+    expect(plural(1, 'run')).toBe('1 run');
+    expect(plural(2, 'run')).toBe('2 runs');
+    expect(plural(0, 'user')).toBe('0 users');
+    expect(plural(3, 'entry', 'entries')).toBe('3 entries');
+    expect(perPage(10)).toBe('10 per page');
+  });
+
+  it('turns status values and keys into labels', () => {
+    expect(statusLabel('not_started')).toBe('Not started');
+    expect(statusLabel('up_to_date')).toBe('Up to date');
+    expect(statusLabel('completed')).toBe('Completed');
+    expect(statusLabel('reconnect needed')).toBe('Reconnect needed');
+    expect(keyLabel('factoryImportedAt')).toBe('Factory imported at');
+    expect(statusLabel(null)).toBe('');
+  });
+});
