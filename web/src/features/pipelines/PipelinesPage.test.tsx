@@ -120,8 +120,11 @@ describe('pipelines page', () => {
     const rebuild = within(drawer).getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
     expect(rebuild).toHaveTextContent('sage_trial_balance left out: no debit column');
     expect(rebuild).toHaveTextContent('no such table: gl');
+    // Focus is inside the dialog, so Escape closes it; focus returns to the Details button.
+    expect(drawer).toContainElement(document.activeElement as HTMLElement);
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(history).getByRole('button', { name: 'Run details' })).toHaveFocus());
   });
 
   it('asks before cancelling; a cancelled run ends with one neutral message and no toast', async () => {

@@ -81,6 +81,7 @@ export default function PipelinesPage() {
   const [cancelling, setCancelling] = useState(false);
   const pipelines = usePipelines(orgId);
   const history = useRunHistory(orgId, filter, page);
+  const reloadHistory = history.mutate;
 
   // One live state: the running run (started here, or found running when the page opened) is
   // followed by one polled request; the pipeline list, the Running panel and History show it.
@@ -98,6 +99,7 @@ export default function PipelinesPage() {
   // When the followed run ends: its outcome once, and every list asked again.
   const watched = useRef<string>();
   useEffect(() => {
+    if (liveRun && watched.current !== runId(liveRun)) void reloadHistory(); // History lists the run from its start
     if (liveRun) watched.current = runId(liveRun);
     const run = live.run;
     if (!run || isRunning(run) || watched.current !== runId(run)) return;
@@ -107,7 +109,7 @@ export default function PipelinesPage() {
     setStartedHere(false);
     setCancelling(false);
     void revalidateRuns(orgId);
-  }, [live.run, liveRun, orgId]);
+  }, [live.run, liveRun, orgId, reloadHistory]);
 
   useEffect(() => {
     setFollowId(undefined);

@@ -1,4 +1,5 @@
 import { Callout, Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useEffect, useRef } from 'react';
 import { useRun, type PipelineOfRun, type PipelineRun } from './api/pipelines';
 import { formatTimeWithZone, runDuration } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
@@ -69,12 +70,14 @@ function PipelineSection({ p }: { p: PipelineOfRun }) {
   );
 }
 
-/** A run's detail in a dialog: each pipeline's times with their zone, rows per table, warnings, errors. */
-export function RunDetail({ orgId, id, onClose }: { orgId: string; id: string | undefined; onClose: () => void }) {
+/** The dialog's content: takes the focus when it opens, so Escape and Tab work from the first key. */
+function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
   const { run, error, isLoading } = useRun(orgId, id);
+  const focusTarget = useRef<HTMLDivElement>(null);
+  useEffect(() => focusTarget.current?.focus(), []);
   return (
-    <Dialog isOpen={Boolean(id)} onClose={onClose} title="Pipeline run" className="run-detail-dialog">
-      <DialogBody className="run-detail">
+    <DialogBody className="run-detail">
+      <div ref={focusTarget} tabIndex={-1} className="run-detail-focus" aria-label="Run detail">
         {isLoading && !run ? (
           <Spinner size={24} />
         ) : !run ? (
@@ -118,7 +121,16 @@ export function RunDetail({ orgId, id, onClose }: { orgId: string; id: string | 
             )}
           </>
         )}
-      </DialogBody>
+      </div>
+    </DialogBody>
+  );
+}
+
+/** A run's detail in a dialog: each pipeline's times with their zone, rows per table, warnings, errors. */
+export function RunDetail({ orgId, id, onClose }: { orgId: string; id: string | undefined; onClose: () => void }) {
+  return (
+    <Dialog isOpen={Boolean(id)} onClose={onClose} title="Pipeline run" className="run-detail-dialog">
+      {id && <RunDetailBody orgId={orgId} id={id} />}
     </Dialog>
   );
 }
