@@ -286,7 +286,7 @@ describe('the web app in a real browser', () => {
     const filter = page.getByRole('dialog', { name: 'Filter Pipelines' });
     await filter.getByLabel('Status').selectOption('failed');
     await filter.getByRole('button', { name: 'Apply' }).click();
-    await page.getByText('No runs yet.').waitFor();
+    await page.getByText('No runs match these filters').waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();
     await history.locator('[data-status="succeeded"]').first().waitFor();
 

@@ -79,6 +79,7 @@ export default function PipelinesPage() {
   const [detailId, setDetailId] = useState<string>();
   const [confirmCancel, setConfirmCancel] = useState<PipelineRun>();
   const [cancelling, setCancelling] = useState(false);
+  const [startedRun, setStartedRun] = useState<PipelineRun>();
   const pipelines = usePipelines(orgId);
   const history = useRunHistory(orgId, filter, page);
   const reloadHistory = history.mutate;
@@ -89,7 +90,8 @@ export default function PipelinesPage() {
   const foundRunning = running.runs[0] ? runId(running.runs[0]) : undefined;
   const liveId = followId ?? foundRunning;
   const live = useRun(orgId, liveId, { justStarted: startedHere });
-  const liveRun = live.run && isRunning(live.run) ? live.run : undefined;
+  // Until its record is read, a run started here shows as the start answered it (running).
+  const liveRun = live.run ? (isRunning(live.run) ? live.run : undefined) : startedHere ? startedRun : undefined;
   const busy = starting || (startedHere && (!live.run || isRunning(live.run))) || Boolean(liveRun);
 
   useEffect(() => {
@@ -123,6 +125,7 @@ export default function PipelinesPage() {
     const res = await startRun(orgId);
     setStarting(false);
     if ('run' in res) {
+      setStartedRun(res.run);
       watched.current = runId(res.run);
       setFollowId(runId(res.run));
       setStartedHere(true);
