@@ -1,4 +1,5 @@
 import { Tag, type Intent } from '@blueprintjs/core';
+import { statusLabel } from '../lib/format';
 
 const INTENTS: Record<string, Intent> = {
   done: 'success',
@@ -9,6 +10,8 @@ const INTENTS: Record<string, Intent> = {
   saving: 'primary',
   syncing: 'primary',
   not_started: 'none',
+  incomplete: 'warning',
+  up_to_date: 'success',
   no_files: 'warning',
   success: 'success',
   active: 'success',
@@ -25,12 +28,12 @@ const INTENTS: Record<string, Intent> = {
   inactive: 'none',
 };
 
-/** A run's, step's or connection's status as a coloured tag. */
+/** A run's, step's or connection's status as a coloured tag in words ("Not started"); data-status keeps the raw value. */
 export function StatusTag({ status }: { status: string | null | undefined }) {
   const s = (status ?? 'unknown').toString();
   return (
     <Tag intent={INTENTS[s.toLowerCase()] ?? 'none'} minimal round data-status={s.toLowerCase()}>
-      {s.replace(/_/g, ' ')}
+      {statusLabel(s)}
     </Tag>
   );
 }

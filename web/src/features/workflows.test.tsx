@@ -61,7 +61,7 @@ describe('onboarding', () => {
     await waitFor(() => expect(started).toBe(1));
     expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ orgID: ORG_ID, containerName: 'acmefiles' });
     const db = await screen.findByText('Create database');
-    await waitFor(() => expect(within(db.closest('li')!).getByText('running')).toBeInTheDocument());
+    await waitFor(() => expect(within(db.closest('li')!).getByText('Running')).toBeInTheDocument());
   });
 
   it('checks the short names before starting', async () => {

@@ -1,5 +1,5 @@
 // The formatting helpers: what a finance user reads instead of system values.
-import { formatDate, formatDateTimeWithZone, formatPhone, formatRole, keyLabel, perPage, plural, statusLabel, timeZoneName } from './format';
+import { formatDate, formatDateTimeWithZone, formatPhone, formatRole, formatValue, keyLabel, labelledDetails, ONBOARDING_LABELS, perPage, plural, statusLabel, timeZoneName } from './format';
 
 describe('dates', () => {
   it('shows a day as YYYY-MM-DD', () => {
@@ -52,5 +52,19 @@ describe('words', () => {
     expect(statusLabel('reconnect needed')).toBe('Reconnect needed');
     expect(keyLabel('factoryImportedAt')).toBe('Factory imported at');
     expect(statusLabel(null)).toBe('');
+  });
+});
+
+describe('labelledDetails', () => {
+  it('labels known keys, formats times and lists, hides ids and secrets', () => {
+    const details = labelledDetails(
+      { containerName: 'acmefiles', dataFactoryName: 'acmefactory', factoryImportedAt: '2026-11-23T18:22:13.423Z', pipelines: ['load', 'rebuild'], sqlAdminPasswordEnc: 'x', orgID: '6b04844f', location: '' },
+      ONBOARDING_LABELS,
+    );
+    expect(details.map((d) => d.label)).toEqual(['Container', 'Data factory', 'Template imported', 'Pipelines']);
+    expect(details[2]!.value).toBe(formatDateTimeWithZone('2026-11-23T18:22:13.423Z'));
+    expect(details[3]!.value).toBe('load, rebuild');
+    expect(JSON.stringify(details)).not.toMatch(/6b04844f|Enc|T18:22/);
+    expect(formatValue(true)).toBe('Yes');
   });
 });

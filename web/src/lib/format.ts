@@ -73,6 +73,44 @@ export function statusLabel(status: string | null | undefined): string {
 /** A camelCase or snake_case key as a label: factoryImportedAt -> "Factory imported at". */
 export const keyLabel = statusLabel;
 
+/** What onboarding records about an organization, in the order and words a reader expects. */
+export const ONBOARDING_LABELS: Record<string, string> = {
+  containerName: 'Container',
+  databaseName: 'Database',
+  dataFactoryName: 'Data factory',
+  factoryName: 'Data factory',
+  dataFactoryCreatedAt: 'Data factory created',
+  factoryImportedAt: 'Template imported',
+  factoryTemplateVersion: 'Template version',
+  pipelines: 'Pipelines',
+  storageAccountName: 'Storage account',
+  sqlServerName: 'SQL server',
+  sqlAdminUsername: 'SQL admin username',
+  location: 'Location',
+};
+
+const ISO_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A stored value for reading: ISO times as date, time and zone; lists joined; the rest as text. */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(formatValue).join(', ');
+  if (value instanceof Date || (typeof value === 'string' && ISO_TIME_RE.test(value))) return formatDateTimeWithZone(value as string | Date);
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/**
+ * A record's known keys as label and value, in the labels' order; keys without a label (ids,
+ * encrypted secrets, internals) and empty values stay off screen.
+ */
+export function labelledDetails(record: Record<string, unknown> | null | undefined, labels: Record<string, string>): { key: string; label: string; value: string }[] {
+  if (!record) return [];
+  return Object.entries(labels)
+    .filter(([key]) => record[key] !== undefined && record[key] !== null && record[key] !== '')
+    .map(([key, label]) => ({ key, label, value: formatValue(record[key]) }));
+}
+
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '';
   const s = Math.round(ms / 1000);

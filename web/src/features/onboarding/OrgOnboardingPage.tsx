@@ -6,7 +6,8 @@ import { Field } from '../../components/Field';
 import { OrganizationPicker } from '../../components/OrganizationPicker';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
-import { checkForm } from '../../lib/forms';
+import { labelledDetails, ONBOARDING_LABELS } from '../../lib/format';
+import { useFormErrors } from '../../lib/use-form-errors';
 import { orgId as idOf } from '../organizations/api/types';
 import { useOrganizations } from '../organizations/api/useOrganizations';
 import { startOnboarding, STEPS, useOnboardingStatus, type OnboardingInput, type OnboardingStep } from './api/onboarding';
@@ -19,16 +20,30 @@ function suggest(name: string, suffix: string): string {
   return base.length >= 3 ? `${base}${suffix}` : '';
 }
 
-function StepRow({ step }: { step: OnboardingStep }) {
+/** A step's result in words: the organization by its name, the rest by label, never an id or key. */
+const STEP_RESULT_LABELS = { orgID: 'Organization', ...ONBOARDING_LABELS };
+
+/** The badge over the steps agrees with them: a run or a failure first, then what the steps say. */
+function overallStatus(status: string | undefined, steps: OnboardingStep[] | null): string {
+  if (status === 'running' || steps?.some((x) => x.status === 'running')) return 'running';
+  if (status === 'failed' || steps?.some((x) => x.status === 'failed')) return 'failed';
+  if (steps?.length && steps.every((x) => x.status === 'done')) return 'completed';
+  if (steps?.some((x) => x.status === 'done')) return 'incomplete';
+  return status ?? 'not_started';
+}
+
+function StepRow({ step, organizationName }: { step: OnboardingStep; organizationName: string }) {
   const meta = STEPS.find((s) => s.name === step.name);
+  const result = step.result && 'orgID' in step.result ? { ...step.result, orgID: organizationName || undefined } : step.result;
+  const details = labelledDetails(result, STEP_RESULT_LABELS);
   return (
     <li className="onboarding-step" data-step={step.name}>
       <StatusTag status={step.status} /> <strong>{meta?.label ?? step.name}</strong>
       {step.status === 'running' && <Spinner size={14} className="inline-spinner" />}
-      {step.result && Object.keys(step.result).length > 0 && (
+      {details.length > 0 && (
         <span className="muted">
           {' '}
-          {Object.entries(step.result).map(([k, v]) => `${k}: ${String(v)}`).join(', ')}
+          {details.map((d) => `${d.label}: ${d.value}`).join(', ')}
         </span>
       )}
       {step.status === 'running' && step.lastFailure && (
@@ -52,35 +67,30 @@ export default function OrgOnboardingPage() {
   const { organizations } = useOrganizations();
   const org = organizations.find((o) => idOf(o) === picked);
   const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<keyof OnboardingInput, string>>>({});
-  const [formError, setFormError] = useState<string>();
   const [advanced, setAdvanced] = useState(false);
   const [starting, setStarting] = useState(false);
   const status = useOnboardingStatus(picked);
   const set = (k: keyof OnboardingInput) => (v: string) => setValues((s) => ({ ...s, [k]: v }));
+  const { errors, formError, setFormError, validate, formRef, reset } = useFormErrors(
+    {
+      containerName: () => check(shortName, values.containerName),
+      databaseName: () => check(shortName, values.databaseName),
+      dataFactoryName: () => check(shortName, values.dataFactoryName),
+    },
+    values,
+  );
 
   useEffect(() => {
     const ob = (org?.onboarding ?? {}) as Record<string, string | undefined>;
     const name = org?.organizationName ?? '';
     setValues({ ...EMPTY, containerName: ob.containerName ?? suggest(name, 'files'), databaseName: ob.databaseName ?? suggest(name, 'db'), dataFactoryName: ob.dataFactoryName ?? suggest(name, 'factory') });
-    setErrors({});
-    setFormError(undefined);
-  }, [org]);
+    reset();
+  }, [org, reset]);
 
   async function start(e?: FormEvent) {
     e?.preventDefault();
     if (!picked) return setFormError('Organization ID is missing');
-    const res = checkForm(
-      {
-        containerName: () => check(shortName, values.containerName),
-        databaseName: () => check(shortName, values.databaseName),
-        dataFactoryName: () => check(shortName, values.dataFactoryName),
-      },
-      { containerName: values.containerName, databaseName: values.databaseName, dataFactoryName: values.dataFactoryName },
-    );
-    setErrors(res.errors);
-    setFormError(res.formError);
-    if (res.formError) return;
+    if (!validate({ containerName: values.containerName, databaseName: values.databaseName, dataFactoryName: values.dataFactoryName })) return;
     setStarting(true);
     try {
       toast(await startOnboarding(picked, values), 'primary');
@@ -108,7 +118,7 @@ export default function OrgOnboardingPage() {
       ) : (
         <>
           <Card className="page-card">
-            <form onSubmit={(e) => void start(e)} noValidate aria-label="Onboarding">
+            <form ref={formRef} onSubmit={(e) => void start(e)} noValidate aria-label="Onboarding">
               <Field id="ob-container" label="Container Name" value={values.containerName} onValue={set('containerName')} error={errors.containerName} helperText="3 to 50 lowercase letters" />
               <Field id="ob-database" label="Database Name" value={values.databaseName} onValue={set('databaseName')} error={errors.databaseName} />
               <Field id="ob-factory" label="Data Factory Name" value={values.dataFactoryName} onValue={set('dataFactoryName')} error={errors.dataFactoryName} />
@@ -129,7 +139,7 @@ export default function OrgOnboardingPage() {
 
           <Card className="page-card" aria-live="polite">
             <div className="card-head">
-              <h3>Progress {s?.status && <StatusTag status={s.status} />}</h3>
+              <h3>Progress {s && <StatusTag status={overallStatus(s.status, steps)} />}</h3>
               {temporalUrl && (
                 <a href={temporalUrl} target="_blank" rel="noreferrer" className="bp5-button bp5-minimal">
                   Open in Temporal UI
@@ -146,7 +156,7 @@ export default function OrgOnboardingPage() {
               <>
                 <ol className="onboarding-steps">
                   {steps.map((st) => (
-                    <StepRow key={st.name} step={st} />
+                    <StepRow key={st.name} step={st} organizationName={org?.organizationName ?? ''} />
                   ))}
                 </ol>
                 {done && <Callout intent="success" role="status">Onboarding complete: the organization is ready for uploads and pipelines.</Callout>}

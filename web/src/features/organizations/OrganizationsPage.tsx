@@ -4,11 +4,12 @@ import { Link } from 'react-router-dom';
 import { check, email, phone } from '../../../../common/validation';
 import { paths } from '../../app/paths';
 import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEditor';
+import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { Field } from '../../components/Field';
 import { toast } from '../../components/toaster';
-import { checkForm } from '../../lib/forms';
-import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
+import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, parseDashboards } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
+import { useFormErrors } from '../../lib/use-form-errors';
 import { addOrganization, updateOrganization } from './api/saveOrganization';
 import { orgId, type Organization, type OrganizationInput } from './api/types';
 import { useOrganizations, type OrganizationFilter } from './api/useOrganizations';
@@ -26,27 +27,23 @@ function safeDashboards(o: Organization): { list: Dashboard[]; error?: string } 
 
 function OrganizationForm({ initial, editing, onDone, onCancel }: { initial: OrganizationInput; editing?: Organization; onDone: (o: Organization) => void; onCancel: () => void }) {
   const [values, setValues] = useState<OrganizationInput>(initial);
-  const [errors, setErrors] = useState<Partial<Record<keyof OrganizationInput, string>>>({});
-  const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const set = (k: TextKey) => (v: string) => setValues((s) => ({ ...s, [k]: v }));
+  const { errors, formError, setFormError, validate, formRef } = useFormErrors(
+    {
+      organizationName: () => (!values.organizationName.trim() ? 'Organization name is required' : values.organizationName.trim().length > 100 ? 'Organization name must be at most 100 characters' : undefined),
+      organizationEmail: () => check(email, values.organizationEmail),
+      organizationPhoneNumber: () => check(phone, values.organizationPhoneNumber),
+      organizationAddress: () => (values.organizationAddress.length > 300 ? 'Address must be at most 300 characters' : undefined),
+      organizationDescription: () => (values.organizationDescription.length > 1000 ? 'Description must be at most 1000 characters' : undefined),
+      dashboards: () => dashboardsError(values.dashboards),
+    },
+    values,
+  );
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = checkForm(
-      {
-        organizationName: () => (!values.organizationName.trim() ? 'Organization name is required' : values.organizationName.trim().length > 100 ? 'Organization name must be at most 100 characters' : undefined),
-        organizationEmail: () => check(email, values.organizationEmail),
-        organizationPhoneNumber: () => check(phone, values.organizationPhoneNumber),
-        organizationAddress: () => (values.organizationAddress.length > 300 ? 'Address must be at most 300 characters' : undefined),
-        organizationDescription: () => (values.organizationDescription.length > 1000 ? 'Description must be at most 1000 characters' : undefined),
-        dashboards: () => dashboardsError(values.dashboards),
-      },
-      { organizationName: values.organizationName, organizationEmail: values.organizationEmail, organizationPhoneNumber: values.organizationPhoneNumber },
-    );
-    setErrors(res.errors);
-    setFormError(res.formError);
-    if (res.formError) return;
+    if (!validate({ organizationName: values.organizationName, organizationEmail: values.organizationEmail, organizationPhoneNumber: values.organizationPhoneNumber })) return;
     setSaving(true);
     const body = { ...values, dashboards: values.dashboards.map((d) => ({ name: d.name.trim(), url: d.url.trim() })) };
     try {
@@ -63,9 +60,9 @@ function OrganizationForm({ initial, editing, onDone, onCancel }: { initial: Org
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <DialogBody>
-        <Field id="org-name" label="Organization Name" value={values.organizationName} onValue={set('organizationName')} error={errors.organizationName} />
+        <Field id="org-name" label="Organization Name" autoFocus value={values.organizationName} onValue={set('organizationName')} error={errors.organizationName} />
         <Field id="org-email" label="Organization Email" type="email" value={values.organizationEmail} onValue={set('organizationEmail')} error={errors.organizationEmail} />
         <Field id="org-phone" label="Organization Phone Number" type="tel" value={values.organizationPhoneNumber} onValue={set('organizationPhoneNumber')} error={errors.organizationPhoneNumber} />
         <Field id="org-address" label="Organization Address" value={values.organizationAddress} onValue={set('organizationAddress')} error={errors.organizationAddress} />
@@ -151,7 +148,7 @@ export default function OrganizationsPage() {
                       <Button variant="minimal" className="link-button" text={o.organizationName} onClick={() => setProfile(o)} />
                     </td>
                     <td>{o.organizationEmail}</td>
-                    <td>{o.organizationPhoneNumber}</td>
+                    <td>{formatPhone(o.organizationPhoneNumber)}</td>
                     <td>{o.onboarding && (o.onboarding as { factoryImportedAt?: string }).factoryImportedAt ? 'Yes' : 'No'}</td>
                     <td className="actions-cell">
                       <Button small icon="edit" text="Edit" onClick={() => setEditing(o)} />
@@ -164,7 +161,7 @@ export default function OrganizationsPage() {
         )}
       </Card>
 
-      <Dialog isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="Organization Profile">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="Organization Profile">
         {profile && (
           <DialogBody>
             <H4>{profile.organizationName}</H4>
@@ -172,15 +169,15 @@ export default function OrganizationsPage() {
               <dt>Email</dt>
               <dd>{profile.organizationEmail}</dd>
               <dt>Phone</dt>
-              <dd>{profile.organizationPhoneNumber}</dd>
+              <dd>{formatPhone(profile.organizationPhoneNumber)}</dd>
               <dt>Address</dt>
               <dd>{profile.organizationAddress}</dd>
               <dt>Description</dt>
               <dd>{profile.organizationDescription}</dd>
-              {Object.entries(profile.onboarding ?? {}).map(([k, v]) => (
-                <span key={k} className="details-pair">
-                  <dt>{k}</dt>
-                  <dd>{String(v)}</dd>
+              {labelledDetails(profile.onboarding, ONBOARDING_LABELS).map((d) => (
+                <span key={d.key} className="details-pair">
+                  <dt>{d.label}</dt>
+                  <dd>{d.value}</dd>
                 </span>
               ))}
               <dt>Dashboards</dt>
@@ -196,10 +193,10 @@ export default function OrganizationsPage() {
         )}
       </Dialog>
 
-      <Dialog isOpen={adding} onClose={() => setAdding(false)} title="Add Organization">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={adding} onClose={() => setAdding(false)} title="Add Organization">
         {adding && <OrganizationForm initial={EMPTY} onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />}
       </Dialog>
-      <Dialog isOpen={Boolean(editing)} onClose={() => setEditing(null)} title="Edit Organization">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={Boolean(editing)} onClose={() => setEditing(null)} title="Edit Organization">
         {editing && <OrganizationForm initial={toInput(editing)} editing={editing} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />}
       </Dialog>
     </div>

@@ -2,12 +2,15 @@ import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2,
 import { useState, type FormEvent } from 'react';
 import { check, email, password, personName, phone } from '../../../../common/validation';
 import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEditor';
+import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { Field } from '../../components/Field';
 import { toast } from '../../components/toaster';
-import { checkForm, useFormValues } from '../../lib/forms';
+import { useFormValues } from '../../lib/forms';
 import { orgId } from '../organizations/api/types';
 import { useOrganizations } from '../organizations/api/useOrganizations';
+import { formatPhone, formatRole, plural } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
+import { useFormErrors } from '../../lib/use-form-errors';
 import { addUser, updateUser, useUsers, type User, type UserFilter } from './api/users';
 
 function OrgSelect({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
@@ -24,30 +27,40 @@ function OrgSelect({ id, value, onChange }: { id: string; value: string; onChang
   );
 }
 
+const FILTER_LABELS: Record<keyof UserFilter, string> = { name: 'Name', email: 'Email', role: 'Role', organization: 'Organization' };
+
+/** The active filters in words: "Role: Admin, Organization: Acme" (never an organization's id). */
+function filterSummary(filter: UserFilter, organizationName: (id: string) => string | undefined): string {
+  return (Object.keys(FILTER_LABELS) as (keyof UserFilter)[])
+    .filter((k) => filter[k])
+    .map((k) => {
+      const v = filter[k]!;
+      const shown = k === 'role' ? formatRole(v) : k === 'organization' ? (organizationName(v) ?? 'the chosen organization') : v;
+      return `${FILTER_LABELS[k]}: ${shown}`;
+    })
+    .join(', ');
+}
+
 const NEW_USER = { fullName: '', email: '', phoneNumber: '', role: 'user', organization_id: '', password: '' };
 
 function AddUserForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const { values, set } = useFormValues(NEW_USER);
-  const [errors, setErrors] = useState<Partial<Record<keyof typeof NEW_USER, string>>>({});
-  const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const res = checkForm(
-      {
-        fullName: () => check(personName, values.fullName),
+  const { errors, formError, setFormError, validate, formRef } = useFormErrors(
+    {
+      fullName: () => check(personName, values.fullName),
         email: () => check(email, values.email),
         phoneNumber: () => check(phone, values.phoneNumber),
         role: () => (values.role === 'admin' || values.role === 'user' ? undefined : 'Role must be admin or user'),
         organization_id: () => (values.role === 'user' && !values.organization_id ? 'Please select an organization first' : undefined),
-        password: () => (values.password ? check(password, values.password) : undefined),
-      },
-      { fullName: values.fullName, email: values.email, phoneNumber: values.phoneNumber },
-    );
-    setErrors(res.errors);
-    setFormError(res.formError);
-    if (res.formError) return;
+      password: () => (values.password ? check(password, values.password) : undefined),
+    },
+    values,
+  );
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!validate({ fullName: values.fullName, email: values.email, phoneNumber: values.phoneNumber })) return;
     setSaving(true);
     try {
       const out = await addUser(values);
@@ -61,15 +74,15 @@ function AddUserForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <DialogBody>
-        <Field id="new-user-name" label="Full Name" autoComplete="off" value={values.fullName} onValue={set('fullName')} error={errors.fullName} />
+        <Field id="new-user-name" label="Full Name" autoFocus autoComplete="off" value={values.fullName} onValue={set('fullName')} error={errors.fullName} />
         <Field id="new-user-email" label="Email" type="email" autoComplete="off" value={values.email} onValue={set('email')} error={errors.email} />
         <Field id="new-user-phone" label="Phone Number" type="tel" autoComplete="off" value={values.phoneNumber} onValue={set('phoneNumber')} error={errors.phoneNumber} />
         <FormGroup label="Role" labelFor="new-user-role">
           <HTMLSelect id="new-user-role" value={values.role} onChange={(e) => set('role')(e.target.value)}>
-            <option value="user">user</option>
-            <option value="admin">admin</option>
+            <option value="user">User</option>
+            <option value="admin">Admin</option>
           </HTMLSelect>
         </FormGroup>
         <FormGroup label="Organization" labelFor="new-user-org" intent={errors.organization_id ? 'danger' : 'none'} helperText={errors.organization_id}>
@@ -85,24 +98,20 @@ function AddUserForm({ onDone, onCancel }: { onDone: () => void; onCancel: () =>
 
 function EditUserForm({ user, onDone, onCancel }: { user: User; onDone: () => void; onCancel: () => void }) {
   const [values, setValues] = useState({ fullname: user.fullName ?? user.fullname ?? '', email: user.email, pipeline: user.pipeline ?? '', dashboards: (user.dashboards ?? []) as Dashboard[] });
-  const [errors, setErrors] = useState<Partial<Record<keyof typeof values, string>>>({});
-  const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const { errors, formError, setFormError, validate, formRef } = useFormErrors(
+    {
+      fullname: () => check(personName, values.fullname),
+        email: () => check(email, values.email),
+        pipeline: () => (values.pipeline.length > 200 ? 'Pipeline must be at most 200 characters' : undefined),
+      dashboards: () => dashboardsError(values.dashboards),
+    },
+    values,
+  );
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = checkForm(
-      {
-        fullname: () => check(personName, values.fullname),
-        email: () => check(email, values.email),
-        pipeline: () => (values.pipeline.length > 200 ? 'Pipeline must be at most 200 characters' : undefined),
-        dashboards: () => dashboardsError(values.dashboards),
-      },
-      { fullname: values.fullname, email: values.email },
-    );
-    setErrors(res.errors);
-    setFormError(res.formError);
-    if (res.formError) return;
+    if (!validate({ fullname: values.fullname, email: values.email })) return;
     setSaving(true);
     try {
       toast((await updateUser(user.id, values)).message, 'success');
@@ -116,9 +125,9 @@ function EditUserForm({ user, onDone, onCancel }: { user: User; onDone: () => vo
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
       <DialogBody>
-        <Field id="edit-user-name" label="Full Name" value={values.fullname} onValue={(v) => setValues((s) => ({ ...s, fullname: v }))} error={errors.fullname} />
+        <Field id="edit-user-name" label="Full Name" autoFocus value={values.fullname} onValue={(v) => setValues((s) => ({ ...s, fullname: v }))} error={errors.fullname} />
         <Field id="edit-user-email" label="Email" type="email" value={values.email} onValue={(v) => setValues((s) => ({ ...s, email: v }))} error={errors.email} />
         <Field id="edit-user-pipeline" label="Pipeline" value={values.pipeline} onValue={(v) => setValues((s) => ({ ...s, pipeline: v }))} error={errors.pipeline} />
         <DashboardsEditor idPrefix="user" value={values.dashboards} onChange={(d) => setValues((s) => ({ ...s, dashboards: d }))} error={errors.dashboards} />
@@ -138,7 +147,8 @@ export default function UsersPage() {
   const [editing, setEditing] = useState<User | null>(null);
   const [adding, setAdding] = useState(false);
   const { users, total, pages, error, isLoading } = useUsers(filter, page);
-  const active = Object.entries(filter).filter(([, v]) => v);
+  const { organizations } = useOrganizations();
+  const summary = filterSummary(filter, (id) => organizations.find((o) => orgId(o) === id)?.organizationName);
 
   return (
     <div className="page">
@@ -149,9 +159,9 @@ export default function UsersPage() {
           <Button intent="primary" icon="add" text="Add New User" onClick={() => setAdding(true)} />
         </div>
       </div>
-      {active.length > 0 && (
+      {summary && (
         <p className="muted">
-          Filtered by {active.map(([k, v]) => `${k}: ${v}`).join(', ')} <Button small variant="minimal" text="Clear" onClick={() => { setFilter({}); setPage(1); }} />
+          Filtered by {summary} <Button small variant="minimal" text="Clear" onClick={() => { setFilter({}); setPage(1); }} />
         </p>
       )}
       <Card className="page-card">
@@ -181,7 +191,7 @@ export default function UsersPage() {
                         <Button variant="minimal" className="link-button" text={u.fullName || u.email} onClick={() => setProfile(u)} />
                       </td>
                       <td>{u.email}</td>
-                      <td>{u.role}</td>
+                      <td>{formatRole(u.role)}</td>
                       <td>{u.organizationName ?? ''}</td>
                       <td className="actions-cell">
                         <Button small icon="edit" text="Edit" aria-label={`Edit ${u.email}`} onClick={() => setEditing(u)} />
@@ -194,7 +204,7 @@ export default function UsersPage() {
             <div className="pager">
               <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
               <span>
-                Page {page} of {pages} ({total} users)
+                Page {page} of {pages} ({plural(total, 'user')})
               </span>
               <Button small icon="chevron-right" aria-label="Next page" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} />
             </div>
@@ -202,7 +212,7 @@ export default function UsersPage() {
         )}
       </Card>
 
-      <Dialog isOpen={filterOpen} onClose={() => setFilterOpen(false)} title="Filter Users">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={filterOpen} onClose={() => setFilterOpen(false)} title="Filter Users">
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -221,8 +231,8 @@ export default function UsersPage() {
             <FormGroup label="Role" labelFor="user-filter-role">
               <HTMLSelect id="user-filter-role" value={draft.role ?? ''} onChange={(e) => setDraft((d) => ({ ...d, role: e.target.value }))}>
                 <option value="">Any</option>
-                <option value="admin">admin</option>
-                <option value="user">user</option>
+                <option value="admin">Admin</option>
+                <option value="user">User</option>
               </HTMLSelect>
             </FormGroup>
             <FormGroup label="Organization" labelFor="user-filter-org">
@@ -233,7 +243,7 @@ export default function UsersPage() {
         </form>
       </Dialog>
 
-      <Dialog isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="User Profile">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="User Profile">
         {profile && (
           <DialogBody>
             <H4>Personal Information</H4>
@@ -243,12 +253,12 @@ export default function UsersPage() {
               <dt>Email</dt>
               <dd>{profile.email}</dd>
               <dt>Phone</dt>
-              <dd>{profile.phoneNumber}</dd>
+              <dd>{formatPhone(profile.phoneNumber)}</dd>
             </dl>
             <H4>Profile Details</H4>
             <dl className="details">
               <dt>Role</dt>
-              <dd>{profile.role}</dd>
+              <dd>{formatRole(profile.role)}</dd>
               <dt>Organization</dt>
               <dd>{profile.organizationName || 'None'}</dd>
               <dt>Pipeline</dt>
@@ -261,10 +271,10 @@ export default function UsersPage() {
         )}
       </Dialog>
 
-      <Dialog isOpen={Boolean(editing)} onClose={() => setEditing(null)} title="Edit User">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={Boolean(editing)} onClose={() => setEditing(null)} title="Edit User">
         {editing && <EditUserForm user={editing} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />}
       </Dialog>
-      <Dialog isOpen={adding} onClose={() => setAdding(false)} title="Add New User">
+      <Dialog {...KEYBOARD_DIALOG} isOpen={adding} onClose={() => setAdding(false)} title="Add New User">
         {adding && <AddUserForm onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />}
       </Dialog>
     </div>
