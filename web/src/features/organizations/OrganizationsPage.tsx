@@ -188,7 +188,7 @@ export default function OrganizationsPage() {
             <p>
               <Link to={`${paths.orgOnboarding}?org=${orgId(profile)}`}>Onboarding</Link>
             </p>
-            <Button icon="edit" text="Edit" onClick={() => { setEditing(profile); setProfile(null); }} />
+            <Button autoFocus icon="edit" text="Edit" onClick={() => { setEditing(profile); setProfile(null); }} />
           </DialogBody>
         )}
       </Dialog>

@@ -37,6 +37,7 @@ it('roles read "Admin", the count "1 user", the profile phone (555) 123-4567', a
   expect(screen.getByText(/\(1 user\)/)).toBeInTheDocument();
   await userEvent.click(within(table).getByRole('button', { name: 'Grace Hopper' }));
   const dialog = await screen.findByRole('dialog');
+  await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit User' })).toHaveFocus());
   expect(within(dialog).getByText('(555) 123-4567')).toBeInTheDocument();
   expect(within(dialog).getByText('Admin')).toBeInTheDocument();
 });

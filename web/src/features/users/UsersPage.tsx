@@ -266,7 +266,7 @@ export default function UsersPage() {
               <dt>Dashboards</dt>
               <dd>{(profile.dashboards ?? []).map((d) => d.name).join(', ') || 'None'}</dd>
             </dl>
-            <Button icon="edit" text="Edit User" onClick={() => { setEditing(profile); setProfile(null); }} />
+            <Button autoFocus icon="edit" text="Edit User" onClick={() => { setEditing(profile); setProfile(null); }} />
           </DialogBody>
         )}
       </Dialog>
