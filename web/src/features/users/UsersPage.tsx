@@ -174,11 +174,11 @@ export default function UsersPage() {
         ) : (
           <>
             <div className="table-scroll">
-              <HTMLTable striped className="full-width" aria-label="Users">
+              <HTMLTable striped className="full-width users-table" aria-label="Users">
                 <thead>
                   <tr>
                     <th>Name</th>
-                    <th>Email</th>
+                    <th className="wide-only">Email</th>
                     <th>Role</th>
                     <th>Organization</th>
                     <th><span className="sr-only">Actions</span></th>
@@ -190,7 +190,7 @@ export default function UsersPage() {
                       <td>
                         <Button variant="minimal" className="link-button" text={u.fullName || u.email} onClick={() => setProfile(u)} />
                       </td>
-                      <td>{u.email}</td>
+                      <td className="wide-only">{u.email}</td>
                       <td>{formatRole(u.role)}</td>
                       <td>{u.organizationName ?? ''}</td>
                       <td className="actions-cell">
