@@ -1,24 +1,8 @@
-import { formatDateTime, formatDuration } from '../../lib/format';
+import { formatDuration } from '../../lib/format';
 import type { PipelineOfRun, PipelineRun } from './api/pipelines';
 
-/** The viewer's time zone as a short name ("UTC", "GMT+2", "PST"); '' where Intl cannot say. */
-export function timeZoneName(at: Date = new Date()): string {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** YYYY-MM-DD HH:mm followed by the time zone it is in: run times read without guessing. */
-export function formatTimeWithZone(value: string | null | undefined): string {
-  const text = formatDateTime(value);
-  if (!text || !value) return text;
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return text;
-  const zone = timeZoneName(d);
-  return zone ? `${text} ${zone}` : text;
-}
+/** Run times with their zone; statuses and counts in words: the app's one set of helpers. */
+export { formatDateTimeWithZone as formatTimeWithZone, plural, timeZoneName } from '../../lib/format';
 
 /** How long a run or one of its pipelines took; '' while it has not ended. */
 export function runDuration(r: Pick<PipelineRun, 'startedAt' | 'endedAt' | 'durationMs'> | PipelineOfRun): string {
@@ -28,8 +12,5 @@ export function runDuration(r: Pick<PipelineRun, 'startedAt' | 'endedAt' | 'dura
 }
 
 const STATUS_LABELS: Record<string, string> = { no_files: 'no files', up_to_date: 'up to date' };
-/** A status or table action in words ("no files", "up to date"). */
+/** A status or table action in words as the pipelines screens show them, lower case ("no files", "up to date"). */
 export const statusLabel = (s: string | null | undefined) => (s ? (STATUS_LABELS[s] ?? s.replace(/_/g, ' ')) : '');
-
-/** "1 run", "3 runs". */
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
