@@ -58,8 +58,32 @@ export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeo
   }
 }
 
-/** A workflow's progress query, or null when no worker answers within `ms` (or it has ended without one). */
-export async function queryProgress<P>(handle: WorkflowHandle, ms = 3000): Promise<P | null> {
-  const answer = await within(handle.query<P>(PROGRESS_QUERY).catch(() => null), ms);
-  return answer === STILL_RUNNING ? null : answer;
+/**
+ * A workflow's progress query, or null when no worker answers within `ms` (or it has ended
+ * without one). An unanswered query is aborted, so no call outlives the answer.
+ */
+export async function queryProgress<P>(client: Client, handle: WorkflowHandle, ms = 3000): Promise<P | null> {
+  const abort = new AbortController();
+  try {
+    const answer = await within(client.withAbortSignal(abort.signal, () => handle.query<P>(PROGRESS_QUERY)).catch(() => null), ms);
+    return answer === STILL_RUNNING ? null : answer;
+  } finally {
+    abort.abort();
+  }
+}
+
+/**
+ * A workflow's result, or STILL_RUNNING after `ms`. The wait for the result is then aborted, so
+ * no long poll outlives the answer (an abandoned one would go on until the workflow ends).
+ */
+export async function resultWithin<T>(client: Client, handle: { result(): Promise<T> }, ms: number): Promise<T | typeof STILL_RUNNING> {
+  const abort = new AbortController();
+  try {
+    return await within(
+      client.withAbortSignal(abort.signal, () => handle.result()),
+      ms,
+    );
+  } finally {
+    abort.abort();
+  }
 }

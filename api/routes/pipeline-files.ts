@@ -32,7 +32,7 @@ import { assertOrganizationExists, checkOrgId, ORGANIZATION_NOT_FOUND, orgIdSche
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { z } from 'zod';
-import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
+import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../lib/temporal';
 import { innermostCause } from '../../common/failures';
 
 export const UPLOAD_MESSAGES = {
@@ -316,7 +316,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   async function saveStoppedWhileReceiving(e: unknown, save: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string): Promise<unknown> {
     let reason: string | undefined;
     try {
-      await within(save.result(), SAVE_STOP_WAIT_MS);
+      await resultWithin(deps.temporal, save, SAVE_STOP_WAIT_MS);
     } catch (failure) {
       if (failure instanceof WorkflowFailedError) {
         const cause = innermostCause(failure);
@@ -405,9 +405,9 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   async function answerSave(res: Response, handle: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string, fileUrl: string): Promise<void> {
     const workflowId = handle.workflowId;
     try {
-      const outcome = await within(handle.result(), SAVE_ANSWER_WITHIN_MS);
+      const outcome = await resultWithin(deps.temporal, handle, SAVE_ANSWER_WITHIN_MS);
       if (outcome === STILL_RUNNING) {
-        const progress = (await queryProgress<CsvSaveProgress>(handle)) ?? undefined;
+        const progress = (await queryProgress<CsvSaveProgress>(deps.temporal, handle)) ?? undefined;
         return ok(res, 'The CSV is still being saved: its table appears when the load finishes.', { uploadId, workflowId, progress }, 202);
       }
       const saved: CsvSaveOutput = outcome;
@@ -505,7 +505,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       const input: DropCsvTableWorkflowInput = { orgId, databaseName, tableName };
       const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', { ...workflowStart(config, tableDeleteWorkflowId(orgId, tableName), orgId), args: [input] });
       try {
-        const outcome = await within(handle.result(), DELETE_ANSWER_WITHIN_MS);
+        const outcome = await resultWithin(deps.temporal, handle, DELETE_ANSWER_WITHIN_MS);
         if (outcome === STILL_RUNNING) {
           await audit({ actor: user, action: 'table.delete', targetType: 'table', targetId: `${orgId}/${tableName}`, before: { organization_id: orgId, databaseName, tableName }, after: { workflowId: handle.workflowId, status: 'running' } });
           return ok(res, UPLOAD_MESSAGES.tableBeingDeleted, { tableName, workflowId: handle.workflowId }, 202);
@@ -530,7 +530,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     if (!upload) throw notFound('Upload not found');
     assertOrgAccess(req.user as UserDoc, String(upload.organization_id));
     const workflowId = workflowIds.csvSave(String(upload.organization_id), uploadId);
-    const progress = await queryProgress<CsvSaveProgress>(deps.temporal.workflow.getHandle(workflowId));
+    const progress = await queryProgress<CsvSaveProgress>(deps.temporal, deps.temporal.workflow.getHandle(workflowId));
     ok(res, 'CSV save status', { upload: publicUpload(upload), workflowId, progress: progress ?? null });
   });
 

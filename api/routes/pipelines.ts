@@ -14,7 +14,7 @@ import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { assertOrganizationExists, findOrganization, orgIdSchema } from '../lib/organization';
 import { stepFailure, temporalUiUrl } from './onboard';
-import { STILL_RUNNING, queryProgress, within, workflowStart } from '../lib/temporal';
+import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../lib/temporal';
 
 export const PAGE_SIZE = 10;
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -39,7 +39,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
   const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
 
   /** A running run's live state (the workflow's progress query), or null when no worker answers within 3 s. */
-  const runProgress = (workflowId: string, runId: string) => queryProgress<PipelineRunProgress>(deps.temporal.workflow.getHandle(workflowId, runId));
+  const runProgress = (workflowId: string, runId: string) => queryProgress<PipelineRunProgress>(deps.temporal, deps.temporal.workflow.getHandle(workflowId, runId));
 
   /**
    * A record still "running" whose workflow has ended without closing it (terminated by an
@@ -127,7 +127,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     const runHandle = deps.temporal.workflow.getHandle<typeof pipelineRunWorkflow>(workflowId, runId);
     try {
       // Answer before the client gives up (100 s): a longer run goes on and is followed by its id.
-      const outcome = await within(runHandle.result(), cfg.PIPELINE_WAIT_SECONDS * 1000);
+      const outcome = await resultWithin(deps.temporal, runHandle, cfg.PIPELINE_WAIT_SECONDS * 1000);
       if (outcome === STILL_RUNNING) {
         const progress = await runProgress(workflowId, runId);
         return ok(res, 'The pipelines are still running: follow the run in the pipeline history.', { run: { runId, workflowId, status: 'running', temporalUrl, progress } }, 202);

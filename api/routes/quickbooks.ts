@@ -24,7 +24,7 @@ import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
-import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
+import { STILL_RUNNING, resultWithin, workflowStart } from '../lib/temporal';
 import { failureMessage } from '../../common/failures';
 import { assertOrganizationExists } from '../lib/organization';
 
@@ -71,7 +71,7 @@ export type SyncOutcome = { done: true; result: SyncResult } | { done: false; wo
 export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
   const workflowId = provider === 'quickbooks' ? workflowIds.quickbooksSync(accountId) : workflowIds.sageSync(accountId);
   const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
-  const result = await within(handle.result() as Promise<SyncResult>, SYNC_WAIT_MS);
+  const result = await resultWithin(temporal, handle as { result(): Promise<SyncResult> }, SYNC_WAIT_MS);
   return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }
 
