@@ -6,7 +6,7 @@
 // the organization's name. Screenshots: test-results/e2e/language-*.png.
 import type { Page } from 'playwright-core';
 import { Organization } from '../../common/models/organization';
-import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
+import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
 
@@ -52,13 +52,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
+const signIn = (page: Page) => signInAs(page, base, ADMIN_EMAIL, TEST_PASSWORD);
 
 describe('business language and forms in a real browser', () => {
   let page: Page;

@@ -5,7 +5,7 @@
 // Screenshots: test-results/e2e/pipelines-*.png.
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
+import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
@@ -59,13 +59,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel('Email').fill(USER_EMAIL);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
+const signIn = (page: Page) => signInAs(page, base, USER_EMAIL, TEST_PASSWORD);
 
 describe('the pipelines screen in a real browser', () => {
   let page: Page;
