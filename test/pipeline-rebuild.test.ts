@@ -5,28 +5,13 @@
 // long as the test needs (no timing).
 import { CancelledFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { rebuildTrialBalance } from '../activities/datafactory/local';
 import { rebuildTrialBalanceInThread } from '../activities/datafactory/rebuild-thread';
 import { waitFor } from './helpers/wait';
+import { sqliteFile, sqliteRows } from './helpers/sqlite';
 
-function database(sql: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tb-rebuild-')), 'org.sqlite');
-  const db = new Database(file);
-  db.exec(sql);
-  db.close();
-  return file;
-}
-const rows = (file: string, sql: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-};
+const database = (sql: string) => sqliteFile(sql, 'tb-rebuild-');
+const rows = sqliteRows;
 
 const LEDGER = `
   create table ledger (entity text, period text, account_code text, account_name text, debit real, credit real, _upload_id text, _loaded_at text);

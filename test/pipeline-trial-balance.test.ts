@@ -1,27 +1,11 @@
 // The "rebuild reporting tables" step of the local engine over every source DATA-MODEL.md
 // names: QuickBooks and Sage trial balances (as the connector syncs write them) and saved
 // CSVs whose header fits. Runs on a real SQLite file.
-import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { csvTrialBalanceSql, rebuildTrialBalance, tableNameForBlob } from '../activities/datafactory/local';
+import { sqliteFile, sqliteRows } from './helpers/sqlite';
 
-function database(sql: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tb-')), 'org.sqlite');
-  const db = new Database(file);
-  db.exec(sql);
-  db.close();
-  return file;
-}
-const rows = (file: string, sql: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-};
+const database = (sql: string) => sqliteFile(sql, 'tb-');
+const rows = sqliteRows;
 
 it('brings QuickBooks, Sage and fitting CSV tables into trial_balance, typed and per entity x period x account', () => {
   const file = database(`
