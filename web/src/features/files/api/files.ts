@@ -57,32 +57,35 @@ export async function saveCsv(orgId: string, file: File, tableName: string, onPr
 }
 
 /** POST /pipeline/saveCSV with { orgID, uploadId, tableName }: a stored file as a table, nothing sent again. */
-export async function saveStoredCsv(orgId: string, uploadId: string, tableName: string): Promise<string> {
+/** Runs a change to the organization's files, then asks for its file list again, whatever the outcome. */
+async function changingFiles<T>(orgId: string, change: () => Promise<T>): Promise<T> {
   try {
+    return await change();
+  } finally {
+    await mutate(filesKey(orgId));
+  }
+}
+
+export function saveStoredCsv(orgId: string, uploadId: string, tableName: string): Promise<string> {
+  return changingFiles(orgId, async () => {
     const res = await apiRequest<{ rowsLoaded?: number; progress?: unknown }>('POST', '/pipeline/saveCSV', { orgID: orgId, uploadId, tableName }, SAVE_CSV_FAILED);
     if (res.data?.progress !== undefined && res.data?.rowsLoaded === undefined) return typeof res.message === 'string' ? res.message : 'The CSV is still being saved.';
     return 'CSV saved successfully!';
-  } finally {
-    await mutate(filesKey(orgId));
-  }
+  });
 }
 
 /** DELETE /pipeline/files/{orgId}/{uploadId}: the stored file goes; the tables saved from it stay. */
-export async function deleteFile(orgId: string, uploadId: string): Promise<string> {
-  try {
+export function deleteFile(orgId: string, uploadId: string): Promise<string> {
+  return changingFiles(orgId, async () => {
     const res = await apiRequest('DELETE', `/pipeline/files/${encodeURIComponent(orgId)}/${encodeURIComponent(uploadId)}`, undefined, DELETE_FILE_FAILED);
     return typeof res.message === 'string' ? res.message : 'File deleted';
-  } finally {
-    await mutate(filesKey(orgId));
-  }
+  });
 }
 
 /** DELETE /pipeline/tables/{orgId}/{tableName}: a table saved from a CSV. */
-export async function deleteTable(orgId: string, tableName: string): Promise<string> {
-  try {
+export function deleteTable(orgId: string, tableName: string): Promise<string> {
+  return changingFiles(orgId, async () => {
     const res = await apiRequest('DELETE', `/pipeline/tables/${encodeURIComponent(orgId)}/${encodeURIComponent(tableName)}`, undefined, DELETE_TABLE_FAILED);
     return typeof res.message === 'string' ? res.message : 'Table deleted';
-  } finally {
-    await mutate(filesKey(orgId));
-  }
+  });
 }
