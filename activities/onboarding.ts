@@ -1,24 +1,21 @@
-// Onboarding steps 2-4 (step 1, the container, is activities/storage.ts ensureContainer):
+// Onboarding steps 2-4 (step 1, the container, is activities/storage ensureContainer):
 // the organization's SQL database, its data factory and the import of the factory template.
-// Local: SQLite file + the local pipeline engine (pipelines stored on the organization).
-// Azure: @azure/arm-sql and @azure/arm-datafactory. Every step finds what already exists.
+// The warehouse and data factory providers do the provider's part (SQLite file or Azure SQL;
+// the local engine or Azure Data Factory); this module keeps the organization's record and the
+// rules that hold on both. Every step finds what already exists.
 import type { BlobServiceClient } from '@azure/storage-blob';
 import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
-import { existsSync } from 'node:fs';
-import type { Config } from '../common/config';
-import { decryptSecret } from '../common/crypto';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
-import type { AzureDeps } from './datafactory/azure-clients';
-import { AZURE_FACTORY_NAME, createAzureFactory } from './datafactory/azure';
+import type { DataFactory } from './datafactory/types';
 import { installedPipelines, loadFactoryTemplate } from './datafactory/template';
-import { localDatabaseFile } from './warehouse';
-import { createDatabaseProvisioner, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './warehouse/provision';
+import type { EnsureDatabaseInput, EnsureDatabaseOutput } from './warehouse/provision';
+import type { Warehouse } from './warehouse/types';
 
 export interface OnboardingActivityDeps {
-  config: Config;
   blobService: BlobServiceClient;
-  azure?: AzureDeps;
+  warehouse: Warehouse;
+  dataFactory: DataFactory;
 }
 
 export interface EnsureDataFactoryInput {
@@ -41,8 +38,6 @@ export interface ImportDataFactoryOutput {
   templateVersion: number;
 }
 
-/** Local factory names: the spec's short-name rule (3-50 lowercase letters). */
-export const LOCAL_FACTORY_NAME = /^[a-z]{3,50}$/;
 
 async function loadOrg(orgId: string): Promise<OrganizationDoc> {
   if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
@@ -51,40 +46,20 @@ async function loadOrg(orgId: string): Promise<OrganizationDoc> {
   return org;
 }
 
-/** The organization's SQL database as the factory's linked service reaches it (azure). */
-function sqlConnectionString(cfg: Config, org: OrganizationDoc, databaseName: string): string {
-  const ob = org.onboarding;
-  if (ob?.blobToSqlConnectionStringEnc) return decryptSecret(ob.blobToSqlConnectionStringEnc, cfg.ENCRYPTION_KEY);
-  const server = ob?.sqlServerName || cfg.AZURE_SQL_SERVER;
-  const user = ob?.sqlAdminUsername || cfg.AZURE_SQL_ADMIN_USER;
-  const password = ob?.sqlAdminPasswordEnc ? decryptSecret(ob.sqlAdminPasswordEnc, cfg.ENCRYPTION_KEY) : cfg.AZURE_SQL_ADMIN_PASSWORD;
-  return `Server=tcp:${server}.database.windows.net,1433;Initial Catalog=${databaseName};User ID=${user};Password=${password};Encrypt=True;Connection Timeout=30;`;
-}
-
-export function createOnboardingActivities({ config: cfg, blobService, azure = {} }: OnboardingActivityDeps) {
-  const provisioner = createDatabaseProvisioner(cfg, azure);
-  const adf = createAzureFactory(cfg, azure);
-
+export function createOnboardingActivities({ blobService, warehouse, dataFactory }: OnboardingActivityDeps) {
   return {
     async ensureDatabase(input: Omit<EnsureDatabaseInput, 'sqlServerName' | 'location'>): Promise<EnsureDatabaseOutput> {
       const org = await loadOrg(input.orgId);
       const taken = await Organization.exists({ _id: { $ne: input.orgId }, 'onboarding.databaseName': input.databaseName });
       if (taken) throw ApplicationFailure.nonRetryable(`Database name "${input.databaseName}" is already used by another organization`, 'ValidationError');
-      return provisioner.ensureDatabase({ ...input, sqlServerName: org.onboarding?.sqlServerName ?? undefined, location: org.onboarding?.location ?? undefined });
+      return warehouse.ensureDatabase({ ...input, sqlServerName: org.onboarding?.sqlServerName ?? undefined, location: org.onboarding?.location ?? undefined });
     },
 
     async ensureDataFactory({ orgId, dataFactoryName }: EnsureDataFactoryInput): Promise<EnsureDataFactoryOutput> {
       const org = await loadOrg(orgId);
       const taken = await Organization.exists({ _id: { $ne: orgId }, 'onboarding.dataFactoryName': dataFactoryName });
       if (taken) throw ApplicationFailure.nonRetryable(`Data factory name "${dataFactoryName}" is already used by another organization`, 'ValidationError');
-      if (cfg.PROVIDER === 'azure') {
-        const res = await adf.ensureFactory({ orgId, factoryName: dataFactoryName, location: org.onboarding?.location ?? undefined });
-        return { dataFactoryName, created: res.created };
-      }
-      if (!LOCAL_FACTORY_NAME.test(dataFactoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${dataFactoryName}"`, 'ValidationError');
-      // The local engine's factory is the organization's record: created when first named.
-      const created = org.onboarding?.dataFactoryName !== dataFactoryName;
-      if (created) await Organization.updateOne({ _id: orgId }, { $set: { 'onboarding.dataFactoryCreatedAt': new Date() } });
+      const { created } = await dataFactory.ensureFactory({ orgId, factoryName: dataFactoryName, org });
       return { dataFactoryName, created };
     },
 
@@ -98,18 +73,7 @@ export function createOnboardingActivities({ config: cfg, blobService, azure = {
       if (ob?.containerName !== input.containerName) throw ApplicationFailure.nonRetryable(`Container "${input.containerName}" is not this organization's: create it first`, 'ValidationError');
       if (!(await blobService.getContainerClient(input.containerName).exists())) throw ApplicationFailure.nonRetryable(`Container "${input.containerName}" does not exist`, 'NotFound');
       const template = loadFactoryTemplate();
-      if (cfg.PROVIDER === 'azure') {
-        if (!AZURE_FACTORY_NAME.test(input.factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${input.factoryName}"`, 'ValidationError');
-        await adf.importTemplate(template, {
-          orgId: input.orgId,
-          factoryName: input.factoryName,
-          containerName: input.containerName,
-          blobConnectionString: cfg.AZURE_STORAGE_CONNECTION_STRING,
-          sqlConnectionString: sqlConnectionString(cfg, org, input.databaseName),
-        });
-      } else if (!existsSync(localDatabaseFile(cfg.WAREHOUSE_DIR, input.databaseName))) {
-        throw ApplicationFailure.nonRetryable(`Database "${input.databaseName}" does not exist`, 'NotFound');
-      }
+      await dataFactory.importTemplate(template, { orgId: input.orgId, factoryName: input.factoryName, containerName: input.containerName, databaseName: input.databaseName, org });
       const pipelines = installedPipelines(template);
       await Organization.updateOne(
         { _id: input.orgId },

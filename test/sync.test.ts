@@ -5,9 +5,8 @@ import { mkdirSync } from 'node:fs';
 import request from 'supertest';
 import { monthEnd, monthRanges, recentMonths } from '../activities/connectors/periods';
 import { syncScheduleId } from '../activities/connectors/schedules';
-import { openConnectorDatabase } from '../activities/connectors/sql-writer';
 import { connectorTables } from '../activities/connectors/tables';
-import { localDatabaseFile } from '../activities/warehouse';
+import { createWarehouse, localDatabaseFile } from '../activities/warehouse';
 import { Organization } from '../common/models/organization';
 import { SyncRun } from '../common/models/sync-run';
 import { FakeIntacct } from './fakes/intacct';
@@ -89,7 +88,7 @@ describe('connector tables in the organization SQL database', () => {
 
   it('replaces exactly the fetched periods of one realm and keeps the rest', async () => {
     const name = `w${Date.now().toString(36)}a`;
-    const db = await openConnectorDatabase(stack.config, name);
+    const db = await createWarehouse(stack.config).openConnectorWriter({ orgId: 'test', databaseName: name });
     try {
       await db.replace([{ table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: months.flatMap((p) => [tb(p, '1', 10), tb(p, '2', 20)]) }]);
       await db.replace([{ table: connectorTables.quickbooksTrialBalance, scopeValue: 'r2', periods: ['2025-01'], rows: [{ ...tb('2025-01', '9', 1), realm_id: 'r2' }] }]);
@@ -112,7 +111,7 @@ describe('connector tables in the organization SQL database', () => {
   it('writes nothing when any table of the replacement fails', async () => {
     const name = `w${Date.now().toString(36)}b`;
     mkdirSync(stack.config.WAREHOUSE_DIR, { recursive: true });
-    const first = await openConnectorDatabase(stack.config, name);
+    const first = await createWarehouse(stack.config).openConnectorWriter({ orgId: 'test', databaseName: name });
     await first.replace([{ table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: [tb('2025-01', '1', 10)] }]);
     await first.close();
     // A balance-sheet table of an older shape: inserting into it fails inside the transaction.
@@ -120,7 +119,7 @@ describe('connector tables in the organization SQL database', () => {
     raw.exec('create table quickbooks_balance_sheet (realm_id text, period text)');
     expect(raw.prepare("select name from pragma_table_info('quickbooks_balance_sheet')").all()).toEqual([{ name: 'realm_id' }, { name: 'period' }]);
     raw.close();
-    const db = await openConnectorDatabase(stack.config, name);
+    const db = await createWarehouse(stack.config).openConnectorWriter({ orgId: 'test', databaseName: name });
     await expect(
       db.replace([
         { table: connectorTables.quickbooksTrialBalance, scopeValue: 'r1', periods: months, rows: [tb('2025-01', '1', 99), tb('2025-02', '1', 99)] },

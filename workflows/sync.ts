@@ -3,7 +3,7 @@
 // of at most six, each range replaced atomically in the organization's SQL database.
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/workflow';
-import type { ConnectorActivities } from '../activities/connectors';
+import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage } from '../common/failures';
 

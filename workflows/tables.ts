@@ -24,7 +24,7 @@ export interface DropCsvTableWorkflowOutput {
 export async function dropCsvTableWorkflow(input: DropCsvTableWorkflowInput): Promise<DropCsvTableWorkflowOutput> {
   let dropped: { tableName: string; rows: number };
   try {
-    dropped = await dropCsvTable({ databaseName: input.databaseName, tableName: input.tableName });
+    dropped = await dropCsvTable({ orgId: input.orgId, databaseName: input.databaseName, tableName: input.tableName });
   } catch (e) {
     // Unknown table or not one made from a CSV: the caller's answer, never retried.
     if (e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && (e.cause.type === 'NotFound' || e.cause.type === 'ValidationError')) {

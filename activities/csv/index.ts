@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { config as processConfig, type Config } from '../../common/config';
 import { Upload } from '../../common/models/upload';
 import type { ColumnType, LoadCsvBlob } from './contract';
-import { createCsvLoader } from './load';
+import { createCsvLoader, type CsvLoaderDeps } from './load';
 
 export type { CsvLoadProgress, LoadCsvBlobOptions, LoadCsvBlobResult } from './load';
 export { CSV_PROGRESS_SIGNAL, checkTableName, createCsvLoader } from './load';
@@ -57,7 +57,7 @@ const uploadObjectId = (uploadId: string) => {
   return uploadId;
 };
 
-export function createCsvActivities(deps: { blobService: BlobServiceClient; config: Config }) {
+export function createCsvActivities(deps: CsvLoaderDeps) {
   return {
     /** Registered as an activity: the same loader, with the worker's clients. */
     loadCsvBlob: createCsvLoader(deps),

@@ -9,7 +9,8 @@ import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { tableName as tableNameRule, messages } from '../../common/validation';
-import { openCsvTableLoad, RetypeNeeded, TableConflictError, type CsvTableLoad, type CsvTableLoadOptions } from '../warehouse/csv-table';
+import { createWarehouse, type CsvLoadOptions, type Warehouse } from '../warehouse';
+import { RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table-load';
 import { classifyWarehouseError, tooManyColumns } from '../warehouse/failures';
 import { heavyWorkSlots, type WorkSlots } from '../warehouse/heavy-work';
 import { JsonRowBatch } from '../warehouse/row-batch';
@@ -55,6 +56,8 @@ export interface LoadCsvBlobResult extends LoadCsvBlobOutput {
 export interface CsvLoaderDeps {
   blobService: BlobServiceClient;
   config: Config;
+  /** The organization databases' provider (activities/index.ts builds it once); from config when not given. */
+  warehouse?: Warehouse;
 }
 
 /** Table names: the spec's rule, and never a name the product (or SQLite) keeps for its own tables. */
@@ -122,7 +125,8 @@ export function createCsvLoader({
   rowsExtension,
   stallMs = UPLOAD_STALL_MS,
   slots = heavyWorkSlots(config.WORKER_HEAVY_CONCURRENCY),
-}: CsvLoaderDeps & { batchLimits?: CsvBatchLimits; stallMs?: number; slots?: WorkSlots } & CsvTableLoadOptions) {
+  warehouse = createWarehouse(config),
+}: CsvLoaderDeps & { batchLimits?: CsvBatchLimits; stallMs?: number; slots?: WorkSlots } & CsvLoadOptions) {
   return async function loadCsvBlob(input: LoadCsvBlobOptions): Promise<LoadCsvBlobResult> {
     const ctx = activityContext();
     let table: CsvTableLoad | undefined;
@@ -134,7 +138,7 @@ export function createCsvLoader({
       release = await slots.acquire({ onWait: () => ctx?.heartbeat(), signal: ctx?.cancellationSignal });
       const tableName = checkTableName(input.tableName);
       const blob = blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName);
-      table = await openCsvTableLoad(config, { databaseName: input.databaseName, tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 }, { rowsExtension });
+      table = await warehouse.openCsvLoad({ orgId: input.orgId, databaseName: input.databaseName }, { tableName, uploadId: input.uploadId, attempt: ctx?.info.attempt ?? 1 }, { rowsExtension });
       const loaded = await table.prepare();
       if (loaded) return { tableName, rowsLoaded: loaded.rows, columns: loaded.columns, alreadyLoaded: true };
 

@@ -4,11 +4,11 @@
 // never doubles a month.
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
+import { createWarehouse, type Warehouse } from '../warehouse';
 import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
-import { openConnectorDatabase } from '../connectors/sql-writer';
 import { connectorTables, type Row } from '../connectors/tables';
-import { requireDatabase } from '../org-resources';
+import { requireDatabase } from '../records/org-resources';
 import { IntuitHttpError, InvalidGrantError, MalformedAnswerError, ThrottledError } from './client';
 import { parseAccountPage, parseMonthlyReport, parseTrialBalance } from './parse';
 import { QuickBooksSession } from './session';
@@ -38,7 +38,7 @@ export function quickBooksFailure(e: unknown, cfg: Config): unknown {
 
 const ts = () => new Date().toISOString();
 
-export function createQuickBooksActivities({ config }: { config: Config }) {
+export function createQuickBooksActivities({ config, warehouse = createWarehouse(config) }: { config: Config; warehouse?: Warehouse }) {
   const guarded =
     <I, O>(fn: (input: I) => Promise<O>) =>
     async (input: I): Promise<O> => {
@@ -62,7 +62,7 @@ export function createQuickBooksActivities({ config }: { config: Config }) {
         Context.current().heartbeat({ fetched: all.length });
         if (!page.full) break;
       }
-      const db = await openConnectorDatabase(config, databaseName);
+      const db = await warehouse.openConnectorWriter({ orgId: qb.orgId, databaseName });
       try {
         await db.replace([{ table: connectorTables.quickbooksAccounts, scopeValue: qb.realmId, rows: all }]);
       } finally {
@@ -93,7 +93,7 @@ export function createQuickBooksActivities({ config }: { config: Config }) {
       const profitAndLoss = await monthly('ProfitAndLoss');
       const balanceSheet = await monthly('BalanceSheet');
 
-      const db = await openConnectorDatabase(config, databaseName);
+      const db = await warehouse.openConnectorWriter({ orgId: qb.orgId, databaseName });
       try {
         await db.replace([
           { table: connectorTables.quickbooksTrialBalance, scopeValue: realm, periods: months, rows: trialBalance },

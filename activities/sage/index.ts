@@ -2,13 +2,13 @@
 // and get_trialbalance per month, into the organization's SQL database (replaced atomically).
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
+import { createWarehouse, type Warehouse } from '../warehouse';
 import { decryptSecret } from '../../common/crypto';
 import { SageAccount } from '../../common/models/sage-account';
 import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
-import { openConnectorDatabase } from '../connectors/sql-writer';
 import { connectorTables, type Row } from '../connectors/tables';
-import { requireDatabase } from '../org-resources';
+import { requireDatabase } from '../records/org-resources';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
 
 export const GL_PAGE_SIZE = 1000;
@@ -92,7 +92,7 @@ const dateXml = (tag: string, ymd: string) => {
   return `<${tag}><year>${y}</year><month>${m}</month><day>${d}</day></${tag}>`;
 };
 
-export function createSageActivities({ config }: { config: Config }) {
+export function createSageActivities({ config, warehouse = createWarehouse(config) }: { config: Config; warehouse?: Warehouse }) {
   const guarded =
     <I, O>(fn: (input: I) => Promise<O>) =>
     async (input: I): Promise<O> => {
@@ -114,7 +114,7 @@ export function createSageActivities({ config }: { config: Config }) {
         if (!accountNo) throw new MalformedIntacctAnswer('GLACCOUNT record without ACCOUNTNO');
         return { company_id: companyId, account_no: accountNo, title: text(r.TITLE), account_type: text(r.ACCOUNTTYPE), normal_balance: text(r.NORMALBALANCE), status: text(r.STATUS), synced_at: syncedAt };
       });
-      const db = await openConnectorDatabase(config, databaseName);
+      const db = await warehouse.openConnectorWriter({ orgId: s.orgId, databaseName });
       try {
         await db.replace([{ table: connectorTables.sageGlAccounts, scopeValue: companyId, rows }]);
       } finally {
@@ -156,7 +156,7 @@ export function createSageActivities({ config }: { config: Config }) {
         }
         Context.current().heartbeat({ period });
       }
-      const db = await openConnectorDatabase(config, databaseName);
+      const db = await warehouse.openConnectorWriter({ orgId: s.orgId, databaseName });
       try {
         await db.replace([{ table: connectorTables.sageTrialBalance, scopeValue: companyId, periods: months, rows }]);
       } finally {

@@ -5,16 +5,13 @@
 // table typed by the first batch (usually right, so the staging table is the new table) and
 // fixes it at the end when later rows changed a type; Azure SQL stages text and builds the
 // typed table from it.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { MAX_CSV_COLUMNS } from './failures';
-import { localDatabaseFile } from './index';
 import type { RowBatchPayload } from './row-batch';
 import { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
-import { MssqlCsvTableLoad } from './mssql-csv-table';
 import { SqliteThread } from './sqlite-thread';
 
 export { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
@@ -54,7 +51,7 @@ function warnRowsFallback(why: string): void {
 }
 
 /** The extension's path when it is there. */
-function defaultRowsExtension(): string | undefined {
+export function defaultRowsExtension(): string | undefined {
   if (existsSync(SQLITE_ROWS_EXTENSION)) return SQLITE_ROWS_EXTENSION;
   warnRowsFallback(`${SQLITE_ROWS_EXTENSION} is missing (npm run build:native makes it)`);
   return undefined;
@@ -63,7 +60,7 @@ function defaultRowsExtension(): string | undefined {
 /** The lf_rows table over the batch being inserted (temp: each load connection has its own). */
 const ROWS_VTAB = 'temp."lf_batch"';
 
-class SqliteCsvTableLoad implements CsvTableLoad {
+export class SqliteCsvTableLoad implements CsvTableLoad {
   readonly maxColumns = MAX_CSV_COLUMNS.local;
   private readonly thread = new SqliteThread();
   private readonly names: ReturnType<typeof stagingNames>;
@@ -196,14 +193,4 @@ class SqliteCsvTableLoad implements CsvTableLoad {
 export interface CsvTableLoadOptions {
   /** SQLite: the lf_rows extension to load (default SQLITE_ROWS_EXTENSION when it is there); null: none. */
   rowsExtension?: string | null;
-}
-
-/** The load for the configured provider: a SQLite file locally, Azure SQL in azure mode. */
-export async function openCsvTableLoad(config: Config, target: CsvTableLoadTarget, options: CsvTableLoadOptions = {}): Promise<CsvTableLoad> {
-  if (config.PROVIDER === 'azure') {
-    return new MssqlCsvTableLoad(config, target);
-  }
-  mkdirSync(config.WAREHOUSE_DIR, { recursive: true });
-  const extension = options.rowsExtension === undefined ? defaultRowsExtension() : (options.rowsExtension ?? undefined);
-  return new SqliteCsvTableLoad(localDatabaseFile(config.WAREHOUSE_DIR, target.databaseName), target, extension);
 }

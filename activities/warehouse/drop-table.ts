@@ -4,12 +4,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { Config } from '../../common/config';
-import { localDatabaseFile } from '.';
+import type { ConnectionPool } from 'mssql';
 import { quoteSqlite } from './csv-table';
 import { quoteMssql } from './mssql-csv-table';
 
 export interface DropCsvTableInput {
+  /** The organization whose database it is (its connection record; older histories did not send it). */
+  orgId?: string;
   databaseName: string;
   tableName: string;
 }
@@ -23,7 +24,7 @@ export interface DropCsvTableOutput {
 export const tableNotFound = (tableName: string) => `Table "${tableName}" was not found.`;
 export const notFromCsv = (tableName: string) => `Table "${tableName}" was not made from a CSV: only tables saved from a CSV can be deleted here.`;
 
-function dropSqlite(file: string, tableName: string): DropCsvTableOutput {
+export function dropSqlite(file: string, tableName: string): DropCsvTableOutput {
   if (!existsSync(file)) throw ApplicationFailure.nonRetryable(tableNotFound(tableName), 'NotFound');
   const db = new Database(file, { fileMustExist: true });
   try {
@@ -42,36 +43,15 @@ function dropSqlite(file: string, tableName: string): DropCsvTableOutput {
   }
 }
 
-async function dropMssql(cfg: Config, databaseName: string, tableName: string): Promise<DropCsvTableOutput> {
-  const mssql = await import('mssql');
-  const pool = await new mssql.ConnectionPool({
-    server: `${cfg.AZURE_SQL_SERVER}.database.windows.net`,
-    database: databaseName,
-    user: cfg.AZURE_SQL_ADMIN_USER,
-    password: cfg.AZURE_SQL_ADMIN_PASSWORD,
-    options: { encrypt: true },
-    connectionTimeout: 30000,
-  }).connect();
-  try {
-    const found = await pool.request().input('name', tableName).query<{ name: string }>(`SELECT name FROM sys.tables WHERE schema_id = SCHEMA_ID('dbo') AND name = @name`);
-    const name = found.recordset[0]?.name;
-    if (!name) throw ApplicationFailure.nonRetryable(tableNotFound(tableName), 'NotFound');
-    const cols = await pool.request().input('name', name).query<{ name: string }>(`SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID('dbo.' + QUOTENAME(@name))`);
-    if (!cols.recordset.some((c) => c.name === '_upload_id')) throw ApplicationFailure.nonRetryable(notFromCsv(name), 'ValidationError');
-    const table = `[dbo].${quoteMssql(name)}`;
-    const count = await pool.request().query<{ n: number }>(`SELECT COUNT_BIG(*) AS n FROM ${table}`);
-    await pool.request().query(`DROP TABLE ${table}`);
-    return { tableName: name, rows: Number(count.recordset[0]?.n ?? 0) };
-  } finally {
-    await pool.close();
-  }
-}
-
-export function createDropTableActivities(deps: { config: Config }) {
-  return {
-    async dropCsvTable(input: DropCsvTableInput): Promise<DropCsvTableOutput> {
-      if (deps.config.PROVIDER === 'azure') return dropMssql(deps.config, input.databaseName, input.tableName);
-      return dropSqlite(localDatabaseFile(deps.config.WAREHOUSE_DIR, input.databaseName), input.tableName);
-    },
-  };
+/** Azure SQL: the same checks and drop on an open pool of the organization's database (the caller closes it). */
+export async function dropMssql(pool: ConnectionPool, tableName: string): Promise<DropCsvTableOutput> {
+  const found = await pool.request().input('name', tableName).query<{ name: string }>(`SELECT name FROM sys.tables WHERE schema_id = SCHEMA_ID('dbo') AND name = @name`);
+  const name = found.recordset[0]?.name;
+  if (!name) throw ApplicationFailure.nonRetryable(tableNotFound(tableName), 'NotFound');
+  const cols = await pool.request().input('name', name).query<{ name: string }>(`SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID('dbo.' + QUOTENAME(@name))`);
+  if (!cols.recordset.some((c) => c.name === '_upload_id')) throw ApplicationFailure.nonRetryable(notFromCsv(name), 'ValidationError');
+  const table = `[dbo].${quoteMssql(name)}`;
+  const count = await pool.request().query<{ n: number }>(`SELECT COUNT_BIG(*) AS n FROM ${table}`);
+  await pool.request().query(`DROP TABLE ${table}`);
+  return { tableName: name, rows: Number(count.recordset[0]?.n ?? 0) };
 }

@@ -4,11 +4,11 @@
 // convert to the inferred type are kept as text rather than losing values.
 // Not exercised by the test suite: no SQL Server runs here (see the issue note).
 import type { ConnectionPool, Transaction } from 'mssql';
-import type { Config } from '../../common/config';
 import type { ColumnPlan } from '../csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { batchRows, type RowBatchPayload } from './row-batch';
 import { MAX_CSV_COLUMNS } from './failures';
+import { openSqlPool, type SqlLogin } from './connection';
 import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
 
 export const quoteMssql = (name: string) => `[${name.replace(/]/g, ']]')}]`;
@@ -54,7 +54,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
   private loadedAt = new Date();
 
   constructor(
-    private readonly config: Config,
+    private readonly login: SqlLogin,
     private readonly target: CsvTableLoadTarget,
   ) {
     this.names = stagingNames(target.uploadId, target.attempt);
@@ -62,16 +62,7 @@ export class MssqlCsvTableLoad implements CsvTableLoad {
 
   private async connect(): Promise<ConnectionPool> {
     if (this.pool) return this.pool;
-    const mssql = await import('mssql');
-    this.pool = await new mssql.ConnectionPool({
-      server: `${this.config.AZURE_SQL_SERVER}.database.windows.net`,
-      database: this.target.databaseName,
-      user: this.config.AZURE_SQL_ADMIN_USER,
-      password: this.config.AZURE_SQL_ADMIN_PASSWORD,
-      options: { encrypt: true },
-      connectionTimeout: 30000,
-      requestTimeout: 30 * 60 * 1000,
-    }).connect();
+    this.pool = await openSqlPool(this.login, { connectionTimeout: 30000, requestTimeout: 30 * 60 * 1000 });
     return this.pool;
   }
 

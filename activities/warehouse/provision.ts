@@ -1,12 +1,13 @@
 // Onboarding step 2: the organization's SQL database. Local: the SQLite file
-// localDatabaseFile(WAREHOUSE_DIR, databaseName). Azure: a database on the configured (or the
-// organization's) Azure SQL server, created with @azure/arm-sql.
+// localDatabaseFile(WAREHOUSE_DIR, databaseName). Azure: a database on the organization's own
+// (else the configured) Azure SQL server, created with @azure/arm-sql. The warehouse providers
+// (./sqlite.ts, ./azure-sql.ts) call the one that is theirs.
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Config } from '../../common/config';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../datafactory/azure-clients';
-import { localDatabaseFile } from './index';
+import { localDatabaseFile } from './files';
 
 export interface EnsureDatabaseInput {
   orgId: string;
@@ -27,56 +28,54 @@ export const AZURE_DATABASE_NAME = /^(?=.{1,128}$)[^<>*%&:\\/?]*[^<>*%&:\\/?. ]$
 
 const OWNER_TAG = 'ledgerflowOrganizationId';
 
-export function createDatabaseProvisioner(cfg: Config, azure: AzureDeps = {}) {
-  async function ensureLocal({ orgId, databaseName }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
-    if (!LOCAL_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
-    // A failure to create the folder (disk, permissions) is transient: Temporal retries it.
-    mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
-    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName);
-    const existed = existsSync(file);
-    const db = new Database(file);
-    try {
-      db.exec('create table if not exists _ledgerflow_meta (key text primary key, value text not null)');
-      // The owner row makes a repeated step find its own database and refuse another organization's.
-      db.prepare('insert or ignore into _ledgerflow_meta (key, value) values (?, ?)').run('organization_id', orgId);
-      const owner = db.prepare('select value from _ledgerflow_meta where key = ?').get('organization_id') as { value: string };
-      if (owner.value !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
-    } finally {
-      db.close();
-    }
-    return { databaseName, created: !existed };
+/** Local: the organization's SQLite file under WAREHOUSE_DIR, with its owner row. */
+export async function ensureLocalDatabase(cfg: Config, { orgId, databaseName }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+  if (!LOCAL_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+  // A failure to create the folder (disk, permissions) is transient: Temporal retries it.
+  mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
+  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName);
+  const existed = existsSync(file);
+  const db = new Database(file);
+  try {
+    db.exec('create table if not exists _ledgerflow_meta (key text primary key, value text not null)');
+    // The owner row makes a repeated step find its own database and refuse another organization's.
+    db.prepare('insert or ignore into _ledgerflow_meta (key, value) values (?, ?)').run('organization_id', orgId);
+    const owner = db.prepare('select value from _ledgerflow_meta where key = ?').get('organization_id') as { value: string };
+    if (owner.value !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+  } finally {
+    db.close();
   }
+  return { databaseName, created: !existed };
+}
 
-  async function ensureAzure({ orgId, databaseName, sqlServerName, location }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
-    if (!AZURE_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
-    const server = sqlServerName || cfg.AZURE_SQL_SERVER;
-    const rg = cfg.AZURE_RESOURCE_GROUP;
-    if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('Azure SQL server, resource group and subscription must be configured', 'ValidationError');
-    // Loaded on first use: the SDK's models cost ~50 MB of memory that the local provider never needs.
-    const { SqlManagementClient } = await import('@azure/arm-sql');
-    const client = new SqlManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID, managementClientOptions(cfg, azure));
-    try {
-      const existing = await client.databases.get(rg, server, databaseName);
-      const owner = existing.tags?.[OWNER_TAG];
-      if (owner && owner !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
-      return { databaseName, created: false };
-    } catch (e) {
-      if (e instanceof ApplicationFailure) throw e;
-      if (armStatus(e) !== 404) classifyArmError(e, `Azure SQL refused to read database "${databaseName}"`);
-    }
-    try {
-      await client.databases.beginCreateOrUpdateAndWait(
-        rg,
-        server,
-        databaseName,
-        { location: location || cfg.AZURE_LOCATION, sku: { name: 'Basic', tier: 'Basic' }, tags: { [OWNER_TAG]: orgId } },
-        { updateIntervalInMs: azure.pollIntervalMs ?? 5000 },
-      );
-    } catch (e) {
-      classifyArmError(e, `Azure SQL refused to create database "${databaseName}"`);
-    }
-    return { databaseName, created: true };
+/** Azure: the database on the organization's server, tagged with its owner (a repeated step finds it). */
+export async function ensureAzureDatabase(cfg: Config, azure: AzureDeps, { orgId, databaseName, sqlServerName, location }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+  if (!AZURE_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+  const server = sqlServerName || cfg.AZURE_SQL_SERVER;
+  const rg = cfg.AZURE_RESOURCE_GROUP;
+  if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('Azure SQL server, resource group and subscription must be configured', 'ValidationError');
+  // Loaded on first use: the SDK's models cost ~50 MB of memory that the local provider never needs.
+  const { SqlManagementClient } = await import('@azure/arm-sql');
+  const client = new SqlManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID, managementClientOptions(cfg, azure));
+  try {
+    const existing = await client.databases.get(rg, server, databaseName);
+    const owner = existing.tags?.[OWNER_TAG];
+    if (owner && owner !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+    return { databaseName, created: false };
+  } catch (e) {
+    if (e instanceof ApplicationFailure) throw e;
+    if (armStatus(e) !== 404) classifyArmError(e, `Azure SQL refused to read database "${databaseName}"`);
   }
-
-  return { ensureDatabase: (input: EnsureDatabaseInput) => (cfg.PROVIDER === 'azure' ? ensureAzure(input) : ensureLocal(input)) };
+  try {
+    await client.databases.beginCreateOrUpdateAndWait(
+      rg,
+      server,
+      databaseName,
+      { location: location || cfg.AZURE_LOCATION, sku: { name: 'Basic', tier: 'Basic' }, tags: { [OWNER_TAG]: orgId } },
+      { updateIntervalInMs: azure.pollIntervalMs ?? 5000 },
+    );
+  } catch (e) {
+    classifyArmError(e, `Azure SQL refused to create database "${databaseName}"`);
+  }
+  return { databaseName, created: true };
 }

@@ -15,7 +15,7 @@ import { checkTableName } from '../../activities/csv/load';
 import { CsvInputError } from '../../activities/csv/errors';
 import { CsvByteGuard } from '../../activities/csv/sniff';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../../activities/csv/store';
-import { requireContainer, requireDatabase } from '../../activities/org-resources';
+import { requireContainer, requireDatabase } from '../../activities/records/org-resources';
 import { WAREHOUSE_UNAVAILABLE } from '../../activities/warehouse/failures';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';

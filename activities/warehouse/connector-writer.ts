@@ -1,12 +1,11 @@
 // Writes connector tables into the organization's SQL database: the local SQLite file
-// (better-sqlite3) or the Azure SQL database (mssql), behind one small interface. Each call
+// (better-sqlite3) or the Azure SQL database (mssql), behind one small interface. The
+// warehouse provider (./index.ts) opens the one its organization uses. Each call
 // replaces the scoped rows of one or more tables in a single transaction, so a reader never
 // sees half a sync and a re-run never doubles a month.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import type { Config } from '../../common/config';
-import { localDatabaseFile } from '../warehouse';
-import type { ColumnKind, ConnectorTable, Row } from './tables';
+import type { ConnectionPool } from 'mssql';
+import type { ColumnKind, ConnectorTable, Row } from '../connectors/tables';
 
 export interface TableReplacement {
   table: ConnectorTable;
@@ -44,8 +43,15 @@ function sqliteValue(kind: ColumnKind, v: Row[string] | undefined): string | num
   return typeof v === 'boolean' ? Number(v) : v;
 }
 
-class SqliteConnectorDatabase implements ConnectorDatabase {
-  constructor(private readonly db: Database.Database) {}
+export class SqliteConnectorDatabase implements ConnectorDatabase {
+  private readonly db: Database.Database;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    // Other writers (CSV saves, pipelines) may hold the file briefly: wait instead of failing.
+    this.db.pragma('busy_timeout = 10000');
+    this.db.pragma('journal_mode = WAL');
+  }
 
   private ensure(table: ConnectorTable): void {
     const cols = Object.entries(table.columns).map(([c, k]) => `"${c}" ${sqliteType[k]}`);
@@ -82,10 +88,10 @@ class SqliteConnectorDatabase implements ConnectorDatabase {
   }
 }
 
-class AzureSqlConnectorDatabase implements ConnectorDatabase {
+export class AzureSqlConnectorDatabase implements ConnectorDatabase {
   constructor(
     private readonly mssql: typeof import('mssql'),
-    private readonly pool: import('mssql').ConnectionPool,
+    private readonly pool: ConnectionPool,
   ) {}
 
   private sqlType(kind: ColumnKind, column: string) {
@@ -148,27 +154,4 @@ class AzureSqlConnectorDatabase implements ConnectorDatabase {
   async close(): Promise<void> {
     await this.pool.close();
   }
-}
-
-/** Opens the organization's SQL database (created on first use locally). */
-export async function openConnectorDatabase(cfg: Config, databaseName: string): Promise<ConnectorDatabase> {
-  if (cfg.PROVIDER === 'azure') {
-    const mssql = await import('mssql');
-    const pool = await new mssql.ConnectionPool({
-      server: `${cfg.AZURE_SQL_SERVER}.database.windows.net`,
-      database: databaseName,
-      user: cfg.AZURE_SQL_ADMIN_USER,
-      password: cfg.AZURE_SQL_ADMIN_PASSWORD,
-      options: { encrypt: true },
-      connectionTimeout: 15000,
-      requestTimeout: 120000,
-    }).connect();
-    return new AzureSqlConnectorDatabase(mssql, pool);
-  }
-  mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
-  const db = new Database(localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName));
-  // Other writers (CSV saves, pipelines) may hold the file briefly: wait instead of failing.
-  db.pragma('busy_timeout = 10000');
-  db.pragma('journal_mode = WAL');
-  return new SqliteConnectorDatabase(db);
 }

@@ -1,7 +1,7 @@
 // Records in Mongo written at workflow state transitions.
 import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
-import { Organization } from '../common/models/organization';
+import { Organization } from '../../common/models/organization';
 
 export interface RecordOnboardingStepInput {
   orgId: string;

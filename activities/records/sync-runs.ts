@@ -6,9 +6,9 @@ import type { Config } from '../../common/config';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { SageAccount } from '../../common/models/sage-account';
 import { SyncRun, type SyncProvider } from '../../common/models/sync-run';
-import { requireDatabase } from '../org-resources';
-import { businessFailure, FailureType } from './failures';
-import { monthRanges, recentMonths } from './periods';
+import { requireDatabase } from './org-resources';
+import { businessFailure, FailureType } from '../connectors/failures';
+import { monthRanges, recentMonths } from '../connectors/periods';
 
 export interface BeginSyncRunInput {
   provider: SyncProvider;

@@ -1,0 +1,66 @@
+// Azure Data Factory as the organization's data factory: the factory and the template's
+// resources through ARM (./azure.ts), wired to the organization's own container and its own
+// SQL database login (warehouse/connection.ts); a pipeline run is one Data Factory run,
+// created once (its id kept on the run record and in the heartbeat) and polled until it ends.
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { Config } from '../../common/config';
+import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+import { sqlConnectionStringOf } from '../warehouse/connection';
+import { AZURE_FACTORY_NAME, createAzureFactory } from './azure';
+import type { AzureDeps } from './azure-clients';
+import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type RunPipelineOutput } from './run-context';
+import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
+
+export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory {
+  const adf = createAzureFactory(cfg, azure);
+  return {
+    provider: 'azure',
+
+    ensureFactory({ orgId, factoryName, org }: EnsureFactoryInput) {
+      return adf.ensureFactory({ orgId, factoryName, location: org.onboarding?.location ?? undefined });
+    },
+
+    async importTemplate(template, { orgId, factoryName, containerName, databaseName, org }: ImportInput) {
+      if (!AZURE_FACTORY_NAME.test(factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${factoryName}"`, 'ValidationError');
+      await adf.importTemplate(template, {
+        orgId,
+        factoryName,
+        containerName,
+        blobConnectionString: cfg.AZURE_STORAGE_CONNECTION_STRING,
+        sqlConnectionString: sqlConnectionStringOf(cfg, org.onboarding ?? undefined, databaseName),
+      });
+    },
+
+    async runPipeline({ org, runId, pipelineName, startedAt }: RunPipelineInput): Promise<RunPipelineOutput> {
+      const factory = org.onboarding.dataFactoryName;
+      const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+      // A retried attempt polls the Data Factory run it already created (kept on the record and in
+      // the heartbeat details) instead of starting a second one.
+      let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? heartbeatRunId(pipelineName);
+      if (!externalRunId) {
+        externalRunId = await adf.createRun(factory, pipelineName);
+        heartbeat({ pipeline: pipelineName, externalRunId });
+        await setPipeline(runId, pipelineName, { externalRunId });
+      }
+      for (;;) {
+        heartbeat({ pipeline: pipelineName, externalRunId });
+        if (cancelled()) {
+          await adf.cancelRun(factory, externalRunId);
+          throw new CancelledFailure('pipeline run cancelled');
+        }
+        const state = await adf.getRun(factory, externalRunId);
+        if (state.status === 'Succeeded' || state.status === 'Failed' || state.status === 'Cancelled') {
+          const rowsMoved = await adf.rowsCopied(factory, externalRunId, startedAt).catch(() => 0);
+          if (state.status === 'Succeeded') return { name: pipelineName, status: 'succeeded', rowsMoved };
+          return { name: pipelineName, status: 'failed', rowsMoved, error: state.message || `Azure Data Factory run ${state.status.toLowerCase()}` };
+        }
+        try {
+          await sleep(azure.pollIntervalMs ?? 10_000);
+        } catch (e) {
+          if (e instanceof CancelledFailure) await adf.cancelRun(factory, externalRunId);
+          throw e;
+        }
+      }
+    },
+  };
+}

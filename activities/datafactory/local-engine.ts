@@ -1,0 +1,130 @@
+// The local pipeline engine: what "data factory" means on the embedded provider. The factory is
+// the organization's record; "import" checks the database is there; a pipeline runs its
+// installed steps in order: the file step loads the container's CSVs (the ones load-plan.ts
+// picks) through the CSV loader, resuming after the files an earlier attempt already loaded; a
+// transform runs on the warehouse (off the activity's thread).
+import type { BlobServiceClient } from '@azure/storage-blob';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { Config } from '../../common/config';
+import { Organization } from '../../common/models/organization';
+import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+import { Upload, type UploadDoc } from '../../common/models/upload';
+import type { LoadCsvBlob } from '../csv/contract';
+import type { Warehouse } from '../warehouse/types';
+import { planCsvLoads, type TableOutcome } from './load-plan';
+import { listContainerFiles } from './local';
+import { cancellationSignal, cancelled, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
+import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
+
+/** Local factory names: the spec's short-name rule (3-50 lowercase letters). */
+export const LOCAL_FACTORY_NAME = /^[a-z]{3,50}$/;
+
+export interface LocalEngineDeps {
+  config: Config;
+  blobService: BlobServiceClient;
+  warehouse: Warehouse;
+  loadCsvBlob: LoadCsvBlob;
+}
+
+export function createLocalEngine({ blobService, warehouse, loadCsvBlob }: LocalEngineDeps): DataFactory {
+  /**
+   * "Load every uploaded CSV": the files load-plan.ts picks (never a file being saved or saved
+   * as a table; per table the newest uploaded file, only when newer than what the table holds),
+   * one loadCsvBlob each, skipping those this run already loaded (a retried attempt resumes).
+   */
+  async function loadCsvFiles(org: OnboardedOrg, runId: string, pipelineName: string): Promise<RunPipelineOutput> {
+    const orgId = String(org._id);
+    const { containerName, databaseName } = org.onboarding;
+    const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    const entry = run?.pipelines.find((p) => p.name === pipelineName);
+    // A retried attempt (worker killed, transient failure) resumes after the files already done.
+    const files = [...(entry?.files ?? [])].map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows ?? 0, status: f.status, error: f.error ?? undefined }));
+    const done = new Set(files.map((f) => f.blobName));
+    const blobs = await listContainerFiles(blobService, containerName);
+    const uploads = (await Upload.find({ organization_id: orgId, containerName }, { blobName: 1, status: 1, tableName: 1, tables: 1, createdAt: 1 }).lean<UploadDoc[]>()).map((u) => ({
+      id: String(u._id),
+      blobName: u.blobName,
+      status: u.status,
+      tableName: u.tableName,
+      tables: u.tables,
+      createdAt: u.createdAt,
+    }));
+    const plan = await planCsvLoads(
+      blobs.filter((b) => !done.has(b.name)),
+      uploads,
+      (table) => warehouse.tableHolding({ orgId, databaseName }, table),
+    );
+    const tables = (): TableOutcome[] => [
+      ...files.map((f): TableOutcome => ({ tableName: f.tableName, action: f.status === 'loaded' ? 'loaded' : 'failed', blobName: f.blobName, rows: f.rows, reason: f.error })),
+      ...plan.unchanged,
+    ];
+    for (const load of plan.loads) {
+      if (cancelled()) throw new CancelledFailure('pipeline run cancelled');
+      heartbeat({ pipeline: pipelineName, file: load.blobName, filesDone: files.length });
+      try {
+        const res = await loadCsvBlob({ orgId, containerName, blobName: load.blobName, databaseName, tableName: load.tableName, uploadId: load.uploadId });
+        files.push({ blobName: load.blobName, tableName: res.tableName, rows: res.rowsLoaded, status: 'loaded', error: undefined });
+      } catch (e) {
+        // A bad file fails this file only; anything else (storage down, ...) is retried by Temporal.
+        if (!(e instanceof ApplicationFailure && e.nonRetryable)) throw e;
+        files.push({ blobName: load.blobName, tableName: load.tableName, rows: 0, status: 'failed', error: e.message });
+      }
+      const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
+      await setPipeline(runId, pipelineName, { files, rowsMoved, tables: tables() });
+      heartbeat({ pipeline: pipelineName, filesDone: files.length });
+    }
+    await setPipeline(runId, pipelineName, { tables: tables() });
+    const failed = files.filter((f) => f.status === 'failed');
+    const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
+    return failed.length
+      ? { name: pipelineName, status: 'failed', rowsMoved, error: failed.map((f) => `${f.blobName}: ${f.error}`).join('; ') }
+      : { name: pipelineName, status: 'succeeded', rowsMoved };
+  }
+
+  return {
+    provider: 'local',
+
+    async ensureFactory({ orgId, factoryName, org }: EnsureFactoryInput) {
+      if (!LOCAL_FACTORY_NAME.test(factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${factoryName}"`, 'ValidationError');
+      // The local engine's factory is the organization's record: created when first named.
+      const created = org.onboarding?.dataFactoryName !== factoryName;
+      if (created) await Organization.updateOne({ _id: orgId }, { $set: { 'onboarding.dataFactoryCreatedAt': new Date() } });
+      return { created };
+    },
+
+    async importTemplate(_template, { orgId, databaseName }: ImportInput) {
+      if (!(await warehouse.databaseExists({ orgId, databaseName }))) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" does not exist`, 'NotFound');
+    },
+
+    async runPipeline({ org, runId, pipelineName }: RunPipelineInput): Promise<RunPipelineOutput> {
+      const installed = org.onboarding.pipelines?.find((p) => p.name === pipelineName);
+      if (!installed) throw ApplicationFailure.nonRetryable(`Pipeline ${pipelineName} is not installed`, 'NotFound');
+      let rowsMoved = 0;
+      for (const step of installed.activities) {
+        if (step.type === 'loadCsvFiles') {
+          const res = await loadCsvFiles(org, runId, pipelineName);
+          rowsMoved += res.rowsMoved;
+          if (res.status === 'failed') return { ...res, rowsMoved };
+        } else if (step.type === 'rebuildTrialBalance') {
+          heartbeat({ pipeline: pipelineName, step: step.name });
+          try {
+            // On its own thread: seconds of SQLite work on a big warehouse must not stop heartbeats.
+            const res = await warehouse.rebuildTrialBalance(
+              { orgId: String(org._id), databaseName: org.onboarding.databaseName },
+              { onBeat: () => heartbeat({ pipeline: pipelineName, step: step.name }), signal: cancellationSignal() },
+            );
+            rowsMoved += res.rows;
+            // Source tables it could not read were left out: said on the run, the run goes on.
+            await setPipeline(runId, pipelineName, { warnings: res.warnings ?? [] });
+          } catch (e) {
+            if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
+            throw e;
+          }
+        } else {
+          return { name: pipelineName, status: 'failed', rowsMoved, error: `Unknown step type ${step.type}` };
+        }
+      }
+      return { name: pipelineName, status: 'succeeded', rowsMoved };
+    },
+  };
+}

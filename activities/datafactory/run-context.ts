@@ -1,0 +1,75 @@
+// What a pipeline run's steps share, whichever data factory runs them: the organization as
+// onboarding left it, the run record's per-pipeline entry, and the activity context (heartbeats,
+// cancellation, a cancellable sleep) when there is one (tests call activities directly).
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import mongoose from 'mongoose';
+import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+
+export type OnboardedOrg = OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> & { containerName: string; databaseName: string; dataFactoryName: string } };
+
+export interface RunPipelineOutput {
+  name: string;
+  status: 'succeeded' | 'failed';
+  rowsMoved: number;
+  error?: string;
+}
+
+export async function loadOnboardedOrg(orgId: string): Promise<OnboardedOrg> {
+  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
+  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  const ob = org.onboarding;
+  if (!ob?.containerName || !ob.databaseName || !ob.dataFactoryName || !ob.pipelines?.length) {
+    throw ApplicationFailure.nonRetryable('This organization has no data factory yet: an admin must onboard it first.', 'NotOnboarded');
+  }
+  return org as never;
+}
+
+/** Writes one pipeline's entry of the run record (by index: FerretDB v1 has no arrayFilters). */
+export async function setPipeline(runId: string, name: string, fields: Record<string, unknown>): Promise<void> {
+  const run = await PipelineRun.findOne({ runId }, { pipelines: 1 }).lean<PipelineRunDoc>();
+  const idx = run?.pipelines.findIndex((p) => p.name === name) ?? -1;
+  if (idx < 0) throw ApplicationFailure.nonRetryable(`Pipeline ${name} is not part of run ${runId}`, 'NotFound');
+  await PipelineRun.updateOne({ runId }, { $set: Object.fromEntries(Object.entries(fields).map(([k, v]) => [`pipelines.${idx}.${k}`, v])) });
+}
+
+export function heartbeat(details: unknown): void {
+  try {
+    Context.current().heartbeat(details);
+  } catch {
+    // called outside an activity (direct use in tests)
+  }
+}
+/** The Data Factory run id an earlier attempt heartbeated, if any. */
+export function heartbeatRunId(pipelineName: string): string | undefined {
+  try {
+    const d = Context.current().info.heartbeatDetails as { pipeline?: string; externalRunId?: string } | undefined;
+    return d?.pipeline === pipelineName ? d.externalRunId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+export function cancellationSignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+export function cancelled(): boolean {
+  try {
+    return Context.current().cancellationSignal.aborted;
+  } catch {
+    return false;
+  }
+}
+export async function sleep(ms: number): Promise<void> {
+  try {
+    await Context.current().sleep(ms);
+  } catch (e) {
+    if (e instanceof CancelledFailure) throw e;
+    await new Promise((r) => setTimeout(r, ms));
+  }
+}

@@ -1,0 +1,17 @@
+// The warehouse's own activities (what a workflow asks of the organization's database directly).
+import { ApplicationFailure } from '@temporalio/common';
+import { Organization } from '../../common/models/organization';
+import type { DropCsvTableInput, DropCsvTableOutput } from './drop-table';
+import type { Warehouse } from './types';
+
+export function createWarehouseActivities({ warehouse }: { warehouse: Warehouse }) {
+  return {
+    /** Drops a table a CSV was saved to (workflows/tables.ts). */
+    async dropCsvTable(input: DropCsvTableInput): Promise<DropCsvTableOutput> {
+      // Histories from before the organization was sent name only the database: find its owner.
+      const orgId = input.orgId ?? String((await Organization.findOne({ 'onboarding.databaseName': input.databaseName }, { _id: 1 }).lean())?._id ?? '');
+      if (!orgId) throw ApplicationFailure.nonRetryable(`Database "${input.databaseName}" belongs to no organization`, 'NotFound');
+      return warehouse.dropCsvTable({ orgId, databaseName: input.databaseName }, input.tableName);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// The azure warehouse provider: each organization's SQL database is an Azure SQL database on
+// the organization's own server, reached with the login of its connection record
+// (./connection.ts). Creation goes through ARM (@azure/arm-sql, ./provision.ts); data through
+// mssql. No SQL Server runs on the test machines: the SQL here is checked by golden files and
+// review (README: "What the azure mode leaves untested").
+import type { ConnectionPool } from 'mssql';
+import type { Config } from '../../common/config';
+import type { AzureDeps } from '../datafactory/azure-clients';
+import type { RebuildResult, TableHolding } from '../datafactory/local';
+import { openSqlPool, resolveSqlLogin, sqlLoginOf, type DatabaseRef } from './connection';
+import { AzureSqlConnectorDatabase, type ConnectorDatabase } from './connector-writer';
+import type { CsvTableLoad, CsvTableLoadTarget } from './csv-table-load';
+import { dropMssql, type DropCsvTableOutput } from './drop-table';
+import { MssqlCsvTableLoad, quoteMssql } from './mssql-csv-table';
+import { ensureAzureDatabase, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
+import type { RebuildOptions, Warehouse } from './types';
+
+export class AzureSqlWarehouse implements Warehouse {
+  readonly provider = 'azure' as const;
+
+  constructor(
+    private readonly cfg: Config,
+    private readonly azure: AzureDeps = {},
+  ) {}
+
+  /** Runs `fn` on a pool of the organization's database, closed afterwards. */
+  private async withPool<T>(ref: DatabaseRef, fn: (pool: ConnectionPool) => Promise<T>, requestTimeout?: number): Promise<T> {
+    const pool = await openSqlPool(await resolveSqlLogin(this.cfg, ref), { requestTimeout });
+    try {
+      return await fn(pool);
+    } finally {
+      await pool.close();
+    }
+  }
+
+  /** The configured server's master database: reachable, and no database switched to read-only. */
+  async ping(): Promise<void> {
+    const pool = await openSqlPool(sqlLoginOf(this.cfg, undefined, 'master'), { connectionTimeout: 5000 });
+    try {
+      // A database switched to read-only (or by Azure, when it reached its size quota) takes no saves.
+      const readOnly = await pool.request().query<{ name: string }>("SELECT name FROM sys.databases WHERE is_read_only = 1 AND name <> 'master'");
+      const names = readOnly.recordset.map((r) => r.name);
+      if (names.length) throw new Error(`cannot be written: ${names.join(', ')} read-only`);
+    } finally {
+      await pool.close();
+    }
+  }
+
+  ensureDatabase(input: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+    return ensureAzureDatabase(this.cfg, this.azure, input);
+  }
+
+  async databaseExists(ref: DatabaseRef): Promise<boolean> {
+    // ensureDatabase created it through ARM and the record names it; reaching it is the check.
+    return this.withPool(ref, async (pool) => (await pool.request().query('SELECT 1 AS ok')).recordset.length === 1);
+  }
+
+  async openCsvLoad(ref: DatabaseRef, target: Omit<CsvTableLoadTarget, 'databaseName'>): Promise<CsvTableLoad> {
+    return new MssqlCsvTableLoad(await resolveSqlLogin(this.cfg, ref), { ...target, databaseName: ref.databaseName });
+  }
+
+  async openConnectorWriter(ref: DatabaseRef): Promise<ConnectorDatabase> {
+    const mssql = await import('mssql');
+    return new AzureSqlConnectorDatabase(mssql, await openSqlPool(await resolveSqlLogin(this.cfg, ref)));
+  }
+
+  tableHolding(ref: DatabaseRef, table: string): Promise<TableHolding> {
+    return this.withPool(ref, async (pool) => {
+      const cols = await pool.request().input('name', table).query<{ name: string }>(`SELECT c.name FROM sys.columns c JOIN sys.tables t ON t.object_id = c.object_id WHERE t.schema_id = SCHEMA_ID('dbo') AND t.name = @name`);
+      if (!cols.recordset.length) return { kind: 'missing' };
+      if (!cols.recordset.some((c) => c.name.toLowerCase() === '_upload_id')) return { kind: 'not_csv' };
+      const row = await pool.request().query<{ id: string; at: Date | string | null }>(`SELECT TOP 1 [_upload_id] AS id, [_loaded_at] AS at FROM [dbo].${quoteMssql(table)}`);
+      const r = row.recordset[0];
+      const at = r?.at instanceof Date ? r.at.toISOString() : (r?.at ?? null);
+      return { kind: 'csv', uploadId: r?.id ?? null, loadedAt: at };
+    });
+  }
+
+  rebuildTrialBalance(ref: DatabaseRef, options: RebuildOptions = {}): Promise<RebuildResult> {
+    return this.withPool(
+      ref,
+      async (pool) => {
+        const { rebuildTrialBalanceMssql } = await import('./transforms/trial-balance');
+        return rebuildTrialBalanceMssql(pool, options);
+      },
+      30 * 60 * 1000,
+    );
+  }
+
+  dropCsvTable(ref: DatabaseRef, tableName: string): Promise<DropCsvTableOutput> {
+    return this.withPool(ref, (pool) => dropMssql(pool, tableName));
+  }
+}
