@@ -3,7 +3,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
-import { config as processConfig, type Config } from '../../common/config';
+import { config as processConfig } from '../../common/config';
 import { Upload } from '../../common/models/upload';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';

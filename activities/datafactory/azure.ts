@@ -3,6 +3,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './azure-clients';
+import { trialBalanceScriptForDataFactory } from '../warehouse/transforms/trial-balance';
 import { fillPlaceholders, type FactoryTemplate } from './template';
 
 /** Azure's factory naming rule: 3-63 letters, digits or single hyphens, starting and ending alphanumeric. */
@@ -56,7 +57,8 @@ export function createAzureFactory(cfg: Config, azure: AzureDeps) {
     /** PUTs linked services, datasets and pipelines (an upsert each: a repeated import converges). */
     async importTemplate(template: FactoryTemplate, input: ImportTemplateInput): Promise<{ pipelines: string[] }> {
       const adf = await client();
-      const vars = { containerName: input.containerName, blobConnectionString: input.blobConnectionString, sqlConnectionString: input.sqlConnectionString };
+      // The rebuild pipeline's script is the trial_balance transform compiled to T-SQL (warehouse/transforms).
+      const vars = { containerName: input.containerName, blobConnectionString: input.blobConnectionString, sqlConnectionString: input.sqlConnectionString, trialBalanceScript: trialBalanceScriptForDataFactory() };
       const g = rg();
       try {
         await adf.factories.get(g, input.factoryName);

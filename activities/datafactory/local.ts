@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { runInThisContext } from 'node:vm';
 import { TABLE_NAME_RE } from '../../common/validation';
+import { planTrialBalance, type SchemaSnapshot, type TrialBalancePlan } from '../warehouse/transforms/trial-balance';
 
 /** The table a CSV blob loads into when no upload record says otherwise: its normalised base name. */
 export function tableNameForBlob(blobName: string): string {
@@ -63,58 +64,17 @@ export function localTableHolding(file: string, table: string): TableHolding {
 }
 
 // ---- rebuild of the reporting tables (DATA-MODEL.md section 3) ----
+// The transform itself is defined once, for SQLite and T-SQL, in warehouse/transforms.
 
-const CONNECTOR_OR_REPORT = /^(quickbooks_|sage_|trial_balance)/;
-const pick = (cols: Set<string>, names: string[]) => names.find((n) => cols.has(n));
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-const num = (col: string) => `coalesce(cast(${q(col)} as real), 0)`;
-
-/** SQL mapping free-text account types onto asset/liability/equity/income/expense. */
-function accountTypeSql(expr: string): string {
-  return `case
-    when lower(${expr}) like 'asset%' or lower(${expr}) in ('bank', 'accounts receivable', 'other current asset', 'fixed asset', 'other asset') then 'asset'
-    when lower(${expr}) like 'liabilit%' or lower(${expr}) in ('accounts payable', 'credit card', 'other current liability', 'long term liability') then 'liability'
-    when lower(${expr}) like 'equity%' then 'equity'
-    when lower(${expr}) like 'income%' or lower(${expr}) like 'revenue%' or lower(${expr}) = 'other income' then 'income'
-    when lower(${expr}) like 'expense%' or lower(${expr}) like 'cost%' or lower(${expr}) = 'other expense' then 'expense'
-    else null end`;
-}
 
 function columnsOf(db: Database.Database, table: string): Set<string> {
   return new Set((db.prepare(`pragma table_info(${q(table)})`).all() as { name: string }[]).map((c) => c.name.toLowerCase()));
 }
 
-/** The insert that brings one saved CSV table into trial_balance, or null when its header does not fit. */
-export function csvTrialBalanceSql(table: string, cols: Set<string>): string | null {
-  const entity = pick(cols, ['entity', 'company', 'entity_id', 'company_id', 'entity_name', 'company_name']);
-  const periodCol = pick(cols, ['period', 'month']);
-  const dateCol = pick(cols, ['date', 'posting_date', 'transaction_date', 'entry_date', 'gl_date']);
-  const account = pick(cols, ['account_code', 'account', 'account_no', 'account_number', 'account_id']);
-  const name = pick(cols, ['account_name', 'account_title', 'title', 'name', 'description']);
-  const type = pick(cols, ['account_type', 'type', 'classification']);
-  const currency = pick(cols, ['currency', 'currency_code']);
-  const hasDebitCredit = cols.has('debit') && cols.has('credit');
-  const amount = pick(cols, ['amount', 'balance', 'net']);
-  if (!entity || !(periodCol || dateCol) || !account || !(hasDebitCredit || amount)) return null;
-  const period = `substr(cast(${q((periodCol ?? dateCol)!)} as text), 1, 7)`;
-  const debit = hasDebitCredit ? num('debit') : `max(${num(amount!)}, 0)`;
-  const credit = hasDebitCredit ? num('credit') : `max(-${num(amount!)}, 0)`;
-  return `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
-    select cast(${q(entity)} as text), ${`'csv:${table.replace(/'/g, "''")}'`}, ${period}, cast(${q(account)} as text),
-      ${name ? `max(cast(${q(name)} as text))` : 'null'}, ${type ? `max(${accountTypeSql(`cast(${q(type)} as text)`)})` : 'null'},
-      round(sum(${debit}), 4), round(sum(${credit}), 4), round(sum(${debit}) - sum(${credit}), 4),
-      ${currency ? `max(cast(${q(currency)} as text))` : 'null'}
-    from ${q(table)}
-    where ${q(entity)} is not null and ${q(account)} is not null and ${period} is not null
-    group by 1, 3, 4`;
-}
+export { csvTrialBalanceSql } from '../warehouse/transforms/trial-balance';
+export type { TrialBalanceSource } from '../warehouse/transforms/trial-balance';
 
-/** One source of trial_balance: a label for sources/warnings, and the insert that brings it in. */
-export interface TrialBalanceSource {
-  label: string;
-  table: string;
-  sql: string;
-}
 export interface RebuildResult {
   rows: number;
   sources: string[];
@@ -122,50 +82,15 @@ export interface RebuildResult {
   warnings?: string[];
 }
 
-/**
- * The inserts that rebuild trial_balance from the database's sources (QuickBooks and Sage
- * trial balances, saved CSVs whose header fits). Reads only the schema: quick.
- */
-export function planTrialBalance(db: Database.Database): TrialBalanceSource[] {
+/** The schema the plan reads (table and column names: quick), as the transform takes it. */
+export function sqliteSchema(db: Database.Database): SchemaSnapshot {
   const tables = (db.prepare(`select name from sqlite_master where type = 'table'`).all() as { name: string }[]).map((t) => t.name);
-  const out: TrialBalanceSource[] = [];
-  if (tables.includes('quickbooks_trial_balance')) {
-    const accounts = tables.includes('quickbooks_accounts');
-    out.push({
-      label: 'quickbooks',
-      table: 'quickbooks_trial_balance',
-      sql: `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
-          select cast(t.realm_id as text), 'quickbooks', t.period, cast(t.account_id as text), max(t.account_name),
-            ${accounts ? `max(${accountTypeSql('a.classification')})` : 'null'},
-            round(sum(coalesce(t.debit, 0)), 4), round(sum(coalesce(t.credit, 0)), 4), round(sum(coalesce(t.debit, 0)) - sum(coalesce(t.credit, 0)), 4),
-            ${accounts ? 'max(a.currency)' : 'null'}
-          from quickbooks_trial_balance t
-          ${accounts ? 'left join quickbooks_accounts a on a.realm_id = t.realm_id and a.account_id = t.account_id' : ''}
-          group by t.realm_id, t.period, t.account_id`,
-    });
-  }
-  if (tables.includes('sage_trial_balance')) {
-    const accounts = tables.includes('sage_gl_accounts');
-    const currency = columnsOf(db, 'sage_trial_balance').has('currency') ? 'max(t.currency)' : 'null';
-    const type = `case when lower(a.account_type) like 'balance%' then (case when lower(a.normal_balance) = 'credit' then 'liability' else 'asset' end)
-          when lower(a.account_type) like 'income%' then (case when lower(a.normal_balance) = 'credit' then 'income' else 'expense' end) else null end`;
-    out.push({
-      label: 'sage',
-      table: 'sage_trial_balance',
-      sql: `insert into trial_balance__next (entity, source, period, account_code, account_name, account_type, debit, credit, net, currency)
-          select cast(t.company_id as text), 'sage', t.period, cast(t.account_no as text), max(t.title), ${accounts ? `max(${type})` : 'null'},
-            round(sum(coalesce(t.debits, 0)), 4), round(sum(coalesce(t.credits, 0)), 4), round(sum(coalesce(t.debits, 0)) - sum(coalesce(t.credits, 0)), 4), ${currency}
-          from sage_trial_balance t
-          ${accounts ? 'left join sage_gl_accounts a on a.company_id = t.company_id and a.account_no = t.account_no' : ''}
-          group by t.company_id, t.period, t.account_no`,
-    });
-  }
-  for (const t of tables) {
-    if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
-    const sql = csvTrialBalanceSql(t, columnsOf(db, t));
-    if (sql) out.push({ label: `csv:${t}`, table: t, sql });
-  }
-  return out;
+  return tables.map((name) => ({ name, columns: [...columnsOf(db, name)] }));
+}
+
+/** The rebuild of trial_balance for this SQLite database: the transform's plan, compiled for SQLite. */
+export function planTrialBalanceSqlite(db: Database.Database): TrialBalancePlan {
+  return planTrialBalance(sqliteSchema(db), 'sqlite');
 }
 
 /**
@@ -182,9 +107,8 @@ export const EXECUTE_PLAN_JS = `function executeTrialBalancePlan(db, plan) {
   const warnings = [];
   db.exec('BEGIN IMMEDIATE');
   try {
-    db.exec('DROP TABLE IF EXISTS trial_balance__next');
-    db.exec('CREATE TABLE trial_balance__next (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)');
-    for (const s of plan) {
+    for (const c of plan.create) db.exec(c);
+    for (const s of plan.sources) {
       db.exec('SAVEPOINT tb_source');
       try {
         db.exec(s.sql);
@@ -198,8 +122,7 @@ export const EXECUTE_PLAN_JS = `function executeTrialBalancePlan(db, plan) {
         warnings.push('Table "' + s.table + '" was left out of trial_balance: it cannot be read as a ' + (s.label.startsWith('csv:') ? 'ledger' : s.label) + ' source (' + String(e.message) + ')');
       }
     }
-    db.exec('DROP TABLE IF EXISTS trial_balance');
-    db.exec('ALTER TABLE trial_balance__next RENAME TO trial_balance');
+    for (const c of plan.swap) db.exec(c);
     db.exec('COMMIT');
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -209,7 +132,7 @@ export const EXECUTE_PLAN_JS = `function executeTrialBalancePlan(db, plan) {
   return warnings.length ? { rows, sources, warnings } : { rows, sources };
 }`;
 
-type ExecutePlan = (db: Database.Database, plan: TrialBalanceSource[]) => RebuildResult;
+type ExecutePlan = (db: Database.Database, plan: TrialBalancePlan) => RebuildResult;
 let executePlanHere: ExecutePlan | undefined;
 
 /** SQLite errors a retry cannot mend, as the rebuild reports them. */
@@ -229,7 +152,7 @@ export function rebuildTrialBalance(file: string): RebuildResult {
   try {
     db.pragma('busy_timeout = 10000');
     executePlanHere ??= runInThisContext(`(${EXECUTE_PLAN_JS})`) as ExecutePlan;
-    return executePlanHere(db, planTrialBalance(db));
+    return executePlanHere(db, planTrialBalanceSqlite(db));
   } catch (e) {
     throw rebuildFailure(e);
   } finally {

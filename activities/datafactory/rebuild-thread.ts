@@ -7,7 +7,7 @@
 import { CancelledFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
-import { EXECUTE_PLAN_JS, planTrialBalance, rebuildFailure, type RebuildResult } from './local';
+import { EXECUTE_PLAN_JS, planTrialBalanceSqlite, rebuildFailure, type RebuildResult } from './local';
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -53,7 +53,7 @@ export async function rebuildTrialBalanceInThread(file: string, options: Rebuild
   let plan;
   const db = new Database(file, { fileMustExist: true, readonly: true });
   try {
-    plan = planTrialBalance(db);
+    plan = planTrialBalanceSqlite(db);
   } finally {
     db.close();
   }

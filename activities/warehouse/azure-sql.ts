@@ -3,6 +3,7 @@
 // (./connection.ts). Creation goes through ARM (@azure/arm-sql, ./provision.ts); data through
 // mssql. No SQL Server runs on the test machines: the SQL here is checked by golden files and
 // review (README: "What the azure mode leaves untested").
+import { CancelledFailure } from '@temporalio/common';
 import type { ConnectionPool } from 'mssql';
 import type { Config } from '../../common/config';
 import type { AzureDeps } from '../datafactory/azure-clients';
@@ -13,6 +14,7 @@ import type { CsvTableLoad, CsvTableLoadTarget } from './csv-table-load';
 import { dropMssql, type DropCsvTableOutput } from './drop-table';
 import { MssqlCsvTableLoad, quoteMssql } from './mssql-csv-table';
 import { ensureAzureDatabase, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
+import { planTrialBalance } from './transforms/trial-balance';
 import type { RebuildOptions, Warehouse } from './types';
 
 export class AzureSqlWarehouse implements Warehouse {
@@ -77,17 +79,52 @@ export class AzureSqlWarehouse implements Warehouse {
   }
 
   rebuildTrialBalance(ref: DatabaseRef, options: RebuildOptions = {}): Promise<RebuildResult> {
-    return this.withPool(
-      ref,
-      async (pool) => {
-        const { rebuildTrialBalanceMssql } = await import('./transforms/trial-balance');
-        return rebuildTrialBalanceMssql(pool, options);
-      },
-      30 * 60 * 1000,
-    );
+    return this.withPool(ref, (pool) => rebuildTrialBalanceMssql(pool, options), 30 * 60 * 1000);
   }
 
   dropCsvTable(ref: DatabaseRef, tableName: string): Promise<DropCsvTableOutput> {
     return this.withPool(ref, (pool) => dropMssql(pool, tableName));
+  }
+}
+
+/**
+ * The trial_balance transform on Azure SQL: the plan compiled for T-SQL from the live schema, in
+ * one transaction, each source behind its own savepoint (a source it cannot read is left out
+ * with a warning, as on SQLite), then swapped in. The same definition as the SQLite rebuild.
+ */
+export async function rebuildTrialBalanceMssql(pool: ConnectionPool, options: RebuildOptions = {}): Promise<RebuildResult> {
+  const mssql = await import('mssql');
+  const cols = await pool.request().query<{ t: string; c: string }>(`SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'dbo'`);
+  const byTable = new Map<string, string[]>();
+  for (const r of cols.recordset) byTable.set(r.t, [...(byTable.get(r.t) ?? []), r.c.toLowerCase()]);
+  const plan = planTrialBalance([...byTable].map(([name, columns]) => ({ name, columns })), 'mssql');
+  const beat = options.onBeat ? setInterval(options.onBeat, 1000) : undefined;
+  const tx = new mssql.Transaction(pool);
+  await tx.begin();
+  try {
+    const sources: string[] = [];
+    const warnings: string[] = [];
+    for (const c of plan.create) await new mssql.Request(tx).batch(c);
+    for (const s of plan.sources) {
+      if (options.signal?.aborted) throw new CancelledFailure('pipeline run cancelled');
+      await new mssql.Request(tx).batch('SAVE TRANSACTION tb_source');
+      try {
+        await new mssql.Request(tx).batch(s.sql);
+        sources.push(s.label);
+      } catch (e) {
+        await new mssql.Request(tx).batch('ROLLBACK TRANSACTION tb_source');
+        warnings.push(`Table "${s.table}" was left out of trial_balance: it cannot be read as a ${s.label.startsWith('csv:') ? 'ledger' : s.label} source (${(e as Error).message})`);
+      }
+    }
+    for (const c of plan.swap) await new mssql.Request(tx).batch(c);
+    await tx.commit();
+    const n = await pool.request().query<{ n: number }>('SELECT COUNT_BIG(*) AS n FROM [dbo].[trial_balance]');
+    const rows = Number(n.recordset[0]?.n ?? 0);
+    return warnings.length ? { rows, sources, warnings } : { rows, sources };
+  } catch (e) {
+    await tx.rollback().catch(() => undefined);
+    throw e;
+  } finally {
+    clearInterval(beat);
   }
 }
