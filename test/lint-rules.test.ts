@@ -1,5 +1,6 @@
-// The workflow sandbox rules must actually fire: Node built-ins and activity
-// implementations stay out of workflows/, floating promises are errors.
+// The boundary rules must actually fire: Node built-ins, I/O and activity implementations stay
+// out of workflows/, activity and worker code out of api/, one web feature out of another;
+// floating promises are errors.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -35,4 +36,60 @@ it('allows built-ins outside workflows and flags floating promises everywhere', 
   const msgs = lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage.ts');
   expect(rulesOnLine(msgs, 1)).not.toContain('no-restricted-imports');
   expect(rulesOnLine(msgs, 4)).toContain('@typescript-eslint/no-floating-promises');
+});
+
+it('keeps activity and worker code out of the api, types included, and lets it import common/ and workflow types', () => {
+  const msgs = lint(
+    [
+      `import { createWarehouse } from '../../activities/warehouse';`,
+      `import type { Activities } from '../../activities';`,
+      `import { createWorker } from '../../worker/worker';`,
+      `import { failureMessage } from '../../common/failures';`,
+      `import type { PipelinesInput } from '../../workflows/pipelines';`,
+      `export const x = [createWarehouse, createWorker, failureMessage];`,
+      `export type X = [Activities, PipelinesInput];`,
+      '',
+    ].join('\n'),
+    'api/routes/pipelines.ts',
+  );
+  for (const line of [1, 2, 3]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+  for (const line of [4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+});
+
+it('lets a workflow import values only from @temporalio/workflow, its own folder and the pure common modules', () => {
+  const msgs = lint(
+    [
+      `import { proxyActivities } from '@temporalio/workflow';`,
+      `import { shortCall } from './profiles';`,
+      `import { failureMessage } from '../common/failures';`,
+      `import { workflowIds } from '../common/temporal';`,
+      `import { z } from 'zod';`,
+      `import { config } from '../common/config';`,
+      `import { Organization } from '../common/models/organization';`,
+      `import type { Config } from '../common/config';`,
+      `export const x = [proxyActivities, shortCall, failureMessage, workflowIds, z, config, Organization];`,
+      `export type X = Config;`,
+      '',
+    ].join('\n'),
+    'workflows/pipelines.ts',
+  );
+  for (const line of [1, 2, 3, 4, 8]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+  for (const line of [5, 6, 7]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+});
+
+it('keeps each web feature from importing another one, and lets it import shared code', () => {
+  const msgs = lint(
+    [
+      `import { useOrganizations } from '../organizations/api/saveOrganization';`,
+      `import { usePipelines } from '../../pipelines/api/pipelines';`,
+      `import { useOrganizations as shared } from '../../shared/organizations/useOrganizations';`,
+      `import { formatDateTime } from '../../lib/format';`,
+      `import { RunDetail } from './RunDetail';`,
+      `export const x = [useOrganizations, usePipelines, shared, formatDateTime, RunDetail];`,
+      '',
+    ].join('\n'),
+    'web/src/features/users/UsersPage.tsx',
+  );
+  for (const line of [1, 2]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+  for (const line of [3, 4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });

@@ -1,6 +1,6 @@
 import { FormGroup, HTMLSelect } from '@blueprintjs/core';
-import { useOrganizations } from '../features/organizations/api/useOrganizations';
-import { orgId } from '../features/organizations/api/types';
+import { useOrganizations } from '../shared/organizations/useOrganizations';
+import { orgId } from '../shared/organizations/types';
 
 /** Admins act on one organization at a time: they pick it first. */
 export function OrganizationPicker({ value, onChange, id = 'organization-picker' }: { value: string; onChange: (id: string) => void; id?: string }) {

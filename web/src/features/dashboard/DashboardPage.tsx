@@ -2,9 +2,9 @@ import { Callout, H2, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/cor
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { OrganizationPicker } from '../../components/OrganizationPicker';
-import { useCurrentOrganization } from '../organizations/api/useCurrentOrganization';
-import { orgId as idOf } from '../organizations/api/types';
-import { useOrganizations } from '../organizations/api/useOrganizations';
+import { useCurrentOrganization } from '../../shared/organizations/useCurrentOrganization';
+import { orgId as idOf } from '../../shared/organizations/types';
+import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
 import { useSession, type Dashboard } from '../../lib/session';
 

@@ -8,8 +8,8 @@ import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { labelledDetails, ONBOARDING_LABELS } from '../../lib/format';
 import { useFormErrors } from '../../lib/use-form-errors';
-import { orgId as idOf } from '../organizations/api/types';
-import { useOrganizations } from '../organizations/api/useOrganizations';
+import { orgId as idOf } from '../../shared/organizations/types';
+import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { startOnboarding, STEPS, useOnboardingStatus, type OnboardingInput, type OnboardingStep } from './api/onboarding';
 
 const EMPTY: Required<OnboardingInput> = { containerName: '', databaseName: '', dataFactoryName: '', storageAccountName: '', sqlServerName: '', sqlAdminUsername: '', sqlAdminPassword: '', location: '' };

@@ -11,8 +11,8 @@ import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, par
 import type { Dashboard } from '../../lib/session';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { addOrganization, updateOrganization } from './api/saveOrganization';
-import { orgId, type Organization, type OrganizationInput } from './api/types';
-import { useOrganizations, type OrganizationFilter } from './api/useOrganizations';
+import { orgId, type Organization, type OrganizationInput } from '../../shared/organizations/types';
+import { useOrganizations, type OrganizationFilter } from '../../shared/organizations/useOrganizations';
 
 const EMPTY: OrganizationInput = { organizationName: '', organizationEmail: '', organizationPhoneNumber: '', organizationAddress: '', organizationDescription: '', dashboards: [] };
 type TextKey = Exclude<keyof OrganizationInput, 'dashboards'>;

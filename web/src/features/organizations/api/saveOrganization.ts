@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../lib/api-client';
-import type { Organization, OrganizationInput } from './types';
-import { revalidateOrganizations } from './useOrganizations';
+import type { Organization, OrganizationInput } from '../../../shared/organizations/types';
+import { revalidateOrganizations } from '../../../shared/organizations/useOrganizations';
 
 /** POST /organization/add -> data.createdOrganization */
 export async function addOrganization(input: OrganizationInput): Promise<{ message: string; organization: Organization }> {

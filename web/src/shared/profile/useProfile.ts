@@ -1,6 +1,6 @@
 import useSWR from 'swr';
-import { fetchData } from '../../../lib/api-client';
-import { updateSessionUser, useSession, type Dashboard, type SessionUser } from '../../../lib/session';
+import { fetchData } from '../../lib/api-client';
+import { updateSessionUser, useSession, type Dashboard, type SessionUser } from '../../lib/session';
 
 export const profileKey = ['/user/profile', 'Failed to load profile'] as const;
 

@@ -1,4 +1,4 @@
-import type { Dashboard } from '../../../lib/session';
+import type { Dashboard } from '../../lib/session';
 
 export interface Organization {
   id: string;

@@ -1,5 +1,5 @@
 import useSWR, { mutate } from 'swr';
-import { fetchData, query } from '../../../lib/api-client';
+import { fetchData, query } from '../../lib/api-client';
 import type { Organization } from './types';
 
 export const ORGS_FAILED = 'Failed to fetch organizations';

@@ -1,6 +1,6 @@
-import { useProfile } from '../../profile/api/useProfile';
-import { DASHBOARDS_FAILED, parseDashboards } from '../../../lib/format';
-import type { Dashboard } from '../../../lib/session';
+import { useProfile } from '../profile/useProfile';
+import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
+import type { Dashboard } from '../../lib/session';
 
 /**
  * The signed-in user's organization (name for the header, dashboards for the menu and the
