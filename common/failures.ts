@@ -24,6 +24,9 @@ export const FAILURES = {
 
 export type FailureType = keyof typeof FAILURES;
 
+/** The warehouse failure type (a read-only, full or unopenable database). */
+export const WAREHOUSE_UNAVAILABLE = 'WarehouseUnavailable' satisfies FailureType;
+
 /** The HTTP status a failure of `type` becomes; an unknown or absent type is an upstream failure (502). */
 export function httpStatusOf(type: string | undefined | null): number {
   return type && type in FAILURES ? FAILURES[type as FailureType].httpStatus : 502;

@@ -3,11 +3,11 @@
 // whatever the fast reader accepts must be exactly csv-parse's records, with the same column
 // profiles; what it does not take it must refuse (the loader then reads with csv-parse).
 import { parse } from 'csv-parse/sync';
-import { ColumnProfile, normalizeHeader } from '../activities/csv/columns';
-import { CsvInputError } from '../activities/csv/errors';
+import { ColumnProfile, normalizeHeader } from '../common/csv/columns';
+import { CsvInputError } from '../common/csv/errors';
 import { FastCsvReader, FastPathUnsupported } from '../activities/csv/fast-reader';
-import { csvParserOptions } from '../activities/csv/inspect';
-import type { CsvDelimiter } from '../activities/csv/sniff';
+import { csvParserOptions } from '../common/csv/inspect';
+import type { CsvDelimiter } from '../common/csv/sniff';
 import { generator, type Random } from './helpers/random';
 
 const DELIMITERS: CsvDelimiter[] = [',', ';', '\t'];

@@ -3,7 +3,7 @@
 // of the file must come from the blob's properties, never from a download's own headers.
 import { RestError, type BlockBlobClient } from '@azure/storage-blob';
 import { Readable } from 'node:stream';
-import { CsvInputError } from '../activities/csv/errors';
+import { CsvInputError } from '../common/csv/errors';
 import { openBlobSource, UPLOAD_GIVEN_UP } from '../activities/csv/growing';
 
 const RECEIVING = { uploadstate: 'receiving' };

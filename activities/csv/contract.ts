@@ -2,7 +2,9 @@
 // local pipeline engine (issue 4, whose "load every uploaded CSV" pipeline calls it).
 // Payloads stay small: a blob name, never the CSV itself.
 
-export type ColumnType = 'number' | 'date' | 'boolean' | 'text';
+import type { ColumnType } from '../../common/csv/columns';
+
+export type { ColumnType } from '../../common/csv/columns';
 
 export interface LoadCsvBlobInput {
   orgId: string;

@@ -12,9 +12,9 @@
 // places, bare CR line ends, mixed line ends, very long rows) stops it with
 // FastPathUnsupported, and the loader reads the file again with csv-parse, which then gives
 // the user its precise message. test/csv-fast-reader.test.ts checks the two agree.
-import { ColumnProfile, normalizeHeader } from './columns';
-import { MAX_ROW_CHARS } from './inspect';
-import type { CsvDelimiter } from './sniff';
+import { ColumnProfile, normalizeHeader } from '../../common/csv/columns';
+import { MAX_ROW_CHARS } from '../../common/csv/inspect';
+import type { CsvDelimiter } from '../../common/csv/sniff';
 
 /** The reader met something outside its subset: read the file with csv-parse instead. */
 export class FastPathUnsupported extends Error {

@@ -7,11 +7,11 @@
 import { RestError, type BlobDownloadResponseParsed, type BlockBlobClient } from '@azure/storage-blob';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CsvInputError } from './errors';
+import { CsvInputError } from '../../common/csv/errors';
+import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../../common/csv/upload-state';
 
-/** Blob metadata key, and its value while the file is still arriving. */
-export const UPLOAD_STATE = 'uploadstate';
-export const UPLOAD_RECEIVING = 'receiving';
+export { UPLOAD_RECEIVING, UPLOAD_STATE } from '../../common/csv/upload-state';
+
 
 export const UPLOAD_GIVEN_UP = 'The upload stopped before the whole file arrived: nothing was saved.';
 export const uploadStalled = (secs: number) => `No more of the file arrived for ${secs} second${secs === 1 ? '' : 's'}: the upload was given up and nothing was saved.`;

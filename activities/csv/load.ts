@@ -8,19 +8,19 @@ import { parse } from 'csv-parse';
 import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
-import { tableName as tableNameRule, messages } from '../../common/validation';
+import { checkTableName } from '../../common/csv/table-name';
 import { createWarehouse, type CsvLoadOptions, type Warehouse } from '../warehouse';
 import { RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table-load';
 import { classifyWarehouseError, tooManyColumns } from '../warehouse/failures';
 import { heavyWorkSlots, type WorkSlots } from '../warehouse/heavy-work';
 import { JsonRowBatch } from '../warehouse/row-batch';
-import { ColumnProfile, normalizeHeader, type ColumnPlan } from './columns';
+import { ColumnProfile, normalizeHeader, type ColumnPlan } from '../../common/csv/columns';
 import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
-import { asValidationFailure, CsvInputError, csvParseErrorToInput } from './errors';
+import { asValidationFailure, CsvInputError, csvParseErrorToInput } from '../../common/csv/errors';
 import { FastCsvReader, FastPathUnsupported } from './fast-reader';
 import { openBlobSource } from './growing';
-import { csvParserOptions } from './inspect';
-import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from './sniff';
+import { csvParserOptions } from '../../common/csv/inspect';
+import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from '../../common/csv/sniff';
 
 /** How staging tables are named (warehouse/csv-table.ts stagingNames): never shown to a user. */
 const STAGING_PREFIX = '__csv_';
@@ -60,12 +60,7 @@ export interface CsvLoaderDeps {
   warehouse?: Warehouse;
 }
 
-/** Table names: the spec's rule, and never a name the product (or SQLite) keeps for its own tables. */
-export function checkTableName(name: string): string {
-  const parsed = tableNameRule.safeParse(name);
-  if (!parsed.success) throw new CsvInputError(parsed.error.issues[0]?.message ?? messages.tableName);
-  return parsed.data;
-}
+export { checkTableName };
 
 function activityContext(): Context | undefined {
   try {

@@ -4,9 +4,10 @@
 // created once (its id kept on the run record and in the heartbeat) and polled until it ends.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
+import { AZURE_FACTORY_NAME } from '../../common/resources';
 import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { sqlConnectionStringOf } from '../warehouse/connection';
-import { AZURE_FACTORY_NAME, createAzureFactory } from './azure';
+import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
 import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';

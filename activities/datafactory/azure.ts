@@ -2,12 +2,11 @@
 // datasets and pipelines from templates/datafactory, and pipeline runs created and polled.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
+import { AZURE_FACTORY_NAME } from '../../common/resources';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './azure-clients';
 import { trialBalanceScriptForDataFactory } from '../warehouse/transforms/trial-balance';
 import { fillPlaceholders, type FactoryTemplate } from './template';
 
-/** Azure's factory naming rule: 3-63 letters, digits or single hyphens, starting and ending alphanumeric. */
-export const AZURE_FACTORY_NAME = /^(?=.{3,63}$)[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/;
 const OWNER_TAG = 'ledgerflowOrganizationId';
 
 export interface ImportTemplateInput {

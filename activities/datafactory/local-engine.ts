@@ -6,6 +6,7 @@
 import type { BlobServiceClient } from '@azure/storage-blob';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
+import { LOCAL_FACTORY_NAME } from '../../common/resources';
 import { Organization } from '../../common/models/organization';
 import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { Upload, type UploadDoc } from '../../common/models/upload';
@@ -16,8 +17,6 @@ import { listContainerFiles } from './local';
 import { cancellationSignal, cancelled, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 
-/** Local factory names: the spec's short-name rule (3-50 lowercase letters). */
-export const LOCAL_FACTORY_NAME = /^[a-z]{3,50}$/;
 
 export interface LocalEngineDeps {
   config: Config;

@@ -8,7 +8,7 @@ import { createWarehouse, type Warehouse } from '../warehouse';
 import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
 import { connectorTables, type Row } from '../connectors/tables';
-import { requireDatabase } from '../records/org-resources';
+import { requireDatabase } from '../../common/org-resources';
 import { IntuitHttpError, InvalidGrantError, MalformedAnswerError, ThrottledError } from './client';
 import { parseAccountPage, parseMonthlyReport, parseTrialBalance } from './parse';
 import { QuickBooksSession } from './session';

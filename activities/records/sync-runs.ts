@@ -6,7 +6,7 @@ import type { Config } from '../../common/config';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { SageAccount } from '../../common/models/sage-account';
 import { SyncRun, type SyncProvider } from '../../common/models/sync-run';
-import { requireDatabase } from './org-resources';
+import { requireDatabase } from '../../common/org-resources';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 

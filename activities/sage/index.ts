@@ -8,7 +8,7 @@ import { SageAccount } from '../../common/models/sage-account';
 import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
 import { connectorTables, type Row } from '../connectors/tables';
-import { requireDatabase } from '../records/org-resources';
+import { requireDatabase } from '../../common/org-resources';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
 
 export const GL_PAGE_SIZE = 1000;

@@ -1,6 +1,7 @@
 // Blob storage (Azurite locally, Azure Blob Storage in production): same SDK, same code.
 import { BlobServiceClient, RestError } from '@azure/storage-blob';
 import { ApplicationFailure } from '@temporalio/common';
+import { CONTAINER_NAME } from '../../common/resources';
 
 export interface EnsureContainerInput {
   containerName: string;
@@ -12,7 +13,6 @@ export interface EnsureContainerOutput {
 }
 
 /** Azure's container naming rule: 3-63 of a-z, 0-9 and single dashes, starting and ending alphanumeric. */
-export const CONTAINER_NAME = /^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export function createStorageActivities({ blobService }: { blobService: BlobServiceClient }) {
   return {

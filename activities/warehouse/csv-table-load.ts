@@ -1,7 +1,7 @@
 // What loading a CSV into a table of the organization's database looks like to the loader,
 // whichever warehouse does it (SQLite: ./csv-table.ts, Azure SQL: ./mssql-csv-table.ts).
 import { createHash } from 'node:crypto';
-import type { ColumnPlan } from '../csv/columns';
+import type { ColumnPlan } from '../../common/csv/columns';
 import type { ColumnType } from '../csv/contract';
 import type { RowBatchPayload } from './row-batch';
 

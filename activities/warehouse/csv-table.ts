@@ -7,7 +7,7 @@
 // typed table from it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ColumnPlan } from '../csv/columns';
+import type { ColumnPlan } from '../../common/csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { MAX_CSV_COLUMNS } from './failures';
 import type { RowBatchPayload } from './row-batch';

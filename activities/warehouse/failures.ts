@@ -2,9 +2,10 @@
 // better by retrying, and what the user is told. Everything else (a busy or locked database, a
 // network failure) is thrown as it is, and Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
+// Failure type of a database that cannot take writes (read-only, full, cannot be opened, damaged): the file is kept.
+import { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
 
-/** Failure type of a database that cannot take writes (read-only, full, cannot be opened, damaged): the file is kept. */
-export const WAREHOUSE_UNAVAILABLE = 'WarehouseUnavailable';
+export { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
 
 export const READ_ONLY_MESSAGE = "The organization's database cannot be written (read-only): nothing was saved. Ask an admin to check its storage.";
 export const FULL_MESSAGE = "The organization's database is out of space: nothing was saved. Ask an admin to free or add storage.";

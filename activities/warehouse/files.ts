@@ -1,5 +1,6 @@
 // Where the local provider keeps an organization's SQL database.
 import { join } from 'node:path';
+import { LOCAL_DATABASE_NAME } from '../../common/resources';
 
 /**
  * Local provider: an organization's SQL database named `databaseName` (set by onboarding on
@@ -7,6 +8,6 @@ import { join } from 'node:path';
  * opens an organization's database locally goes through this function.
  */
 export function localDatabaseFile(warehouseDir: string, databaseName: string): string {
-  if (!/^[a-z0-9][a-z0-9-]{1,62}$/.test(databaseName)) throw new Error(`invalid database name ${databaseName}`);
+  if (!LOCAL_DATABASE_NAME.test(databaseName)) throw new Error(`invalid database name ${databaseName}`);
   return join(warehouseDir, `${databaseName}.sqlite`);
 }

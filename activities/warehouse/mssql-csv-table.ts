@@ -4,7 +4,7 @@
 // convert to the inferred type are kept as text rather than losing values.
 // Not exercised by the test suite: no SQL Server runs here (see the issue note).
 import type { ConnectionPool, Transaction } from 'mssql';
-import type { ColumnPlan } from '../csv/columns';
+import type { ColumnPlan } from '../../common/csv/columns';
 import type { ColumnType } from '../csv/contract';
 import { batchRows, type RowBatchPayload } from './row-batch';
 import { MAX_CSV_COLUMNS } from './failures';

@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Config } from '../../common/config';
+import { AZURE_DATABASE_NAME, LOCAL_DATABASE_NAME } from '../../common/resources';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../datafactory/azure-clients';
 import { localDatabaseFile } from './files';
 
@@ -22,9 +23,6 @@ export interface EnsureDatabaseOutput {
   created: boolean;
 }
 
-/** Names the local SQLite convention accepts, and Azure SQL's rule (1-128, none of <>*%&:\/? , no trailing dot/space). */
-export const LOCAL_DATABASE_NAME = /^[a-z0-9][a-z0-9-]{1,62}$/;
-export const AZURE_DATABASE_NAME = /^(?=.{1,128}$)[^<>*%&:\\/?]*[^<>*%&:\\/?. ]$/;
 
 const OWNER_TAG = 'ledgerflowOrganizationId';
 

@@ -6,9 +6,7 @@ import { encryptSecret } from '../../common/crypto';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { PROGRESS_QUERY, workflowIds } from '../../common/temporal';
 import { SHORT_NAME_RE, messages, password } from '../../common/validation';
-import { CONTAINER_NAME } from '../../activities/storage';
-import { AZURE_DATABASE_NAME } from '../../activities/warehouse/provision';
-import { AZURE_FACTORY_NAME } from '../../activities/datafactory/azure';
+import { AZURE_DATABASE_NAME, AZURE_FACTORY_NAME, CONTAINER_NAME } from '../../common/resources';
 import type { Config } from '../../common/config';
 import type {
   createContainerWorkflow,

@@ -11,12 +11,12 @@ import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, st
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkTableName } from '../../activities/csv/load';
-import { CsvInputError } from '../../activities/csv/errors';
-import { CsvByteGuard } from '../../activities/csv/sniff';
-import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../../activities/csv/store';
-import { requireContainer, requireDatabase } from '../../activities/records/org-resources';
-import { WAREHOUSE_UNAVAILABLE } from '../../activities/warehouse/failures';
+import { CsvInputError } from '../../common/csv/errors';
+import { CsvByteGuard } from '../../common/csv/sniff';
+import { checkTableName } from '../../common/csv/table-name';
+import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../uploads/store';
+import { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
+import { requireContainer, requireDatabase } from '../../common/org-resources';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';
 import { workflowIds } from '../../common/temporal';

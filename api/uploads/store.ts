@@ -5,13 +5,13 @@
 // nothing behind (not even a block that was still on its way when the check failed).
 //
 // A growing upload (the CSV save) also commits the blocks received so far as they land, marked
-// as still arriving (metadata uploadstate=receiving, see ./growing.ts), so that the save's
+// as still arriving (metadata uploadstate=receiving, see activities/csv/growing.ts), so that the save's
 // workflow reads the file while the rest of it arrives.
 import type { BlobServiceClient, BlockBlobClient } from '@azure/storage-blob';
 import { pipeline, type Readable } from 'node:stream';
-import { CsvInspector, type CsvInspection } from './inspect';
-import { UPLOAD_STATE, UPLOAD_RECEIVING } from './growing';
-import { CsvByteGuard } from './sniff';
+import { CsvInspector, type CsvInspection } from '../../common/csv/inspect';
+import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../../common/csv/upload-state';
+import { CsvByteGuard } from '../../common/csv/sniff';
 
 export interface StoreCsvInput {
   blobService: BlobServiceClient;

@@ -1,7 +1,7 @@
 // What onboarding created for an organization, as activities need it.
 import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
-import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { Organization, type OrganizationDoc } from './models/organization';
 
 export interface OrgResources {
   orgId: string;

@@ -1,5 +1,6 @@
 // From a CSV header to safe column names, and from its values to column types.
-import type { ColumnType } from './contract';
+/** The column types a CSV's values are inferred to. */
+export type ColumnType = 'number' | 'date' | 'boolean' | 'text';
 import { CsvInputError } from './errors';
 
 /** Longest column name we produce (fits SQLite, SQL Server and PostgreSQL alike). */
