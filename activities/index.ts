@@ -13,9 +13,11 @@ import { createDataFactory, createPipelineActivities, type DataFactory } from '.
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
 import { createQuickBooksActivities } from './quickbooks';
+import { createQuickBooksConnectActivities } from './quickbooks/connect';
 import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
 import { createSageActivities } from './sage';
+import { createSageConnectActivities } from './sage/connect';
 import { createStorageActivities } from './storage';
 import { createWarehouse, type Warehouse } from './warehouse';
 import { createWarehouseActivities } from './warehouse/activities';
@@ -44,7 +46,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createOnboardingActivities(providers),
     ...createPipelineActivities({ ...providers, loadCsvBlob }),
     ...createQuickBooksActivities(providers),
+    ...createQuickBooksConnectActivities(providers),
     ...createSageActivities(providers),
+    ...createSageConnectActivities(providers),
     ...createCsvActivities(providers),
     ...createWarehouseActivities(providers),
   };

@@ -16,6 +16,12 @@ export const FAILURES = {
   PipelineError: { retryable: false, httpStatus: 502 },
   /** A connection's sync failed for a reason of the outside system (reported on the sync run). */
   SyncFailed: { retryable: false, httpStatus: 502 },
+  /** The outside system refused a connection (an OAuth code or credentials): start the connection again. */
+  ConnectRefused: { retryable: false, httpStatus: 502 },
+  /** The outside system is throttling us: try again shortly. */
+  RateLimited: { retryable: false, httpStatus: 429 },
+  /** The outside system could not be reached (after the retries a user can wait for). */
+  Unreachable: { retryable: true, httpStatus: 502 },
   /** Azure refused a management call for a reason retrying cannot mend. */
   AzureError: { retryable: false, httpStatus: 502 },
   /** Blob storage refused the request for a reason retrying cannot mend. */

@@ -12,6 +12,8 @@ export const workflowIds = {
   pipelineRun: (orgId: string) => `pipelines-${orgId}`,
   quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
   sageSync: (accountId: string) => `sync-sage-${accountId}`,
+  quickbooksConnect: (stateId: string) => `quickbooks-connect-${stateId}`,
+  sageConnect: (pendingId: string) => `sage-connect-${pendingId}`,
 };
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */

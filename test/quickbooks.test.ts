@@ -3,7 +3,7 @@
 // SQLite database; schedules on the Temporal dev server.
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { syncScheduleId } from '../activities/connectors/schedules';
+import { syncScheduleId } from '../api/lib/schedules';
 import { localDatabaseFile } from '../activities/warehouse';
 import { decryptSecret } from '../common/crypto';
 import { OAuthState } from '../common/models/oauth-state';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
-import { syncScheduleId } from '../activities/connectors/schedules';
+import { syncScheduleId } from '../api/lib/schedules';
 import { localDatabaseFile } from '../activities/warehouse';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import request from 'supertest';
 import { monthEnd, monthRanges, recentMonths } from '../activities/connectors/periods';
-import { syncScheduleId } from '../activities/connectors/schedules';
+import { syncScheduleId } from '../api/lib/schedules';
 import { connectorTables } from '../activities/connectors/tables';
 import { createWarehouse, localDatabaseFile } from '../activities/warehouse';
 import { Organization } from '../common/models/organization';

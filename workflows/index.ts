@@ -4,3 +4,4 @@ export { pipelineRunWorkflow } from './pipelines';
 export { quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { csvSaveWorkflow } from './csv-save';
 export { dropCsvTableWorkflow } from './tables';
+export { quickbooksConnectWorkflow, sageConnectWorkflow } from './connect';

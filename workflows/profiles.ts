@@ -7,6 +7,12 @@ export const shortCall: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['ValidationError', 'NotFound'] },
 };
 
+/** A user waits for it (connecting an account): a few quick retries of a network failure, then the answer. */
+export const connectCall: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['ValidationError', 'NotFound', 'ConnectRefused', 'RateLimited'] },
+};
+
 /** Long work (pipeline runs, big loads) that heartbeats and resumes from its details. */
 export const longRunning: ActivityOptions = {
   startToCloseTimeout: '2 hours',

@@ -3,7 +3,7 @@
 // server and production at Intuit.
 import type { Config } from '../../common/config';
 
-export const QBO_SCOPE = 'com.intuit.quickbooks.accounting';
+export { QBO_SCOPE } from '../../common/quickbooks-oauth';
 /** Intuit allows 10 requests per second per company. */
 export const QBO_REQUESTS_PER_SECOND = 10;
 const TIMEOUT_MS = 30000;
@@ -44,16 +44,6 @@ export function qboApiBase(cfg: Config): string {
 }
 
 /** The URL the user is sent to for consent. */
-export function authorizeUrl(cfg: Config, state: string): string {
-  if (!cfg.QBO_CLIENT_ID || !cfg.QBO_REDIRECT_URI) throw new Error('QuickBooks is not configured: set QBO_CLIENT_ID, QBO_CLIENT_SECRET and QBO_REDIRECT_URI');
-  const u = new URL(cfg.QBO_AUTHORIZE_URL);
-  u.searchParams.set('client_id', cfg.QBO_CLIENT_ID);
-  u.searchParams.set('response_type', 'code');
-  u.searchParams.set('scope', QBO_SCOPE);
-  u.searchParams.set('redirect_uri', cfg.QBO_REDIRECT_URI);
-  u.searchParams.set('state', state);
-  return u.toString();
-}
 
 function retryAfter(res: Response): number | undefined {
   const v = Number(res.headers.get('retry-after'));

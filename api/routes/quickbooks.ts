@@ -7,8 +7,8 @@ import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import passport from 'passport';
 import { z } from 'zod';
-import { deleteSyncSchedule, upsertSyncSchedule } from '../../activities/connectors/schedules';
-import { authorizeUrl, exchangeCode, fetchCompanyName, InvalidGrantError } from '../../activities/quickbooks/client';
+import { deleteSyncSchedule, upsertSyncSchedule } from '../lib/schedules';
+import { authorizeUrl } from '../../common/quickbooks-oauth';
 import type { Config } from '../../common/config';
 import { encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
@@ -18,6 +18,7 @@ import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/s
 import type { UserDoc } from '../../common/models/user';
 import { workflowIds } from '../../common/temporal';
 import type { SyncResult } from '../../workflows/sync';
+import type { ConnectQuickBooksOutput, quickbooksConnectWorkflow } from '../../workflows/connect';
 import type { AppDeps } from '../deps';
 import { assertOrgAccess, auth } from '../lib/auth';
 import { ApiError, notFound } from '../lib/errors';
@@ -25,7 +26,7 @@ import { ok } from '../lib/respond';
 import { orgIdSchema } from '../lib/organization';
 import { validate } from '../lib/validate';
 import { STILL_RUNNING, resultWithin, workflowStart } from '../lib/temporal';
-import { failureMessage } from '../../common/failures';
+import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { assertOrganizationExists } from '../lib/organization';
 
 export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
@@ -33,6 +34,9 @@ export const SELECT_ORGANIZATION = 'Please select an organization or ensure you 
 const STATE_TTL_MS = 10 * 60 * 1000;
 /** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
 const SYNC_WAIT_MS = 25000;
+/** Connecting is answered when the worker has exchanged the code and stored the account. */
+const CONNECT_WAIT_MS = 60000;
+const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
 
 const objectId = (msg: string) =>
   z
@@ -133,57 +137,39 @@ export function quickbooksRouter(deps: AppDeps): Router {
     const parsed = exchangeBody.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? 'Authorization code is required');
     const { code, state, realmId } = parsed.data;
-    // Single use: the state is consumed atomically, and only by the user it was issued to.
-    const issued = await OAuthState.findOneAndUpdate({ state, provider: 'quickbooks', userId: user._id, usedAt: null }, { $set: { usedAt: new Date() } }, { new: false }).lean();
-    if (!issued || issued.expiresAt.getTime() <= Date.now()) throw new ApiError(400, 'failed to process QuickBooks token exchange', 'The authorization state is invalid, already used or expired: start the connection again.');
+    // Single use: the state is consumed atomically, and only by the user it was issued to; the
+    // code rides on it, encrypted, to the worker that exchanges it (never in a workflow history).
+    const issued = await OAuthState.findOneAndUpdate(
+      { state, provider: 'quickbooks', userId: user._id, usedAt: null },
+      { $set: { usedAt: new Date(), codeEnc: encryptSecret(code, cfg.ENCRYPTION_KEY) } },
+      { new: false },
+    ).lean();
+    if (!issued || issued.expiresAt.getTime() <= Date.now()) throw new ApiError(400, TOKEN_EXCHANGE_FAILED, 'The authorization state is invalid, already used or expired: start the connection again.');
     const orgId = String(issued.organization_id);
     assertOrgAccess(user, orgId);
 
-    let tokens;
+    const stateId = String(issued._id);
+    let connected: ConnectQuickBooksOutput;
     try {
-      tokens = await exchangeCode(cfg, code);
+      const handle = await deps.temporal.workflow.start<typeof quickbooksConnectWorkflow>('quickbooksConnectWorkflow', {
+        ...workflowStart(cfg, workflowIds.quickbooksConnect(stateId), orgId),
+        args: [{ stateId, orgId, realmId, userId: String(user._id) }],
+      });
+      const result = await resultWithin(deps.temporal, handle, CONNECT_WAIT_MS);
+      if (result === STILL_RUNNING) throw new ApiError(504, TOKEN_EXCHANGE_FAILED, `${TOKEN_EXCHANGE_FAILED}: QuickBooks did not answer in time; the connection goes on and shows on the Apps screen when it completes.`);
+      connected = result;
     } catch (e) {
-      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks token exchange failed');
-      const why = e instanceof InvalidGrantError ? 'the authorization code is invalid or expired' : e instanceof Error ? e.message : String(e);
-      throw new ApiError(502, 'failed to process QuickBooks token exchange', `failed to process QuickBooks token exchange: ${why}`);
-    }
-    // The company must answer to these tokens: a realmId that is not the consented company is refused.
-    let companyName: string;
-    try {
-      companyName = await fetchCompanyName(cfg, tokens.accessToken, realmId);
-    } catch (e) {
-      logger.warn({ err: e instanceof Error ? e.message : String(e), realmId }, 'QuickBooks company not confirmed');
-      throw new ApiError(502, 'failed to process QuickBooks token exchange', `failed to process QuickBooks token exchange: QuickBooks did not confirm company ${realmId} (${e instanceof Error ? e.message : String(e)})`);
+      if (e instanceof ApiError) throw e;
+      logger.warn({ err: failureMessage(e), realmId }, 'QuickBooks token exchange failed');
+      throw new ApiError(httpStatusOf(failureTypeOf(e)), TOKEN_EXCHANGE_FAILED, failureMessage(e));
     }
 
-    const now = Date.now();
-    const existed = await QuickBooksAccount.exists({ organization_id: orgId, realmId });
-    let account: QuickBooksAccountDoc;
+    const account = (await QuickBooksAccount.findById(connected.accountId).lean<QuickBooksAccountDoc>())!;
     try {
-      // FerretDB's findAndModify takes no projection (the secrets are select: false): update, then read.
-      await QuickBooksAccount.updateOne(
-        { organization_id: orgId, realmId },
-        {
-          $set: {
-            accessTokenEnc: encryptSecret(tokens.accessToken, cfg.ENCRYPTION_KEY),
-            refreshTokenEnc: encryptSecret(tokens.refreshToken, cfg.ENCRYPTION_KEY),
-            accessTokenExpiresAt: new Date(now + tokens.expiresIn * 1000),
-            ...(tokens.refreshExpiresIn ? { refreshTokenExpiresAt: new Date(now + tokens.refreshExpiresIn * 1000) } : {}),
-            status: 'active',
-            lastError: null,
-            connectedBy: user._id,
-            ...(companyName ? { companyName } : {}),
-          },
-          $setOnInsert: { syncIntervalHours: cfg.SYNC_INTERVAL_HOURS },
-          $inc: { tokenVersion: 1 },
-        },
-        { upsert: true },
-      );
-      account = (await QuickBooksAccount.findOne({ organization_id: orgId, realmId }).lean<QuickBooksAccountDoc>())!;
       await schedule(account, false);
     } catch (e) {
       logger.error({ err: e, realmId, orgId }, 'QuickBooks account not stored');
-      if (!existed) await QuickBooksAccount.deleteOne({ organization_id: orgId, realmId }).catch(() => undefined);
+      if (connected.created) await QuickBooksAccount.deleteOne({ _id: account._id }).catch(() => undefined);
       throw new ApiError(500, 'Failed to add QuickBooks account!');
     }
     ok(res, 'tokens exchanged and stored successfully', { account: publicQuickBooksAccount(account), accountMessage: 'QuickBooks account added successfully!' });

@@ -3,8 +3,11 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
-import { deleteSyncSchedule, upsertSyncSchedule } from '../../activities/connectors/schedules';
-import { getApiSession, IntacctError, IntacctHttpError, MalformedIntacctAnswer } from '../../activities/sage/client';
+import { deleteSyncSchedule, upsertSyncSchedule } from '../lib/schedules';
+import { PendingConnection } from '../../common/models/pending-connection';
+import { workflowIds } from '../../common/temporal';
+import type { sageConnectWorkflow } from '../../workflows/connect';
+import { resultWithin, STILL_RUNNING, workflowStart } from '../lib/temporal';
 import { encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
 import { publicSageAccount, SageAccount, type SageAccountDoc } from '../../common/models/sage-account';
@@ -15,7 +18,11 @@ import { ApiError, notFound } from '../lib/errors';
 import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { accountStatusBody, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
-import { failureMessage } from '../../common/failures';
+import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
+
+const SAGE_CONNECT_FAILED = 'Failed to connect Sage account';
+/** Checking the credentials is answered when Intacct has (a few quick retries when it cannot be reached). */
+const CONNECT_WAIT_MS = 60000;
 
 const field = (name: string, max = 200) =>
   z
@@ -53,13 +60,20 @@ export function sageRouter(deps: AppDeps): Router {
     const b = req.body as z.infer<typeof createBody>;
     const orgId = await resolveExistingOrgId(req.user!, b.organization_id);
     // The credentials must open an API session before anything is stored.
+    // The worker opens the session (the api does not call Intacct); the credentials wait for it
+    // encrypted, and only the pending record's id travels through Temporal.
+    const secret = JSON.stringify({ senderId: b.sageSenderID, senderPassword: b.sageSenderPassword, companyId: b.sageCompanyID, userId: b.sageUserID, userPassword: b.sageUserPassword });
+    const pending = await PendingConnection.create({ provider: 'sage', secretEnc: encryptSecret(secret, cfg.ENCRYPTION_KEY), expiresAt: new Date(Date.now() + 5 * 60_000) });
     try {
-      await getApiSession(cfg.SAGE_ENDPOINT_URL, { senderId: b.sageSenderID, senderPassword: b.sageSenderPassword, companyId: b.sageCompanyID, userId: b.sageUserID, userPassword: b.sageUserPassword });
+      const pendingId = String(pending._id);
+      const handle = await deps.temporal.workflow.start<typeof sageConnectWorkflow>('sageConnectWorkflow', { ...workflowStart(cfg, workflowIds.sageConnect(pendingId), orgId), args: [{ pendingId }] });
+      if ((await resultWithin(deps.temporal, handle, CONNECT_WAIT_MS)) === STILL_RUNNING) throw new ApiError(504, SAGE_CONNECT_FAILED, `${SAGE_CONNECT_FAILED}: Sage Intacct did not answer in time`);
     } catch (e) {
-      if (e instanceof IntacctError) throw new ApiError(e.throttled ? 429 : 400, 'Failed to connect Sage account', `Failed to connect Sage account: ${e.description || e.message} (${e.errorno})`);
-      if (e instanceof MalformedIntacctAnswer || e instanceof IntacctHttpError) throw new ApiError(502, 'Failed to connect Sage account', `Failed to connect Sage account: ${e.message}`);
-      logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'Sage Intacct unreachable');
-      throw new ApiError(502, 'Failed to connect Sage account', 'Failed to connect Sage account: Sage Intacct could not be reached');
+      if (e instanceof ApiError) throw e;
+      logger.warn({ err: failureMessage(e) }, 'Sage credentials not verified');
+      throw new ApiError(httpStatusOf(failureTypeOf(e)), SAGE_CONNECT_FAILED, failureMessage(e));
+    } finally {
+      await PendingConnection.deleteOne({ _id: pending._id }).catch(() => undefined);
     }
     const existed = await SageAccount.exists({ organization_id: orgId, sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID });
     let account: SageAccountDoc;

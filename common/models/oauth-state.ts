@@ -12,6 +12,8 @@ const oauthStateSchema = new Schema(
     organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true },
     expiresAt: { type: Date, required: true },
     usedAt: { type: Date, default: null },
+    /** The authorization code, encrypted, from the moment the state is used until the connect workflow spends it. */
+    codeEnc: { type: String },
   },
   { timestamps: true },
 );

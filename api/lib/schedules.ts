@@ -1,5 +1,5 @@
 // Temporal Schedules of the batch syncs: one per connection, interval per connection, paused
-// while the connection is inactive, deleted with it. Used by the api (which owns the client).
+// while the connection is inactive, deleted with it. Part of the api's gateway to Temporal (it owns the client).
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptionsAction } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SyncProvider } from '../../common/models/sync-run';

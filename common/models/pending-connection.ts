@@ -1,0 +1,21 @@
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+/**
+ * Credentials waiting to be verified by the worker before a connection is stored (Sage
+ * Intacct: the api must not call Intacct itself, and a password must never enter a workflow
+ * history). Encrypted; removed by the api as soon as the check has answered, and never older
+ * than `expiresAt` when read (checked in code: FerretDB has no TTL indexes).
+ */
+const pendingConnectionSchema = new Schema(
+  {
+    provider: { type: String, enum: ['sage'], required: true },
+    /** The credentials as JSON, encrypted with common/crypto. */
+    secretEnc: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { timestamps: true },
+);
+
+export type PendingConnectionDoc = InferSchemaType<typeof pendingConnectionSchema> & { _id: mongoose.Types.ObjectId };
+
+export const PendingConnection = mongoose.model('PendingConnection', pendingConnectionSchema);
