@@ -71,9 +71,6 @@ export default tseslint.config(
     // The api reaches the outside systems only through workflows: it imports common/, workflow
     // types and their query/signal definitions, never activity or worker code (not even types).
     files: ['api/**/*.ts'],
-    // TEMPORARY (issue 14, in progress): the files below still import activity code; each is
-    // taken off this list as its imports move to common/ or behind a workflow.
-    ignores: ['api/main.ts', 'api/deps.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,6 +1,5 @@
 import type { BlobServiceClient } from '@azure/storage-blob';
 import type { Client } from '@temporalio/client';
-import type { Warehouse } from '../activities/warehouse';
 import type { Config } from '../common/config';
 
 /** What the app is built from: one of each per process, created by the entry (or a test). */
@@ -8,7 +7,6 @@ export interface AppDeps {
   config: Config;
   temporal: Client;
   blobService: BlobServiceClient;
-  warehouse: Warehouse;
   /** The login throttle's clock (tests move it instead of sleeping); Date.now when absent. */
   now?: () => number;
 }

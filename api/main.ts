@@ -1,7 +1,6 @@
 // The api process: connects Mongo and Temporal once, creates the first admin, then listens.
 import { BlobServiceClient } from '@azure/storage-blob';
 import mongoose from 'mongoose';
-import { createWarehouse } from '../activities/warehouse';
 import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
 import { createApp } from './app';
@@ -16,7 +15,7 @@ async function main() {
   const { connection, client: temporal } = createTemporalClient(cfg);
   await connection.ensureConnected();
   const blobService = BlobServiceClient.fromConnectionString(cfg.AZURE_STORAGE_CONNECTION_STRING);
-  const app = createApp({ config: cfg, temporal, blobService, warehouse: createWarehouse(cfg) });
+  const app = createApp({ config: cfg, temporal, blobService });
 
   const admin = await ensureFirstAdmin(cfg);
   const server = app.listen(cfg.PORT, cfg.HOST, () => {

@@ -113,7 +113,7 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/sage/{id}': { delete: op('Remove a Sage connection and its schedule (synced tables stay)', 'sage', { parameters: [pathParam('id')] }) },
-  '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, warehouse): up/down and latency; 503 when one is down', 'health', { public: true }) },
+  '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down', 'health', { public: true }) },
   '/openapi.json': { get: op('This document', 'health', { public: true }) },
   '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see README, Accounts and security)', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
   '/auth/logout': { post: op("End this session on the server: the presented token answers 401 from now on (the user's other sessions go on)", 'auth') },

@@ -112,6 +112,7 @@ export const configSchema = z
     UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
     /** CSV loads (saves and pipeline runs) one worker runs at once; the others wait their turn. Up to ~40 MB each. */
     WORKER_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    WORKER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
 
     AZURE_SUBSCRIPTION_ID: optionalString,
     AZURE_RESOURCE_GROUP: optionalString,

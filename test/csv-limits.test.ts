@@ -11,10 +11,9 @@ import request from 'supertest';
 import { createCsvLoader } from '../activities/csv';
 import { normalizeHeader } from '../common/csv/columns';
 import { sniffCsv } from '../common/csv/sniff';
-import { createWarehouse, localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../activities/warehouse';
 import { classifyWarehouseError, READ_ONLY_MESSAGE, WAREHOUSE_UNAVAILABLE } from '../activities/warehouse/failures';
 import { WorkSlots } from '../activities/warehouse/heavy-work';
-import { createApp } from '../api/app';
 import { Upload } from '../common/models/upload';
 import { blobNames, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
@@ -26,7 +25,7 @@ let token: string;
 
 beforeAll(async () => {
   // A data folder of this file's own: the read-only case flags a database file in it.
-  stack = await startStack({ DATA_DIR: mkdtempSync(join(process.env.DATA_DIR ?? '/tmp', 'csv-limits-')) });
+  stack = await startStack({ WORKER_HEARTBEAT_SECONDS: '1', DATA_DIR: mkdtempSync(join(process.env.DATA_DIR ?? '/tmp', 'csv-limits-')) });
   ({ token } = await userWithToken(stack.app, { email: 'limits-admin@example.com', role: 'admin' }));
 });
 afterAll(() => stack.stop());
@@ -140,15 +139,21 @@ describe('a read-only organization database (item 11)', () => {
       expect(await blobNames(stack, org.containerName)).toHaveLength(2); // the file is kept: saved again later
       expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n FROM ledger').get())).toEqual({ n: 100 });
 
-      // Health checks that the warehouse can write (a fresh warehouse: its answer is cached a few seconds).
-      const health = await request(createApp({ ...stack.deps, warehouse: createWarehouse(stack.config) })).get('/api/v1/health');
+      // Health reports what the worker's heartbeat found: its next beat checks that the warehouse can write.
+      const health = await waitFor('health to report the read-only warehouse', async () => {
+        const h = await request(stack.app).get('/api/v1/health');
+        return h.body.data.dependencies.warehouse.status === 'down' && h;
+      }, 30_000, 250);
       expect(health.status).toBe(503);
       expect(health.body.data.dependencies.warehouse).toMatchObject({ status: 'down', error: expect.stringMatching(new RegExp(`cannot be written: ${org.databaseName}\\.sqlite is read-only`)) });
       expect(health.body.data.dependencies.blobStorage.status).toBe('up');
     } finally {
       chattr('-i', file);
     }
-    const healthy = await request(createApp({ ...stack.deps, warehouse: createWarehouse(stack.config) })).get('/api/v1/health');
+    const healthy = await waitFor('health to report the warehouse writable again', async () => {
+      const h = await request(stack.app).get('/api/v1/health');
+      return h.body.data.dependencies.warehouse.status === 'up' && h;
+    }, 30_000, 250);
     expect(healthy.body.data.dependencies.warehouse.status).toBe('up');
   });
 });

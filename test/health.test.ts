@@ -29,3 +29,19 @@ describe('GET /api/v1/health', () => {
     expect(res.body.data.dependencies.mongo.status).toBe('up');
   });
 });
+
+describe('the worker and the warehouse, from the worker heartbeat', () => {
+  it('says the worker is down, and the warehouse unknown, when no worker reports on the task queue', async () => {
+    const app = createApp({ ...stack.deps, config: { ...stack.config, TEMPORAL_TASK_QUEUE: `${stack.config.TEMPORAL_TASK_QUEUE}-nobody` } });
+    const res = await request(app).get('/api/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body.data.dependencies.worker).toMatchObject({ status: 'down', error: 'no worker has reported' });
+    expect(res.body.data.dependencies.warehouse).toMatchObject({ status: 'down', error: 'unknown: no worker has reported' });
+    expect(res.body.data.dependencies.mongo.status).toBe('up');
+  });
+
+  it('says the worker is up while its beats come', async () => {
+    const res = await request(stack.app).get('/api/v1/health');
+    expect(res.body.data.dependencies.worker).toMatchObject({ status: 'up', lastSeenSeconds: expect.any(Number) });
+  });
+});

@@ -4,7 +4,9 @@ import mongoose from 'mongoose';
 import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
 import { loadWorkflowBundle } from './bundle';
+import { startHeartbeat } from './heartbeat';
 import { createWorker } from './worker';
+import { createWarehouse } from '../activities/warehouse';
 
 async function main() {
   const cfg = config();
@@ -13,8 +15,10 @@ async function main() {
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
   const worker = await createWorker({ config: cfg, connection, workflowBundle: await loadWorkflowBundle(cfg) });
+  const heartbeat = await startHeartbeat({ config: cfg, warehouse: createWarehouse(cfg) });
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, provider: cfg.PROVIDER }, 'worker started');
   await worker.run();
+  await heartbeat.stop();
   await connection.close();
   await mongoose.disconnect();
 }

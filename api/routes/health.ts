@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import mongoose from 'mongoose';
+import { WorkerHeartbeat, type WorkerHeartbeatDoc } from '../../common/models/worker-heartbeat';
 import type { AppDeps } from '../deps';
 
 interface Check {
@@ -23,6 +24,27 @@ async function timed(fn: () => Promise<unknown>, timeoutMs = 3000): Promise<Chec
   }
 }
 
+/**
+ * The worker and the warehouse, from the newest heartbeat of this task queue (worker/heartbeat.ts):
+ * the worker is up while its beats keep coming (3 intervals at most), the warehouse is what the
+ * worker's own check found. The api never opens the warehouse itself.
+ */
+async function workerBeat(taskQueue: string): Promise<{ worker: Check & { lastSeenSeconds?: number }; warehouse: Check }> {
+  const t0 = performance.now();
+  const beat = await WorkerHeartbeat.findOne({ taskQueue }).sort({ at: -1 }).lean<WorkerHeartbeatDoc>();
+  const latencyMs = Math.round(performance.now() - t0);
+  const age = beat ? (Date.now() - beat.at.getTime()) / 1000 : undefined;
+  if (!beat || age === undefined || age > 3 * beat.intervalSeconds) {
+    const error = beat ? `no worker has reported for ${Math.round(age!)} s` : 'no worker has reported';
+    return { worker: { status: 'down', latencyMs, error, ...(age === undefined ? {} : { lastSeenSeconds: Math.round(age) }) }, warehouse: { status: 'down', latencyMs: 0, error: `unknown: ${error}` } };
+  }
+  const w = beat.warehouse;
+  return {
+    worker: { status: 'up', latencyMs, lastSeenSeconds: Math.round(age) },
+    warehouse: { status: w?.status === 'up' ? 'up' : 'down', latencyMs: w?.latencyMs ?? 0, ...(w?.status === 'up' ? {} : { error: w?.error ?? 'unknown' }) },
+  };
+}
+
 export function healthRouter(deps: AppDeps): Router {
   const router = Router();
   router.get('/', async (_req, res) => {
@@ -34,9 +56,9 @@ export function healthRouter(deps: AppDeps): Router {
       }),
       timed(() => deps.temporal.workflowService.getSystemInfo({})),
       timed(() => deps.blobService.getProperties()),
-      timed(() => deps.warehouse.ping()),
+      workerBeat(deps.config.TEMPORAL_TASK_QUEUE),
     ]);
-    const dependencies = { mongo, temporal, blobStorage, warehouse };
+    const dependencies = { mongo, temporal, blobStorage, worker: warehouse.worker, warehouse: warehouse.warehouse };
     const allUp = Object.values(dependencies).every((c) => c.status === 'up');
     res.status(allUp ? 200 : 503).json({
       status: allUp,

@@ -12,6 +12,7 @@ import type { AppDeps } from '../../api/deps';
 import { loadConfig, type Config } from '../../common/config';
 import { setLogLevel } from '../../common/logger';
 import { loadWorkflowBundle } from '../../worker/bundle';
+import { startHeartbeat } from '../../worker/heartbeat';
 import { createWorker } from '../../worker/worker';
 
 export interface TestStack {
@@ -54,9 +55,11 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   const worker = await createWorker({ config, connection: env.nativeConnection, workflowBundle: await workflowBundle(config) });
   const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
-  const deps: AppDeps = { config, temporal: env.client, blobService, warehouse: createWarehouse(config) };
+  const deps: AppDeps = { config, temporal: env.client, blobService };
   const app = createApp(deps);
   const running = worker.run();
+  // The worker's heartbeat (health reads the worker and the warehouse from it), as worker/main.ts starts it.
+  const heartbeat = await startHeartbeat({ config, warehouse: createWarehouse(config) });
   return {
     config,
     env,
@@ -67,6 +70,7 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
     async stop() {
       worker.shutdown();
       await running;
+      await heartbeat.stop();
       await mongoose.connection.dropDatabase().catch(() => undefined);
       await mongoose.disconnect();
       await env.teardown();
