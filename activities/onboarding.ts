@@ -4,13 +4,13 @@
 // the local engine or Azure Data Factory); this module keeps the organization's record and the
 // rules that hold on both. Every step finds what already exists.
 import type { BlobServiceClient } from '@azure/storage-blob';
-import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import type { DataFactory } from './datafactory/types';
 import { installedPipelines, loadFactoryTemplate } from './datafactory/template';
 import type { EnsureDatabaseInput, EnsureDatabaseOutput } from './warehouse/provision';
 import type { Warehouse } from './warehouse/types';
+import { fail } from '../common/failures';
 
 export interface OnboardingActivityDeps {
   blobService: BlobServiceClient;
@@ -40,9 +40,9 @@ export interface ImportDataFactoryOutput {
 
 
 async function loadOrg(orgId: string): Promise<OrganizationDoc> {
-  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
   return org;
 }
 
@@ -51,14 +51,14 @@ export function createOnboardingActivities({ blobService, warehouse, dataFactory
     async ensureDatabase(input: Omit<EnsureDatabaseInput, 'sqlServerName' | 'location'>): Promise<EnsureDatabaseOutput> {
       const org = await loadOrg(input.orgId);
       const taken = await Organization.exists({ _id: { $ne: input.orgId }, 'onboarding.databaseName': input.databaseName });
-      if (taken) throw ApplicationFailure.nonRetryable(`Database name "${input.databaseName}" is already used by another organization`, 'ValidationError');
+      if (taken) throw fail.validation(`Database name "${input.databaseName}" is already used by another organization`);
       return warehouse.ensureDatabase({ ...input, sqlServerName: org.onboarding?.sqlServerName ?? undefined, location: org.onboarding?.location ?? undefined });
     },
 
     async ensureDataFactory({ orgId, dataFactoryName }: EnsureDataFactoryInput): Promise<EnsureDataFactoryOutput> {
       const org = await loadOrg(orgId);
       const taken = await Organization.exists({ _id: { $ne: orgId }, 'onboarding.dataFactoryName': dataFactoryName });
-      if (taken) throw ApplicationFailure.nonRetryable(`Data factory name "${dataFactoryName}" is already used by another organization`, 'ValidationError');
+      if (taken) throw fail.validation(`Data factory name "${dataFactoryName}" is already used by another organization`);
       const { created } = await dataFactory.ensureFactory({ orgId, factoryName: dataFactoryName, org });
       return { dataFactoryName, created };
     },
@@ -68,10 +68,10 @@ export function createOnboardingActivities({ blobService, warehouse, dataFactory
       const org = await loadOrg(input.orgId);
       const ob = org.onboarding;
       // The import wires the factory to this organization's own container and database only.
-      if (ob?.dataFactoryName !== input.factoryName) throw ApplicationFailure.nonRetryable(`Data factory "${input.factoryName}" is not this organization's: create it first`, 'ValidationError');
-      if (ob?.databaseName !== input.databaseName) throw ApplicationFailure.nonRetryable(`Database "${input.databaseName}" is not this organization's: create it first`, 'ValidationError');
-      if (ob?.containerName !== input.containerName) throw ApplicationFailure.nonRetryable(`Container "${input.containerName}" is not this organization's: create it first`, 'ValidationError');
-      if (!(await blobService.getContainerClient(input.containerName).exists())) throw ApplicationFailure.nonRetryable(`Container "${input.containerName}" does not exist`, 'NotFound');
+      if (ob?.dataFactoryName !== input.factoryName) throw fail.validation(`Data factory "${input.factoryName}" is not this organization's: create it first`);
+      if (ob?.databaseName !== input.databaseName) throw fail.validation(`Database "${input.databaseName}" is not this organization's: create it first`);
+      if (ob?.containerName !== input.containerName) throw fail.validation(`Container "${input.containerName}" is not this organization's: create it first`);
+      if (!(await blobService.getContainerClient(input.containerName).exists())) throw fail.notFound(`Container "${input.containerName}" does not exist`);
       const template = loadFactoryTemplate();
       await dataFactory.importTemplate(template, { orgId: input.orgId, factoryName: input.factoryName, containerName: input.containerName, databaseName: input.databaseName, org });
       const pipelines = installedPipelines(template);

@@ -1,7 +1,7 @@
 // What onboarding created for an organization, as activities need it.
-import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import { Organization, type OrganizationDoc } from './models/organization';
+import { fail } from './failures';
 
 export interface OrgResources {
   orgId: string;
@@ -12,9 +12,9 @@ export interface OrgResources {
 }
 
 export async function getOrgResources(orgId: string): Promise<OrgResources> {
-  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
   return {
     orgId,
     organizationName: org.organizationName,
@@ -27,13 +27,13 @@ export async function getOrgResources(orgId: string): Promise<OrgResources> {
 /** The organization's container, or a clear non-retryable failure when onboarding has not created it. */
 export async function requireContainer(orgId: string): Promise<string> {
   const r = await getOrgResources(orgId);
-  if (!r.containerName) throw ApplicationFailure.nonRetryable('This organization has no storage container yet: an admin must onboard it first.', 'NotOnboarded');
+  if (!r.containerName) throw fail.notOnboarded('This organization has no storage container yet: an admin must onboard it first.');
   return r.containerName;
 }
 
 /** The organization's SQL database, or a clear non-retryable failure when onboarding has not created it. */
 export async function requireDatabase(orgId: string): Promise<string> {
   const r = await getOrgResources(orgId);
-  if (!r.databaseName) throw ApplicationFailure.nonRetryable('This organization has no SQL database yet: an admin must onboard it first.', 'NotOnboarded');
+  if (!r.databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
   return r.databaseName;
 }

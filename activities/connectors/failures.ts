@@ -2,6 +2,9 @@
 // carry the user's message; throttling is retryable after the delay the service asks for.
 import { ApplicationFailure } from '@temporalio/common';
 
+import type { FailureType as TableType } from '../../common/failures';
+
+/** The connectors' failure types: entries of the one failure table (common/failures.ts). */
 export const FailureType = {
   RateLimited: 'RateLimited',
   ReconnectNeeded: 'ReconnectNeeded',
@@ -9,13 +12,13 @@ export const FailureType = {
   MalformedResponse: 'MalformedResponse',
   AccountInactive: 'AccountInactive',
   RemoteError: 'RemoteError',
-} as const;
+} as const satisfies Record<string, TableType>;
 
 /** Retried by Temporal's retry policy after `delaySeconds` (no hand-written wait loop). */
 export function rateLimited(message: string, delaySeconds: number): ApplicationFailure {
   return ApplicationFailure.create({ message, type: FailureType.RateLimited, nonRetryable: false, nextRetryDelay: `${Math.max(0.1, delaySeconds)}s` });
 }
 
-export function businessFailure(message: string, type: string, details?: Record<string, unknown>): ApplicationFailure {
+export function businessFailure(message: string, type: TableType, details?: Record<string, unknown>): ApplicationFailure {
   return ApplicationFailure.create({ message, type, nonRetryable: true, details: details ? [details] : undefined });
 }

@@ -1,12 +1,12 @@
 // CSV activities: load a CSV blob into a table (the contract in ./contract.ts) and the upload
 // records the CSV save writes at its state transitions.
 import { BlobServiceClient } from '@azure/storage-blob';
-import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import { config as processConfig } from '../../common/config';
 import { Upload } from '../../common/models/upload';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';
+import { fail } from '../../common/failures';
 
 export type { CsvLoadProgress, LoadCsvBlobOptions, LoadCsvBlobResult } from './load';
 export { CSV_PROGRESS_SIGNAL, checkTableName, createCsvLoader } from './load';
@@ -53,7 +53,7 @@ export interface DiscardCsvUploadInput {
 }
 
 const uploadObjectId = (uploadId: string) => {
-  if (!mongoose.isValidObjectId(uploadId)) throw ApplicationFailure.nonRetryable(`Invalid upload id ${uploadId}`, 'ValidationError');
+  if (!mongoose.isValidObjectId(uploadId)) throw fail.validation(`Invalid upload id ${uploadId}`);
   return uploadId;
 };
 

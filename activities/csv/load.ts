@@ -3,7 +3,7 @@
 // so memory stays flat whatever the file's size.
 import { RestError, type BlobServiceClient, type BlockBlobClient } from '@azure/storage-blob';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { CancelledFailure } from '@temporalio/common';
 import { parse } from 'csv-parse';
 import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +21,7 @@ import { FastCsvReader, FastPathUnsupported } from './fast-reader';
 import { openBlobSource } from './growing';
 import { csvParserOptions } from '../../common/csv/inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from '../../common/csv/sniff';
+import { fail } from '../../common/failures';
 
 /** How staging tables are named (warehouse/csv-table.ts stagingNames): never shown to a user. */
 const STAGING_PREFIX = '__csv_';
@@ -340,9 +341,9 @@ function toFailure(e: unknown, headerLength?: number): unknown {
   if (e instanceof CsvInputError) return asValidationFailure(e);
   const parseError = csvParseErrorToInput(e, headerLength);
   if (parseError) return asValidationFailure(parseError);
-  if (e instanceof TableConflictError) return ApplicationFailure.nonRetryable(e.message, 'ValidationError');
+  if (e instanceof TableConflictError) return fail.validation(e.message);
   if (e instanceof RestError && (e.statusCode === 404 || e.code === 'BlobNotFound' || e.code === 'ContainerNotFound')) {
-    return ApplicationFailure.nonRetryable('The CSV file was not found in storage.', 'NotFound');
+    return fail.notFound('The CSV file was not found in storage.');
   }
   const failure = classifyWarehouseError(e);
   if (failure) return failure;

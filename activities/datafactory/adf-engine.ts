@@ -2,7 +2,7 @@
 // resources through ARM (./azure.ts), wired to the organization's own container and its own
 // SQL database login (warehouse/connection.ts); a pipeline run is one Data Factory run,
 // created once (its id kept on the run record and in the heartbeat) and polled until it ends.
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { AZURE_FACTORY_NAME } from '../../common/resources';
 import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
@@ -11,6 +11,7 @@ import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
 import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
+import { fail } from '../../common/failures';
 
 export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory {
   const adf = createAzureFactory(cfg, azure);
@@ -22,7 +23,7 @@ export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory
     },
 
     async importTemplate(template, { orgId, factoryName, containerName, databaseName, org }: ImportInput) {
-      if (!AZURE_FACTORY_NAME.test(factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${factoryName}"`, 'ValidationError');
+      if (!AZURE_FACTORY_NAME.test(factoryName)) throw fail.validation(`Invalid data factory name "${factoryName}"`);
       await adf.importTemplate(template, {
         orgId,
         factoryName,

@@ -1,8 +1,8 @@
 // Azure management clients (Data Factory, SQL) built one way for production and tests:
 // credentials from @azure/identity, the ARM endpoint from AZURE_MANAGEMENT_ENDPOINT when set.
 import type { TokenCredential } from '@azure/identity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
+import { failure } from '../../common/failures';
 
 export interface AzureDeps {
   /** DefaultAzureCredential in production; a static token in tests. */
@@ -53,7 +53,7 @@ export function classifyArmError(e: unknown, what: string): never {
   const status = armStatus(e);
   if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
     const r = e as RestLike;
-    throw ApplicationFailure.nonRetryable(`${what}: ${r.code ?? status}: ${(r.message ?? '').split('\n')[0]}`, 'AzureError');
+    throw failure('AzureError', `${what}: ${r.code ?? status}: ${(r.message ?? '').split('\n')[0]}`);
   }
   throw e;
 }

@@ -6,6 +6,7 @@ import { AZURE_FACTORY_NAME } from '../../common/resources';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './azure-clients';
 import { trialBalanceScriptForDataFactory } from '../warehouse/transforms/trial-balance';
 import { fillPlaceholders, type FactoryTemplate } from './template';
+import { fail } from '../../common/failures';
 
 const OWNER_TAG = 'ledgerflowOrganizationId';
 
@@ -25,7 +26,7 @@ export interface AzureRunState {
 
 export function createAzureFactory(cfg: Config, azure: AzureDeps) {
   const rg = () => {
-    if (!cfg.AZURE_RESOURCE_GROUP || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('AZURE_SUBSCRIPTION_ID and AZURE_RESOURCE_GROUP must be configured', 'ValidationError');
+    if (!cfg.AZURE_RESOURCE_GROUP || !cfg.AZURE_SUBSCRIPTION_ID) throw fail.validation('AZURE_SUBSCRIPTION_ID and AZURE_RESOURCE_GROUP must be configured');
     return cfg.AZURE_RESOURCE_GROUP;
   };
   // Loaded on first use, like @azure/arm-sql: only azure mode pays for the SDK's models.
@@ -34,12 +35,12 @@ export function createAzureFactory(cfg: Config, azure: AzureDeps) {
   return {
     /** Finds the organization's factory or creates it; a factory of that name owned by another organization is refused. */
     async ensureFactory({ orgId, factoryName, location }: { orgId: string; factoryName: string; location?: string }): Promise<{ created: boolean }> {
-      if (!AZURE_FACTORY_NAME.test(factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${factoryName}"`, 'ValidationError');
+      if (!AZURE_FACTORY_NAME.test(factoryName)) throw fail.validation(`Invalid data factory name "${factoryName}"`);
       const adf = await client();
       try {
         const existing = await adf.factories.get(rg(), factoryName);
         const owner = existing.tags?.[OWNER_TAG];
-        if (owner && owner !== orgId) throw ApplicationFailure.nonRetryable(`Data factory "${factoryName}" belongs to another organization`, 'ValidationError');
+        if (owner && owner !== orgId) throw fail.validation(`Data factory "${factoryName}" belongs to another organization`);
         return { created: false };
       } catch (e) {
         if (e instanceof ApplicationFailure) throw e;
@@ -62,7 +63,7 @@ export function createAzureFactory(cfg: Config, azure: AzureDeps) {
       try {
         await adf.factories.get(g, input.factoryName);
       } catch (e) {
-        if (armStatus(e) === 404) throw ApplicationFailure.nonRetryable(`Data factory "${input.factoryName}" does not exist: create it first`, 'NotFound');
+        if (armStatus(e) === 404) throw fail.notFound(`Data factory "${input.factoryName}" does not exist: create it first`);
         classifyArmError(e, `Azure refused to read data factory "${input.factoryName}"`);
       }
       try {

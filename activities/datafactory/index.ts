@@ -4,7 +4,6 @@
 // The run record (common/models/pipeline-run) is written at each transition and is also the
 // resume point of a retried step.
 import type { BlobServiceClient } from '@azure/storage-blob';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { PipelineRun, type PipelineRunDoc, type RunStatus } from '../../common/models/pipeline-run';
 import { createCsvLoader } from '../csv';
@@ -17,6 +16,7 @@ import { createLocalEngine } from './local-engine';
 import { listContainerFiles } from './local';
 import { loadOnboardedOrg, setPipeline, type RunPipelineOutput } from './run-context';
 import type { DataFactory } from './types';
+import { fail } from '../../common/failures';
 
 export type { RunPipelineOutput } from './run-context';
 export type { DataFactory } from './types';
@@ -119,7 +119,7 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
      */
     async finishPipelineRun({ runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
       const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
-      if (!run) throw ApplicationFailure.nonRetryable(`Pipeline run ${runId} not found`, 'NotFound');
+      if (!run) throw fail.notFound(`Pipeline run ${runId} not found`);
       const endedAt = run.endedAt ?? new Date();
       const pipelines = run.pipelines.map((p) => {
         const o = outcomes?.find((x) => x.name === p.name);

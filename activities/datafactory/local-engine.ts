@@ -16,6 +16,7 @@ import { planCsvLoads, type TableOutcome } from './load-plan';
 import { listContainerFiles } from './local';
 import { cancellationSignal, cancelled, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
+import { fail } from '../../common/failures';
 
 
 export interface LocalEngineDeps {
@@ -84,7 +85,7 @@ export function createLocalEngine({ blobService, warehouse, loadCsvBlob }: Local
     provider: 'local',
 
     async ensureFactory({ orgId, factoryName, org }: EnsureFactoryInput) {
-      if (!LOCAL_FACTORY_NAME.test(factoryName)) throw ApplicationFailure.nonRetryable(`Invalid data factory name "${factoryName}"`, 'ValidationError');
+      if (!LOCAL_FACTORY_NAME.test(factoryName)) throw fail.validation(`Invalid data factory name "${factoryName}"`);
       // The local engine's factory is the organization's record: created when first named.
       const created = org.onboarding?.dataFactoryName !== factoryName;
       if (created) await Organization.updateOne({ _id: orgId }, { $set: { 'onboarding.dataFactoryCreatedAt': new Date() } });
@@ -92,12 +93,12 @@ export function createLocalEngine({ blobService, warehouse, loadCsvBlob }: Local
     },
 
     async importTemplate(_template, { orgId, databaseName }: ImportInput) {
-      if (!(await warehouse.databaseExists({ orgId, databaseName }))) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" does not exist`, 'NotFound');
+      if (!(await warehouse.databaseExists({ orgId, databaseName }))) throw fail.notFound(`Database "${databaseName}" does not exist`);
     },
 
     async runPipeline({ org, runId, pipelineName }: RunPipelineInput): Promise<RunPipelineOutput> {
       const installed = org.onboarding.pipelines?.find((p) => p.name === pipelineName);
-      if (!installed) throw ApplicationFailure.nonRetryable(`Pipeline ${pipelineName} is not installed`, 'NotFound');
+      if (!installed) throw fail.notFound(`Pipeline ${pipelineName} is not installed`);
       let rowsMoved = 0;
       for (const step of installed.activities) {
         if (step.type === 'loadCsvFiles') {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { runInThisContext } from 'node:vm';
 import { TABLE_NAME_RE } from '../../common/validation';
 import { planTrialBalance, type SchemaSnapshot, type TrialBalancePlan } from '../warehouse/transforms/trial-balance';
+import { failure } from '../../common/failures';
 
 /** The table a CSV blob loads into when no upload record says otherwise: its normalised base name. */
 export function tableNameForBlob(blobName: string): string {
@@ -139,7 +140,7 @@ let executePlanHere: ExecutePlan | undefined;
 export function rebuildFailure(e: unknown): unknown {
   if (e instanceof ApplicationFailure) return e;
   const message = e instanceof Error ? e.message : String(e);
-  if (/no such column|syntax error|datatype mismatch/.test(message)) return ApplicationFailure.nonRetryable(`Rebuilding trial_balance failed: ${message}`, 'PipelineError');
+  if (/no such column|syntax error|datatype mismatch/.test(message)) return failure('PipelineError', `Rebuilding trial_balance failed: ${message}`);
   return e;
 }
 

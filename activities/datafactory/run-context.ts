@@ -2,10 +2,11 @@
 // onboarding left it, the run record's per-pipeline entry, and the activity context (heartbeats,
 // cancellation, a cancellable sleep) when there is one (tests call activities directly).
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { CancelledFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+import { fail } from '../../common/failures';
 
 export type OnboardedOrg = OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> & { containerName: string; databaseName: string; dataFactoryName: string } };
 
@@ -17,12 +18,12 @@ export interface RunPipelineOutput {
 }
 
 export async function loadOnboardedOrg(orgId: string): Promise<OnboardedOrg> {
-  if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
   const ob = org.onboarding;
   if (!ob?.containerName || !ob.databaseName || !ob.dataFactoryName || !ob.pipelines?.length) {
-    throw ApplicationFailure.nonRetryable('This organization has no data factory yet: an admin must onboard it first.', 'NotOnboarded');
+    throw fail.notOnboarded('This organization has no data factory yet: an admin must onboard it first.');
   }
   return org as never;
 }
@@ -31,7 +32,7 @@ export async function loadOnboardedOrg(orgId: string): Promise<OnboardedOrg> {
 export async function setPipeline(runId: string, name: string, fields: Record<string, unknown>): Promise<void> {
   const run = await PipelineRun.findOne({ runId }, { pipelines: 1 }).lean<PipelineRunDoc>();
   const idx = run?.pipelines.findIndex((p) => p.name === name) ?? -1;
-  if (idx < 0) throw ApplicationFailure.nonRetryable(`Pipeline ${name} is not part of run ${runId}`, 'NotFound');
+  if (idx < 0) throw fail.notFound(`Pipeline ${name} is not part of run ${runId}`);
   await PipelineRun.updateOne({ runId }, { $set: Object.fromEntries(Object.entries(fields).map(([k, v]) => [`pipelines.${idx}.${k}`, v])) });
 }
 

@@ -3,12 +3,12 @@
 // is exchanged with Intuit, the company is confirmed to answer to the tokens, and the account is
 // stored with its tokens encrypted. Neither the code nor the tokens ever enter a workflow input,
 // result or history.
-import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { decryptSecret, encryptSecret } from '../../common/crypto';
 import { OAuthState } from '../../common/models/oauth-state';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { exchangeCode, fetchCompanyName, IntuitHttpError, InvalidGrantError, ThrottledError } from './client';
+import { failure } from '../../common/failures';
 
 export const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
 
@@ -25,7 +25,7 @@ export interface ConnectQuickBooksOutput {
   created: boolean;
 }
 
-const refused = (why: string) => ApplicationFailure.nonRetryable(`${TOKEN_EXCHANGE_FAILED}: ${why}`, 'ConnectRefused');
+const refused = (why: string) => failure('ConnectRefused', `${TOKEN_EXCHANGE_FAILED}: ${why}`);
 
 export function createQuickBooksConnectActivities({ config: cfg }: { config: Config }) {
   return {

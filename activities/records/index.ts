@@ -1,7 +1,7 @@
 // Records in Mongo written at workflow state transitions.
-import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import { Organization } from '../../common/models/organization';
+import { fail } from '../../common/failures';
 
 export interface RecordOnboardingStepInput {
   orgId: string;
@@ -12,10 +12,10 @@ export interface RecordOnboardingStepInput {
 export function createRecordActivities() {
   return {
     async recordOnboardingStep({ orgId, fields }: RecordOnboardingStepInput): Promise<void> {
-      if (!mongoose.isValidObjectId(orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+      if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
       const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`onboarding.${k}`, v]));
       const res = await Organization.updateOne({ _id: orgId }, { $set: set });
-      if (res.matchedCount === 0) throw ApplicationFailure.nonRetryable(`Organization ${orgId} not found`, 'NotFound');
+      if (res.matchedCount === 0) throw fail.notFound(`Organization ${orgId} not found`);
     },
   };
 }

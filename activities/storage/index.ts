@@ -1,7 +1,7 @@
 // Blob storage (Azurite locally, Azure Blob Storage in production): same SDK, same code.
 import { BlobServiceClient, RestError } from '@azure/storage-blob';
-import { ApplicationFailure } from '@temporalio/common';
 import { CONTAINER_NAME } from '../../common/resources';
+import { fail, failure } from '../../common/failures';
 
 export interface EnsureContainerInput {
   containerName: string;
@@ -18,7 +18,7 @@ export function createStorageActivities({ blobService }: { blobService: BlobServ
   return {
     async ensureContainer({ containerName }: EnsureContainerInput): Promise<EnsureContainerOutput> {
       if (!CONTAINER_NAME.test(containerName)) {
-        throw ApplicationFailure.nonRetryable(`Invalid container name "${containerName}": use 3-63 lowercase letters, digits or dashes.`, 'ValidationError');
+        throw fail.validation(`Invalid container name "${containerName}": use 3-63 lowercase letters, digits or dashes.`);
       }
       const container = blobService.getContainerClient(containerName);
       try {
@@ -27,7 +27,7 @@ export function createStorageActivities({ blobService }: { blobService: BlobServ
       } catch (e) {
         // 4xx other than throttling cannot get better by retrying.
         if (e instanceof RestError && e.statusCode && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 408 && e.statusCode !== 429) {
-          throw ApplicationFailure.nonRetryable(`Storage refused to create container "${containerName}": ${e.code ?? e.statusCode}`, 'StorageError');
+          throw failure('StorageError', `Storage refused to create container "${containerName}": ${e.code ?? e.statusCode}`);
         }
         throw e;
       }

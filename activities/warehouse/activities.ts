@@ -1,8 +1,8 @@
 // The warehouse's own activities (what a workflow asks of the organization's database directly).
-import { ApplicationFailure } from '@temporalio/common';
 import { Organization } from '../../common/models/organization';
 import type { DropCsvTableInput, DropCsvTableOutput } from './drop-table';
 import type { Warehouse } from './types';
+import { fail } from '../../common/failures';
 
 export function createWarehouseActivities({ warehouse }: { warehouse: Warehouse }) {
   return {
@@ -10,7 +10,7 @@ export function createWarehouseActivities({ warehouse }: { warehouse: Warehouse 
     async dropCsvTable(input: DropCsvTableInput): Promise<DropCsvTableOutput> {
       // Histories from before the organization was sent name only the database: find its owner.
       const orgId = input.orgId ?? String((await Organization.findOne({ 'onboarding.databaseName': input.databaseName }, { _id: 1 }).lean())?._id ?? '');
-      if (!orgId) throw ApplicationFailure.nonRetryable(`Database "${input.databaseName}" belongs to no organization`, 'NotFound');
+      if (!orgId) throw fail.notFound(`Database "${input.databaseName}" belongs to no organization`);
       return warehouse.dropCsvTable({ orgId, databaseName: input.databaseName }, input.tableName);
     },
   };

@@ -3,12 +3,12 @@
 // what this resolves; the global AZURE_SQL_* settings are only the fallback for organizations
 // onboarded without their own server or login. Credentials are read here, inside the activity,
 // from the encrypted record: they never travel in workflow inputs or histories.
-import { ApplicationFailure } from '@temporalio/common';
 import mongoose from 'mongoose';
 import type { ConnectionPool } from 'mssql';
 import type { Config } from '../../common/config';
 import { decryptSecret } from '../../common/crypto';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { fail } from '../../common/failures';
 
 /** Which organization's database an operation works on (what workflows pass: no secrets). */
 export interface DatabaseRef {
@@ -31,7 +31,7 @@ export function sqlLoginOf(cfg: Config, onboarding: Partial<OnboardingRecord> | 
   const server = onboarding?.sqlServerName || cfg.AZURE_SQL_SERVER;
   const user = onboarding?.sqlAdminUsername || cfg.AZURE_SQL_ADMIN_USER;
   const password = onboarding?.sqlAdminPasswordEnc ? decryptSecret(onboarding.sqlAdminPasswordEnc, cfg.ENCRYPTION_KEY) : cfg.AZURE_SQL_ADMIN_PASSWORD;
-  if (!server || !user || !password) throw ApplicationFailure.nonRetryable('This organization has no Azure SQL server or login: set them on the organization or configure AZURE_SQL_SERVER, AZURE_SQL_ADMIN_USER and AZURE_SQL_ADMIN_PASSWORD', 'ValidationError');
+  if (!server || !user || !password) throw fail.validation('This organization has no Azure SQL server or login: set them on the organization or configure AZURE_SQL_SERVER, AZURE_SQL_ADMIN_USER and AZURE_SQL_ADMIN_PASSWORD');
   return { server, database: databaseName, user, password };
 }
 
@@ -47,10 +47,10 @@ export function sqlConnectionStringOf(cfg: Config, onboarding: Partial<Onboardin
  * record names it), so an activity never reaches another organization's database by name.
  */
 export async function resolveSqlLogin(cfg: Config, ref: DatabaseRef): Promise<SqlLogin> {
-  if (!mongoose.isValidObjectId(ref.orgId)) throw ApplicationFailure.nonRetryable('Organization ID is missing', 'ValidationError');
+  if (!mongoose.isValidObjectId(ref.orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(ref.orgId, { onboarding: 1 }).lean<OrganizationDoc>();
-  if (!org) throw ApplicationFailure.nonRetryable(`Organization ${ref.orgId} not found`, 'NotFound');
-  if (org.onboarding?.databaseName !== ref.databaseName) throw ApplicationFailure.nonRetryable(`Database "${ref.databaseName}" is not this organization's`, 'ValidationError');
+  if (!org) throw fail.notFound(`Organization ${ref.orgId} not found`);
+  if (org.onboarding?.databaseName !== ref.databaseName) throw fail.validation(`Database "${ref.databaseName}" is not this organization's`);
   return sqlLoginOf(cfg, org.onboarding, ref.databaseName);
 }
 

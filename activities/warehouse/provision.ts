@@ -9,6 +9,7 @@ import type { Config } from '../../common/config';
 import { AZURE_DATABASE_NAME, LOCAL_DATABASE_NAME } from '../../common/resources';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../datafactory/azure-clients';
 import { localDatabaseFile } from './files';
+import { fail } from '../../common/failures';
 
 export interface EnsureDatabaseInput {
   orgId: string;
@@ -28,7 +29,7 @@ const OWNER_TAG = 'ledgerflowOrganizationId';
 
 /** Local: the organization's SQLite file under WAREHOUSE_DIR, with its owner row. */
 export async function ensureLocalDatabase(cfg: Config, { orgId, databaseName }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
-  if (!LOCAL_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+  if (!LOCAL_DATABASE_NAME.test(databaseName)) throw fail.validation(`Invalid database name "${databaseName}"`);
   // A failure to create the folder (disk, permissions) is transient: Temporal retries it.
   mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
   const file = localDatabaseFile(cfg.WAREHOUSE_DIR, databaseName);
@@ -39,7 +40,7 @@ export async function ensureLocalDatabase(cfg: Config, { orgId, databaseName }: 
     // The owner row makes a repeated step find its own database and refuse another organization's.
     db.prepare('insert or ignore into _ledgerflow_meta (key, value) values (?, ?)').run('organization_id', orgId);
     const owner = db.prepare('select value from _ledgerflow_meta where key = ?').get('organization_id') as { value: string };
-    if (owner.value !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+    if (owner.value !== orgId) throw fail.validation(`Database "${databaseName}" belongs to another organization`);
   } finally {
     db.close();
   }
@@ -48,17 +49,17 @@ export async function ensureLocalDatabase(cfg: Config, { orgId, databaseName }: 
 
 /** Azure: the database on the organization's server, tagged with its owner (a repeated step finds it). */
 export async function ensureAzureDatabase(cfg: Config, azure: AzureDeps, { orgId, databaseName, sqlServerName, location }: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
-  if (!AZURE_DATABASE_NAME.test(databaseName)) throw ApplicationFailure.nonRetryable(`Invalid database name "${databaseName}"`, 'ValidationError');
+  if (!AZURE_DATABASE_NAME.test(databaseName)) throw fail.validation(`Invalid database name "${databaseName}"`);
   const server = sqlServerName || cfg.AZURE_SQL_SERVER;
   const rg = cfg.AZURE_RESOURCE_GROUP;
-  if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw ApplicationFailure.nonRetryable('Azure SQL server, resource group and subscription must be configured', 'ValidationError');
+  if (!server || !rg || !cfg.AZURE_SUBSCRIPTION_ID) throw fail.validation('Azure SQL server, resource group and subscription must be configured');
   // Loaded on first use: the SDK's models cost ~50 MB of memory that the local provider never needs.
   const { SqlManagementClient } = await import('@azure/arm-sql');
   const client = new SqlManagementClient(await azureCredential(azure), cfg.AZURE_SUBSCRIPTION_ID, managementClientOptions(cfg, azure));
   try {
     const existing = await client.databases.get(rg, server, databaseName);
     const owner = existing.tags?.[OWNER_TAG];
-    if (owner && owner !== orgId) throw ApplicationFailure.nonRetryable(`Database "${databaseName}" belongs to another organization`, 'ValidationError');
+    if (owner && owner !== orgId) throw fail.validation(`Database "${databaseName}" belongs to another organization`);
     return { databaseName, created: false };
   } catch (e) {
     if (e instanceof ApplicationFailure) throw e;

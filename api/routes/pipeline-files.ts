@@ -15,7 +15,7 @@ import { CsvInputError } from '../../common/csv/errors';
 import { CsvByteGuard } from '../../common/csv/sniff';
 import { checkTableName } from '../../common/csv/table-name';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../uploads/store';
-import { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
+import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../common/failures';
 import { requireContainer, requireDatabase } from '../../common/org-resources';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
 import type { UserDoc } from '../../common/models/user';
@@ -33,7 +33,6 @@ import { ok } from '../lib/respond';
 import { validate } from '../lib/validate';
 import { z } from 'zod';
 import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../lib/temporal';
-import { innermostCause } from '../../common/failures';
 
 export const UPLOAD_MESSAGES = {
   uploaded: 'File uploaded successfully!',
@@ -130,9 +129,9 @@ function acceptedType(file: IncomingFile): boolean {
 /** What onboarding lookups throw, as api answers. */
 function orgResourceError(e: unknown): unknown {
   if (!(e instanceof ApplicationFailure)) return e;
-  if (e.type === 'NotFound') return notFound(ORGANIZATION_NOT_FOUND);
-  if (e.type === 'ValidationError') return badRequest(messages.selectOrganization);
-  return new ApiError(409, e.message);
+  if (isFailureOf(e, 'NotFound')) return notFound(ORGANIZATION_NOT_FOUND);
+  if (isFailureOf(e, 'ValidationError')) return badRequest(messages.selectOrganization);
+  return new ApiError(httpStatusOf(e.type), e.message);
 }
 
 const orgIdField = (fields: Record<string, string>) => (fields.orgID ?? fields.orgId ?? fields.organizationId ?? fields.organization_id ?? '').trim();
@@ -319,8 +318,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       await resultWithin(deps.temporal, save, SAVE_STOP_WAIT_MS);
     } catch (failure) {
       if (failure instanceof WorkflowFailedError) {
-        const cause = innermostCause(failure);
-        if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') reason = cause.message;
+        if (isFailureOf(failure, 'ValidationError')) reason = failureMessage(failure);
       }
     }
     await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
@@ -414,11 +412,10 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       ok(res, UPLOAD_MESSAGES.saved, { uploadId, workflowId, tableName: saved.tableName, rowsLoaded: saved.rowsLoaded, columns: saved.columns, delimiter: saved.delimiter, fileUrl });
     } catch (e) {
       if (!(e instanceof WorkflowFailedError)) throw e;
-      const cause = innermostCause(e);
-      const validation = cause instanceof ApplicationFailure && cause.type === 'ValidationError';
-      const reason = cause instanceof Error ? cause.message : 'unknown error';
+      const validation = isFailureOf(e, 'ValidationError');
+      const reason = failureMessage(e);
       // The organization's database cannot take writes (read-only, full): the file is kept, try later.
-      if (cause instanceof ApplicationFailure && cause.type === WAREHOUSE_UNAVAILABLE) throw new ApiError(503, UPLOAD_MESSAGES.saveFailed, reason);
+      if (isFailureOf(e, WAREHOUSE_UNAVAILABLE)) throw new ApiError(httpStatusOf(WAREHOUSE_UNAVAILABLE), UPLOAD_MESSAGES.saveFailed, reason);
       throw new ApiError(validation ? 400 : 500, UPLOAD_MESSAGES.saveFailed, validation ? reason : `${UPLOAD_MESSAGES.saveFailed} ${reason}`);
     }
   }
@@ -514,10 +511,9 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         ok(res, UPLOAD_MESSAGES.tableDeleted, { tableName: outcome.tableName, rows: outcome.rows, uploads: outcome.uploads });
       } catch (e) {
         if (!(e instanceof WorkflowFailedError)) throw e;
-        const cause = innermostCause(e);
-        if (cause instanceof ApplicationFailure && cause.type === 'NotFound') throw notFound(cause.message);
-        if (cause instanceof ApplicationFailure && cause.type === 'ValidationError') throw badRequest(cause.message);
-        throw new ApiError(500, `The table could not be deleted: ${cause instanceof Error ? cause.message : 'unknown error'}`);
+        if (isFailureOf(e, 'NotFound')) throw notFound(failureMessage(e));
+        if (isFailureOf(e, 'ValidationError')) throw badRequest(failureMessage(e));
+        throw new ApiError(500, `The table could not be deleted: ${failureMessage(e)}`);
       }
     },
   );

@@ -1,6 +1,7 @@
 // Bad CSV input: a message the user can act on. The api answers it with 400; the loader
 // turns it into a non-retryable ApplicationFailure (type 'ValidationError').
 import { ApplicationFailure } from '@temporalio/common';
+import { fail } from '../failures';
 
 export class CsvInputError extends Error {
   override readonly name = 'CsvInputError';
@@ -49,5 +50,5 @@ export function csvParseErrorToInput(e: unknown, headerLength?: number): CsvInpu
 
 /** For activities: bad input fails once, with its message, and is never retried. */
 export function asValidationFailure(e: CsvInputError): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(e.message, 'ValidationError');
+  return fail.validation(e.message);
 }
