@@ -9,7 +9,7 @@ import { configurePassport } from './lib/auth';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './lib/errors';
 import { authRouter } from './routes/auth';
 import { healthRouter } from './routes/health';
-import { openApiDocument } from './openapi';
+import { openApiDocument, type Mount } from './openapi';
 import { onboardRouter } from './routes/onboard';
 import { pipelinesRouter } from './routes/pipelines';
 import { pipelineFilesRouter } from './routes/pipeline-files';
@@ -57,17 +57,23 @@ export function createApp(deps: AppDeps): Express {
   app.use(passport.initialize());
 
   const api = express.Router();
-  api.get('/openapi.json', (_req, res) => void res.json(openApiDocument()));
-  api.use('/health', healthRouter(deps));
-  api.use('/auth', authRouter(deps));
-  api.use('/onboard', onboardRouter(deps));
-  api.use('/pipeline', pipelinesRouter(deps));
-  api.use('/pipeline', pipelineFilesRouter(deps));
-  api.use('/quickbooks', quickbooksRouter(deps));
-  api.use('/sage', sageRouter(deps));
-  api.use('/user', usersRouter(deps));
-  api.use('/organization', organizationsRouter(deps));
-  api.use('/contact-us', contactRouter(deps));
+  // One router per resource; the OpenAPI document is generated from these same routers (their
+  // paths, the zod schemas their validate() checks, the roles their auth() requires).
+  const mounts: Mount[] = [
+    ['/health', healthRouter(deps)],
+    ['/auth', authRouter(deps)],
+    ['/onboard', onboardRouter(deps)],
+    ['/pipeline', pipelinesRouter(deps)],
+    ['/pipeline', pipelineFilesRouter(deps)],
+    ['/quickbooks', quickbooksRouter(deps)],
+    ['/sage', sageRouter(deps)],
+    ['/user', usersRouter(deps)],
+    ['/organization', organizationsRouter(deps)],
+    ['/contact-us', contactRouter(deps)],
+  ];
+  let document: unknown;
+  api.get('/openapi.json', (_req, res) => void res.json((document ??= openApiDocument(mounts))));
+  for (const [path, router] of mounts) api.use(path, router);
   api.use(methodNotAllowed(api));
   app.use('/api/v1', api);
 

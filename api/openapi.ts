@@ -1,10 +1,22 @@
-// The OpenAPI 3 document served at /api/v1/openapi.json. test/openapi.test.ts checks that
-// every route mounted on the app is described here: add each new route's entry.
-const bearer = [{ bearerAuth: [] }];
-const envelope = { $ref: '#/components/schemas/Envelope' };
-const failure = { $ref: '#/components/responses/Failure' };
+// The OpenAPI 3 document served at /api/v1/openapi.json, generated from the mounted routers
+// (openApiDocument below): the schemas are the zod schemas that validate each request, so they
+// cannot drift. This file holds the prose only: each route's summary, tag, the fields its answer
+// carries, and the multipart bodies no zod schema validates. A route without an entry here fails
+// the document (and test/openapi.test.ts).
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import type { RequestHandler, Router } from 'express';
+import type { AnyZodObject } from 'zod';
+import type { Schemas } from './lib/validate';
+import { z } from './lib/zod';
 
-type Op = { summary: string; tags: string[]; security?: unknown[]; requestBody?: unknown; parameters?: unknown[]; responses?: Record<string, unknown> };
+const DASHBOARDS = {
+  description: 'A list of { name, url }, or the same list as an escaped JSON string',
+  oneOf: [{ type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' } }, required: ['name', 'url'] } }, { type: 'string' }],
+};
+const bearer = [{ bearerAuth: [] }];
+
+/** A route's prose; parameters and a JSON body here are used only where no zod schema validates them. */
+type Op = { summary: string; tags: string[]; security?: unknown[]; requestBody?: unknown; parameters?: unknown[] };
 
 function op(summary: string, tag: string, extra: Partial<Op> & { public?: boolean } = {}): Op {
   const { public: isPublic, ...rest } = extra;
@@ -12,7 +24,6 @@ function op(summary: string, tag: string, extra: Partial<Op> & { public?: boolea
     summary,
     tags: [tag],
     ...(isPublic ? {} : { security: bearer }),
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: envelope } } }, '4XX': failure, '5XX': failure },
     ...rest,
   };
 }
@@ -114,7 +125,6 @@ export const paths: Record<string, Record<string, Op>> = {
   },
   '/sage/{id}': { delete: op('Remove a Sage connection and its schedule (synced tables stay)', 'sage', { parameters: [pathParam('id')] }) },
   '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down', 'health', { public: true }) },
-  '/openapi.json': { get: op('This document', 'health', { public: true }) },
   '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see README, Accounts and security)', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
   '/auth/logout': { post: op("End this session on the server: the presented token answers 401 from now on (the user's other sessions go on)", 'auth') },
   // Identity, organizations, users, contact (issue 3).
@@ -231,25 +241,114 @@ export const paths: Record<string, Record<string, Op>> = {
   },
 };
 
-export function openApiDocument(serverUrl = '/api/v1') {
-  return {
+/** A resource router and where it is mounted under /api/v1. */
+export type Mount = [string, Router];
+
+interface RouteLayer {
+  route?: { path: unknown; methods: Record<string, boolean>; stack: { handle: RequestHandler & { schemas?: Schemas; roles?: string[] } }[] };
+}
+
+/** Statuses beyond those every route's shape implies (200, 400 when validated, 401/403 when signed in, 404 with path ids, 405, 500). */
+const EXTRA_STATUSES: Record<string, number[]> = {
+  'POST /auth/login': [429],
+  'POST /auth/forgot-password': [429],
+  'POST /contact-us': [201, 429],
+  'POST /user': [201, 403, 409],
+  'POST /sage': [201, 429, 502, 503, 504],
+  'POST /quickbooks/token-exchange': [502, 503, 504],
+  'POST /quickbooks': [202, 409, 502, 503],
+  'POST /pipeline/file-upload': [413, 415, 503],
+  'POST /pipeline/saveCSV': [202, 404, 409, 413, 415, 503],
+  'DELETE /pipeline/files/{orgId}/{uploadId}': [409, 503],
+  'DELETE /pipeline/tables/{orgId}/{tableName}': [202, 503],
+  'GET /pipeline/saveCSV/{uploadId}': [503],
+  'GET /pipeline/run-pipeline/{id}': [202, 409, 502, 503],
+  'POST /pipeline/runs/{organizationId}/{runId}/cancel': [409, 503],
+  'POST /onboard/storage/create-container': [409, 502, 503],
+  'POST /onboard/sql/create-database': [409, 502, 503],
+  'POST /onboard/data-factory/create': [409, 502, 503],
+  'POST /onboard/data-factory/import': [409, 502, 503],
+  'POST /onboard/start': [202, 503],
+  'GET /onboard/status/{orgID}': [503],
+  'GET /health': [503],
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted: still running, the answer carries its live state', 400: 'Invalid input (errors[0].msg says which rule)', 401: 'Not signed in', 403: 'Not allowed (role or organization)',
+  404: 'Not found', 405: 'Method Not Allowed (the Allow header lists the methods)', 409: 'Conflict with the current state', 413: 'Too large', 415: 'Not a CSV', 429: 'Too many requests (rate limited)',
+  500: 'Unexpected failure', 502: 'An outside system (or a workflow step) failed', 503: 'A dependency (Temporal, the warehouse) is unavailable', 504: 'The outside system did not answer in time',
+};
+
+const objectSchema = (s: z.ZodTypeAny | undefined): AnyZodObject | undefined => {
+  let t: z.ZodTypeAny | undefined = s;
+  while (t instanceof z.ZodEffects) t = t.innerType();
+  return t instanceof z.ZodObject ? (t as AnyZodObject) : undefined;
+};
+
+/**
+ * The OpenAPI 3 document, generated from the routers themselves: every route's path and method,
+ * its request from the zod schemas its validate() checks (ids' patterns, enums, bounds, string
+ * rules, defaults), its security from its auth() roles, and its statuses; the prose (summary,
+ * tag, answers' fields, multipart bodies) from `paths` above. test/openapi.test.ts checks that
+ * every mounted route is described and that the schemas are the validating ones.
+ */
+export function openApiDocument(mounts: Mount[], serverUrl = '/api/v1') {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  const Failure = registry.register('Failure', z.object({ status: z.literal(false), message: z.string(), errors: z.array(z.object({ msg: z.string() })) }));
+  const Envelope = registry.register('Envelope', z.object({ status: z.boolean(), message: z.string(), data: z.unknown() }));
+  const undocumented: string[] = [];
+  for (const [mount, router] of mounts) {
+    for (const layer of (router as unknown as { stack: RouteLayer[] }).stack) {
+      const route = layer.route;
+      if (!route || typeof route.path !== 'string') continue;
+      const path = `${mount}${route.path === '/' ? '' : route.path}`.replace(/:(\w+)/g, '{$1}');
+      for (const method of Object.keys(route.methods)) {
+        const prose = paths[path]?.[method];
+        if (!prose) {
+          undocumented.push(`${method.toUpperCase()} ${path}`);
+          continue;
+        }
+        const schemas: Schemas = Object.assign({}, ...route.stack.map((l) => l.handle.schemas ?? {}));
+        const roles = route.stack.find((l) => l.handle.roles)?.handle.roles;
+        const pathNames = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+        const params = objectSchema(schemas.params) ?? (pathNames.length ? z.object(Object.fromEntries(pathNames.map((n) => [n, z.string()]))) : undefined);
+        const query = objectSchema(schemas.query);
+        const statuses = new Set<number>([200, 405, 500, ...(EXTRA_STATUSES[`${method.toUpperCase()} ${path}`] ?? [])]);
+        if (schemas.body || schemas.query || schemas.params || prose.requestBody) statuses.add(400);
+        // Signed in: an auth() on the route, or a handler that checks the token itself (its prose's security has no anonymous option).
+        const signedIn = !!roles || (Array.isArray(prose.security) && !prose.security.some((o) => Object.keys(o as object).length === 0));
+        if (signedIn) [401, 403].forEach((c) => statuses.add(c));
+        if (pathNames.length) statuses.add(404);
+        const responses = Object.fromEntries(
+          [...statuses].sort().map((code) => [code, { description: STATUS_TEXT[code] ?? String(code), content: { 'application/json': { schema: code < 300 ? Envelope : Failure } } }]),
+        );
+        registry.registerPath({
+          method: method as 'get',
+          path,
+          summary: prose.summary,
+          tags: prose.tags,
+          ...(roles ? { security: [{ bearerAuth: [] }] } : prose.security ? { security: prose.security as never } : {}),
+          ...(roles?.length ? { description: `Roles: ${roles.join(', ')}` } : {}),
+          request: {
+            ...(params ? { params } : {}),
+            ...(query ? { query } : {}),
+            ...(schemas.body ? { body: { required: true, content: { 'application/json': { schema: schemas.body } } } } : prose.requestBody ? { body: prose.requestBody as never } : {}),
+          },
+          responses,
+        });
+      }
+    }
+  }
+  registry.registerPath({ method: 'get', path: '/openapi.json', summary: 'This document (generated from the routes and their zod schemas)', tags: ['meta'], responses: { 200: { description: 'OK' }, 405: { description: STATUS_TEXT[405]! } } });
+  if (undocumented.length) throw new Error(`api/openapi.ts has no description for ${undocumented.join(', ')}`);
+  const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: { title: 'LedgerFlow API', version: '1.0.0', description: 'Answers are { status, message, data }; failures { status: false, message, errors: [{ msg }] }.' },
     servers: [{ url: serverUrl }],
-    components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: {
-        Envelope: { type: 'object', properties: { status: { type: 'boolean' }, message: str, data: {} } },
-        Dashboards: {
-          description: 'A list of { name, url }, or the same list as an escaped JSON string',
-          oneOf: [{ type: 'array', items: { type: 'object', properties: { name: str, url: str }, required: ['name', 'url'] } }, str],
-        },
-        Failure: { type: 'object', properties: { status: { type: 'boolean', enum: [false] }, message: str, errors: { type: 'array', items: { type: 'object', properties: { msg: str } } } } },
-      },
-      responses: { Failure: { description: 'Failure', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } } },
-    },
-    paths,
-  };
+  });
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Dashboards: DASHBOARDS as never } };
+  return doc;
 }
 
 export { pathParam, jsonBody, op };

@@ -1,6 +1,7 @@
 // Keeps /api/v1/openapi.json true: every route mounted on the app must be described.
 import type { Express } from 'express';
 import request from 'supertest';
+import { RUN_STATUSES } from '../common/models/pipeline-run';
 import { startStack, type TestStack } from './helpers/stack';
 
 let stack: TestStack;
@@ -65,4 +66,39 @@ it('describes every mounted route', async () => {
   expect(routes.length).toBeGreaterThanOrEqual(4);
   const missing = routes.filter((r) => !documented.has(r));
   expect(missing).toEqual([]);
+});
+
+describe('the document is generated from the schemas that validate requests', () => {
+  let doc: { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; responses: Record<string, unknown>; security?: unknown[] }>> };
+  beforeAll(async () => {
+    doc = (await request(stack.app).get('/api/v1/openapi.json')).body;
+  });
+  const param = (path: string, method: string, name: string) => doc.paths[path]![method]!.parameters!.find((p) => p.name === name)!;
+
+  it('takes ids, enums, bounds and defaults from the zod schemas', () => {
+    expect(param('/pipeline/runs/{organizationId}', 'get', 'organizationId')).toMatchObject({ in: 'path', schema: { type: 'string', pattern: '^[a-fA-F0-9]{24}$' } });
+    expect(param('/pipeline/runs/{organizationId}', 'get', 'status').schema).toMatchObject({ type: 'string', enum: [...RUN_STATUSES] });
+    expect(param('/pipeline/runs/{organizationId}', 'get', 'page').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10000, default: 1 });
+    expect(param('/pipeline/run-pipeline/{id}', 'get', 'wait').schema).toMatchObject({ enum: ['true', 'false'], default: 'true' });
+    const login = doc.paths['/auth/login']!.post!.requestBody!.content['application/json']!.schema;
+    expect(login).toMatchObject({ type: 'object', properties: { email: expect.any(Object), password: expect.any(Object) } });
+  });
+
+  it('lists the statuses each route answers: 405 everywhere, 400 when validated, 401/403 when signed in, and the route’s own', () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect([`${method} ${path}`, Object.keys(op.responses)]).toEqual([`${method} ${path}`, expect.arrayContaining(['200', '405'])]);
+        const tokenRequired = op.security && !(op.security as object[]).some((o) => Object.keys(o).length === 0);
+        if (tokenRequired) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
+      }
+    }
+    expect(Object.keys(doc.paths['/pipeline/file-upload']!.post!.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '503']));
+    expect(Object.keys(doc.paths['/contact-us']!.post!.responses)).toEqual(expect.arrayContaining(['201', '429']));
+    expect(Object.keys(doc.paths['/pipeline/run-pipeline/{id}']!.get!.responses)).toEqual(expect.arrayContaining(['202', '404', '502', '503']));
+  });
+
+  it('names /quickbooks/accounts as its own route, not as /quickbooks/{id}', () => {
+    expect(doc.paths['/quickbooks/accounts']!.get).toBeDefined();
+    expect(doc.paths['/quickbooks/{id}']!.get).toBeUndefined();
+  });
 });

@@ -72,8 +72,8 @@ export async function revokeSession(user: Express.User): Promise<void> {
 }
 
 /** Requires a valid bearer token; with roles, also one of them (else 403). */
-export function auth(...roles: Role[]): RequestHandler {
-  return (req, res, next) => {
+export function auth(...roles: Role[]): RequestHandler & { roles: Role[] } {
+  const handler: RequestHandler = (req, res, next) => {
     passport.authenticate('jwt', { session: false }, (err: unknown, user: UserDoc | false) => {
       if (err) return next(err);
       if (!user) return next(unauthorized());
@@ -82,6 +82,8 @@ export function auth(...roles: Role[]): RequestHandler {
       next();
     })(req, res, next);
   };
+  // The roles ride on the handler: api/openapi.ts reads them to describe the route's security.
+  return Object.assign(handler, { roles });
 }
 
 /** Tenant rule: admin reaches every organization, a user only its own. */

@@ -1,7 +1,7 @@
 // The organization an api call names: one rule for every route. Missing -> 400 "Organization
 // ID is missing"; malformed -> 400 naming the id; unknown -> 404 "Organization not found".
 import mongoose from 'mongoose';
-import { z } from 'zod';
+import { z } from './zod';
 import { Organization, type OrganizationDoc } from '../../common/models/organization';
 import { badRequest, notFound } from './errors';
 
@@ -17,7 +17,8 @@ export const orgIdSchema = z
   .superRefine((v, ctx) => {
     if (v === 'undefined' || v === 'null') ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORG_ID_MISSING });
     else if (!mongoose.isValidObjectId(v) || !/^[a-f0-9]{24}$/i.test(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalidOrgId(v) });
-  });
+  })
+  .openapi({ type: 'string', pattern: '^[a-fA-F0-9]{24}$', description: 'An organization id (24 hex digits)' });
 
 /** Checks an id outside a validate() schema (form fields, query strings): 400 when missing or malformed. */
 export function checkOrgId(raw: unknown): string {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { ApiError } from './errors';
 
-interface Schemas {
+export interface Schemas {
   body?: z.ZodTypeAny;
   query?: z.ZodTypeAny;
   params?: z.ZodTypeAny;
@@ -13,8 +13,9 @@ interface Schemas {
  * errors[0].msg. The parsed values are written back (query to res.locals.query, since
  * Express's req.query is a getter).
  */
-export function validate(schemas: Schemas): RequestHandler {
-  return (req, res, next) => {
+export function validate(schemas: Schemas): RequestHandler & { schemas: Schemas } {
+  // The schemas ride on the handler: api/openapi.ts reads them to describe the route.
+  const handler: RequestHandler = (req, res, next) => {
     for (const part of ['params', 'query', 'body'] as const) {
       const schema = schemas[part];
       if (!schema) continue;
@@ -29,4 +30,5 @@ export function validate(schemas: Schemas): RequestHandler {
     }
     next();
   };
+  return Object.assign(handler, { schemas });
 }
