@@ -15,6 +15,7 @@ import { CsvInputError } from '../../common/csv/errors';
 import { CsvByteGuard } from '../../common/csv/sniff';
 import { checkTableName } from '../../common/csv/table-name';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from '../uploads/store';
+import { UPLOAD_MESSAGES } from '../../common/constants';
 import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../common/failures';
 import { requireContainer, requireDatabase } from '../../common/org-resources';
 import { publicUpload, Upload, type UploadDoc } from '../../common/models/upload';
@@ -34,20 +35,7 @@ import { validate } from '../lib/validate';
 import { z } from 'zod';
 import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../lib/temporal';
 
-export const UPLOAD_MESSAGES = {
-  uploaded: 'File uploaded successfully!',
-  uploadFailed: 'File upload failed.',
-  saved: 'CSV saved successfully!',
-  saveFailed: 'Failed to save CSV.',
-  listFailed: 'Failed to retrieve file list.',
-  onlyCsv: 'Only CSV files (text/csv) can be uploaded.',
-  uploadNotFound: 'File not found',
-  beingSaved: 'This file is being saved: try again once the save has finished.',
-  fileOrUpload: 'Send either a file or the uploadId of a stored file, not both.',
-  fileDeleted: 'File deleted',
-  tableDeleted: 'Table deleted',
-  tableBeingDeleted: 'The table is still being deleted.',
-} as const;
+export { UPLOAD_MESSAGES };
 
 /** Thrown by receive() for a multipart save that names a stored file (uploadId) instead of sending one. */
 class StoredUploadSave {

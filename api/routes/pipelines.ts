@@ -15,8 +15,9 @@ import { validate } from '../lib/validate';
 import { assertOrganizationExists, findOrganization, orgIdSchema } from '../lib/organization';
 import { stepFailure, temporalUiUrl } from './onboard';
 import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../lib/temporal';
+import { PAGE_SIZE } from '../../common/constants';
 
-export const PAGE_SIZE = 10;
+export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
 const NOT_ONBOARDED = 'This organization has no data factory yet: an admin must onboard it first.';
 

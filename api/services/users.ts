@@ -6,8 +6,9 @@ import { publicUser, User, type Role, type UserDoc } from '../../common/models/u
 import { audit } from '../lib/audit';
 import { ApiError, badRequest, forbidden, notFound } from '../lib/errors';
 import { hashPassword, sendInvitation, unusableHash } from './passwords';
+import { PAGE_SIZE } from '../../common/constants';
 
-export const PAGE_SIZE = 10;
+export { PAGE_SIZE };
 export const EMAIL_TAKEN = 'Email is already registered';
 
 const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;

@@ -1,5 +1,6 @@
 import useSWR, { mutate } from 'swr';
 import { apiRequest, apiUpload, fetchData } from '../../../lib/api-client';
+import { UPLOAD_MESSAGES } from '../../../../../common/constants';
 
 export interface UploadedFile {
   id?: string;
@@ -16,8 +17,8 @@ export interface UploadedFile {
 }
 
 export const FILE_LIST_FAILED = 'Failed to retrieve file list.';
-export const UPLOAD_FAILED = 'File upload failed.';
-export const SAVE_CSV_FAILED = 'Failed to save CSV.';
+export const UPLOAD_FAILED = UPLOAD_MESSAGES.uploadFailed;
+export const SAVE_CSV_FAILED = UPLOAD_MESSAGES.saveFailed;
 export const DELETE_FILE_FAILED = 'Failed to delete the file.';
 export const DELETE_TABLE_FAILED = 'Failed to delete the table.';
 export const CSV_TIMEOUT_MS = 100000;
@@ -40,7 +41,7 @@ export async function uploadFile(orgId: string, file: File, onProgress: (f: numb
   form.append('file', file);
   const res = await apiUpload<{ fileUrls?: string[]; files?: UploadedFile[] }>('/pipeline/file-upload', form, { fallback: UPLOAD_FAILED, onProgress });
   await mutate(filesKey(orgId));
-  return { message: 'File uploaded successfully!', stored: res.data?.files?.[0] };
+  return { message: UPLOAD_MESSAGES.uploaded, stored: res.data?.files?.[0] };
 }
 
 /** POST /pipeline/saveCSV: multipart file, orgID, tableName; 100000 ms timeout. */

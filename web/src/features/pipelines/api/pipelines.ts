@@ -1,7 +1,8 @@
 import useSWR, { mutate } from 'swr';
 import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
+import { PAGE_SIZE } from '../../../../../common/constants';
 
-export const PAGE_SIZE = 10;
+export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
 
 export interface Pipeline {
