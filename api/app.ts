@@ -7,17 +7,17 @@ import passport from 'passport';
 import type { AppDeps } from './deps';
 import { configurePassport } from './lib/auth';
 import { errorHandler, methodNotAllowed, notFoundHandler } from './lib/errors';
-import { authRouter } from './routes/auth';
-import { healthRouter } from './routes/health';
+import { authRouter } from './resources/auth/router';
+import { healthRouter } from './resources/health/router';
 import { openApiDocument, type Mount } from './openapi';
-import { onboardRouter } from './routes/onboard';
-import { pipelinesRouter } from './routes/pipelines';
-import { pipelineFilesRouter } from './routes/pipeline-files';
-import { quickbooksRouter } from './routes/quickbooks';
-import { sageRouter } from './routes/sage';
-import { contactRouter } from './routes/contact';
-import { organizationsRouter } from './routes/organizations';
-import { usersRouter } from './routes/users';
+import { onboardRouter } from './resources/onboarding/router';
+import { pipelinesRouter } from './resources/pipelines/router';
+import { pipelineFilesRouter } from './resources/files/router';
+import { quickbooksRouter } from './resources/quickbooks/router';
+import { sageRouter } from './resources/sage/router';
+import { contactRouter } from './resources/contact/router';
+import { organizationsRouter } from './resources/organizations/router';
+import { usersRouter } from './resources/users/router';
 
 export const WEB_DIST = join(__dirname, '..', 'web', 'dist');
 

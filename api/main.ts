@@ -5,7 +5,7 @@ import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
 import { createApp } from './app';
 import { createTemporalClient } from './lib/temporal';
-import { ensureFirstAdmin } from './services/first-admin';
+import { ensureFirstAdmin } from './lib/first-admin';
 
 async function main() {
   const cfg = config();

@@ -7,8 +7,8 @@ import { AuditRecord } from '../common/models/audit';
 import { ResetToken } from '../common/models/reset-token';
 import { User } from '../common/models/user';
 import { outboxDir } from '../api/lib/mail';
-import { ensureFirstAdmin } from '../api/services/first-admin';
-import { settleBackgroundWork } from '../api/services/passwords';
+import { ensureFirstAdmin } from '../api/lib/first-admin';
+import { settleBackgroundWork } from '../api/resources/auth/passwords';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
 

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { createApp } from '../api/app';
 import { createCsvLoader, loadCsvBlob } from '../activities/csv';
 import { UPLOAD_GIVEN_UP } from '../activities/csv/growing';
-import { discardBlob } from '../api/uploads/store';
+import { discardBlob } from '../api/resources/files/store';
 import { localDatabaseFile } from '../activities/warehouse';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';

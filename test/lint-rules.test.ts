@@ -50,7 +50,7 @@ it('keeps activity and worker code out of the api, types included, and lets it i
       `export type X = [Activities, PipelinesInput];`,
       '',
     ].join('\n'),
-    'api/routes/pipelines.ts',
+    'api/resources/pipelines/router.ts',
   );
   for (const line of [1, 2, 3]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
   for (const line of [4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');

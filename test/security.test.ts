@@ -5,7 +5,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../api/app';
-import { settleBackgroundWork } from '../api/services/passwords';
+import { settleBackgroundWork } from '../api/resources/auth/passwords';
 import { logger } from '../common/logger';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';

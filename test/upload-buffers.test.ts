@@ -3,7 +3,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { BlockBufferPool, storeCsvBlob, uploadBuffers } from '../api/uploads/store';
+import { BlockBufferPool, storeCsvBlob, uploadBuffers } from '../api/resources/files/store';
 
 describe('BlockBufferPool', () => {
   it('hands out at most max buffers, queues the rest in order and reuses what comes back', async () => {

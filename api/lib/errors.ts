@@ -1,4 +1,6 @@
+import { WorkflowFailedError } from '@temporalio/client';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { logger } from '../../common/logger';
 import { TEMPORAL_UNAVAILABLE, temporalUnavailable } from './temporal';
 
@@ -79,4 +81,13 @@ export function methodNotAllowed(router: unknown): RequestHandler {
     res.setHeader('Allow', [...allowed].sort().join(', '));
     next(new ApiError(405, 'Method Not Allowed'));
   };
+}
+
+/**
+ * A failed workflow as an answer: the spec's message, the cause in errors[0].msg, the status from
+ * the failure table (common/failures.ts: 400 for input the user can fix, 404, 409, 503, else 502).
+ */
+export function stepFailure(e: unknown, message: string): never {
+  if (!(e instanceof WorkflowFailedError)) throw e;
+  throw new ApiError(httpStatusOf(failureTypeOf(e)), message, `${message}: ${failureMessage(e)}`);
 }

@@ -87,3 +87,7 @@ export async function resultWithin<T>(client: Client, handle: { result(): Promis
     abort.abort();
   }
 }
+
+export function temporalUiUrl(cfg: Config, workflowId: string, runId?: string): string {
+  return `${cfg.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
+}

@@ -1,5 +1,5 @@
 // The blob metadata an upload in progress carries: written by the api while the file arrives
-// (api/uploads/store.ts), read by the worker's loader (activities/csv/growing.ts).
+// (api/resources/files/store.ts), read by the worker's loader (activities/csv/growing.ts).
 
 /** Blob metadata key, and its value while the file is still arriving. */
 export const UPLOAD_STATE = 'uploadstate';

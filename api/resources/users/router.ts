@@ -2,14 +2,14 @@
 import type { RequestHandler } from 'express';
 import { Router } from 'express';
 import { z } from 'zod';
-import { dashboards, email, messages, objectId, password, personName, phone, role } from '../../common/validation';
-import type { AppDeps } from '../deps';
-import { auth, signToken } from '../lib/auth';
-import { forbidden } from '../lib/errors';
-import { ok } from '../lib/respond';
-import { validate } from '../lib/validate';
-import { changePassword } from '../services/passwords';
-import { createUser, getProfile, listUsers, updateUser } from '../services/users';
+import { dashboards, email, messages, objectId, password, personName, phone, role } from '../../../common/validation';
+import type { AppDeps } from '../../deps';
+import { auth, signToken } from '../../lib/auth';
+import { forbidden } from '../../lib/errors';
+import { ok } from '../../lib/respond';
+import { validate } from '../../lib/validate';
+import { changePassword } from '../auth/passwords';
+import { createUser, getProfile, listUsers, updateUser } from './service';
 
 export const INVALID_USER_ID = 'Invalid user ID';
 export const INVALID_ORGANIZATION_ID = 'Invalid organization ID';

@@ -9,9 +9,9 @@
 // workflow reads the file while the rest of it arrives.
 import type { BlobServiceClient, BlockBlobClient } from '@azure/storage-blob';
 import { pipeline, type Readable } from 'node:stream';
-import { CsvInspector, type CsvInspection } from '../../common/csv/inspect';
-import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../../common/csv/upload-state';
-import { CsvByteGuard } from '../../common/csv/sniff';
+import { CsvInspector, type CsvInspection } from '../../../common/csv/inspect';
+import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../../../common/csv/upload-state';
+import { CsvByteGuard } from '../../../common/csv/sniff';
 
 export interface StoreCsvInput {
   blobService: BlobServiceClient;

@@ -1,13 +1,12 @@
-import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
-import { Organization, type OrganizationDoc } from '../../common/models/organization';
-import { encryptSecret } from '../../common/crypto';
-import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
-import { PROGRESS_QUERY, workflowIds } from '../../common/temporal';
-import { SHORT_NAME_RE, messages, password } from '../../common/validation';
-import { AZURE_DATABASE_NAME, AZURE_FACTORY_NAME, CONTAINER_NAME } from '../../common/resources';
-import type { Config } from '../../common/config';
+import { Organization, type OrganizationDoc } from '../../../common/models/organization';
+import { encryptSecret } from '../../../common/crypto';
+import { PROGRESS_QUERY, workflowIds } from '../../../common/temporal';
+import { SHORT_NAME_RE, messages, password } from '../../../common/validation';
+import { AZURE_DATABASE_NAME, AZURE_FACTORY_NAME, CONTAINER_NAME } from '../../../common/resources';
+import type { Config } from '../../../common/config';
 import type {
   createContainerWorkflow,
   createDatabaseWorkflow,
@@ -16,14 +15,14 @@ import type {
   onboardOrganizationWorkflow,
   OnboardingProgress,
   StepProgress,
-} from '../../workflows/onboarding';
-import type { AppDeps } from '../deps';
-import { auth } from '../lib/auth';
-import { ApiError, notFound } from '../lib/errors';
-import { ok } from '../lib/respond';
-import { validate } from '../lib/validate';
-import { findOrganization, orgIdSchema } from '../lib/organization';
-import { STILL_RUNNING, within, workflowStart } from '../lib/temporal';
+} from '../../../workflows/onboarding';
+import type { AppDeps } from '../../deps';
+import { auth } from '../../lib/auth';
+import { ApiError, notFound, stepFailure } from '../../lib/errors';
+import { ok } from '../../lib/respond';
+import { validate } from '../../lib/validate';
+import { findOrganization, orgIdSchema } from '../../lib/organization';
+import { STILL_RUNNING, temporalUiUrl, within, workflowStart } from '../../lib/temporal';
 
 /** `xJson` fields may arrive as objects or as JSON strings. */
 function jsonObject<T extends z.ZodTypeAny>(inner: T) {
@@ -37,7 +36,7 @@ function jsonObject<T extends z.ZodTypeAny>(inner: T) {
   }, inner);
 }
 
-export { orgIdSchema } from '../lib/organization';
+export { orgIdSchema } from '../../lib/organization';
 
 type Provider = Config['PROVIDER'];
 
@@ -107,19 +106,6 @@ export function publicOnboarding(org: OrganizationDoc) {
     location: ob.location ?? null,
     blobToSqlConnectionStringSet: Boolean(ob.blobToSqlConnectionStringEnc),
   };
-}
-
-/**
- * A failed workflow as an answer: the spec's message, the cause in errors[0].msg, the status from
- * the failure table (common/failures.ts: 400 for input the user can fix, 404, 409, 503, else 502).
- */
-export function stepFailure(e: unknown, message: string): never {
-  if (!(e instanceof WorkflowFailedError)) throw e;
-  throw new ApiError(httpStatusOf(failureTypeOf(e)), message, `${message}: ${failureMessage(e)}`);
-}
-
-export function temporalUiUrl(cfg: Config, workflowId: string, runId?: string): string {
-  return `${cfg.TEMPORAL_UI_URL}/namespaces/${encodeURIComponent(cfg.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
 }
 
 const requireOrg = findOrganization;

@@ -1,13 +1,13 @@
 // Password hashing, reset and invitation tokens, password change.
 import bcrypt from 'bcryptjs';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Config } from '../../common/config';
-import { logger } from '../../common/logger';
-import { ResetToken } from '../../common/models/reset-token';
-import { User, type UserDoc } from '../../common/models/user';
-import { audit } from '../lib/audit';
-import { badRequest } from '../lib/errors';
-import { mailerFor } from '../lib/mail';
+import type { Config } from '../../../common/config';
+import { logger } from '../../../common/logger';
+import { ResetToken } from '../../../common/models/reset-token';
+import { User, type UserDoc } from '../../../common/models/user';
+import { audit } from '../../lib/audit';
+import { badRequest } from '../../lib/errors';
+import { mailerFor } from '../../lib/mail';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const INVITE_TTL_MS = 72 * 60 * 60 * 1000;

@@ -3,22 +3,22 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { Router } from 'express';
 import { z } from 'zod';
-import { deleteSyncSchedule, upsertSyncSchedule } from '../lib/schedules';
-import { PendingConnection } from '../../common/models/pending-connection';
-import { workflowIds } from '../../common/temporal';
-import type { sageConnectWorkflow } from '../../workflows/connect';
-import { resultWithin, STILL_RUNNING, workflowStart } from '../lib/temporal';
-import { encryptSecret } from '../../common/crypto';
-import { logger } from '../../common/logger';
-import { publicSageAccount, SageAccount, type SageAccountDoc } from '../../common/models/sage-account';
-import type { UserDoc } from '../../common/models/user';
-import type { AppDeps } from '../deps';
-import { assertOrgAccess, auth } from '../lib/auth';
-import { ApiError, notFound } from '../lib/errors';
-import { ok } from '../lib/respond';
-import { validate } from '../lib/validate';
-import { accountStatusBody, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from './quickbooks';
-import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
+import { deleteSyncSchedule, upsertSyncSchedule } from '../../lib/schedules';
+import { PendingConnection } from '../../../common/models/pending-connection';
+import { workflowIds } from '../../../common/temporal';
+import type { sageConnectWorkflow } from '../../../workflows/connect';
+import { resultWithin, STILL_RUNNING, workflowStart } from '../../lib/temporal';
+import { encryptSecret } from '../../../common/crypto';
+import { logger } from '../../../common/logger';
+import { publicSageAccount, SageAccount, type SageAccountDoc } from '../../../common/models/sage-account';
+import type { UserDoc } from '../../../common/models/user';
+import type { AppDeps } from '../../deps';
+import { assertOrgAccess, auth } from '../../lib/auth';
+import { ApiError, notFound } from '../../lib/errors';
+import { ok } from '../../lib/respond';
+import { validate } from '../../lib/validate';
+import { accountStatusBody, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../quickbooks/router';
+import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 
 const SAGE_CONNECT_FAILED = 'Failed to connect Sage account';
 /** Checking the credentials is answered when Intacct has (a few quick retries when it cannot be reached). */

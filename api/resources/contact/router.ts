@@ -4,13 +4,13 @@
 // every sender is rate-limited per IP and per email.
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { email, hasControlChars, messages, personName, phone } from '../../common/validation';
-import type { AppDeps } from '../deps';
-import { auth } from '../lib/auth';
-import { authRateLimit } from '../lib/rate-limit';
-import { ok } from '../lib/respond';
-import { validate } from '../lib/validate';
-import { createInquiry } from '../services/contact';
+import { email, hasControlChars, messages, personName, phone } from '../../../common/validation';
+import type { AppDeps } from '../../deps';
+import { auth } from '../../lib/auth';
+import { authRateLimit } from '../../lib/rate-limit';
+import { ok } from '../../lib/respond';
+import { validate } from '../../lib/validate';
+import { createInquiry } from './service';
 
 const noControl = (v: string) => !hasControlChars(v);
 

@@ -1,9 +1,9 @@
 // Contact-us: the inquiry is stored first, then the admins are notified by mail.
-import type { Config } from '../../common/config';
-import { logger } from '../../common/logger';
-import { ContactInquiry } from '../../common/models/contact';
-import type { UserDoc } from '../../common/models/user';
-import { mailerFor } from '../lib/mail';
+import type { Config } from '../../../common/config';
+import { logger } from '../../../common/logger';
+import { ContactInquiry } from '../../../common/models/contact';
+import type { UserDoc } from '../../../common/models/user';
+import { mailerFor } from '../../lib/mail';
 
 export interface ContactInput {
   name: string;

@@ -1,10 +1,10 @@
 // Organizations: admin sees and changes all; a user sees only its own.
-import { Organization, publicOrganization, type OrganizationDoc } from '../../common/models/organization';
-import type { UserDoc } from '../../common/models/user';
-import { assertOrgAccess } from '../lib/auth';
-import { audit } from '../lib/audit';
-import { ApiError, notFound } from '../lib/errors';
-import { findOrganization } from '../lib/organization';
+import { Organization, publicOrganization, type OrganizationDoc } from '../../../common/models/organization';
+import type { UserDoc } from '../../../common/models/user';
+import { assertOrgAccess } from '../../lib/auth';
+import { audit } from '../../lib/audit';
+import { ApiError, notFound } from '../../lib/errors';
+import { findOrganization } from '../../lib/organization';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAME_TAKEN = 'An organization with this name already exists';

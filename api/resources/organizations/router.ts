@@ -1,12 +1,12 @@
 // /api/v1/organization: list (admin all, user its own), one, add and update (admin).
 import { Router } from 'express';
 import { z } from 'zod';
-import { dashboards, email, messages, objectId, organizationName, phone } from '../../common/validation';
-import type { AppDeps } from '../deps';
-import { auth } from '../lib/auth';
-import { ok } from '../lib/respond';
-import { validate } from '../lib/validate';
-import { createOrganization, getOrganization, listOrganizations, updateOrganization } from '../services/organizations';
+import { dashboards, email, messages, objectId, organizationName, phone } from '../../../common/validation';
+import type { AppDeps } from '../../deps';
+import { auth } from '../../lib/auth';
+import { ok } from '../../lib/respond';
+import { validate } from '../../lib/validate';
+import { createOrganization, getOrganization, listOrganizations, updateOrganization } from './service';
 
 const BODY_OBJECT = 'Request body must be a JSON object';
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);

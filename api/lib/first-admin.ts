@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../common/config';
 import { User } from '../../common/models/user';
 import { PASSWORD_RE } from '../../common/validation';
-import { hashPassword } from './passwords';
+import { hashPassword } from '../resources/auth/passwords';
 
 /** A random password that satisfies the spec's password rule. */
 export function generatePassword(): string {

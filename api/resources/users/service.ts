@@ -1,12 +1,12 @@
 // Users: admin add / self sign-up, profile, list with filters and pages, admin update.
 // Tenant and role checks happen here, where the queries are built.
-import type { Config } from '../../common/config';
-import { Organization } from '../../common/models/organization';
-import { publicUser, User, type Role, type UserDoc } from '../../common/models/user';
-import { audit } from '../lib/audit';
-import { ApiError, badRequest, forbidden, notFound } from '../lib/errors';
-import { hashPassword, sendInvitation, unusableHash } from './passwords';
-import { PAGE_SIZE } from '../../common/constants';
+import type { Config } from '../../../common/config';
+import { Organization } from '../../../common/models/organization';
+import { publicUser, User, type Role, type UserDoc } from '../../../common/models/user';
+import { audit } from '../../lib/audit';
+import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { hashPassword, sendInvitation, unusableHash } from '../auth/passwords';
+import { PAGE_SIZE } from '../../../common/constants';
 
 export { PAGE_SIZE };
 export const EMAIL_TAKEN = 'Email is already registered';

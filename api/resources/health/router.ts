@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import mongoose from 'mongoose';
-import { WorkerHeartbeat, type WorkerHeartbeatDoc } from '../../common/models/worker-heartbeat';
-import type { AppDeps } from '../deps';
+import { WorkerHeartbeat, type WorkerHeartbeatDoc } from '../../../common/models/worker-heartbeat';
+import type { AppDeps } from '../../deps';
 
 interface Check {
   status: 'up' | 'down';
