@@ -4,8 +4,8 @@
 // the local engine or Azure Data Factory); this module keeps the organization's record and the
 // rules that hold on both. Every step finds what already exists.
 import type { BlobServiceClient } from '@azure/storage-blob';
-import mongoose from 'mongoose';
-import { Organization, type OrganizationDoc } from '../common/models/organization';
+import { loadOrganization } from '../common/org-resources';
+import { Organization } from '../common/models/organization';
 import type { DataFactory } from './datafactory/types';
 import { installedPipelines, loadFactoryTemplate } from './datafactory/template';
 import type { EnsureDatabaseInput, EnsureDatabaseOutput } from './warehouse/provision';
@@ -39,12 +39,7 @@ export interface ImportDataFactoryOutput {
 }
 
 
-async function loadOrg(orgId: string): Promise<OrganizationDoc> {
-  if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
-  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
-  return org;
-}
+const loadOrg = loadOrganization;
 
 export function createOnboardingActivities({ blobService, warehouse, dataFactory }: OnboardingActivityDeps) {
   return {

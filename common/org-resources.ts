@@ -11,10 +11,16 @@ export interface OrgResources {
   dataFactoryName?: string;
 }
 
-export async function getOrgResources(orgId: string): Promise<OrgResources> {
+/** The organization's record, or the failure a workflow reports (ValidationError, NotFound): the one lookup activities use. */
+export async function loadOrganization(orgId: string): Promise<OrganizationDoc> {
   if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(orgId).lean<OrganizationDoc>();
   if (!org) throw fail.notFound(`Organization ${orgId} not found`);
+  return org;
+}
+
+export async function getOrgResources(orgId: string): Promise<OrgResources> {
+  const org = await loadOrganization(orgId);
   return {
     orgId,
     organizationName: org.organizationName,

@@ -3,8 +3,8 @@
 // cancellation, a cancellable sleep) when there is one (tests call activities directly).
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
-import mongoose from 'mongoose';
-import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { loadOrganization } from '../../common/org-resources';
+import type { OrganizationDoc } from '../../common/models/organization';
 import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { fail } from '../../common/failures';
 
@@ -18,9 +18,7 @@ export interface RunPipelineOutput {
 }
 
 export async function loadOnboardedOrg(orgId: string): Promise<OnboardedOrg> {
-  if (!mongoose.isValidObjectId(orgId)) throw fail.validation('Organization ID is missing');
-  const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
+  const org = await loadOrganization(orgId);
   const ob = org.onboarding;
   if (!ob?.containerName || !ob.databaseName || !ob.dataFactoryName || !ob.pipelines?.length) {
     throw fail.notOnboarded('This organization has no data factory yet: an admin must onboard it first.');
