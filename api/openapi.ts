@@ -6,6 +6,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RequestHandler, Router } from 'express';
 import type { AnyZodObject } from 'zod';
+import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
 import type { Schemas } from './lib/validate';
 import { z } from './lib/zod';
 
@@ -273,6 +274,12 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'GET /health': [503],
 };
 
+/** The data of a 200 answer, where the shared contract (common/contract/) defines it. */
+const ANSWER_DATA: Record<string, z.ZodTypeAny> = {
+  'GET /pipeline/runs/{organizationId}': runHistorySchema,
+  'GET /pipeline/runs/{organizationId}/{runId}': z.object({ run: pipelineRunSchema }),
+};
+
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted: still running, the answer carries its live state', 400: 'Invalid input (errors[0].msg says which rule)', 401: 'Not signed in', 403: 'Not allowed (role or organization)',
   404: 'Not found', 405: 'Method Not Allowed (the Allow header lists the methods)', 409: 'Conflict with the current state', 413: 'Too large', 415: 'Not a CSV', 429: 'Too many requests (rate limited)',
@@ -320,8 +327,10 @@ export function openApiDocument(mounts: Mount[], serverUrl = '/api/v1') {
         const signedIn = !!roles || (Array.isArray(prose.security) && !prose.security.some((o) => Object.keys(o as object).length === 0));
         if (signedIn) [401, 403].forEach((c) => statuses.add(c));
         if (pathNames.length) statuses.add(404);
+        const data = ANSWER_DATA[`${method.toUpperCase()} ${path}`];
+        const ok = data ? z.object({ status: z.literal(true), message: z.string(), data }) : Envelope;
         const responses = Object.fromEntries(
-          [...statuses].sort().map((code) => [code, { description: STATUS_TEXT[code] ?? String(code), content: { 'application/json': { schema: code < 300 ? Envelope : Failure } } }]),
+          [...statuses].sort().map((code) => [code, { description: STATUS_TEXT[code] ?? String(code), content: { 'application/json': { schema: code === 200 ? ok : code < 300 ? Envelope : Failure } } }]),
         );
         registry.registerPath({
           method: method as 'get',

@@ -97,6 +97,11 @@ describe('the document is generated from the schemas that validate requests', ()
     expect(Object.keys(doc.paths['/pipeline/run-pipeline/{id}']!.get!.responses)).toEqual(expect.arrayContaining(['202', '404', '502', '503']));
   });
 
+  it("shows a run's answer from the shared contract, its statuses as enums", () => {
+    const ok = (doc.paths['/pipeline/runs/{organizationId}/{runId}']!.get!.responses['200'] as { content: { 'application/json': { schema: { properties: { data: { properties: { run: { properties: Record<string, { enum?: string[] }> } } } } } } } }).content['application/json'].schema;
+    expect(ok.properties.data.properties.run.properties.status!.enum).toEqual([...RUN_STATUSES]);
+  });
+
   it('names /quickbooks/accounts as its own route, not as /quickbooks/{id}', () => {
     expect(doc.paths['/quickbooks/accounts']!.get).toBeDefined();
     expect(doc.paths['/quickbooks/{id}']!.get).toBeUndefined();

@@ -9,6 +9,7 @@ import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
 import { PipelineRun } from '../common/models/pipeline-run';
 import { Upload } from '../common/models/upload';
+import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
@@ -113,6 +114,18 @@ describe('running the pipelines of an organization', () => {
       ['load-uploaded-csvs', 'succeeded', again.body.data.run.runId],
       ['rebuild-reporting-tables', 'succeeded', again.body.data.run.runId],
     ]);
+  });
+
+  it('answers runs exactly as the shared contract (common/contract/pipeline-runs.ts) says, which the web app types from', async () => {
+    const o = await onboarded();
+    await upload(o.containerName, 'gl-entries.csv', GL);
+    const res = await get(stack.app, `/pipeline/run-pipeline/${o.orgID}`);
+    expect(res.status).toBe(200);
+    pipelineRunSchema.strict().parse(res.body.data.run);
+    const history = await get(stack.app, `/pipeline/runs/${o.orgID}`);
+    expect(runHistorySchema.strict().parse(history.body.data).runs).toHaveLength(1);
+    const one = await get(stack.app, `/pipeline/runs/${o.orgID}/${res.body.data.run.runId}`);
+    expect(pipelineRunSchema.strict().parse(one.body.data.run).pipelines.map((p) => p.status)).toEqual(['succeeded', 'succeeded']);
   });
 
   it('reports "Failed to run some pipelines." with each pipeline\'s outcome when a file is bad', async () => {

@@ -1,11 +1,9 @@
 // One run of an organization's pipelines (one Temporal workflow execution): what the
 // pipelines screen lists. Written by activities at the run's state transitions.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { FILE_STATUSES, PIPELINE_STATUSES, RUN_STATUSES, TABLE_ACTIONS } from '../contract/pipeline-runs';
 
-export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const PIPELINE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
-export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+export { PIPELINE_STATUSES, RUN_STATUSES, type PipelineStatus, type RunStatus } from '../contract/pipeline-runs';
 
 /** A file the "load every uploaded CSV" pipeline has loaded in this run (the resume point). */
 const loadedFileSchema = new Schema(
@@ -13,7 +11,7 @@ const loadedFileSchema = new Schema(
     blobName: { type: String, required: true },
     tableName: { type: String, required: true },
     rows: { type: Number, default: 0 },
-    status: { type: String, enum: ['loaded', 'failed'], required: true },
+    status: { type: String, enum: FILE_STATUSES, required: true },
     error: String,
   },
   { _id: false },
@@ -23,7 +21,7 @@ const loadedFileSchema = new Schema(
 const tableOutcomeSchema = new Schema(
   {
     tableName: { type: String, required: true },
-    action: { type: String, enum: ['loaded', 'up_to_date', 'skipped', 'failed'], required: true },
+    action: { type: String, enum: TABLE_ACTIONS, required: true },
     blobName: String,
     rows: { type: Number, default: 0 },
     reason: String,

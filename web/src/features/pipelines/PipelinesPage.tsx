@@ -6,17 +6,11 @@ import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { cancelRun, isRunning, PAGE_SIZE, revalidateRuns, runId, runOutcome, startRun, useRun, useRunHistory, usePipelines, useRunningRuns, type PipelineRun, type RunFilter, type RunOutcome } from './api/pipelines';
 import { RunDetail } from './RunDetail';
-import { plural, runDuration, statusLabel } from './run-format';
+import { plural, runDuration, startedByName, statusLabel } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const FILTER_LABELS: Record<keyof RunFilter, string> = { status: 'Status', pipeline: 'Pipeline', from: 'From', to: 'To' };
-
-function who(r: PipelineRun): string {
-  const s = r.startedBy;
-  if (!s) return '';
-  return typeof s === 'string' ? s : s.name || s.fullName || s.email || '';
-}
 
 function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: PipelineRun[]; label: string; onOpen: (r: PipelineRun) => void; onCancel?: (r: PipelineRun) => void; cancelling?: boolean }) {
   return (
@@ -44,11 +38,11 @@ function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: Pipeli
                 <RunStatusTag status={r.status} />
               </td>
               <td className="nowrap">{formatDateTime(r.startedAt)}</td>
-              <td className="wide-only">{r.pipeline ?? (r.pipelines ?? []).map((p) => `${p.name}${p.status ? ` (${statusLabel(p.status)})` : ''}`).join(', ')}</td>
+              <td className="wide-only">{(r.pipelines ?? []).map((p) => `${p.name}${p.status ? ` (${statusLabel(p.status)})` : ''}`).join(', ')}</td>
               <td className="wide-only nowrap">{formatDateTime(r.endedAt ?? undefined)}</td>
               <td className="wide-only">{runDuration(r)}</td>
               <td className="wide-only">{r.rowsMoved ?? ''}</td>
-              <td className="wide-only">{who(r)}</td>
+              <td className="wide-only">{startedByName(r)}</td>
               <td className="error-cell">{r.status === 'cancelled' ? '' : (r.error ?? '')}</td>
               <td className="nowrap">
                 <Button small variant="minimal" text="Details" aria-label="Run details" onClick={() => onOpen(r)} />

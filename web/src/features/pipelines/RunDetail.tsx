@@ -1,14 +1,8 @@
 import { Callout, Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef } from 'react';
-import { useRun, type PipelineOfRun, type PipelineRun } from './api/pipelines';
-import { formatTimeWithZone, runDuration } from './run-format';
+import { useRun, type PipelineOfRun } from './api/pipelines';
+import { formatTimeWithZone, runDuration, startedByName } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
-
-function who(r: PipelineRun): string {
-  const s = r.startedBy;
-  if (!s) return '';
-  return typeof s === 'string' ? s : s.name || s.fullName || s.email || '';
-}
 
 function PipelineSection({ p }: { p: PipelineOfRun }) {
   const tables = p.tables ?? [];
@@ -97,10 +91,10 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
               <dd>{runDuration(run) || '-'}</dd>
               <dt>Rows</dt>
               <dd>{run.rowsMoved ?? 0}</dd>
-              {who(run) && (
+              {startedByName(run) && (
                 <>
                   <dt>Started by</dt>
-                  <dd>{who(run)}</dd>
+                  <dd>{startedByName(run)}</dd>
                 </>
               )}
             </dl>

@@ -11,6 +11,9 @@ export function runDuration(r: Pick<PipelineRun, 'startedAt' | 'endedAt' | 'dura
   return '';
 }
 
+/** Who started a run: their name, else their email ('' for a scheduled run). */
+export const startedByName = (r: Pick<PipelineRun, 'startedBy'>) => r.startedBy?.name || r.startedBy?.email || '';
+
 const STATUS_LABELS: Record<string, string> = { no_files: 'no files', up_to_date: 'up to date' };
 /** A status or table action in words as the pipelines screens show them, lower case ("no files", "up to date"). */
 export const statusLabel = (s: string | null | undefined) => (s ? (STATUS_LABELS[s] ?? s.replace(/_/g, ' ')) : '');

@@ -1,6 +1,7 @@
 import useSWR, { mutate } from 'swr';
 import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
 import { PAGE_SIZE } from '../../../../../common/constants';
+import type { PipelineRunAnswer, RunStatus } from '../../../../../common/contract/pipeline-runs';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -13,41 +14,11 @@ export interface Pipeline {
   lastRunAt?: string;
 }
 
-/** One table a pipeline touched: loaded, already up to date, skipped or failed. */
-export interface TableOutcome {
-  tableName: string;
-  action: 'loaded' | 'up_to_date' | 'skipped' | 'failed' | string;
-  blobName?: string | null;
-  rows?: number;
-  reason?: string | null;
-}
+// The run as the api answers it: types inferred from the shared contract's zod schemas.
+export type { PipelineOfRun, TableOutcome } from '../../../../../common/contract/pipeline-runs';
 
-export interface PipelineOfRun {
-  name: string;
-  status: string;
-  startedAt?: string | null;
-  endedAt?: string | null;
-  rowsMoved?: number;
-  error?: string | null;
-  tables?: TableOutcome[];
-  warnings?: string[];
-}
-
-export interface PipelineRun {
-  id?: string;
-  runId?: string;
-  workflowId?: string;
-  status: string;
-  pipelines?: PipelineOfRun[];
-  pipeline?: string;
-  startedAt?: string;
-  endedAt?: string | null;
-  durationMs?: number | null;
-  rowsMoved?: number;
-  error?: string | null;
-  startedBy?: string | { name?: string; fullName?: string; email?: string } | null;
-  temporalUrl?: string;
-}
+/** A run as the api answers it; a run just started is known by its ids and status only, until its record is read. */
+export type PipelineRun = Partial<PipelineRunAnswer> & { status: RunStatus };
 
 export interface RunFilter {
   status?: string;
@@ -64,7 +35,7 @@ export const runsKey = (orgId: string, f: RunFilter & { page?: number }) =>
 
 export const runKey = (orgId: string, id: string) => [`/pipeline/runs/${encodeURIComponent(orgId)}/${encodeURIComponent(id)}`, 'Failed to load the pipeline run'] as const;
 
-export const isRunning = (r: PipelineRun) => r.status === 'running' || r.status === 'RUNNING' || r.status === 'pending';
+export const isRunning = (r: PipelineRun) => r.status === 'running';
 
 /** GET /pipeline/list-pipelines/{organizationId} -> data.pipelines */
 export function usePipelines(orgId: string) {

@@ -1,0 +1,65 @@
+// The contract of a pipeline run as the api answers it and the web app reads it: one set of zod
+// schemas (the api's OpenAPI document shows them for the run routes, test/openapi.test.ts checks
+// real answers against them) and the TypeScript types inferred from them (the web app's types).
+// Pure: zod only, so the web app can include it.
+import { z } from 'zod';
+
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const PIPELINE_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+export const TABLE_ACTIONS = ['loaded', 'up_to_date', 'skipped', 'failed'] as const;
+export const FILE_STATUSES = ['loaded', 'failed'] as const;
+
+/** Dates travel as ISO text. */
+const when = z.string().datetime({ offset: true });
+
+export const tableOutcomeSchema = z.object({
+  tableName: z.string(),
+  action: z.enum(TABLE_ACTIONS),
+  blobName: z.string().nullable(),
+  rows: z.number().int().min(0),
+  reason: z.string().nullable(),
+});
+
+export const pipelineOfRunSchema = z.object({
+  name: z.string(),
+  status: z.enum(PIPELINE_STATUSES),
+  startedAt: when.nullable(),
+  endedAt: when.nullable(),
+  rowsMoved: z.number().int().min(0),
+  error: z.string().nullable(),
+  files: z.array(z.object({ blobName: z.string(), tableName: z.string(), rows: z.number().int().min(0), status: z.enum(FILE_STATUSES), error: z.string().nullable() })),
+  tables: z.array(tableOutcomeSchema),
+  warnings: z.array(z.string()),
+});
+
+export const pipelineRunSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  workflowId: z.string(),
+  organization_id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  startedAt: when,
+  endedAt: when.nullable(),
+  durationMs: z.number().int().nullable(),
+  rowsMoved: z.number().int().min(0),
+  fileCount: z.number().int().min(0).nullable(),
+  error: z.string().nullable(),
+  startedBy: z.object({ userId: z.string().optional(), name: z.string().optional(), email: z.string().optional() }).nullable(),
+  pipelines: z.array(pipelineOfRunSchema),
+  temporalUrl: z.string(),
+});
+
+export const runHistorySchema = z.object({
+  runs: z.array(pipelineRunSchema),
+  total: z.number().int().min(0),
+  page: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  pages: z.number().int().min(1),
+});
+
+export type TableOutcome = z.infer<typeof tableOutcomeSchema>;
+export type PipelineOfRun = z.infer<typeof pipelineOfRunSchema>;
+export type PipelineRunAnswer = z.infer<typeof pipelineRunSchema>;
+export type RunHistoryAnswer = z.infer<typeof runHistorySchema>;
