@@ -4,49 +4,21 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { publicUser, User, type LoginSource, type UserDoc } from '../../../common/models/user';
-import { email, messages, password } from '../../../common/validation';
 import type { AppDeps } from '../../deps';
 import { auth, revokeSession, signToken } from '../../lib/auth';
 import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { authRateLimit, LoginThrottle } from '../../lib/rate-limit';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
-import { INVALID_RESET_TOKEN, requestPasswordReset, resetPassword } from './passwords';
+import { requestPasswordReset, resetPassword } from './passwords';
 import { updateProfile } from '../users/service';
-import { profileFields, userAliases, userIdParams } from '../users/router';
-
-export const LOGIN_FAILED = 'Invalid email or password';
+import { userIdParams } from '../users/schemas';
+import { forgotBody, LOGIN_FAILED, loginBody, profileBody, resetBody } from './schemas';
+export { LOGIN_FAILED } from './schemas';
 export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.';
 /** Sign-in sources remembered per user (the most recent ones). */
 const MAX_LOGIN_SOURCES = 20;
 export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this email, a password reset link has been sent.';
-
-const loginBody = z.object({
-  email: z.string({ required_error: messages.emailRequired, invalid_type_error: messages.emailRequired }).trim().toLowerCase().min(1, messages.emailRequired).max(254, LOGIN_FAILED),
-  password: z.string({ required_error: messages.passwordRequired, invalid_type_error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128, LOGIN_FAILED),
-});
-
-const forgotBody = z.object({ email });
-
-const resetBody = z.preprocess(
-  (v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    const b = v as Record<string, unknown>;
-    return { ...b, token: b.token ?? b.resetToken, password: b.password ?? b.newPassword };
-  },
-  z
-    .object({
-      token: z.string({ required_error: INVALID_RESET_TOKEN, invalid_type_error: INVALID_RESET_TOKEN }).trim().regex(/^[a-f0-9]{64}$/, INVALID_RESET_TOKEN),
-      password,
-      confirmPassword: z.string({ invalid_type_error: messages.passwordsMatch }).optional(),
-    })
-    .refine((b) => b.confirmPassword === undefined || b.confirmPassword === b.password, { message: messages.passwordsMatch, path: ['confirmPassword'] }),
-);
-
-const profileBody = z.preprocess(
-  userAliases,
-  z.object(profileFields, { invalid_type_error: 'Request body must be a JSON object' }).refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to update'),
-);
 
 // Compared against when the email is unknown, so both failures cost the same bcrypt work.
 const dummyHashes = new Map<number, string>();

@@ -4,37 +4,13 @@
 // every sender is rate-limited per IP and per email.
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { email, hasControlChars, messages, personName, phone } from '../../../common/validation';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
 import { authRateLimit } from '../../lib/rate-limit';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { createInquiry } from './service';
-
-const noControl = (v: string) => !hasControlChars(v);
-
-const contactBody = z.preprocess(
-  (v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    const b = v as Record<string, unknown>;
-    return { ...b, name: b.name ?? b.fullName ?? b.fullname, phoneNumber: emptyToUndefined(b.phoneNumber ?? b.phone), subject: emptyToUndefined(b.subject) };
-  },
-  z.object(
-    {
-      name: personName,
-      email,
-      phoneNumber: phone.optional(),
-      subject: z.string({ invalid_type_error: messages.subject }).trim().max(200, messages.subject).refine(noControl, messages.subject).optional(),
-      message: z.string({ required_error: messages.contactMessage, invalid_type_error: messages.contactMessage }).trim().min(1, messages.contactMessage).max(5000, messages.contactMessage),
-    },
-    { invalid_type_error: 'Request body must be a JSON object' },
-  ),
-);
-
-function emptyToUndefined(v: unknown) {
-  return v === '' || v === null ? undefined : v;
-}
+import { contactBody } from './schemas';
 
 /** With an Authorization header the token must be valid; without, an anonymous visitor. */
 const optionalAuth: RequestHandler = (req, res, next) => (req.headers.authorization ? auth()(req, res, next) : next());

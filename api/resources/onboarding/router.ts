@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Organization, type OrganizationDoc } from '../../../common/models/organization';
 import { encryptSecret } from '../../../common/crypto';
 import { PROGRESS_QUERY, workflowIds } from '../../../common/temporal';
-import { SHORT_NAME_RE, messages, password } from '../../../common/validation';
+import { SHORT_NAME_RE, messages } from '../../../common/validation';
 import { AZURE_DATABASE_NAME, AZURE_FACTORY_NAME, CONTAINER_NAME } from '../../../common/resources';
 import type { Config } from '../../../common/config';
 import type {
@@ -23,6 +23,7 @@ import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { findOrganization, orgIdSchema } from '../../lib/organization';
 import { STILL_RUNNING, temporalUiUrl, within, workflowStart } from '../../lib/temporal';
+import { settingsSchema, settingsShape } from './schemas';
 
 /** `xJson` fields may arrive as objects or as JSON strings. */
 function jsonObject<T extends z.ZodTypeAny>(inner: T) {
@@ -56,17 +57,6 @@ function factoryNameSchema(provider: Provider, field = 'Data factory name') {
     ? z.string({ required_error: `${field} is required` }).regex(AZURE_FACTORY_NAME, `${field} must be 3-63 letters, digits or single hyphens`)
     : z.string({ required_error: `${field} is required` }).regex(SHORT_NAME_RE, `${field}: ${messages.shortName}`);
 }
-
-/** The onboarding fields of spec section 3 (all optional; secrets are encrypted before they are stored). */
-const settingsShape = {
-  storageAccountName: z.string().regex(/^[a-z0-9]{3,24}$/, 'Storage account name must be 3-24 lowercase letters or digits').optional(),
-  sqlServerName: z.string().regex(/^(?=.{1,63}$)[a-z0-9]+(-[a-z0-9]+)*$/, 'SQL server name must be 1-63 lowercase letters, digits or single hyphens').optional(),
-  sqlAdminUsername: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,127}$/, 'Admin username must start with a letter and hold only letters, digits or underscores').optional(),
-  sqlAdminPassword: password.optional(),
-  location: z.string().regex(/^[a-z0-9]{2,40}$/, 'Location must be an Azure region name such as eastus').optional(),
-  blobToSqlConnectionString: z.string().min(10).max(2000).refine((v) => v.includes('='), 'Connection string must be key=value pairs').optional(),
-};
-const settingsSchema = z.object(settingsShape);
 type Settings = z.infer<typeof settingsSchema>;
 /** The web form also sends the spec's names (adminUsername/adminPassword). */
 const settingAliases: Record<string, keyof Settings> = { adminUsername: 'sqlAdminUsername', adminPassword: 'sqlAdminPassword', serverName: 'sqlServerName' };

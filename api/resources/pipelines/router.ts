@@ -4,7 +4,7 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
-import { PipelineRun, RUN_STATUSES, publicPipelineRun, type PipelineRunDoc } from '../../../common/models/pipeline-run';
+import { PipelineRun, publicPipelineRun, type PipelineRunDoc } from '../../../common/models/pipeline-run';
 import { workflowIds } from '../../../common/temporal';
 import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../../workflows/pipelines';
 import type { AppDeps } from '../../deps';
@@ -15,21 +15,11 @@ import { validate } from '../../lib/validate';
 import { assertOrganizationExists, findOrganization, orgIdSchema } from '../../lib/organization';
 import { temporalUiUrl, STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../../lib/temporal';
 import { PAGE_SIZE } from '../../../common/constants';
+import { orgParams, runParams, runsQuery } from './schemas';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
 const NOT_ONBOARDED = 'This organization has no data factory yet: an admin must onboard it first.';
-
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'Dates must be YYYY-MM-DD');
-const runsQuery = z.object({
-  status: z.enum(RUN_STATUSES, { errorMap: () => ({ message: `Status must be one of ${RUN_STATUSES.join(', ')}` }) }).optional(),
-  pipeline: z.string().trim().min(1).max(100).optional(),
-  from: date.optional(),
-  to: date.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-});
-const orgParams = z.object({ organizationId: orgIdSchema });
-const runParams = z.object({ organizationId: orgIdSchema, runId: z.string().trim().min(1).max(100) });
 
 const onboardedOrg = findOrganization;
 

@@ -3,7 +3,6 @@
 // accounts of an organization, their status and schedule, and syncs run now.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { Router, type Request } from 'express';
-import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import passport from 'passport';
 import { z } from 'zod';
@@ -23,13 +22,12 @@ import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, notFound } from '../../lib/errors';
 import { ok } from '../../lib/respond';
-import { orgIdSchema } from '../../lib/organization';
 import { validate } from '../../lib/validate';
 import { STILL_RUNNING, resultWithin, workflowStart } from '../../lib/temporal';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 import { assertOrganizationExists } from '../../lib/organization';
-
-export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
+import { accountStatusBody, exchangeBody, historyQuery, idParams, objectId, optionalOrgId, resolveOrgId } from './schemas';
+export { SELECT_ORGANIZATION, optionalOrgId, accountStatusBody, idParams, historyQuery, resolveOrgId } from './schemas';
 /** An authorization must come back within this time. */
 const STATE_TTL_MS = 10 * 60 * 1000;
 /** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
@@ -37,30 +35,6 @@ const SYNC_WAIT_MS = 25000;
 /** Connecting is answered when the worker has exchanged the code and stored the account. */
 const CONNECT_WAIT_MS = 60000;
 const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
-
-const objectId = (msg: string) =>
-  z
-    .string({ required_error: msg, invalid_type_error: msg })
-    .trim()
-    .min(1, msg)
-    .refine((v) => mongoose.isValidObjectId(v), msg);
-
-/** An optional organization id: absent -> the user's own (resolveOrgId); malformed -> 400 naming it. */
-export const optionalOrgId = z.preprocess((v) => (v === '' || v === null || v === 'undefined' || v === 'null' ? undefined : v), orgIdSchema.optional());
-export const accountStatusBody = z.object({
-  accountStatus: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'accountStatus must be active or inactive' }) }),
-  syncIntervalHours: z.coerce.number({ invalid_type_error: 'syncIntervalHours must be a number of hours' }).min(1, 'syncIntervalHours must be between 1 and 720').max(720, 'syncIntervalHours must be between 1 and 720').optional(),
-});
-export const idParams = z.object({ id: objectId('Account not found') });
-export const historyQuery = z.object({ id: objectId('Account ID is required'), limit: z.coerce.number().int().min(1).max(100).default(20) });
-
-/** The organization a request is about: a user's own (or the one it names, if its own); an admin must name one. */
-export function resolveOrgId(user: UserDoc, named: string | undefined): string {
-  const orgId = named ?? (user.role !== 'admin' && user.organization_id ? String(user.organization_id) : undefined);
-  if (!orgId) throw new ApiError(400, SELECT_ORGANIZATION);
-  assertOrgAccess(user, orgId);
-  return orgId;
-}
 
 /** As resolveOrgId, for requests that create something for the organization: it must exist. */
 export async function resolveExistingOrgId(user: UserDoc, named: string | undefined): Promise<string> {
@@ -103,12 +77,6 @@ function exchangeUser(req: Request): Promise<UserDoc> {
     })(req);
   });
 }
-
-const exchangeBody = z.object({
-  code: z.string({ required_error: 'Authorization code is required', invalid_type_error: 'Authorization code is required' }).trim().min(1, 'Authorization code is required').max(2000),
-  state: z.string({ required_error: 'Authorization state is missing', invalid_type_error: 'Authorization state is missing' }).trim().min(1, 'Authorization state is missing').max(200),
-  realmId: z.string({ required_error: 'QuickBooks company (realmId) is missing', invalid_type_error: 'QuickBooks company (realmId) is missing' }).trim().regex(/^\d{1,32}$/, 'QuickBooks company (realmId) is missing'),
-});
 
 export function quickbooksRouter(deps: AppDeps): Router {
   const router = Router();

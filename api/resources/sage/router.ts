@@ -17,31 +17,14 @@ import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, notFound } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
-import { accountStatusBody, historyQuery, idParams, optionalOrgId, resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../quickbooks/router';
+import { accountStatusBody, historyQuery, idParams, optionalOrgId } from '../quickbooks/schemas';
+import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../quickbooks/router';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
+import { createBody } from './schemas';
 
 const SAGE_CONNECT_FAILED = 'Failed to connect Sage account';
 /** Checking the credentials is answered when Intacct has (a few quick retries when it cannot be reached). */
 const CONNECT_WAIT_MS = 60000;
-
-const field = (name: string, max = 200) =>
-  z
-    .string({ required_error: `${name} is required`, invalid_type_error: `${name} is required` })
-    .trim()
-    .min(1, `${name} is required`)
-    .max(max, `${name} is too long`);
-// Passwords are taken as typed (no trimming).
-const secret = (name: string) => z.string({ required_error: `${name} is required`, invalid_type_error: `${name} is required` }).min(1, `${name} is required`).max(500, `${name} is too long`);
-
-const createBody = z.object({
-  sageUserID: field('Sage user ID'),
-  sageUserPassword: secret('Sage user password'),
-  sageSenderID: field('Sage sender ID'),
-  sageSenderPassword: secret('Sage sender password'),
-  sageCompanyID: field('Sage company ID'),
-  organization_id: optionalOrgId,
-  syncIntervalHours: accountStatusBody.shape.syncIntervalHours,
-});
 
 async function loadAccount(user: UserDoc, id: string): Promise<SageAccountDoc> {
   const account = await SageAccount.findById(id).lean<SageAccountDoc>();

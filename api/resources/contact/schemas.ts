@@ -1,0 +1,28 @@
+// The contact resource's request schemas: what its routes validate and what api/openapi.ts
+// describes (one definition each).
+import { z } from 'zod';
+import { email, hasControlChars, messages, personName, phone } from '../../../common/validation';
+
+export const noControl = (v: string) => !hasControlChars(v);
+
+export const contactBody = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const b = v as Record<string, unknown>;
+    return { ...b, name: b.name ?? b.fullName ?? b.fullname, phoneNumber: emptyToUndefined(b.phoneNumber ?? b.phone), subject: emptyToUndefined(b.subject) };
+  },
+  z.object(
+    {
+      name: personName,
+      email,
+      phoneNumber: phone.optional(),
+      subject: z.string({ invalid_type_error: messages.subject }).trim().max(200, messages.subject).refine(noControl, messages.subject).optional(),
+      message: z.string({ required_error: messages.contactMessage, invalid_type_error: messages.contactMessage }).trim().min(1, messages.contactMessage).max(5000, messages.contactMessage),
+    },
+    { invalid_type_error: 'Request body must be a JSON object' },
+  ),
+);
+
+export function emptyToUndefined(v: unknown) {
+  return v === '' || v === null ? undefined : v;
+}
