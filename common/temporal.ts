@@ -18,3 +18,6 @@ export const workflowIds = {
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */
 export const PROGRESS_QUERY = 'progress';
+
+/** The signal a CSV load sends its save workflow as it reads (rows and bytes so far). */
+export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';

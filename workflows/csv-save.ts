@@ -3,9 +3,9 @@
 import { ActivityFailure, ApplicationFailure, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CsvLoadProgress, LoadCsvBlobResult } from '../activities/csv';
-import { workflowIds } from '../common/temporal';
+import { CSV_PROGRESS_SIGNAL, PROGRESS_QUERY, workflowIds } from '../common/temporal';
 import { longRunning, shortCall } from './profiles';
-import { failureMessage } from '../common/failures';
+import { failureMessage, isFailureOf } from '../common/failures';
 
 // The load heartbeats every batch; a worker that dies mid-load is noticed within 20 s and
 // the retried attempt replaces the staging table (rows are loaded exactly once).
@@ -37,12 +37,12 @@ export interface CsvSaveProgress {
   error?: string;
 }
 
-export const csvSaveProgressQuery = defineQuery<CsvSaveProgress>('progress');
+export const csvSaveProgressQuery = defineQuery<CsvSaveProgress>(PROGRESS_QUERY);
 /** Sent by the loadCsvBlob activity (CSV_PROGRESS_SIGNAL) as it reads. */
-export const csvLoadProgressSignal = defineSignal<[CsvLoadProgress]>('csvLoadProgress');
+export const csvLoadProgressSignal = defineSignal<[CsvLoadProgress]>(CSV_PROGRESS_SIGNAL);
 
 function isValidationFailure(e: unknown): e is ActivityFailure {
-  return e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && (e.cause.type === 'ValidationError' || e.cause.type === 'NotFound');
+  return e instanceof ActivityFailure && isFailureOf(e, 'ValidationError', 'NotFound');
 }
 
 export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutput> {

@@ -1,5 +1,6 @@
 // Client onboarding. Deterministic: no I/O here, activities only through proxyActivities.
 import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { PROGRESS_QUERY } from '../common/temporal';
 import type { Activities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage } from '../common/failures';
@@ -20,7 +21,7 @@ export interface OnboardingProgress {
   steps: StepProgress[];
 }
 
-export const progressQuery = defineQuery<OnboardingProgress>('progress');
+export const progressQuery = defineQuery<OnboardingProgress>(PROGRESS_QUERY);
 
 export interface CreateContainerInput {
   orgId: string;

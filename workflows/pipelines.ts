@@ -1,6 +1,7 @@
 // Pipeline runs: all of an organization's pipelines as ONE workflow (id pipelines-<orgId>),
 // in the template's dependency order. Deterministic: activities only through proxyActivities.
 import { CancellationScope, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { PROGRESS_QUERY } from '../common/temporal';
 import type { Activities } from '../activities';
 import { longRunning, shortCall } from './profiles';
 import { failureMessage } from '../common/failures';
@@ -26,7 +27,7 @@ export interface PipelineRunProgress {
   pipelines: PipelineOutcome[];
 }
 
-export const pipelineProgressQuery = defineQuery<PipelineRunProgress>('progress');
+export const pipelineProgressQuery = defineQuery<PipelineRunProgress>(PROGRESS_QUERY);
 
 export interface PipelineRunInput {
   orgId: string;

@@ -2,10 +2,11 @@
 // records its run (start, end, rows, error), fetches master data, then the months in ranges
 // of at most six, each range replaced atomically in the organization's SQL database.
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { PROGRESS_QUERY } from '../common/temporal';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
-import { failureMessage } from '../common/failures';
+import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
 
 /** Connector calls: throttling (RateLimited) waits the delay the activity names; business failures stop at once. */
 const connectorCall: ActivityOptions = {
@@ -16,11 +17,11 @@ const connectorCall: ActivityOptions = {
     backoffCoefficient: 2,
     maximumInterval: '5 minutes',
     maximumAttempts: 8,
-    nonRetryableErrorTypes: ['ValidationError', 'NotFound', 'NotOnboarded', 'ReconnectNeeded', 'AuthError', 'MalformedResponse', 'AccountInactive', 'RemoteError'],
+    nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
   },
 };
 
-const records = proxyActivities<ConnectorActivities>({ ...shortCall, retry: { ...shortCall.retry, nonRetryableErrorTypes: ['ValidationError', 'NotFound', 'NotOnboarded', 'ReconnectNeeded', 'AccountInactive'] } });
+const records = proxyActivities<ConnectorActivities>(shortCall);
 const connector = proxyActivities<ConnectorActivities>(connectorCall);
 
 export interface SyncInput {
@@ -42,7 +43,7 @@ export interface SyncProgress {
   error?: string;
 }
 
-export const progressQuery = defineQuery<SyncProgress>('progress');
+export const progressQuery = defineQuery<SyncProgress>(PROGRESS_QUERY);
 
 function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;

@@ -9,6 +9,7 @@ import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { checkTableName } from '../../common/csv/table-name';
+import { CSV_PROGRESS_SIGNAL } from '../../common/temporal';
 import { createWarehouse, type CsvLoadOptions, type Warehouse } from '../warehouse';
 import { RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table-load';
 import { classifyWarehouseError, tooManyColumns } from '../warehouse/failures';
@@ -28,7 +29,7 @@ const STAGING_PREFIX = '__csv_';
 const STAGING_NAME = /["[]?__csv_[0-9a-f]+_\d+_[a-z]+["\]]?/g;
 
 /** Signal a workflow may handle to follow the load (see workflows/csv-save.ts). */
-export const CSV_PROGRESS_SIGNAL = 'csvLoadProgress';
+export { CSV_PROGRESS_SIGNAL } from '../../common/temporal';
 
 export interface CsvLoadProgress {
   phase: 'reading' | 'building' | 'done';
