@@ -3,7 +3,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import mongoose from 'mongoose';
 import { config as processConfig } from '../../common/config';
-import { Upload } from '../../common/models/upload';
+import { uploadRecords } from '../../common/records/uploads';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';
 import { fail } from '../../common/failures';
@@ -63,48 +63,22 @@ export function createCsvActivities(deps: CsvLoaderDeps) {
     loadCsvBlob: createCsvLoader(deps),
 
     async recordCsvSaved(input: RecordCsvSavedInput): Promise<void> {
-      await Upload.updateOne(
-        { _id: uploadObjectId(input.uploadId) },
-        {
-          $set: { status: 'saved', tableName: input.tableName, rowsLoaded: input.rowsLoaded, columns: input.columns, workflowId: input.workflowId, savedAt: new Date(), error: null },
-          // One file saved as several tables: each is listed once (oldest first).
-          $addToSet: { tables: input.tableName },
-        },
-      );
+      await uploadRecords.saved({ ...input, uploadId: uploadObjectId(input.uploadId) });
     },
 
     async recordCsvSaveFailed(input: RecordCsvFailedInput): Promise<void> {
-      const id = uploadObjectId(input.uploadId);
-      let status: 'failed' | 'saved' | 'uploaded' = 'failed';
-      if (input.storedUpload) {
-        const u = await Upload.findById(id, { tables: 1, tableName: 1 }).lean<{ tables?: string[]; tableName?: string | null }>();
-        status = u?.tables?.length || u?.tableName ? 'saved' : 'uploaded';
-      }
-      await Upload.updateOne({ _id: id }, { $set: { status, error: input.error.slice(0, 500), workflowId: input.workflowId } });
+      await uploadRecords.saveFailed({ ...input, uploadId: uploadObjectId(input.uploadId) });
     },
 
     /** A table was deleted: no upload record names it any more (each keeps its status, so a pipeline run does not load the file again). */
     async forgetCsvTable(input: ForgetCsvTableInput): Promise<{ uploads: number }> {
-      const name = input.tableName.toLowerCase(); // SQL table names are case-insensitive
-      const docs = await Upload.find({ organization_id: input.orgId, $or: [{ tables: { $exists: true, $ne: [] } }, { tableName: { $ne: null } }] }, { tables: 1, tableName: 1 }).lean<
-        { _id: unknown; tables?: string[]; tableName?: string | null }[]
-      >();
-      let uploads = 0;
-      for (const d of docs) {
-        const had = [...(d.tables ?? []), ...(d.tableName ? [d.tableName] : [])];
-        if (!had.some((t) => t.toLowerCase() === name)) continue;
-        const tables = (d.tables ?? []).filter((t) => t.toLowerCase() !== name);
-        const tableName = d.tableName && d.tableName.toLowerCase() !== name ? d.tableName : (tables.at(-1) ?? null);
-        await Upload.updateOne({ _id: d._id }, { $set: { tables, tableName } });
-        uploads++;
-      }
-      return { uploads };
+      return { uploads: await uploadRecords.tableForgotten(input.orgId, input.tableName) };
     },
 
     /** Bad input writes nothing: the stored file and its record go again. */
     async discardCsvUpload(input: DiscardCsvUploadInput): Promise<void> {
       await deps.blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName).deleteIfExists();
-      await Upload.deleteOne({ _id: uploadObjectId(input.uploadId) });
+      await uploadRecords.removed(uploadObjectId(input.uploadId));
     },
   };
 }

@@ -19,6 +19,7 @@ import { UPLOAD_MESSAGES } from '../../../common/constants';
 import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../../common/failures';
 import { requireContainer, requireDatabase } from '../../../common/org-resources';
 import { publicUpload, Upload, type UploadDoc } from '../../../common/models/upload';
+import { uploadRecords } from '../../../common/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage, TABLE_NAME_RE } from '../../../common/validation';
@@ -232,7 +233,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
               try {
                 save = await startSave(t, uploadId, blobName);
               } catch (e) {
-                await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
+                await uploadRecords.removed(uploadId).catch(() => undefined);
                 throw e;
               }
             },
@@ -309,30 +310,17 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         if (isFailureOf(failure, 'ValidationError')) reason = failureMessage(failure);
       }
     }
-    await Upload.deleteOne({ _id: uploadId }).catch(() => undefined);
+    await uploadRecords.removed(uploadId).catch(() => undefined);
     if (e instanceof CsvInputError || !reason) return e;
     return new CsvInputError(reason);
   }
 
   async function recordUploads(user: UserDoc, target: Target, stored: UploadRecord[], status: 'uploaded' | 'saving'): Promise<UploadDoc[]> {
     try {
-      const docs = await Upload.insertMany(
-        stored.map((s) => ({
-          _id: s.uploadId,
-          organization_id: target.orgId,
-          fileName: s.fileName,
-          containerName: target.containerName,
-          blobName: s.blobName,
-          url: s.url,
-          size: s.size,
-          delimiter: s.delimiter,
-          uploadedBy: user._id,
-          uploadedByName: user.fullName || user.email,
-          status,
-          tableName: null,
-        })),
+      return await uploadRecords.created(
+        stored.map((s) => ({ uploadId: s.uploadId, orgId: target.orgId, fileName: s.fileName, containerName: target.containerName, blobName: s.blobName, url: s.url, size: s.size, delimiter: s.delimiter, uploadedBy: user._id, uploadedByName: user.fullName || user.email })),
+        status,
       );
-      return docs.map((d) => d.toObject() as UploadDoc);
     } catch (e) {
       await Promise.all(stored.map((s) => blobService.getContainerClient(target.containerName).getBlockBlobClient(s.blobName).deleteIfExists().catch(() => undefined)));
       throw e;
@@ -371,7 +359,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       throw orgResourceError(e);
     }
     // Claims the file atomically: a second save (or a delete) of it meanwhile finds it 'saving'.
-    const upload = await Upload.findOneAndUpdate({ _id: uploadId, organization_id: orgId, status: { $ne: 'saving' } }, { $set: { status: 'saving', error: null } }).lean<UploadDoc>();
+    const upload = await uploadRecords.claimForSave(uploadId, orgId);
     if (!upload) {
       if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
       throw notFound(UPLOAD_MESSAGES.uploadNotFound);
@@ -382,7 +370,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       return { handle, uploadId, url: upload.url };
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
-      await Upload.updateOne({ _id: uploadId, status: 'saving' }, { $set: { status: upload.status } }).catch(() => undefined);
+      await uploadRecords.releaseClaim(uploadId, upload.status).catch(() => undefined);
       throw e;
     }
   }
@@ -430,7 +418,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     let handle = file.save;
     if (handle) {
       // Recorded and started while the file arrived: now its size and delimiter are known.
-      await Upload.updateOne({ _id: file.uploadId }, { $set: { size: file.size, delimiter: file.delimiter } });
+      await uploadRecords.stored(file.uploadId, { size: file.size, delimiter: file.delimiter });
     } else {
       await recordUploads(user, target, stored, 'saving');
       handle = await startSave(target, file.uploadId, file.blobName);
@@ -450,7 +438,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       await assertOrganizationExists(orgId);
       if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
       // Atomic against a save of the file starting meanwhile (which claims it as 'saving').
-      const upload = await Upload.findOneAndDelete({ _id: uploadId, organization_id: orgId, status: { $ne: 'saving' } }).lean<UploadDoc>();
+      const upload = await uploadRecords.removeUnlessSaving(uploadId, orgId);
       if (!upload) {
         if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
         throw notFound(UPLOAD_MESSAGES.uploadNotFound);
@@ -459,7 +447,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         await blobService.getContainerClient(upload.containerName).getBlockBlobClient(upload.blobName).deleteIfExists();
       } catch (e) {
         // Storage refused: the file stays listed, so it can be deleted again.
-        await Upload.create(upload).catch((err: unknown) => logger.error({ err, uploadId }, 'upload record could not be restored'));
+        await uploadRecords.restore(upload).catch((err: unknown) => logger.error({ err, uploadId }, 'upload record could not be restored'));
         throw e;
       }
       const before = { ...publicUpload(upload), organization_id: orgId, blobName: upload.blobName, containerName: upload.containerName };
