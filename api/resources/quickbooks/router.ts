@@ -1,22 +1,19 @@
 // QuickBooks Online connections: OAuth 2.0 authorization-code flow (our server builds the
 // authorize URL with a stored single-use state, and exchanges the code server-side), the
 // accounts of an organization, their status and schedule, and syncs run now.
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { Router, type Request } from 'express';
 import { randomBytes } from 'node:crypto';
 import passport from 'passport';
 import { z } from 'zod';
 import { deleteSyncSchedule, upsertSyncSchedule } from '../../lib/schedules';
 import { authorizeUrl } from '../../../common/quickbooks-oauth';
-import type { Config } from '../../../common/config';
 import { encryptSecret } from '../../../common/crypto';
 import { logger } from '../../../common/logger';
 import { OAuthState } from '../../../common/models/oauth-state';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../../common/models/quickbooks-account';
-import { publicSyncRun, SyncRun, type SyncProvider } from '../../../common/models/sync-run';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
-import type { SyncResult } from '../../../workflows/sync';
 import type { ConnectQuickBooksOutput, quickbooksConnectWorkflow } from '../../../workflows/connect';
 import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
@@ -25,38 +22,15 @@ import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { STILL_RUNNING, resultWithin, workflowStart } from '../../lib/temporal';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
-import { assertOrganizationExists } from '../../lib/organization';
-import { accountStatusBody, exchangeBody, historyQuery, idParams, objectId, optionalOrgId, resolveOrgId } from './schemas';
+import { accountStatusBody, exchangeBody, historyQuery, idParams, objectId, optionalOrgId } from './schemas';
 export { SELECT_ORGANIZATION, optionalOrgId, accountStatusBody, idParams, historyQuery, resolveOrgId } from './schemas';
+import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../../lib/connections';
+
 /** An authorization must come back within this time. */
 const STATE_TTL_MS = 10 * 60 * 1000;
-/** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
-const SYNC_WAIT_MS = 25000;
 /** Connecting is answered when the worker has exchanged the code and stored the account. */
 const CONNECT_WAIT_MS = 60000;
 const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
-
-/** As resolveOrgId, for requests that create something for the organization: it must exist. */
-export async function resolveExistingOrgId(user: UserDoc, named: string | undefined): Promise<string> {
-  const orgId = resolveOrgId(user, named);
-  await assertOrganizationExists(orgId);
-  return orgId;
-}
-
-export type SyncOutcome = { done: true; result: SyncResult } | { done: false; workflowId: string };
-
-/** Starts (or joins) the account's sync workflow and waits a little for its end. */
-export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
-  const workflowId = provider === 'quickbooks' ? workflowIds.quickbooksSync(accountId) : workflowIds.sageSync(accountId);
-  const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
-  const result = await resultWithin(temporal, handle as { result(): Promise<SyncResult> }, SYNC_WAIT_MS);
-  return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
-}
-
-export async function syncHistory(provider: SyncProvider, accountId: string, limit: number) {
-  const runs = await SyncRun.find({ provider, accountId }).sort({ startedAt: -1 }).limit(limit).lean();
-  return runs.map((r) => publicSyncRun(r as never));
-}
 
 async function loadAccount(user: UserDoc, id: string): Promise<QuickBooksAccountDoc> {
   const account = await QuickBooksAccount.findById(id).lean<QuickBooksAccountDoc>();

@@ -18,7 +18,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { accountStatusBody, historyQuery, idParams, optionalOrgId } from '../quickbooks/schemas';
-import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../quickbooks/router';
+import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../../lib/connections';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 import { createBody } from './schemas';
 
