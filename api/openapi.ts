@@ -272,6 +272,15 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'POST /onboard/start': [202, 503],
   'GET /onboard/status/{orgID}': [503],
   'GET /health': [503],
+  'POST /organization/add': [201, 409],
+  'PUT /organization/{id}': [409],
+  'PUT /user/update/{userId}': [409],
+  'PUT /auth/profile/{userId}': [409],
+  'PUT /quickbooks/status/{id}': [409, 502],
+  'PUT /sage/status/{id}': [409, 502],
+  'GET /sage/data': [202, 409, 502, 503],
+  'DELETE /quickbooks/{id}': [502],
+  'DELETE /sage/{id}': [502],
 };
 
 /** The data of a 200 answer, where the shared contract (common/contract/) defines it. */

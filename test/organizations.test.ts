@@ -2,6 +2,7 @@
 // escaped JSON string; against the real app and FerretDB.
 import request from 'supertest';
 import { AuditRecord } from '../common/models/audit';
+import { organizationSchema } from '../common/contract/organizations';
 import { Organization } from '../common/models/organization';
 import { messages } from '../common/validation';
 import { startStack, type TestStack } from './helpers/stack';
@@ -82,6 +83,18 @@ describe('POST /api/v1/organization/add', () => {
     const res = await request(stack.app).post('/api/v1/organization/add').set(auth(adminToken)).send([1, 2]);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].msg).toBe('Request body must be a JSON object');
+  });
+});
+
+describe('the organization answer is the shared contract (common/contract/organizations.ts), which the web app types from', () => {
+  it('answers created, listed and single organizations exactly as the schema says', async () => {
+    const created = await add({ ...validOrg(`Contract ${run}`), dashboards: [{ name: 'Board', url: 'https://app.powerbi.com/view?r=x' }] });
+    expect(created.status).toBe(201);
+    const org = organizationSchema.strict().parse(created.body.data.createdOrganization);
+    const one = await request(stack.app).get(`/api/v1/organization/${org.id}`).set(auth(adminToken));
+    expect(organizationSchema.strict().parse(one.body.data.organization).id).toBe(org.id);
+    const list = await request(stack.app).get('/api/v1/organization').set(auth(adminToken));
+    for (const o of list.body.data.organizations) organizationSchema.strict().parse(o);
   });
 });
 

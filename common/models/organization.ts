@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import type { OrganizationAnswer } from '../contract/organizations';
 
 const dashboardSchema = new Schema({ name: { type: String, required: true }, url: { type: String, required: true } }, { _id: false });
 
@@ -60,7 +61,7 @@ export const Organization = mongoose.model('Organization', organizationSchema);
 const PUBLIC_ONBOARDING_FIELDS = ['containerName', 'databaseName', 'dataFactoryName', 'factoryImportedAt', 'storageAccountName', 'sqlServerName', 'location'] as const;
 
 /** The organization as answers carry it: ids as strings, dashboards as { name, url }, no secrets. */
-export function publicOrganization(o: OrganizationDoc, opts: { withOnboarding?: boolean } = {}) {
+export function publicOrganization(o: OrganizationDoc, opts: { withOnboarding?: boolean } = {}): OrganizationAnswer {
   const onboarding = (o.onboarding ?? {}) as Record<string, unknown>;
   return {
     id: String(o._id),

@@ -1,20 +1,11 @@
+import type { OrganizationAnswer } from '../../../../common/contract/organizations';
 import type { Dashboard } from '../../lib/session';
 
-export interface Organization {
-  id: string;
-  _id?: string;
-  organizationName: string;
-  organizationEmail?: string;
-  organizationPhoneNumber?: string;
-  organizationAddress?: string;
-  organizationDescription?: string;
-  dashboards?: Dashboard[] | string;
-  createdAt?: string;
-  onboarding?: Record<string, unknown>;
-}
+/** An organization as the api answers it: the type inferred from the shared contract's schema. */
+export type Organization = OrganizationAnswer;
 
-export function orgId(o: Pick<Organization, 'id' | '_id'>): string {
-  return o.id ?? o._id ?? '';
+export function orgId(o: Pick<Organization, 'id'>): string {
+  return o.id;
 }
 
 export interface OrganizationInput {

@@ -1,9 +1,9 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
 
+/** A QuickBooks or Sage connection as the api answers it (publicQuickBooksAccount / publicSageAccount). */
 export interface Connection {
   id: string;
-  _id?: string;
   status: string;
   last_synced?: string | null;
   organization_id: string;
@@ -23,7 +23,7 @@ export interface SageInput {
   sageCompanyID: string;
 }
 
-const cid = (c: Connection) => c.id ?? c._id ?? '';
+const cid = (c: Connection) => c.id;
 
 export const quickbooksKey = (orgId: string) => [`/quickbooks/accounts${query({ organization_id: orgId })}`, 'Failed to fetch QuickBooks accounts'] as const;
 export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgId })}`, 'Failed to fetch Sage accounts'] as const;
