@@ -8,6 +8,7 @@ import type { RequestHandler, Router } from 'express';
 import type { AnyZodObject } from 'zod';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
 import type { Schemas } from './lib/validate';
+import { saveForm, saveStoredBody, uploadForm } from './resources/files/schemas';
 import { z } from './lib/zod';
 
 const DASHBOARDS = {
@@ -41,7 +42,7 @@ export const paths: Record<string, Record<string, Op>> = {
   // CSV files (issue 5): upload into the organization's container, list, save as a table (workflow csv-<orgId>-<uploadId>).
   '/pipeline/file-upload': {
     post: op("Upload CSV files (multipart: file, up to 10, plus organizationId; user of the organization or admin), streamed into the organization's container. Only CSV (text/csv, checked on content: UTF-8, no binary, comma/semicolon/tab columns, every row). Answers message { fileUrls, message: 'File uploaded successfully!' } and data { fileUrls, files }. 400 'File upload failed.' with the reason in errors[0].msg, 413 over UPLOAD_MAX_BYTES, 415 not CSV, 400 'Please select an organization first', 403 another organization", 'files', {
-      requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { organizationId: str, file: { type: 'string', format: 'binary' } }, required: ['organizationId', 'file'] } } } },
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadForm } } },
     }),
   },
   '/pipeline/list-files/{orgId}': {
@@ -52,8 +53,8 @@ export const paths: Record<string, Record<string, Op>> = {
       requestBody: {
         required: true,
         content: {
-          'multipart/form-data': { schema: { type: 'object', properties: { orgID: str, tableName: str, file: { type: 'string', format: 'binary' }, uploadId: str }, required: ['orgID', 'tableName'] } },
-          'application/json': { schema: { type: 'object', properties: { orgID: str, uploadId: str, tableName: str }, required: ['orgID', 'uploadId', 'tableName'] } },
+          'multipart/form-data': { schema: saveForm },
+          'application/json': { schema: saveStoredBody },
         },
       },
     }),

@@ -2,6 +2,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { RUN_STATUSES } from '../common/models/pipeline-run';
+import { TABLE_NAME_RE } from '../common/validation';
 import { startStack, type TestStack } from './helpers/stack';
 
 let stack: TestStack;
@@ -106,4 +107,13 @@ describe('the document is generated from the schemas that validate requests', ()
     expect(doc.paths['/quickbooks/accounts']!.get).toBeDefined();
     expect(doc.paths['/quickbooks/{id}']!.get).toBeUndefined();
   });
+});
+
+it('describes the upload forms from the same rules the upload checks (organization id, table name)', async () => {
+  const doc = (await request(stack.app).get('/api/v1/openapi.json')).body;
+  const form = doc.paths['/pipeline/saveCSV'].post.requestBody.content['multipart/form-data'].schema;
+  expect(form.properties.orgID).toMatchObject({ pattern: '^[a-fA-F0-9]{24}$' });
+  expect(form.properties.tableName).toMatchObject({ type: 'string', pattern: TABLE_NAME_RE.source });
+  expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+  expect(form.required).toEqual(expect.arrayContaining(['orgID', 'tableName']));
 });

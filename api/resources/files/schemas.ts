@@ -1,0 +1,21 @@
+// The files resource's request schemas. Uploads are multipart and read as a stream
+// (./router.ts checks each field with the same rules as it arrives: checkOrgId is orgIdSchema,
+// checkTableName is common/validation's tableName); these schemas are those rules gathered per
+// request, for api/openapi.ts.
+import { TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
+import { orgIdSchema } from '../../lib/organization';
+import { z } from '../../lib/zod';
+
+const file = z.string().openapi({ type: 'string', format: 'binary', description: 'A CSV file (text/csv, UTF-8)' });
+/** The table-name rule (a refinement adds the reserved names, which JSON Schema cannot say: described in words). */
+const tableName = tableNameRule.openapi({ type: 'string', pattern: TABLE_NAME_RE.source, description: 'A table name (not one LedgerFlow reserves for its own tables)' });
+const uploadId = z.string().regex(/^[a-f0-9]{24}$/i).openapi({ description: 'A stored file (an upload id from the file list)' });
+
+/** POST /pipeline/file-upload (multipart): up to 10 files for one organization. */
+export const uploadForm = z.object({ organizationId: orgIdSchema, file });
+
+/** POST /pipeline/saveCSV (multipart): a new file, or a stored one by uploadId. */
+export const saveForm = z.object({ orgID: orgIdSchema, tableName, file: file.optional(), uploadId: uploadId.optional() });
+
+/** POST /pipeline/saveCSV (JSON): a stored file saved again. */
+export const saveStoredBody = z.object({ orgID: orgIdSchema, uploadId, tableName });
