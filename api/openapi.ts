@@ -370,4 +370,3 @@ export function openApiDocument(mounts: Mount[], serverUrl = '/api/v1') {
   return doc;
 }
 
-export { pathParam, jsonBody, op };
