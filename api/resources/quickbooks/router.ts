@@ -153,7 +153,7 @@ export function quickbooksRouter(deps: AppDeps): Router {
     try {
       outcome = await runSyncNow(deps.temporal, cfg, 'quickbooks', id, String(account.organization_id));
     } catch (e) {
-      if (e instanceof WorkflowFailedError) throw new ApiError(502, 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${failureMessage(e)}`);
+      if (e instanceof WorkflowFailedError) throw new ApiError(httpStatusOf(failureTypeOf(e)), 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${failureMessage(e)}`);
       throw e;
     }
     if (!outcome.done) return void ok(res, 'QuickBooks sync started: it goes on in the background', { workflowId: outcome.workflowId, running: true }, 202);

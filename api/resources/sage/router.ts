@@ -122,7 +122,7 @@ export function sageRouter(deps: AppDeps): Router {
     try {
       outcome = await runSyncNow(deps.temporal, cfg, 'sage', id, String(account.organization_id));
     } catch (e) {
-      if (e instanceof WorkflowFailedError) throw new ApiError(502, 'Failed to sync Sage account', `Failed to sync Sage account: ${failureMessage(e)}`);
+      if (e instanceof WorkflowFailedError) throw new ApiError(httpStatusOf(failureTypeOf(e)), 'Failed to sync Sage account', `Failed to sync Sage account: ${failureMessage(e)}`);
       throw e;
     }
     if (!outcome.done) return void ok(res, 'Sage sync started: it goes on in the background', { workflowId: outcome.workflowId, running: true }, 202);
