@@ -25,10 +25,13 @@ const IMPORTED_AT = new Date('2026-11-23T18:22:13.423Z');
 /** Words a reader should never meet: camelCase keys and ISO timestamps. */
 const CAMEL_CASE = /\b[a-z]+[A-Z][A-Za-z]*\b/;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-// Browser-side snippets as strings: this file compiles without the DOM library.
-const FOCUS_IN_DIALOG = "Boolean(document.activeElement && document.activeElement.closest('.bp5-dialog'))";
-const FOCUSED_ID = 'document.activeElement && document.activeElement.id';
-const FOCUSED_TEXT = 'document.activeElement && document.activeElement.textContent';
+// Browser-side functions (passed as functions, never strings: the app's CSP forbids evaluating
+// a string, which Playwright does in the page when it has to poll a string predicate). This file
+// compiles without the DOM library, hence the small type of the document they read.
+type FocusDocument = { activeElement: { id: string; textContent: string | null; closest(selector: string): unknown } | null };
+const FOCUS_IN_DIALOG = () => Boolean((globalThis as unknown as { document: FocusDocument }).document.activeElement?.closest('.bp5-dialog'));
+const FOCUSED_ID_IS = (id: string) => (globalThis as unknown as { document: FocusDocument }).document.activeElement?.id === id;
+const FOCUSED_TEXT = () => (globalThis as unknown as { document: FocusDocument }).document.activeElement?.textContent ?? null;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -90,13 +93,13 @@ describe('business language and forms in a real browser', () => {
   it('Add Organization: the first field has focus, a refused submit focuses the field in error, fixing it clears the message', async () => {
     await page.getByRole('button', { name: 'Add Organization' }).click();
     const dialog = page.getByRole('dialog');
-    await page.waitForFunction(`${FOCUSED_ID} === 'org-name'`);
+    await page.waitForFunction(FOCUSED_ID_IS, 'org-name');
     await page.keyboard.type(`Initrode ${stamp}`);
     await dialog.getByLabel('Organization Email').fill('not-an-email');
     await dialog.getByLabel('Organization Phone Number').fill('5559876543');
     await dialog.getByRole('button', { name: 'Add Organization' }).click();
     await dialog.getByText('Please enter a valid email address').waitFor();
-    await page.waitForFunction(`${FOCUSED_ID} === 'org-email'`);
+    await page.waitForFunction(FOCUSED_ID_IS, 'org-email');
     await screenshot(page, 'language-add-organization-error');
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(`ops.initrode.${stamp}@example.com`);
