@@ -1,0 +1,95 @@
+// Exact money for the consolidation: fixed-point BigInt, never binary floating point.
+//   local amounts      units of 1/10,000 (AMOUNT_SCALE 4, as trial_balance sums them)
+//   presentation       cents (PRESENTATION_SCALE 2), rounded once, half-even, at the line
+//   rates, shares      units of 1e-10 (RATE_SCALE 10; DOMAIN.md asks for at least 6 decimals)
+// Pure: no imports, so the api, the worker and the web app can all use it.
+
+export const AMOUNT_SCALE = 4;
+export const PRESENTATION_SCALE = 2;
+export const RATE_SCALE = 10;
+
+const pow10 = (n: number): bigint => 10n ** BigInt(n);
+export const ONE_RATE = pow10(RATE_SCALE);
+
+const DECIMAL_RE = /^([+-])?(\d+)(?:\.(\d+))?$/;
+
+/** Parses a decimal text ("1,234.5" is refused; "1234.5", "-0.25", "+3" are fine) into units of 10^-scale; null when it is not a number or has more decimals than the scale holds. */
+export function parseDecimal(text: string, scale: number): bigint | null {
+  const m = DECIMAL_RE.exec(text.trim());
+  if (!m) return null;
+  const frac = m[3] ?? '';
+  if (frac.length > scale && /[1-9]/.test(frac.slice(scale))) return null;
+  const digits = BigInt(m[2]! + frac.slice(0, scale).padEnd(scale, '0'));
+  return m[1] === '-' ? -digits : digits;
+}
+
+/**
+ * A stored amount (SQLite REAL holding an exact 4-decimal figure, as trial_balance writes it;
+ * or a decimal text from Azure SQL) into units of 10^-scale. Doubles are rounded at the scale,
+ * which gives back the exact figure for |x| below about 9e11.
+ */
+export function fromStored(value: number | string | bigint | null | undefined, scale = AMOUNT_SCALE): bigint {
+  if (value === null || value === undefined || value === '') return 0n;
+  if (typeof value === 'bigint') return value * pow10(scale);
+  if (typeof value === 'string') {
+    const p = parseDecimal(value, scale);
+    if (p === null) throw new Error(`not a decimal amount: ${value}`);
+    return p;
+  }
+  if (!Number.isFinite(value)) throw new Error(`not a finite amount: ${value}`);
+  return BigInt(Math.round(value * 10 ** scale));
+}
+
+/** n / d rounded half to even (banker's rounding); d > 0. */
+export function divHalfEven(n: bigint, d: bigint): bigint {
+  if (d <= 0n) throw new Error('divHalfEven: divisor must be positive');
+  let q = n / d;
+  let r = n % d;
+  if (r < 0n) {
+    // BigInt division truncates toward zero: normalise to floor division first.
+    q -= 1n;
+    r += d;
+  }
+  const twice = 2n * r;
+  if (twice > d || (twice === d && q % 2n !== 0n)) q += 1n;
+  return q;
+}
+
+/** Changes the scale of a fixed-point value, rounding half-even when it loses digits. */
+export function rescale(value: bigint, from: number, to: number): bigint {
+  if (to >= from) return value * pow10(to - from);
+  return divHalfEven(value, pow10(from - to));
+}
+
+/** amount (units of 10^-amountScale) x rate (10^-RATE_SCALE), rounded half-even to 10^-outScale. */
+export function multiplyRate(amount: bigint, amountScale: number, rate: bigint, outScale: number): bigint {
+  return divHalfEven(amount * rate, pow10(amountScale + RATE_SCALE - outScale));
+}
+
+/** The exact product as a fraction over 10^(amountScale + RATE_SCALE), for sums rounded once. */
+export function exactProduct(amount: bigint, rate: bigint): bigint {
+  return amount * rate;
+}
+
+/** Fixed-point to text with all its decimals ("-12.3400" for scale 4). */
+export function formatFixed(value: bigint, scale: number): string {
+  const neg = value < 0n;
+  const digits = (neg ? -value : value).toString().padStart(scale + 1, '0');
+  const int = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale);
+  return `${neg ? '-' : ''}${int}${scale > 0 ? `.${frac}` : ''}`;
+}
+
+/** Fixed-point to the shortest exact text ("-12.34", "5", "0.000125"). */
+export function formatTrim(value: bigint, scale: number): string {
+  const s = formatFixed(value, scale);
+  return scale > 0 ? s.replace(/\.?0+$/, '') || '0' : s;
+}
+
+/** Fixed-point to a JS number for storage in a REAL/decimal column (exact to the scale for |x| < 9e11). */
+export function toStored(value: bigint, scale: number): number {
+  return Number(formatFixed(value, scale));
+}
+
+export const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+export const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);

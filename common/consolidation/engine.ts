@@ -1,0 +1,493 @@
+// The consolidation, computed once for both providers: pure TypeScript over trial_balance rows
+// and the configuration, period by period (so memory follows one month, not the history).
+//   1. each included entity's rows, brought to one basis: balance-sheet accounts at the month's
+//      end, income and expenses for the month, earlier months' profit in retained earnings;
+//   2. translation (IAS 21 / ASC 830-30): assets and liabilities at the closing rate, income and
+//      expenses at the month's average, equity at historical rates, retained earnings rolled
+//      forward (last month's translated balance + last month's translated profit + other
+//      movements at this month's average); each line rounded once, half-even, to the cent;
+//      the difference is the entity's CTA, and the rounding residue its own visible line;
+//   3. non-controlling interests (IFRS 10, full method): the NCI share of the entity's equity
+//      (CTA included) and of its profit, moved to the NCI lines; or the proportional method;
+//   4. intercompany: per pair of entities and category, both sides in the presentation
+//      currency; eliminated, the residue to the intercompany difference line, and listed with a
+//      likely cause when beyond the tolerance;
+//   5. the consolidated trial balance (one column per entity, eliminations, NCI, consolidated)
+//      and the checks: it nets to zero, assets = liabilities + equity, eliminations net to zero.
+// Multi-level groups: every entity is translated straight to the presentation currency; its
+// NCI share is 1 - the product of the ownerships up its chain of parents.
+import { abs, divHalfEven, max, multiplyRate, ONE_RATE, formatFixed, PRESENTATION_SCALE, AMOUNT_SCALE, RATE_SCALE } from './decimal';
+import type {
+  AccountType,
+  ConsolidationConfig,
+  CtbRow,
+  EntityConfig,
+  EntryLine,
+  GroupAccount,
+  GroupRole,
+  IcCategory,
+  MappingConfig,
+  Mismatch,
+  PeriodCheck,
+  RateKind,
+  RollState,
+  TbRow,
+  TranslatedLine,
+} from './types';
+
+export interface PeriodResult {
+  period: string;
+  blocked: boolean;
+  translated: TranslatedLine[];
+  entries: EntryLine[];
+  ctb: CtbRow[];
+  mismatches: Mismatch[];
+  check: PeriodCheck;
+  /** Each entity's roll-forward at this period's end (what the next period starts from). */
+  states: RollState[];
+}
+
+export interface EngineOptions {
+  /** Locked periods' stored roll-forward: the period is not recomputed for later months. */
+  locked?: Map<string, RollState[]>;
+}
+
+/** Exact products are carried at this scale (amount 4 + rate 10 + share 10) and rounded once. */
+const EXACT_SCALE = AMOUNT_SCALE + RATE_SCALE + RATE_SCALE;
+const TO_CENTS = 10n ** BigInt(EXACT_SCALE - PRESENTATION_SCALE);
+const CENTS_TO_EXACT = TO_CENTS;
+
+const isPnl = (t: AccountType | null): boolean => t === 'income' || t === 'expense';
+const RE_SOURCE_EARLIER = '(earlier profits)';
+
+interface LocalLine {
+  account: string;
+  name: string | null;
+  sourceType: AccountType | null;
+  net: bigint;
+}
+
+interface EntityCarry {
+  /** movements basis: running balance of each balance-sheet account. */
+  cumulative: Map<string, LocalLine>;
+  /** movements basis: every earlier month's profit (net) not yet in an account. */
+  earlierProfit: bigint;
+  /** ytd basis: last month's year-to-date figure of each income or expense account, and its fiscal year. */
+  ytd: Map<string, LocalLine>;
+  ytdYear: number | null;
+  /** The closing rate of the entity's first period: the assumed historical rate when none is set. */
+  firstClosing: bigint | null;
+  firstPeriod: string | null;
+  roll: RollState | null;
+}
+
+/** Effective ownership (RATE_SCALE) of each entity: the product of ownerships up to the top parent. */
+export function effectiveOwnership(entities: EntityConfig[]): Map<string, bigint> {
+  const byKey = new Map(entities.map((e) => [e.entity, e]));
+  const out = new Map<string, bigint>();
+  const resolve = (key: string, seen: Set<string>): bigint => {
+    const known = out.get(key);
+    if (known !== undefined) return known;
+    const e = byKey.get(key);
+    if (!e || !e.parent) {
+      out.set(key, ONE_RATE);
+      return ONE_RATE;
+    }
+    if (seen.has(key)) throw new Error(`the entity tree has a cycle through ${key}`);
+    seen.add(key);
+    const v = divHalfEven(resolve(e.parent, seen) * e.ownership, ONE_RATE);
+    out.set(key, v);
+    return v;
+  };
+  for (const e of entities) resolve(e.entity, new Set());
+  return out;
+}
+
+/** The fiscal year a month belongs to (the year it starts in). */
+export function fiscalYear(period: string, startMonth: number): number {
+  const y = Number(period.slice(0, 4));
+  const m = Number(period.slice(5, 7));
+  return m >= startMonth ? y : y - 1;
+}
+
+/** Which pair a mismatch most likely comes from. */
+function likelyCause(a: bigint, b: bigint, currencies: [string, string]): string {
+  if (a === 0n || b === 0n) return 'one-sided booking: only one entity recorded it';
+  const diff = abs(a + b);
+  const larger = max(abs(a), abs(b));
+  // Both sides booked in different currencies, close to each other: the translation rates differ.
+  if (currencies[0] !== currencies[1] && diff * 20n <= larger) return 'FX on translation: the two sides are in different currencies';
+  return 'timing or amount: the two sides were booked differently';
+}
+
+export function createConsolidation(config: ConsolidationConfig, options: EngineOptions = {}) {
+  const { settings } = config;
+  const P = settings.presentationCurrency;
+  const accounts = new Map(config.accounts.map((a) => [a.code, a]));
+  const role = new Map<GroupRole, GroupAccount>();
+  for (const a of config.accounts) if (a.role) role.set(a.role, a);
+  const roleCode = (r: GroupRole): string => {
+    const a = role.get(r);
+    if (!a) throw new Error(`the group chart has no account with role ${r}`);
+    return a.code;
+  };
+  const RE = roleCode('retained_earnings');
+  const CTA = roleCode('cta');
+  const NCI_EQ = roleCode('nci_equity');
+  const NCI_PL = roleCode('nci_profit');
+  const IC_PL = roleCode('ic_difference');
+  const IC_BS = roleCode('ic_suspense');
+  const UNMAPPED = roleCode('unmapped');
+  const ROUNDING = roleCode('rounding');
+
+  const entities = new Map(config.entities.map((e) => [e.entity, e]));
+  const ownership = effectiveOwnership(config.entities);
+  const mapping = new Map<string, MappingConfig>();
+  for (const m of config.mappings) mapping.set(`${m.entity}\u0000${m.sourceAccount}`, m);
+  const rates = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
+  const historical = new Map(config.historical.map((h) => [`${h.entity}\u0000${h.groupAccount}`, h.rate]));
+  const carry = new Map<string, EntityCarry>();
+  const carryOf = (e: string): EntityCarry => {
+    let c = carry.get(e);
+    if (!c) {
+      c = { cumulative: new Map(), earlierProfit: 0n, ytd: new Map(), ytdYear: null, firstClosing: null, firstPeriod: null, roll: null };
+      carry.set(e, c);
+    }
+    return c;
+  };
+  let blockedFrom: string | null = null;
+
+  /** The group account and the type that picks its rate, for one source account of an entity. */
+  const classify = (entity: string, l: LocalLine): { group: string; type: AccountType | null; mapped: boolean; ic: MappingConfig | null } => {
+    const m = mapping.get(`${entity}\u0000${l.account}`);
+    const g = m ? accounts.get(m.groupAccount) : undefined;
+    if (!m || !g) return { group: UNMAPPED, type: l.sourceType, mapped: false, ic: null };
+    return { group: g.code, type: g.type, mapped: true, ic: m.icCounterparty && m.icCategory ? m : null };
+  };
+
+  /** Step 1: the entity's month on the balances basis. */
+  function toBalances(e: EntityConfig, c: EntityCarry, period: string, rows: TbRow[]): { lines: LocalLine[]; earlier: bigint; activityAfter: bigint } {
+    const raw = rows.map((r): LocalLine => ({ account: r.accountCode, name: r.accountName, sourceType: r.accountType, net: r.net }));
+    const pnl = (l: LocalLine) => isPnl(classify(e.entity, l).type);
+    if (e.basis === 'balances') {
+      return { lines: raw, earlier: 0n, activityAfter: 0n };
+    }
+    if (e.basis === 'movements') {
+      const earlier = c.earlierProfit;
+      const lines: LocalLine[] = [];
+      let activity = 0n;
+      for (const l of raw) {
+        if (pnl(l)) {
+          lines.push(l);
+          activity += l.net;
+        } else {
+          const prev = c.cumulative.get(l.account);
+          c.cumulative.set(l.account, { ...l, net: (prev?.net ?? 0n) + l.net });
+        }
+      }
+      for (const l of c.cumulative.values()) lines.push(l);
+      c.earlierProfit = earlier + activity;
+      return { lines, earlier, activityAfter: activity };
+    }
+    // ytd: the month's activity is this month's year-to-date less last month's in the same year.
+    const year = fiscalYear(period, settings.fiscalYearStartMonth);
+    const sameYear = c.ytdYear === year;
+    const prev = sameYear ? c.ytd : new Map<string, LocalLine>();
+    let earlier = 0n;
+    for (const l of prev.values()) earlier += l.net;
+    const lines: LocalLine[] = [];
+    const next = new Map<string, LocalLine>();
+    for (const l of raw) {
+      if (pnl(l)) {
+        next.set(l.account, l);
+        lines.push({ ...l, net: l.net - (prev.get(l.account)?.net ?? 0n) });
+      } else lines.push(l);
+    }
+    // An account in last month's year to date but not in this month's went back to zero.
+    for (const [k, l] of prev) if (!next.has(k)) lines.push({ ...l, net: -l.net });
+    c.ytd = next;
+    c.ytdYear = year;
+    return { lines, earlier, activityAfter: 0n };
+  }
+
+  function period(periodKey: string, rows: TbRow[]): PeriodResult {
+    const translated: TranslatedLine[] = [];
+    const entries: EntryLine[] = [];
+    const messages: string[] = [];
+    let missingRates = 0;
+    const unmapped = new Set<string>();
+    const rowsByEntity = new Map<string, TbRow[]>();
+    for (const r of rows) {
+      let list = rowsByEntity.get(r.entity);
+      if (!list) rowsByEntity.set(r.entity, (list = []));
+      list.push(r);
+    }
+    for (const key of rowsByEntity.keys()) {
+      if (!entities.has(key)) messages.push(`Entity ${key} is in trial_balance but not configured`);
+    }
+    const lockedStates = options.locked?.get(periodKey);
+    const included = config.entities.filter((e) => e.included && (rowsByEntity.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
+
+    // Rates first: a missing one blocks the period (and the months that roll forward from it).
+    const closingOf = new Map<string, bigint>();
+    const averageOf = new Map<string, bigint>();
+    for (const e of included) {
+      if (!e.currency) {
+        messages.push(`Entity ${e.name} has no functional currency: set it on the Entities screen`);
+        continue;
+      }
+      if (e.currency === P) {
+        closingOf.set(e.entity, ONE_RATE);
+        averageOf.set(e.entity, ONE_RATE);
+        continue;
+      }
+      const r = rates.get(`${e.currency}\u0000${periodKey}`);
+      if (!r || r.closing <= 0n || r.average <= 0n) {
+        const msg = `Missing exchange rate: ${e.currency} for ${periodKey} (closing and average to ${P})`;
+        if (!messages.includes(msg)) {
+          messages.push(msg);
+          missingRates++;
+        }
+        continue;
+      }
+      closingOf.set(e.entity, r.closing);
+      averageOf.set(e.entity, r.average);
+    }
+    if (messages.length === 0 && blockedFrom) messages.push(`Blocked: retained earnings roll forward through ${blockedFrom}, which is blocked`);
+    const blocked = messages.length > 0 || !!blockedFrom;
+    if (blocked) {
+      blockedFrom ??= periodKey;
+      // Still bring each entity's running figures forward, so a later fixed run starts right.
+      for (const e of included) toBalances(e, carryOf(e.entity), periodKey, rowsByEntity.get(e.entity) ?? []);
+      return {
+        period: periodKey,
+        blocked: true,
+        translated: [],
+        entries: [],
+        ctb: [],
+        mismatches: [],
+        check: { period: periodKey, status: 'blocked', tbNet: 0n, assets: 0n, liabilitiesAndEquity: 0n, eliminationsNet: 0n, unmappedCount: 0, missingRates, messages },
+        states: [],
+      };
+    }
+
+    const states: RollState[] = [];
+    /** Per entity, the equity lines NCI takes its share of (group account -> cents) and its profit. */
+    const equityOf = new Map<string, Map<string, bigint>>();
+    const profitOf = new Map<string, bigint>();
+    /** Intercompany lines: pair key -> each side's lines. */
+    const icLines: { entity: string; counterparty: string; category: IcCategory; groupAccount: string; sourceAccount: string; amount: bigint }[] = [];
+    const warned = new Set<string>();
+
+    for (const e of included) {
+      const c = carryOf(e.entity);
+      const closing = closingOf.get(e.entity)!;
+      const average = averageOf.get(e.entity)!;
+      if (c.firstClosing === null) {
+        c.firstClosing = closing;
+        c.firstPeriod = periodKey;
+      }
+      const share = settings.method === 'proportional' ? ownership.get(e.entity)! : ONE_RATE;
+      const { lines, earlier } = toBalances(e, c, periodKey, rowsByEntity.get(e.entity) ?? []);
+      let exactSum = 0n;
+      let roundedSum = 0n;
+      let reLocal = earlier;
+      const reSources: string[] = [];
+      let profitLocal = 0n;
+      let profitTranslated = 0n;
+      const equity = new Map<string, bigint>();
+      const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: bigint, ic: MappingConfig | null) => {
+        const exact = l.net * rate * share;
+        const cents = divHalfEven(exact, TO_CENTS);
+        exactSum += exact;
+        roundedSum += cents;
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: l.name, accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate, presentation: cents });
+        if (isPnl(type)) {
+          profitLocal += l.net;
+          profitTranslated += cents;
+        }
+        if (type === 'equity') equity.set(group, (equity.get(group) ?? 0n) + cents);
+        if (ic && ic.icCounterparty && ic.icCategory) icLines.push({ entity: e.entity, counterparty: ic.icCounterparty, category: ic.icCategory, groupAccount: group, sourceAccount: l.account, amount: cents });
+      };
+      for (const l of lines) {
+        const k = classify(e.entity, l);
+        if (!k.mapped) unmapped.add(`${e.entity}|${l.account}`);
+        if (k.group === RE) {
+          reLocal += l.net;
+          reSources.push(l.account);
+          continue;
+        }
+        const same = e.currency === P;
+        if (k.type === 'income' || k.type === 'expense') push(l, k.group, k.type, same ? 'same' : 'average', average, k.ic);
+        else if (k.type === 'equity' && k.mapped) {
+          const h = historical.get(`${e.entity}\u0000${k.group}`);
+          if (same) push(l, k.group, k.type, 'same', ONE_RATE, k.ic);
+          else if (h !== undefined) push(l, k.group, k.type, 'historical', h, k.ic);
+          else {
+            const w = `No historical rate for ${e.name}, ${accounts.get(k.group)!.name}: the closing rate of ${c.firstPeriod} is used`;
+            if (!warned.has(w)) {
+              warned.add(w);
+              messages.push(w);
+            }
+            push(l, k.group, k.type, 'historical_assumed', c.firstClosing!, k.ic);
+          }
+        } else push(l, k.group, k.type, same ? 'same' : 'closing', closing, k.ic);
+      }
+
+      // Retained earnings, rolled forward from the entity's last translated month.
+      const prev = c.roll;
+      let reTranslated: bigint;
+      let reExact: bigint;
+      let reKind: RateKind;
+      let reRate: bigint | null;
+      if (prev) {
+        const residual = reLocal - prev.reLocal - prev.profitLocal;
+        const residualExact = residual * average * share;
+        reTranslated = prev.reTranslated + prev.profitTranslated + divHalfEven(residualExact, TO_CENTS);
+        reExact = (prev.reTranslated + prev.profitTranslated) * CENTS_TO_EXACT + residualExact;
+        reKind = e.currency === P ? 'same' : 'rolled';
+        reRate = e.currency === P ? ONE_RATE : null;
+      } else {
+        const h = historical.get(`${e.entity}\u0000${RE}`);
+        const rate = e.currency === P ? ONE_RATE : (h ?? closing);
+        reKind = e.currency === P ? 'same' : h !== undefined ? 'historical' : 'historical_assumed';
+        reRate = rate;
+        reExact = reLocal * rate * share;
+        reTranslated = divHalfEven(reExact, TO_CENTS);
+      }
+      if (reLocal !== 0n || reTranslated !== 0n || reSources.length) {
+        exactSum += reExact;
+        roundedSum += reTranslated;
+        equity.set(RE, (equity.get(RE) ?? 0n) + reTranslated);
+        const label = reSources.length ? reSources.join('+') : RE_SOURCE_EARLIER;
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: RE, sourceAccount: label, sourceAccountName: earlier !== 0n ? 'retained earnings with earlier profits' : 'retained earnings', accountType: 'equity', local: reLocal, currency: e.currency!, rateKind: reKind, rate: reRate, presentation: reTranslated });
+      }
+      const lockedState = lockedStates?.find((s) => s.entity === e.entity);
+      c.roll = lockedState ?? { entity: e.entity, period: periodKey, reLocal, reTranslated, profitLocal, profitTranslated };
+      states.push(c.roll);
+
+      // The translation difference (CTA), from the exact figures; the cents it leaves, to rounding.
+      const cta = divHalfEven(-exactSum, TO_CENTS);
+      const rounding = -(roundedSum + cta);
+      const id = `${periodKey}/translation/${e.entity}`;
+      if (cta !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'translation', entity: e.entity, counterparty: null, category: null, groupAccount: CTA, amount: cta, sources: `${e.entity}|*`, memo: `Translation difference ${e.currency} -> ${P}` });
+      if (rounding !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'rounding', entity: e.entity, counterparty: null, category: null, groupAccount: ROUNDING, amount: rounding, sources: `${e.entity}|*`, memo: 'Rounding of translated lines to the cent' });
+      equity.set(CTA, (equity.get(CTA) ?? 0n) + cta);
+      equityOf.set(e.entity, equity);
+      profitOf.set(e.entity, profitTranslated);
+    }
+
+    // NCI (full method): the non-controlling share of each part-owned entity's equity and profit.
+    const nciShare = new Map<string, bigint>();
+    if (settings.method === 'full') {
+      for (const e of included) {
+        const s = ONE_RATE - ownership.get(e.entity)!;
+        if (s <= 0n) continue;
+        nciShare.set(e.entity, s);
+        const id = `${periodKey}/nci/${e.entity}`;
+        let total = 0n;
+        const post = (group: string, amount: bigint, memo: string) => {
+          if (amount === 0n) return;
+          total += amount;
+          entries.push({ entryId: id, period: periodKey, kind: 'nci', entity: e.entity, counterparty: null, category: null, groupAccount: group, amount, sources: `${e.entity}|${group}`, memo });
+        };
+        const pct = `${formatFixed(divHalfEven(s * 10000n, ONE_RATE), 2)} %`;
+        for (const [group, amount] of equityOf.get(e.entity)!) post(group, -divHalfEven(amount * s, ONE_RATE), `NCI ${pct} of ${e.name}'s ${accounts.get(group)?.name ?? group}`);
+        post(NCI_PL, -divHalfEven(profitOf.get(e.entity)! * s, ONE_RATE), `Profit attributable to NCI (${pct} of ${e.name})`);
+        if (total !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'nci', entity: e.entity, counterparty: null, category: null, groupAccount: NCI_EQ, amount: -total, sources: `${e.entity}|*`, memo: `Non-controlling interests in ${e.name}` });
+      }
+    }
+
+    // Intercompany: per pair and category, both sides in the presentation currency.
+    const mismatches: Mismatch[] = [];
+    const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
+    const includedKeys = new Set(included.map((e) => e.entity));
+    for (const l of icLines) {
+      if (!includedKeys.has(l.counterparty)) {
+        messages.push(`Intercompany account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names ${l.counterparty}, which is not in this period's consolidation: not eliminated`);
+        continue;
+      }
+      const [a, b] = l.entity < l.counterparty ? [l.entity, l.counterparty] : [l.counterparty, l.entity];
+      const key = `${a}\u0000${b}\u0000${l.category}`;
+      let p = pairs.get(key);
+      if (!p) pairs.set(key, (p = { a, b, category: l.category, lines: [] }));
+      // Equity eliminated against an investment is the part NCI did not take.
+      const s = l.category === 'investment_equity' && settings.method === 'full' ? (nciShare.get(l.entity) ?? 0n) : 0n;
+      p.lines.push({ ...l, amount: s ? l.amount - divHalfEven(l.amount * s, ONE_RATE) : l.amount });
+    }
+    for (const p of [...pairs.values()].sort((x, y) => `${x.a}${x.b}${x.category}`.localeCompare(`${y.a}${y.b}${y.category}`))) {
+      const id = `${periodKey}/elimination/${p.a}~${p.b}/${p.category}`;
+      let sideA = 0n;
+      let sideB = 0n;
+      for (const l of p.lines) {
+        if (l.entity === p.a) sideA += l.amount;
+        else sideB += l.amount;
+        entries.push({ entryId: id, period: periodKey, kind: 'elimination', entity: l.entity, counterparty: l.counterparty, category: p.category, groupAccount: l.groupAccount, amount: -l.amount, sources: `${l.entity}|${l.sourceAccount}`, memo: `Eliminate ${p.category.replace('_', '/')} between ${entities.get(p.a)?.name ?? p.a} and ${entities.get(p.b)?.name ?? p.b}` });
+      }
+      const difference = sideA + sideB;
+      if (difference !== 0n) {
+        entries.push({ entryId: id, period: periodKey, kind: 'ic_difference', entity: null, counterparty: null, category: p.category, groupAccount: p.category === 'revenue_expense' ? IC_PL : IC_BS, amount: difference, sources: p.lines.map((l) => `${l.entity}|${l.sourceAccount}`).join(';'), memo: 'Intercompany difference' });
+      }
+      const larger = max(abs(sideA), abs(sideB));
+      const within = abs(difference) <= settings.toleranceAmount || abs(difference) * ONE_RATE <= settings.tolerancePct * larger;
+      if (difference !== 0n) {
+        const ca = entities.get(p.a)?.currency ?? '';
+        const cb = entities.get(p.b)?.currency ?? '';
+        mismatches.push({ period: periodKey, entityA: p.a, entityB: p.b, category: p.category, amountA: sideA, amountB: sideB, difference, withinTolerance: within, likelyCause: within ? 'within tolerance' : likelyCause(sideA, sideB, [ca, cb]) });
+      }
+    }
+
+    // The consolidated trial balance and its checks.
+    const ctbMap = new Map<string, CtbRow>();
+    const row = (group: string): CtbRow => {
+      let r = ctbMap.get(group);
+      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), eliminations: 0n, nci: 0n, consolidated: 0n }));
+      return r;
+    };
+    const addEntity = (group: string, entity: string, amount: bigint) => {
+      const r = row(group);
+      r.byEntity.set(entity, (r.byEntity.get(entity) ?? 0n) + amount);
+      r.consolidated += amount;
+    };
+    for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
+    let eliminationsNet = 0n;
+    for (const x of entries) {
+      if (x.kind === 'translation' || x.kind === 'rounding') addEntity(x.groupAccount, x.entity!, x.amount);
+      else if (x.kind === 'nci') {
+        const r = row(x.groupAccount);
+        r.nci += x.amount;
+        r.consolidated += x.amount;
+      } else {
+        const r = row(x.groupAccount);
+        r.eliminations += x.amount;
+        r.consolidated += x.amount;
+        eliminationsNet += x.amount;
+      }
+    }
+    const ctb = [...ctbMap.values()].sort((x, y) => x.groupAccount.localeCompare(y.groupAccount));
+    let tbNet = 0n;
+    let assets = 0n;
+    let liabilitiesAndEquity = 0n;
+    for (const r of ctb) {
+      tbNet += r.consolidated;
+      const t = accounts.get(r.groupAccount)?.type;
+      if (t === 'asset') assets += r.consolidated;
+      else liabilitiesAndEquity -= r.consolidated; // liabilities, equity and this month's profit (credits)
+    }
+    if (unmapped.size) messages.push(`${unmapped.size} source account${unmapped.size === 1 ? '' : 's'} not mapped: their balances are on the Unmapped line`);
+    return {
+      period: periodKey,
+      blocked: false,
+      translated,
+      entries,
+      ctb,
+      mismatches,
+      check: { period: periodKey, status: 'ok', tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount: unmapped.size, missingRates, messages },
+      states,
+    };
+  }
+
+  return { period };
+}
+
+export type Consolidation = ReturnType<typeof createConsolidation>;

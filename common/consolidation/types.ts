@@ -1,0 +1,191 @@
+// The consolidation's vocabulary (shared by the engine, the store, the api and the web app).
+// Signs follow trial_balance: net = debit - credit, so assets and expenses are positive,
+// liabilities, equity and income negative. Amounts are fixed-point BigInt (./decimal.ts).
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/**
+ * Group accounts the consolidation posts to itself. Exactly one account of the chart has each
+ * role: retained earnings (rolled forward), the CTA, NCI in equity and in profit, intercompany
+ * differences on the P&L (revenue/expense pairs) and on the balance sheet (the other pairs),
+ * the unmapped suspense line and the rounding line.
+ */
+export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
+export type IcCategory = (typeof IC_CATEGORIES)[number];
+
+/**
+ * What an entity's trial_balance rows hold per month:
+ *   balances   balance-sheet accounts at the month's end, income and expenses for the month
+ *   movements  every account's movement in the month (balances are the running sum)
+ *   ytd        balance-sheet accounts at the month's end, income and expenses year to date
+ *              (from the group's fiscal year start)
+ */
+export const AMOUNT_BASES = ['balances', 'movements', 'ytd'] as const;
+export type AmountBasis = (typeof AMOUNT_BASES)[number];
+
+export const METHODS = ['full', 'proportional'] as const;
+export type Method = (typeof METHODS)[number];
+
+export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
+export type RateKind = (typeof RATE_KINDS)[number];
+
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+export interface GroupAccount {
+  code: string;
+  name: string;
+  type: AccountType;
+  /** Statement line path, e.g. "Assets > Current assets > Cash". */
+  line: string;
+  role: GroupRole | null;
+}
+
+export interface EntityConfig {
+  entity: string;
+  name: string;
+  /** Functional currency (ISO 4217); null until the source or the user says. */
+  currency: string | null;
+  /** The parent's share of this entity, a fraction at RATE_SCALE (ONE_RATE = 100 %). */
+  ownership: bigint;
+  parent: string | null;
+  included: boolean;
+  basis: AmountBasis;
+}
+
+export interface MappingConfig {
+  entity: string;
+  sourceAccount: string;
+  groupAccount: string;
+  icCounterparty: string | null;
+  icCategory: IcCategory | null;
+}
+
+/** Rates to the presentation currency: presentation = local x rate (RATE_SCALE). */
+export interface RateConfig {
+  currency: string;
+  period: string;
+  closing: bigint;
+  average: bigint;
+}
+
+export interface HistoricalRateConfig {
+  entity: string;
+  groupAccount: string;
+  rate: bigint;
+}
+
+export interface ConsolidationSettings {
+  presentationCurrency: string;
+  method: Method;
+  /** Intercompany tolerance: an absolute amount in cents of the presentation currency ... */
+  toleranceAmount: bigint;
+  /** ... or a fraction (RATE_SCALE) of the larger side; within either is within tolerance. */
+  tolerancePct: bigint;
+  /** 1-12: the month the fiscal year starts (ytd basis, reports). */
+  fiscalYearStartMonth: number;
+}
+
+export interface ConsolidationConfig {
+  settings: ConsolidationSettings;
+  entities: EntityConfig[];
+  accounts: GroupAccount[];
+  mappings: MappingConfig[];
+  rates: RateConfig[];
+  historical: HistoricalRateConfig[];
+}
+
+/** One trial_balance row (net in units of 1/10,000 of the entity's currency). */
+export interface TbRow {
+  entity: string;
+  period: string;
+  accountCode: string;
+  accountName: string | null;
+  accountType: AccountType | null;
+  net: bigint;
+}
+
+export interface TranslatedLine {
+  entity: string;
+  period: string;
+  groupAccount: string;
+  sourceAccount: string;
+  sourceAccountName: string | null;
+  accountType: AccountType | null;
+  /** Units of 1/10,000 of `currency`. */
+  local: bigint;
+  currency: string;
+  rateKind: RateKind;
+  /** RATE_SCALE; null for the rolled-forward retained earnings (a carried figure, not one rate). */
+  rate: bigint | null;
+  /** Cents of the presentation currency. */
+  presentation: bigint;
+}
+
+export interface EntryLine {
+  /** Groups the lines of one balanced entry, e.g. "2026-01/elimination/A~B/loan". */
+  entryId: string;
+  period: string;
+  kind: EntryKind;
+  entity: string | null;
+  counterparty: string | null;
+  category: IcCategory | null;
+  groupAccount: string;
+  /** Cents. */
+  amount: bigint;
+  /** The lines it came from: "entity|source account" items joined by ";". */
+  sources: string;
+  memo: string;
+}
+
+export interface CtbRow {
+  period: string;
+  groupAccount: string;
+  /** Per entity: its translated lines, CTA and rounding (cents). */
+  byEntity: Map<string, bigint>;
+  eliminations: bigint;
+  nci: bigint;
+  consolidated: bigint;
+}
+
+export interface Mismatch {
+  period: string;
+  entityA: string;
+  entityB: string;
+  category: IcCategory;
+  amountA: bigint;
+  amountB: bigint;
+  difference: bigint;
+  withinTolerance: boolean;
+  likelyCause: string;
+}
+
+export interface PeriodCheck {
+  period: string;
+  status: 'ok' | 'blocked';
+  /** Cents; all zero for a blocked period. */
+  tbNet: bigint;
+  assets: bigint;
+  liabilitiesAndEquity: bigint;
+  eliminationsNet: bigint;
+  unmappedCount: number;
+  missingRates: number;
+  messages: string[];
+}
+
+/** What one entity carries from a period to the next (stored, so a run over a later range resumes). */
+export interface RollState {
+  entity: string;
+  period: string;
+  /** Retained earnings with every earlier month's profit in it, local units. */
+  reLocal: bigint;
+  /** Its translation, cents. */
+  reTranslated: bigint;
+  /** The month's profit (net of income and expenses), local units and cents. */
+  profitLocal: bigint;
+  profitTranslated: bigint;
+}
