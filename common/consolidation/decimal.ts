@@ -61,16 +61,6 @@ export function rescale(value: bigint, from: number, to: number): bigint {
   return divHalfEven(value, pow10(from - to));
 }
 
-/** amount (units of 10^-amountScale) x rate (10^-RATE_SCALE), rounded half-even to 10^-outScale. */
-export function multiplyRate(amount: bigint, amountScale: number, rate: bigint, outScale: number): bigint {
-  return divHalfEven(amount * rate, pow10(amountScale + RATE_SCALE - outScale));
-}
-
-/** The exact product as a fraction over 10^(amountScale + RATE_SCALE), for sums rounded once. */
-export function exactProduct(amount: bigint, rate: bigint): bigint {
-  return amount * rate;
-}
-
 /** Fixed-point to text with all its decimals ("-12.3400" for scale 4). */
 export function formatFixed(value: bigint, scale: number): string {
   const neg = value < 0n;

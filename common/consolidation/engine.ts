@@ -16,7 +16,7 @@
 //      and the checks: it nets to zero, assets = liabilities + equity, eliminations net to zero.
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
-import { abs, divHalfEven, max, multiplyRate, ONE_RATE, formatFixed, PRESENTATION_SCALE, AMOUNT_SCALE, RATE_SCALE } from './decimal';
+import { abs, divHalfEven, max, ONE_RATE, formatFixed, PRESENTATION_SCALE, AMOUNT_SCALE, RATE_SCALE } from './decimal';
 import type {
   AccountType,
   ConsolidationConfig,
