@@ -6,7 +6,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RequestHandler, Router } from 'express';
 import type { AnyZodObject } from 'zod';
+import { quickBooksAccountListSchema, quickBooksAccountSchema, sageAccountListSchema, sageAccountSchema, syncHistorySchema } from '../common/contract/connections';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
+import { fileListSchema, uploadSchema } from '../common/contract/uploads';
+import { loginSchema, profileSchema, userListSchema, userSchema } from '../common/contract/users';
 import type { Schemas } from './lib/validate';
 import { saveForm, saveStoredBody, uploadForm } from './resources/files/schemas';
 import { z } from './lib/zod';
@@ -288,6 +291,21 @@ const EXTRA_STATUSES: Record<string, number[]> = {
 const ANSWER_DATA: Record<string, z.ZodTypeAny> = {
   'GET /pipeline/runs/{organizationId}': runHistorySchema,
   'GET /pipeline/runs/{organizationId}/{runId}': z.object({ run: pipelineRunSchema }),
+  'GET /pipeline/list-files/{orgId}': fileListSchema,
+  'GET /pipeline/saveCSV/{uploadId}': z.object({ upload: uploadSchema, workflowId: z.string(), progress: z.record(z.unknown()).nullable() }),
+  'POST /auth/login': loginSchema,
+  'PUT /auth/profile/{userId}': z.object({ user: userSchema }),
+  'GET /user': userListSchema,
+  'GET /user/profile': profileSchema,
+  'PUT /user/update/{userId}': z.object({ user: userSchema }),
+  'POST /quickbooks/token-exchange': z.object({ account: quickBooksAccountSchema, accountMessage: z.string() }),
+  'GET /quickbooks/accounts': quickBooksAccountListSchema,
+  'PUT /quickbooks/status/{id}': z.object({ account: quickBooksAccountSchema }),
+  'GET /quickbooks/sync-runs': syncHistorySchema,
+  'POST /sage': sageAccountSchema,
+  'GET /sage': sageAccountListSchema,
+  'PUT /sage/status/{id}': sageAccountSchema,
+  'GET /sage/sync-runs': syncHistorySchema,
 };
 
 const STATUS_TEXT: Record<number, string> = {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
+import { fileListSchema, uploadSchema } from '../common/contract/uploads';
 import { AuditRecord } from '../common/models/audit';
 import { Organization } from '../common/models/organization';
 import { Upload } from '../common/models/upload';
@@ -106,6 +107,28 @@ describe('saving a stored file as a table (item 2)', () => {
     expect(busy.body.message).toBe('This file is being saved: try again once the save has finished.');
     expect(tableNames(stack, org.databaseName)).toEqual([]);
     expect(tableNames(stack, other.databaseName)).toEqual([]);
+  });
+});
+
+describe('the file answer is the shared contract (common/contract/uploads.ts), which the web app types from', () => {
+  it('answers uploaded, saved and listed files exactly as the schema says', async () => {
+    const org = await orgWithUpload('contract');
+    const saved = await saveStored(adminToken, { orgID: org.orgId, uploadId: org.uploadId, tableName: 'ledger_contract' });
+    expect(saved.status).toBe(200);
+    const up = await uploadFile(adminToken, org.orgId, fixture('tab.csv'), 'second.csv');
+    expect(up.status).toBe(200);
+    for (const f of up.body.data.files) uploadSchema.strict().parse(f);
+
+    const list = await listFiles(adminToken, org.orgId);
+    expect(list.status).toBe(200);
+    fileListSchema.strict().parse(list.body.data);
+    const files = list.body.data.files.map((f: unknown) => uploadSchema.strict().parse(f));
+    expect(files.map((f: { status: string }) => f.status)).toEqual(['uploaded', 'saved']);
+    expect(files[1]).toMatchObject({ id: org.uploadId, tableName: 'ledger_contract', tables: ['ledger_contract'], rowsLoaded: 50, uploadedBy: 'Fay Admin' });
+
+    const state = await request(stack.app).get(api(`/pipeline/saveCSV/${org.uploadId}`)).set('Authorization', `Bearer ${adminToken}`);
+    expect(state.status).toBe(200);
+    expect(uploadSchema.strict().parse(state.body.data.upload).status).toBe('saved');
   });
 });
 

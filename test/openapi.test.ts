@@ -1,6 +1,7 @@
 // Keeps /api/v1/openapi.json true: every route mounted on the app must be described.
 import type { Express } from 'express';
 import request from 'supertest';
+import { listedUserSchema, ROLES } from '../common/contract/users';
 import { RUN_STATUSES } from '../common/models/pipeline-run';
 import { TABLE_NAME_RE } from '../common/validation';
 import { startStack, type TestStack } from './helpers/stack';
@@ -101,6 +102,13 @@ describe('the document is generated from the schemas that validate requests', ()
   it("shows a run's answer from the shared contract, its statuses as enums", () => {
     const ok = (doc.paths['/pipeline/runs/{organizationId}/{runId}']!.get!.responses['200'] as { content: { 'application/json': { schema: { properties: { data: { properties: { run: { properties: Record<string, { enum?: string[] }> } } } } } } } }).content['application/json'].schema;
     expect(ok.properties.data.properties.run.properties.status!.enum).toEqual([...RUN_STATUSES]);
+  });
+
+  it("shows the users' answers from the shared contract (common/contract/users.ts), roles as an enum", () => {
+    type Props = Record<string, { enum?: string[] }>;
+    const ok = (doc.paths['/user']!.get!.responses['200'] as { content: { 'application/json': { schema: { properties: { data: { properties: { users: { items: { properties: Props; required: string[] } } } } } } } } }).content['application/json'].schema;
+    const listed = ok.properties.data.properties.users.items;
+    expect([Object.keys(listed.properties).sort(), listed.required.sort(), listed.properties.role!.enum]).toEqual([Object.keys(listedUserSchema.shape).sort(), Object.keys(listedUserSchema.shape).sort(), [...ROLES]]);
   });
 
   it('names /quickbooks/accounts as its own route, not as /quickbooks/{id}', () => {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { syncScheduleId } from '../api/lib/schedules';
 import { localDatabaseFile } from '../activities/warehouse';
+import { quickBooksAccountListSchema, quickBooksAccountSchema, syncHistorySchema, syncRunSchema } from '../common/contract/connections';
 import { decryptSecret } from '../common/crypto';
 import { OAuthState } from '../common/models/oauth-state';
 import { Organization } from '../common/models/organization';
@@ -346,5 +347,28 @@ describe('sync workflow', () => {
     expect((await api().delete(`/api/v1/quickbooks/${id}`).set(bearer(otherToken))).status).toBe(200);
     await expect(stack.env.client.schedule.getHandle(syncScheduleId('quickbooks', id)).describe()).rejects.toThrow();
     expect(await QuickBooksAccount.exists({ _id: id })).toBeNull();
+  });
+
+  it('answers accounts and sync runs exactly as the shared contract (common/contract/connections.ts) says', async () => {
+    const list = await api().get(`/api/v1/quickbooks/accounts?organization_id=${orgId}`).set(bearer(userToken));
+    expect(list.status).toBe(200);
+    quickBooksAccountListSchema.strict().parse(list.body.data);
+    const accounts = list.body.data.accounts.map((a: unknown) => quickBooksAccountSchema.strict().parse(a));
+    expect(accounts.length).toBeGreaterThanOrEqual(2);
+    expect(accounts.every((a: { last_synced: string | null }) => a.last_synced !== null)).toBe(true);
+    const off = await api().put(`/api/v1/quickbooks/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'inactive' });
+    expect(quickBooksAccountSchema.strict().parse(off.body.data.account).status).toBe('inactive');
+    expect((await api().put(`/api/v1/quickbooks/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'active' })).status).toBe(200);
+
+    for (const account of accounts) {
+      const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${account.id}`).set(bearer(userToken));
+      expect(history.status).toBe(200);
+      syncHistorySchema.strict().parse(history.body.data);
+      const runs = history.body.data.runs.map((r: unknown) => syncRunSchema.strict().parse(r));
+      expect(runs.length).toBeGreaterThan(0);
+      expect(runs.every((r: { provider: string; accountId: string }) => r.provider === 'quickbooks' && r.accountId === account.id)).toBe(true);
+    }
+    const own = await api().get(`/api/v1/quickbooks/sync-runs?id=${accountId}`).set(bearer(userToken));
+    expect(own.body.data.runs.map((r: { status: string }) => r.status)).toEqual(expect.arrayContaining(['succeeded', 'failed']));
   });
 });

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
 import { syncScheduleId } from '../api/lib/schedules';
 import { localDatabaseFile } from '../activities/warehouse';
+import { sageAccountListSchema, sageAccountSchema, syncHistorySchema, syncRunSchema } from '../common/contract/connections';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';
 import { SageAccount } from '../common/models/sage-account';
@@ -197,5 +198,24 @@ describe('sync workflow', () => {
     expect((await sync(otherToken)).status).toBe(403);
     expect((await api().get(`/api/v1/sage/sync-runs?id=${accountId}`).set(bearer(otherToken))).status).toBe(403);
     expect((await api().get('/api/v1/sage/data?id=nope').set(bearer(userToken))).status).toBe(400);
+  });
+
+  it('answers accounts and sync runs exactly as the shared contract (common/contract/connections.ts) says', async () => {
+    const list = await api().get(`/api/v1/sage?organization_id=${orgId}`).set(bearer(userToken));
+    expect(list.status).toBe(200);
+    const accounts = sageAccountListSchema.parse(list.body.data).map((a) => a.id);
+    expect(accounts).toEqual([accountId]);
+    for (const a of list.body.data) sageAccountSchema.strict().parse(a);
+    expect(sageAccountSchema.strict().parse(list.body.data[0]).last_synced).not.toBeNull();
+    const off = await api().put(`/api/v1/sage/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'inactive' });
+    expect(sageAccountSchema.strict().parse(off.body.data).status).toBe('inactive');
+    expect((await api().put(`/api/v1/sage/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'active' })).status).toBe(200);
+
+    const history = await api().get(`/api/v1/sage/sync-runs?id=${accountId}`).set(bearer(userToken));
+    expect(history.status).toBe(200);
+    syncHistorySchema.strict().parse(history.body.data);
+    const runs = history.body.data.runs.map((r: unknown) => syncRunSchema.strict().parse(r));
+    expect(runs.every((r: { provider: string; accountId: string }) => r.provider === 'sage' && r.accountId === accountId)).toBe(true);
+    expect(runs.map((r: { status: string }) => r.status)).toEqual(expect.arrayContaining(['succeeded', 'failed']));
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../api/app';
 import { outboxDir } from '../api/lib/mail';
+import { listedUserSchema, loginSchema, profileSchema, userListSchema, userSchema } from '../common/contract/users';
 import { AuditRecord } from '../common/models/audit';
 import { Organization } from '../common/models/organization';
 import { User } from '../common/models/user';
@@ -269,6 +270,37 @@ describe('GET /api/v1/user (admin list)', () => {
     expect((await list('?organization=zzz')).body.errors[0].msg).toBe('Invalid organization ID');
     expect((await list('?name=a&name=b')).body.errors[0].msg).toBe('The name filter must be a single value');
     expect((await list(`?email=${'e'.repeat(300)}`)).body.errors[0].msg).toBe('The email filter is too long');
+  });
+});
+
+describe('the user answer is the shared contract (common/contract/users.ts), which the web app types from', () => {
+  it('answers listed, profile, signed-in and created users exactly as the schema says', async () => {
+    const email = addr('contract');
+    const created = await as(adminToken).post('/api/v1/user', { ...validNewUser(email), fullName: 'Contract Person', password: 'Given1@pw', confirmPassword: 'Given1@pw' });
+    expect(created.status).toBe(201);
+    const user = userSchema.strict().parse(created.body.data.user);
+    expect(user).toMatchObject({ email, role: 'user', organization_id: orgA });
+
+    const list = await as(adminToken).get('/api/v1/user');
+    expect(list.status).toBe(200);
+    userListSchema.strict().parse(list.body.data);
+    expect(list.body.data.users.length).toBeGreaterThan(0);
+    for (const u of list.body.data.users) listedUserSchema.strict().parse(u);
+    const inOrg = await as(adminToken).get(`/api/v1/user?organization=${orgA}`);
+    const listed = inOrg.body.data.users.map((u: unknown) => listedUserSchema.strict().parse(u));
+    expect(listed.find((u: { id: string }) => u.id === user.id)).toMatchObject({ organizationName: `Org A ${run}` });
+
+    // With an organization (the new user) and without one (the admin).
+    const login = await request(stack.app).post('/api/v1/auth/login').send({ email, password: 'Given1@pw' });
+    expect(login.status).toBe(200);
+    userSchema.strict().parse(loginSchema.strict().parse(login.body.data).user);
+    for (const token of [login.body.data.token as string, adminToken]) {
+      const profile = await as(token).get('/api/v1/user/profile');
+      expect(profile.status).toBe(200);
+      const parsed = profileSchema.strict().parse(profile.body.data);
+      userSchema.strict().parse(profile.body.data.user);
+      expect(parsed.organization?.id ?? null).toBe(parsed.user.organization_id);
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { QUICKBOOKS_STATUSES, type QuickBooksAccountAnswer } from '../contract/connections';
 
-/** active/inactive are set by the user; reconnect_needed when Intuit refused the refresh token (invalid_grant). */
-export const QUICKBOOKS_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
-export type QuickBooksStatus = (typeof QUICKBOOKS_STATUSES)[number];
+// active/inactive are set by the user; reconnect_needed when Intuit refused the refresh token (invalid_grant).
+export { QUICKBOOKS_STATUSES, type QuickBooksStatus } from '../contract/connections';
 
 const quickBooksAccountSchema = new Schema(
   {
@@ -30,15 +30,15 @@ export type QuickBooksAccountDoc = InferSchemaType<typeof quickBooksAccountSchem
 
 export const QuickBooksAccount = mongoose.model('QuickBooksAccount', quickBooksAccountSchema);
 
-/** The account as answers carry it (no tokens). */
-export function publicQuickBooksAccount(a: QuickBooksAccountDoc) {
+/** The account as answers carry it (no tokens; dates as ISO text). */
+export function publicQuickBooksAccount(a: QuickBooksAccountDoc): QuickBooksAccountAnswer {
   return {
     id: String(a._id),
     _id: String(a._id),
     organization_id: String(a.organization_id),
     status: a.status,
     reconnectNeeded: a.status === 'reconnect_needed',
-    last_synced: a.last_synced ?? null,
+    last_synced: a.last_synced ? a.last_synced.toISOString() : null,
     companyName: a.companyName ?? '',
     realmId: a.realmId,
     syncIntervalHours: a.syncIntervalHours,

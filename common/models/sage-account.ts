@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { SAGE_STATUSES, type SageAccountAnswer } from '../contract/connections';
 
-export const SAGE_STATUSES = ['active', 'inactive'] as const;
-export type SageStatus = (typeof SAGE_STATUSES)[number];
+export { SAGE_STATUSES, type SageStatus } from '../contract/connections';
 
 const sageAccountSchema = new Schema(
   {
@@ -26,14 +26,14 @@ export type SageAccountDoc = InferSchemaType<typeof sageAccountSchema> & { _id: 
 
 export const SageAccount = mongoose.model('SageAccount', sageAccountSchema);
 
-/** The account as answers carry it (no passwords). */
-export function publicSageAccount(a: SageAccountDoc) {
+/** The account as answers carry it (no passwords; dates as ISO text). */
+export function publicSageAccount(a: SageAccountDoc): SageAccountAnswer {
   return {
     id: String(a._id),
     _id: String(a._id),
     organization_id: String(a.organization_id),
     status: a.status,
-    last_synced: a.last_synced ?? null,
+    last_synced: a.last_synced ? a.last_synced.toISOString() : null,
     sageCompanyID: a.sageCompanyID,
     sageUserID: a.sageUserID,
     sageSenderID: a.sageSenderID,

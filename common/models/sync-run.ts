@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { SYNC_PROVIDERS, SYNC_RUN_STATUSES, SYNC_TRIGGERS, type SyncRunAnswer } from '../contract/connections';
 
-export const SYNC_PROVIDERS = ['quickbooks', 'sage'] as const;
-export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
+export { SYNC_PROVIDERS, SYNC_RUN_STATUSES, SYNC_TRIGGERS, type SyncProvider, type SyncRunStatus, type SyncTrigger } from '../contract/connections';
 
 /** One sync of one accounting connection: written by the sync workflow's activities at start and end. */
 const syncRunSchema = new Schema(
@@ -12,8 +12,8 @@ const syncRunSchema = new Schema(
     workflowId: { type: String, required: true },
     /** Temporal run id: a retried start activity finds its own record instead of adding one. */
     runId: { type: String, required: true, unique: true },
-    trigger: { type: String, enum: ['manual', 'schedule'], default: 'manual' },
-    status: { type: String, enum: ['running', 'succeeded', 'failed'], default: 'running' },
+    trigger: { type: String, enum: SYNC_TRIGGERS, default: 'manual' },
+    status: { type: String, enum: SYNC_RUN_STATUSES, default: 'running' },
     startedAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
     /** Rows written per table. */
@@ -29,7 +29,8 @@ export type SyncRunDoc = InferSchemaType<typeof syncRunSchema> & { _id: mongoose
 
 export const SyncRun = mongoose.model('SyncRun', syncRunSchema);
 
-export function publicSyncRun(r: SyncRunDoc) {
+/** A sync run as answers carry it (dates as ISO text). */
+export function publicSyncRun(r: SyncRunDoc): SyncRunAnswer {
   const rows = r.rows instanceof Map ? Object.fromEntries(r.rows) : ((r.rows ?? {}) as Record<string, number>);
   return {
     id: String(r._id),
@@ -39,8 +40,8 @@ export function publicSyncRun(r: SyncRunDoc) {
     workflowId: r.workflowId,
     trigger: r.trigger,
     status: r.status,
-    startedAt: r.startedAt,
-    finishedAt: r.finishedAt ?? null,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
     rows,
     rowsTotal: r.rowsTotal ?? 0,
     periods: r.periods ?? [],

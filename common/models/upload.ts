@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { UPLOAD_STATUSES, type UploadAnswer } from '../contract/uploads';
 
-export const UPLOAD_STATUSES = ['uploaded', 'saving', 'saved', 'failed'] as const;
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+export { UPLOAD_STATUSES, type UploadStatus } from '../contract/uploads';
 
 const columnSchema = new Schema({ name: { type: String, required: true }, type: { type: String, required: true } }, { _id: false });
 
@@ -43,7 +43,7 @@ export type UploadDoc = InferSchemaType<typeof uploadSchema> & { _id: mongoose.T
 export const Upload = mongoose.model('Upload', uploadSchema);
 
 /** A file as data.files carries it (dates as YYYY-MM-DD, spec section 9). */
-export function publicUpload(u: UploadDoc) {
+export function publicUpload(u: UploadDoc): UploadAnswer {
   return {
     id: String(u._id),
     name: u.fileName,

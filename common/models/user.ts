@@ -1,7 +1,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { ROLES, type UserAnswer } from '../contract/users';
 
-export const ROLES = ['admin', 'user'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../contract/users';
 
 const dashboardSchema = new Schema({ name: { type: String, required: true }, url: { type: String, required: true } }, { _id: false });
 
@@ -41,7 +41,7 @@ export interface LoginSource {
 export const User = mongoose.model('User', userSchema);
 
 /** The user as answers carry it: never the hash; fullName also as fullname (spec section 3). */
-export function publicUser(u: UserDoc) {
+export function publicUser(u: UserDoc): UserAnswer {
   const [firstName = '', ...rest] = (u.fullName ?? '').split(' ').filter(Boolean);
   return {
     id: String(u._id),

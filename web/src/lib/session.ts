@@ -1,22 +1,17 @@
 // The session as spec section 4 keeps it: token, its creation time and expiry (seconds).
 import { useSyncExternalStore } from 'react';
+import type { UserAnswer } from '../../../common/contract/users';
 
 export interface Dashboard {
   name: string;
   url: string;
 }
 
-export interface SessionUser {
-  id: string;
-  fullName?: string;
-  fullname?: string;
-  email: string;
-  role: string;
-  organization_id: string | null;
-  dashboards?: Dashboard[];
-  pipeline?: string;
-  phoneNumber?: string;
-}
+/**
+ * The signed-in user as the login and profile answers carry it: the type inferred from the shared
+ * contract (common/contract/users.ts). The stored copy is relied on for its identity only.
+ */
+export type SessionUser = Pick<UserAnswer, 'id' | 'email' | 'role' | 'organization_id'> & Partial<UserAnswer>;
 
 export const EXPIRY_CHECK_MS = 120000;
 

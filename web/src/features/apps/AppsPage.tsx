@@ -12,8 +12,10 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import {
   connectionId,
+  connectionName,
   createSageAccount,
   exchangeQuickbooksCode,
+  needsReconnect,
   quickbooksAuthorizeUrl,
   setQuickbooksStatus,
   setSageStatus,
@@ -74,7 +76,7 @@ function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: {
         return (
           <tr key={`${kind}-${id}`}>
             <td>{kind === 'quickbooks' ? 'QuickBooks' : 'Sage'}</td>
-            <td>{c.companyName || c.realmId || c.sageCompanyID || ''}</td>
+            <td>{connectionName(c)}</td>
             <td><StatusTag status={c.status} /></td>
             <td>{formatDate(c.last_synced) || 'Never'}</td>
             <td className="actions-cell">
@@ -124,7 +126,7 @@ export default function AppsPage() {
   }, [params, navigate, qb]);
 
   async function toggle(k: Kind, c: Connection) {
-    const next = c.status === 'active' ? 'inactive' : 'active';
+    const next: 'active' | 'inactive' = c.status === 'active' ? 'inactive' : 'active';
     setBusy(`status-${connectionId(c)}`);
     try {
       if (k === 'quickbooks') {
@@ -234,9 +236,9 @@ export default function AppsPage() {
                 </HTMLTable>
               </div>
             )}
-            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastError || c.reconnectNeeded).map((c) => (
+            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastError || needsReconnect(c)).map((c) => (
               <Callout key={`err-${connectionId(c)}`} intent="warning">
-                {c.reconnectNeeded ? 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).' : c.lastError}
+                {needsReconnect(c) ? 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).' : c.lastError}
               </Callout>
             ))}
           </>

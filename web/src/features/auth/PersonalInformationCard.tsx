@@ -5,7 +5,8 @@ import { Field } from '../../components/Field';
 import { toast } from '../../components/toaster';
 import { apiRequest } from '../../lib/api-client';
 import { checkForm } from '../../lib/forms';
-import { updateSessionUser, useSession, type SessionUser } from '../../lib/session';
+import { updateSessionUser, useSession } from '../../lib/session';
+import type { UserAnswer } from '../../../../common/contract/users';
 
 /** The signed-in user's own name, email and phone: PUT /auth/profile/{userId}. */
 export function PersonalInformationCard() {
@@ -28,7 +29,7 @@ export function PersonalInformationCard() {
     if (res.formError) return;
     setSaving(true);
     try {
-      const out = await apiRequest<{ user: SessionUser }>('PUT', `/auth/profile/${encodeURIComponent(user.id)}`, values, 'Update failed');
+      const out = await apiRequest<{ user: UserAnswer }>('PUT', `/auth/profile/${encodeURIComponent(user.id)}`, values, 'Update failed');
       if (out.data?.user) updateSessionUser({ ...user, ...out.data.user });
       toast(out.message ?? 'Profile updated successfully', 'success');
     } catch (err) {

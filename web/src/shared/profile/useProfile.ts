@@ -1,13 +1,12 @@
 import useSWR from 'swr';
 import { fetchData } from '../../lib/api-client';
-import { updateSessionUser, useSession, type Dashboard, type SessionUser } from '../../lib/session';
+import { updateSessionUser, useSession } from '../../lib/session';
+import type { ProfileAnswer } from '../../../../common/contract/users';
 
 export const profileKey = ['/user/profile', 'Failed to load profile'] as const;
 
-export interface ProfileAnswer {
-  user: SessionUser;
-  organization: { id: string; organizationName: string; dashboards: Dashboard[] | string } | null;
-}
+/** GET /user/profile's answer: the type inferred from the shared contract's schema. */
+export type { ProfileAnswer };
 
 /** GET /user/profile: the signed-in user and its organization's name and dashboards. */
 export function useProfile() {

@@ -1,19 +1,18 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
+import type { QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
 
-/** A QuickBooks or Sage connection as the api answers it (publicQuickBooksAccount / publicSageAccount). */
-export interface Connection {
-  id: string;
-  status: string;
-  last_synced?: string | null;
-  organization_id: string;
-  companyName?: string;
-  realmId?: string;
-  sageCompanyID?: string;
-  lastError?: string | null;
-  reconnectNeeded?: boolean;
-  sageUserID?: string;
-}
+// The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.
+export type QuickBooksConnection = QuickBooksAccountAnswer;
+export type SageConnection = SageAccountAnswer;
+/** A QuickBooks or Sage connection. */
+export type Connection = QuickBooksConnection | SageConnection;
+export type SyncRun = SyncRunAnswer;
+
+/** What a connection is shown as: the QuickBooks company (or realm) or the Sage company. */
+export const connectionName = (c: Connection) => ('realmId' in c ? c.companyName || c.realmId : c.sageCompanyID);
+/** QuickBooks refused the stored authorization: the connection must be made again. */
+export const needsReconnect = (c: Connection) => 'reconnectNeeded' in c && c.reconnectNeeded;
 
 export interface SageInput {
   sageUserID: string;
@@ -30,17 +29,13 @@ export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgI
 
 /** GET /quickbooks/accounts?organization_id= -> data.accounts */
 export function useQuickbooksAccounts(orgId: string) {
-  const swr = useSWR(orgId ? quickbooksKey(orgId) : null, fetchData<{ accounts: Connection[] }>, {
-    refreshInterval: (d) => (d?.accounts?.some((a) => a.status === 'syncing') ? 2000 : 0),
-  });
+  const swr = useSWR(orgId ? quickbooksKey(orgId) : null, fetchData<{ accounts: QuickBooksConnection[] }>);
   return { ...swr, accounts: swr.data?.accounts ?? [] };
 }
 
 /** GET /sage?organization_id= -> data (a list, or { accounts }) */
 export function useSageAccounts(orgId: string) {
-  const swr = useSWR(orgId ? sageKey(orgId) : null, fetchData<Connection[] | { accounts: Connection[] }>, {
-    refreshInterval: (d) => ((Array.isArray(d) ? d : (d?.accounts ?? [])).some((a) => a.status === 'syncing') ? 2000 : 0),
-  });
+  const swr = useSWR(orgId ? sageKey(orgId) : null, fetchData<SageConnection[] | { accounts: SageConnection[] }>);
   const d = swr.data;
   return { ...swr, accounts: Array.isArray(d) ? d : (d?.accounts ?? []) };
 }
@@ -84,17 +79,6 @@ export async function quickbooksAuthorizeUrl(orgId: string): Promise<string> {
 export async function exchangeQuickbooksCode(params: { code: string; state: string; realmId: string }): Promise<string> {
   const res = await apiRequest<{ accountMessage?: string }>('POST', '/quickbooks/token-exchange', params, 'Failed to add QuickBooks account!');
   return res.data?.accountMessage ?? 'QuickBooks account added successfully!';
-}
-
-export interface SyncRun {
-  id: string;
-  trigger?: string;
-  status: string;
-  startedAt: string;
-  finishedAt?: string | null;
-  rowsTotal?: number;
-  periods?: string[];
-  error?: string | null;
 }
 
 /** Each sync's history (start, end, rows, error). */

@@ -1,11 +1,9 @@
 import { API_BASE, apiRequest } from '../../../lib/api-client';
-import { clearSession, getSessionUser, getToken, saveSession, type SessionUser } from '../../../lib/session';
+import { clearSession, getSessionUser, getToken, saveSession } from '../../../lib/session';
+import type { LoginAnswer } from '../../../../../common/contract/users';
 
-export interface LoginData {
-  user: SessionUser;
-  expiresIn: number;
-  token: string;
-}
+/** The login answer: the type inferred from the shared contract's schema. */
+export type LoginData = LoginAnswer;
 
 /** POST /auth/login -> data { user, expiresIn (seconds), token } */
 export async function login(email: string, password: string): Promise<LoginData> {

@@ -1,20 +1,10 @@
 import useSWR, { mutate } from 'swr';
 import { apiRequest, apiUpload, fetchData } from '../../../lib/api-client';
 import { UPLOAD_MESSAGES } from '../../../../../common/constants';
+import type { FileListAnswer, UploadAnswer } from '../../../../../common/contract/uploads';
 
-export interface UploadedFile {
-  id?: string;
-  name: string;
-  status?: 'uploaded' | 'saving' | 'saved' | 'failed' | string;
-  rowsLoaded?: number | null;
-  size?: number;
-  uploadedAt?: string;
-  uploadedBy?: string;
-  tableName?: string | null;
-  /** Every table the file was saved to. */
-  tables?: string[];
-  url?: string;
-}
+/** A stored file as the api answers it: the type inferred from the shared contract's schema. */
+export type UploadedFile = UploadAnswer;
 
 export const FILE_LIST_FAILED = 'Failed to retrieve file list.';
 export const UPLOAD_FAILED = UPLOAD_MESSAGES.uploadFailed;
@@ -28,7 +18,7 @@ export const filesKey = (orgId: string) => [`/pipeline/list-files/${encodeURICom
 /** GET /pipeline/list-files/{orgId} -> data.files */
 export function useFiles(orgId: string) {
   // While a save goes on in the background (the api answered 202), the list refreshes.
-  const swr = useSWR(orgId ? filesKey(orgId) : null, fetchData<{ files: UploadedFile[] }>, {
+  const swr = useSWR(orgId ? filesKey(orgId) : null, fetchData<FileListAnswer>, {
     refreshInterval: (d) => (d?.files?.some((f) => f.status === 'saving') ? 2000 : 0),
   });
   return { ...swr, files: swr.data?.files ?? [] };

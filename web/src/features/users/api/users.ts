@@ -1,21 +1,10 @@
 import useSWR, { mutate } from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
 import type { Dashboard } from '../../../lib/session';
+import type { ListedUserAnswer, UserAnswer, UserListAnswer } from '../../../../../common/contract/users';
 
-export interface User {
-  id: string;
-  fullName: string;
-  fullname?: string;
-  firstName?: string;
-  lastName?: string;
-  email: string;
-  phoneNumber?: string;
-  role: string;
-  organization_id: string | null;
-  organizationName?: string;
-  pipeline?: string;
-  dashboards?: Dashboard[];
-}
+/** A user as the api answers it: the type inferred from the shared contract's schema; the list also names its organization. */
+export type User = UserAnswer & Partial<Pick<ListedUserAnswer, 'organizationName'>>;
 
 export interface UserFilter {
   name?: string;
@@ -44,7 +33,7 @@ export const usersKey = (f: UserFilter, page: number) => [`/user${query({ name: 
 
 /** GET /user with filters; 10 a page. */
 export function useUsers(filter: UserFilter, page: number) {
-  const swr = useSWR(usersKey(filter, page), fetchData<{ users: User[]; total: number; pages: number; page: number; pageSize: number }>, { keepPreviousData: true });
+  const swr = useSWR(usersKey(filter, page), fetchData<UserListAnswer>, { keepPreviousData: true });
   return { ...swr, users: swr.data?.users ?? [], total: swr.data?.total ?? 0, pages: swr.data?.pages ?? 1 };
 }
 

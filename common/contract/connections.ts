@@ -1,0 +1,81 @@
+// The contract of the accounting connections as the api answers them (common/models:
+// publicQuickBooksAccount, publicSageAccount, publicSyncRun) and the web app reads them: zod
+// schemas, their types inferred for the web app, checked against real answers by
+// test/quickbooks.test.ts and test/sage.test.ts; api/openapi.ts shows them for the 200 answers
+// that carry connections or sync runs. Pure: zod only.
+import { z } from 'zod';
+
+/** active/inactive are set by the user; reconnect_needed when Intuit refused the refresh token. */
+export const QUICKBOOKS_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
+export type QuickBooksStatus = (typeof QUICKBOOKS_STATUSES)[number];
+export const SAGE_STATUSES = ['active', 'inactive'] as const;
+export type SageStatus = (typeof SAGE_STATUSES)[number];
+export const SYNC_PROVIDERS = ['quickbooks', 'sage'] as const;
+export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
+export const SYNC_TRIGGERS = ['manual', 'schedule'] as const;
+export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
+export const SYNC_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+
+/** Dates travel as ISO text. */
+const when = z.string().datetime({ offset: true });
+/** Hours between scheduled syncs. */
+const syncIntervalHours = z.number().positive();
+
+export const quickBooksAccountSchema = z.object({
+  id: z.string(),
+  /** The same id under the name the spec's first clients read. */
+  _id: z.string(),
+  organization_id: z.string(),
+  status: z.enum(QUICKBOOKS_STATUSES),
+  /** status is reconnect_needed. */
+  reconnectNeeded: z.boolean(),
+  last_synced: when.nullable(),
+  companyName: z.string(),
+  realmId: z.string(),
+  syncIntervalHours,
+  lastError: z.string().nullable(),
+});
+
+export const sageAccountSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  organization_id: z.string(),
+  status: z.enum(SAGE_STATUSES),
+  last_synced: when.nullable(),
+  sageCompanyID: z.string(),
+  sageUserID: z.string(),
+  sageSenderID: z.string(),
+  syncIntervalHours,
+  lastError: z.string().nullable(),
+});
+
+/** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs). */
+export const syncRunSchema = z.object({
+  id: z.string(),
+  provider: z.enum(SYNC_PROVIDERS),
+  accountId: z.string(),
+  organization_id: z.string(),
+  workflowId: z.string(),
+  trigger: z.enum(SYNC_TRIGGERS),
+  status: z.enum(SYNC_RUN_STATUSES),
+  startedAt: when,
+  finishedAt: when.nullable(),
+  /** Rows written per table. */
+  rows: z.record(z.number().int().min(0)),
+  rowsTotal: z.number().int().min(0),
+  /** The months synced, YYYY-MM. */
+  periods: z.array(z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/)),
+  error: z.string().nullable(),
+});
+
+/** GET /quickbooks/accounts. */
+export const quickBooksAccountListSchema = z.object({ accounts: z.array(quickBooksAccountSchema) });
+/** GET /sage: data is the list itself. */
+export const sageAccountListSchema = z.array(sageAccountSchema);
+/** GET /quickbooks/sync-runs and GET /sage/sync-runs: newest first. */
+export const syncHistorySchema = z.object({ runs: z.array(syncRunSchema) });
+
+export type QuickBooksAccountAnswer = z.infer<typeof quickBooksAccountSchema>;
+export type SageAccountAnswer = z.infer<typeof sageAccountSchema>;
+export type SyncRunAnswer = z.infer<typeof syncRunSchema>;
