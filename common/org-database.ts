@@ -1,0 +1,121 @@
+// The organization's own SQL database, as both the worker and the api reach it: which database
+// is the organization's (a SQLite file locally, an Azure SQL database with the organization's own
+// server and login in production) and a Kysely handle on it, so what reads and writes the
+// organization's tables (the consolidation's settings and outputs, reports) is written once for
+// both dialects. The warehouse seam (activities/warehouse) delegates here for both; credentials
+// are resolved from the encrypted record and never travel in workflow inputs or histories.
+import Database from 'better-sqlite3';
+import { Kysely, MssqlDialect, SqliteDialect } from 'kysely';
+import mongoose from 'mongoose';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config';
+import { decryptSecret } from './crypto';
+import { fail } from './failures';
+import { Organization, type OrganizationDoc } from './models/organization';
+import { LOCAL_DATABASE_NAME } from './resources';
+
+/**
+ * Local provider: an organization's SQL database named `databaseName` (set by onboarding on
+ * the organization) is the SQLite file WAREHOUSE_DIR/<databaseName>.sqlite. Every module that
+ * opens an organization's database locally goes through this function.
+ */
+export function localDatabaseFile(warehouseDir: string, databaseName: string): string {
+  if (!LOCAL_DATABASE_NAME.test(databaseName)) throw new Error(`invalid database name ${databaseName}`);
+  return join(warehouseDir, `${databaseName}.sqlite`);
+}
+
+/** Which organization's database an operation works on (what workflows pass: no secrets). */
+export interface DatabaseRef {
+  orgId: string;
+  databaseName: string;
+}
+
+/** An Azure SQL login resolved from the organization's record. */
+export interface SqlLogin {
+  server: string;
+  database: string;
+  user: string;
+  password: string;
+}
+
+type OnboardingRecord = NonNullable<OrganizationDoc['onboarding']>;
+
+/** The login of an organization's record (its own server, user and password, else the configured ones). */
+export function sqlLoginOf(cfg: Config, onboarding: Partial<OnboardingRecord> | undefined, databaseName: string): SqlLogin {
+  const server = onboarding?.sqlServerName || cfg.AZURE_SQL_SERVER;
+  const user = onboarding?.sqlAdminUsername || cfg.AZURE_SQL_ADMIN_USER;
+  const password = onboarding?.sqlAdminPasswordEnc ? decryptSecret(onboarding.sqlAdminPasswordEnc, cfg.ENCRYPTION_KEY) : cfg.AZURE_SQL_ADMIN_PASSWORD;
+  if (!server || !user || !password) throw fail.validation('This organization has no Azure SQL server or login: set them on the organization or configure AZURE_SQL_SERVER, AZURE_SQL_ADMIN_USER and AZURE_SQL_ADMIN_PASSWORD');
+  return { server, database: databaseName, user, password };
+}
+
+/** The ADO.NET connection string a Data Factory linked service uses for the same login. */
+export function sqlConnectionStringOf(cfg: Config, onboarding: Partial<OnboardingRecord> | undefined, databaseName: string): string {
+  if (onboarding?.blobToSqlConnectionStringEnc) return decryptSecret(onboarding.blobToSqlConnectionStringEnc, cfg.ENCRYPTION_KEY);
+  const l = sqlLoginOf(cfg, onboarding, databaseName);
+  return `Server=tcp:${l.server}.database.windows.net,1433;Initial Catalog=${l.database};User ID=${l.user};Password=${l.password};Encrypt=True;Connection Timeout=30;`;
+}
+
+/**
+ * Resolves the login for a database reference: the organization must own that database (its
+ * record names it), so an activity never reaches another organization's database by name.
+ */
+export async function resolveSqlLogin(cfg: Config, ref: DatabaseRef): Promise<SqlLogin> {
+  if (!mongoose.isValidObjectId(ref.orgId)) throw fail.validation('Organization ID is missing');
+  const org = await Organization.findById(ref.orgId, { onboarding: 1 }).lean<OrganizationDoc>();
+  if (!org) throw fail.notFound(`Organization ${ref.orgId} not found`);
+  if (org.onboarding?.databaseName !== ref.databaseName) throw fail.validation(`Database "${ref.databaseName}" is not this organization's`);
+  return sqlLoginOf(cfg, org.onboarding, ref.databaseName);
+}
+
+
+export type OrgDialect = 'sqlite' | 'mssql';
+
+/** A Kysely handle on one organization's database; `close()` when done. */
+export interface OrgDatabase {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- its tables are the organization's, known at run time
+  db: Kysely<any>;
+  dialect: OrgDialect;
+  close(): Promise<void>;
+}
+
+/** Opens the organization's database (it must exist: onboarding creates it). */
+export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<OrgDatabase> {
+  if (cfg.PROVIDER === 'azure') {
+    const login = await resolveSqlLogin(cfg, ref);
+    const [tedious, tarn] = await Promise.all([import('tedious'), import('tarn')]);
+    const db = new Kysely({
+      dialect: new MssqlDialect({
+        tarn: { ...tarn, options: { min: 0, max: 4 } },
+        tedious: {
+          ...tedious,
+          connectionFactory: () =>
+            new tedious.Connection({
+              server: `${login.server}.database.windows.net`,
+              authentication: { type: 'default', options: { userName: login.user, password: login.password } },
+              options: { database: login.database, encrypt: true, port: 1433, requestTimeout: 120000 },
+            }),
+        },
+      }),
+    });
+    return { db, dialect: 'mssql', close: () => db.destroy() };
+  }
+  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
+  if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
+  const sqlite = new Database(file);
+  sqlite.pragma('busy_timeout = 30000');
+  sqlite.pragma('journal_mode = WAL');
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Runs `fn` on the organization's database and closes it after. */
+export async function withOrgDatabase<T>(cfg: Config, ref: DatabaseRef, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
+  const o = await openOrgDatabase(cfg, ref);
+  try {
+    return await fn(o);
+  } finally {
+    await o.close();
+  }
+}
