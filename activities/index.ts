@@ -21,6 +21,7 @@ import { createSageConnectActivities } from './sage/connect';
 import { createStorageActivities } from './storage';
 import { createWarehouse, type Warehouse } from './warehouse';
 import { createWarehouseActivities } from './warehouse/activities';
+import { createConsolidationActivities } from './warehouse/consolidate';
 
 export interface ActivityDeps {
   blobService: BlobServiceClient;
@@ -51,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSageConnectActivities(providers),
     ...createCsvActivities(providers),
     ...createWarehouseActivities(providers),
+    ...createConsolidationActivities(providers),
   };
 }
 

@@ -12,6 +12,7 @@ import { healthRouter } from './resources/health/router';
 import { openApiDocument, type Mount } from './openapi';
 import { onboardRouter } from './resources/onboarding/router';
 import { pipelinesRouter } from './resources/pipelines/router';
+import { consolidationRouter } from './resources/consolidation/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { quickbooksRouter } from './resources/quickbooks/router';
 import { sageRouter } from './resources/sage/router';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
     ['/user', usersRouter(deps)],
     ['/organization', organizationsRouter(deps)],
     ['/contact-us', contactRouter(deps)],
+    ['/consolidation', consolidationRouter(deps)],
   ];
   let document: unknown;
   api.get('/openapi.json', (_req, res) => void res.json((document ??= openApiDocument(mounts))));

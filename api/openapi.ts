@@ -238,6 +238,62 @@ export const paths: Record<string, Record<string, Op>> = {
   '/pipeline/runs/{organizationId}/{runId}/cancel': {
     post: op("Cancel a running run ('Cancellation requested'); the run ends as cancelled, an Azure Data Factory run is cancelled too; 409 when it is not running", 'pipelines', { parameters: [pathParam('organizationId'), pathParam('runId')] }),
   },
+  // Consolidation (issue 18): settings in the organization's own database, runs as workflow consolidate-<orgId>, results, drill-down, locks.
+  '/consolidation/{orgId}': {
+    get: op("The organization's consolidation (user of the organization or admin): data { settings { configured, presentationCurrency, method (full | proportional), toleranceAmount, tolerancePct, fiscalYearStartMonth }, entities [{ entity, name, currency, ownership (percent), parent, included, basis (balances | movements | ytd), source }], accounts (the group chart), locks, checks per period }. Every entity of trial_balance is listed (added with defaults on first sight)", 'consolidation'),
+  },
+  '/consolidation/{orgId}/settings': {
+    put: op('Save the group settings (presentation currency, method, intercompany tolerance as an amount and a percent, fiscal year start month); from then on every pipeline run ends with the consolidation. 400 naming what is wrong; nothing is saved then', 'consolidation'),
+  },
+  '/consolidation/{orgId}/entities/{entity}': {
+    put: op("Save one entity: display name, functional currency, ownership % (more than 0, at most 100), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance", 'consolidation'),
+  },
+  '/consolidation/{orgId}/accounts': {
+    get: op('The group chart: data.accounts [{ code, name, type, line (statement line path), role }]', 'consolidation'),
+    put: op('Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go. 400 naming the problems; nothing saved then', 'consolidation'),
+  },
+  '/consolidation/{orgId}/accounts/export': {
+    get: op('The group chart as CSV (code, name, type, line, role)', 'consolidation'),
+  },
+  '/consolidation/{orgId}/accounts/import': {
+    post: op('Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
+  },
+  '/consolidation/{orgId}/mappings': {
+    get: op('Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }', 'consolidation'),
+    put: op('Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories; nothing saved then', 'consolidation'),
+  },
+  '/consolidation/{orgId}/mappings/accept-suggestions': {
+    post: op('Accept every suggestion for the unmapped accounts (of one entity with { entity }); data.saved', 'consolidation'),
+  },
+  '/consolidation/{orgId}/mappings/export': {
+    get: op('Mappings as CSV (entity, source_account, group_account, ic_counterparty, ic_category)', 'consolidation'),
+  },
+  '/consolidation/{orgId}/mappings/import': {
+    post: op('Save mappings from a CSV (text/csv, the export\'s columns); checked as the JSON form: a file naming unknown accounts changes nothing', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
+  },
+  '/consolidation/{orgId}/rates': {
+    get: op('Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, source, updated_by, updated_at }]', 'consolidation'),
+    put: op('Save closing and average rates (presentation = local x rate) per currency and month. 400 for a rate of zero or below, an unknown currency code or a bad month; nothing saved then', 'consolidation'),
+  },
+  '/consolidation/{orgId}/rates/import': {
+    post: op('Save rates from a CSV (text/csv with currency, period, closing, average); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
+  },
+  '/consolidation/{orgId}/historical-rates': {
+    put: op('Save historical rates for equity accounts per entity and group account (without one, the closing rate of the entity\'s first period is used and the run says so)', 'consolidation'),
+  },
+  '/consolidation/{orgId}/run': {
+    post: op("Run the consolidation now (workflow consolidate-<orgId>; a call while one runs joins it), for every period or { from, to } (YYYY-MM). Waits like a pipeline run: data { periods, rows, blocked, mismatches, unmapped, summary [{ period, status (ok | blocked | locked), messages }], workflowId, temporalUrl }; 202 with data.progress when still running; ?wait=false answers 202 at once; 400 'The consolidation did not run' with the reason when the settings are refused", 'consolidation'),
+  },
+  '/consolidation/{orgId}/results': {
+    get: op('One period (?period=YYYY-MM) of the consolidated trial balance: data { period, locked, check { status, tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount, missingRates, messages }, columns [{ entity, name }], rows [{ groupAccount, name, type, line, entities { <entity>: amount }, eliminations, nci, consolidated }], mismatches [{ entityA, entityB, category, amountA, amountB, difference, withinTolerance, likelyCause }] }; amounts as decimal text in the presentation currency; 404 before the first run', 'consolidation'),
+  },
+  '/consolidation/{orgId}/drilldown': {
+    get: op('What makes one consolidated figure (?period, ?groupAccount, optional ?entity): data { lines [{ entity, entityName, sourceAccount, sourceAccountName, localAmount, currency, rateKind, rate, presentationAmount }], entries [{ entryId, kind (translation | rounding | elimination | ic_difference | nci), entity, counterparty, category, amount, sources, memo }] }', 'consolidation'),
+  },
+  '/consolidation/{orgId}/locks/{period}': {
+    put: op("Lock a consolidated period: its figures stay as they are (later runs keep them, and later months roll forward from them) until it is unlocked. 404 before it was consolidated; 409 while it is blocked", 'consolidation'),
+    delete: op('Unlock a period (404 when it is not locked)', 'consolidation'),
+  },
   '/onboard/settings/{orgID}': {
     put: op('Save the onboarding fields of spec section 3 (admin); secrets encrypted at rest, answered only as "set"', 'onboarding', {
       parameters: [pathParam('orgID')],

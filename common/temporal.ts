@@ -10,6 +10,7 @@ export const workflowIds = {
   onboardingStep: (step: string, orgId: string) => `onboard-${step}-${orgId}`,
   csvSave: (orgId: string, uploadId: string) => `csv-${orgId}-${uploadId}`,
   pipelineRun: (orgId: string) => `pipelines-${orgId}`,
+  consolidation: (orgId: string) => `consolidate-${orgId}`,
   quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
   sageSync: (accountId: string) => `sync-sage-${accountId}`,
   quickbooksConnect: (stateId: string) => `quickbooks-connect-${stateId}`,

@@ -5,3 +5,4 @@ export { quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { csvSaveWorkflow } from './csv-save';
 export { dropCsvTableWorkflow } from './tables';
 export { quickbooksConnectWorkflow, sageConnectWorkflow } from './connect';
+export { consolidationWorkflow } from './consolidation';

@@ -4,6 +4,7 @@
 // The run record (common/models/pipeline-run) is written at each transition and is also the
 // resume point of a retried step.
 import type { BlobServiceClient } from '@azure/storage-blob';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { PipelineRun, type PipelineRunDoc, type RunStatus } from '../../common/models/pipeline-run';
 import { createCsvLoader } from '../csv';
@@ -16,6 +17,7 @@ import { createLocalEngine } from './local-engine';
 import { listContainerFiles } from './local';
 import { loadOnboardedOrg, setPipeline, type RunPipelineOutput } from './run-context';
 import type { DataFactory } from './types';
+import { CONSOLIDATE_PIPELINE, createConsolidationActivities } from '../warehouse/consolidate';
 import { fail } from '../../common/failures';
 
 export type { RunPipelineOutput } from './run-context';
@@ -74,12 +76,31 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
   const { config: cfg, blobService } = deps;
   const dataFactory = deps.dataFactory ?? createDataFactory({ config: cfg, blobService, warehouse: deps.warehouse ?? createWarehouse(cfg, deps.azure), azure: deps.azure, loadCsvBlob: deps.loadCsvBlob });
 
+  const { consolidate } = createConsolidationActivities({ config: cfg });
+  /** The consolidation as a pipeline of the run: blocked months are warnings on the run, a refused configuration fails it. */
+  async function consolidateStep(orgId: string, runId: string, name: string): Promise<RunPipelineOutput> {
+    try {
+      const out = await consolidate({ orgId, runId });
+      const warnings = out.summary.filter((s) => s.status === 'blocked').map((s) => `${s.period}: ${s.messages.join('; ')}`);
+      await setPipeline(runId, name, { warnings });
+      return { name, status: 'succeeded', rowsMoved: out.rows };
+    } catch (e) {
+      if (e instanceof ApplicationFailure && e.nonRetryable) return { name, status: 'failed', rowsMoved: 0, error: e.message };
+      throw e;
+    }
+  }
+
   return {
     /** Creates the run record (idempotent by runId) and counts the container's files. */
     async startPipelineRun(input: StartPipelineRunInput): Promise<StartPipelineRunOutput> {
       const org = await loadOnboardedOrg(input.orgId);
       const files = await listContainerFiles(blobService, org.onboarding.containerName, 1000);
       const pipelines = (org.onboarding.pipelines ?? []).map((p) => ({ name: p.name, dependsOn: [...(p.dependsOn ?? [])] }));
+      // Once the organization has set its consolidation up, every run ends with it (a worker step
+      // on both providers, beside the Data Factory pipelines, not inside them).
+      if (org.consolidationConfiguredAt && !pipelines.some((p) => p.name === CONSOLIDATE_PIPELINE)) {
+        pipelines.push({ name: CONSOLIDATE_PIPELINE, dependsOn: pipelines.filter((p) => p.name === 'rebuild-reporting-tables').map((p) => p.name) });
+      }
       await PipelineRun.updateOne(
         { runId: input.runId },
         {
@@ -105,7 +126,7 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
       const startedAt = new Date();
       // A run the workflow already closed (cancelled while this attempt was starting) stays closed.
       if (await PipelineRun.exists({ runId, status: 'running' })) await setPipeline(runId, pipelineName, { status: 'running', startedAt });
-      const out = await dataFactory.runPipeline({ org, runId, pipelineName, startedAt });
+      const out = pipelineName === CONSOLIDATE_PIPELINE ? await consolidateStep(orgId, runId, pipelineName) : await dataFactory.runPipeline({ org, runId, pipelineName, startedAt });
       // Rows and error only: the pipeline's status is the workflow's to record (finishPipelineRun),
       // so the record never says "succeeded" for a step the workflow has not seen finish.
       await setPipeline(runId, pipelineName, { endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });

@@ -49,6 +49,8 @@ const organizationSchema = new Schema(
     organizationDescription: { type: String, trim: true },
     dashboards: { type: [dashboardSchema], default: [] },
     onboarding: { type: onboardingSchema, default: {} },
+    /** Set when the organization's users first save the consolidation's settings: pipeline runs then consolidate too. */
+    consolidationConfiguredAt: { type: Date, default: null },
   },
   { timestamps: true },
 );

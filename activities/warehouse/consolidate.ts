@@ -1,0 +1,91 @@
+// The consolidation as a worker step (the `consolidate` pipeline after rebuild-reporting-tables,
+// and workflow consolidate-<orgId> on demand): the same code on both providers, reading and
+// writing through the organization's database (common/org-database.ts); the arithmetic is
+// common/consolidation/engine.ts. Period by period, heartbeating; outputs staged and swapped in
+// at the end, so a retried attempt (a worker killed half way) leaves exactly what an
+// uninterrupted run leaves.
+import { CancelledFailure } from '@temporalio/common';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Config } from '../../common/config';
+import { createConsolidation } from '../../common/consolidation/engine';
+import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalancePeriod, stagingSuffix, syncEntities, trialBalancePeriods, writeAudit } from '../../common/consolidation/store';
+import { checkChart, checkEntities } from '../../common/consolidation/validate';
+import { fail } from '../../common/failures';
+import { loadOrganization } from '../../common/org-resources';
+import { withOrgDatabase } from '../../common/org-database';
+import { cancelled, heartbeat } from '../datafactory/run-context';
+
+/** The pipeline name the consolidation runs under in a pipeline run. */
+export const CONSOLIDATE_PIPELINE = 'consolidate';
+
+export interface ConsolidateInput {
+  orgId: string;
+  /** The workflow run: names the staging tables, so a retried attempt replaces its own. */
+  runId: string;
+  /** YYYY-MM range to write (both optional: every period of trial_balance). */
+  from?: string;
+  to?: string;
+  startedBy?: { userId?: string; name?: string };
+}
+
+export interface ConsolidatePeriodSummary {
+  period: string;
+  status: 'ok' | 'blocked' | 'locked';
+  messages: string[];
+}
+
+export interface ConsolidateOutput {
+  /** Periods written (unlocked, in range). */
+  periods: number;
+  rows: number;
+  blocked: number;
+  mismatches: number;
+  unmapped: number;
+  summary: ConsolidatePeriodSummary[];
+}
+
+export function createConsolidationActivities({ config }: { config: Config }) {
+  return {
+    async consolidate(input: ConsolidateInput): Promise<ConsolidateOutput> {
+      const org = await loadOrganization(input.orgId);
+      const databaseName = org.onboarding?.databaseName;
+      if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
+      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, async ({ db, dialect }) => {
+        await ensureConsolidationSchema(db, dialect);
+        await syncEntities(db, dialect);
+        const cfg = await readConfig(db);
+        const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
+        if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
+        const periods = await trialBalancePeriods(db);
+        const locked = await lockedPeriods(db);
+        const engine = createConsolidation(cfg, { locked });
+        const writer = new OutputWriter(db, dialect, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
+        await writer.start();
+        const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
+        for (const period of periods) {
+          if (cancelled()) throw new CancelledFailure('consolidation cancelled');
+          heartbeat({ period });
+          const result = engine.period(period, await readTrialBalancePeriod(db, period));
+          const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
+          if (!inRange) continue;
+          if (locked.has(period)) {
+            out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
+            continue;
+          }
+          await writer.write(result);
+          out.periods++;
+          out.rows += result.translated.length + result.entries.length + result.ctb.length;
+          out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
+          out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
+          if (result.blocked) out.blocked++;
+          out.summary.push({ period, status: result.check.status, messages: result.check.messages });
+          // A month's work is a few milliseconds: let heartbeats and cancellation through between months.
+          await yieldToLoop();
+        }
+        await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+        await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
+        return out;
+      });
+    },
+  };
+}

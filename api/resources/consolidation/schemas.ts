@@ -1,0 +1,65 @@
+// Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
+import { z } from 'zod';
+import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS } from '../../../common/consolidation/types';
+import { orgIdSchema } from '../../lib/organization';
+
+const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const period = z.string().regex(PERIOD, 'A period is a month, YYYY-MM');
+const decimalText = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+const key = z.string().trim().min(1).max(200);
+
+export const orgParams = z.object({ orgId: orgIdSchema });
+export const entityParams = z.object({ orgId: orgIdSchema, entity: key });
+export const periodParams = z.object({ orgId: orgIdSchema, period });
+
+export const settingsBody = z.object({
+  presentationCurrency: z.string().regex(/^[A-Z]{3}$/, 'The presentation currency is a 3-letter ISO 4217 code'),
+  method: z.enum(METHODS).default('full'),
+  toleranceAmount: decimalText.default('0'),
+  tolerancePct: decimalText.default('0'),
+  fiscalYearStartMonth: z.coerce.number().int().min(1).max(12).default(1),
+});
+
+export const entityBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'A currency is a 3-letter ISO 4217 code').nullable(),
+  ownership: decimalText,
+  parent: key.nullable(),
+  included: z.boolean(),
+  basis: z.enum(AMOUNT_BASES),
+});
+
+export const groupAccountSchema = z.object({
+  code: z.string().trim().min(1).max(40),
+  name: z.string().trim().min(1).max(200),
+  type: z.enum(ACCOUNT_TYPES),
+  line: z.string().trim().max(400).default(''),
+  role: z.enum(GROUP_ROLES).nullable().default(null),
+});
+export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(10000) });
+
+export const mappingSchema = z.object({
+  entity: key,
+  sourceAccount: key,
+  groupAccount: z.string().trim().min(1).max(40),
+  icCounterparty: key.nullable().default(null),
+  icCategory: z.enum(IC_CATEGORIES).nullable().default(null),
+});
+export const mappingsBody = z.object({ mappings: z.array(mappingSchema).min(1).max(50000) });
+export const mappingsQuery = z.object({
+  entity: key.optional(),
+  unmapped: z.enum(['true', 'false']).default('false'),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const acceptBody = z.object({ entity: key.optional() });
+
+export const rateSchema = z.object({ currency: z.string().trim(), period, closing: decimalText, average: decimalText });
+export const ratesBody = z.object({ rates: z.array(rateSchema).min(1).max(50000) });
+export const historicalSchema = z.object({ entity: key, groupAccount: z.string().trim().min(1).max(40), rate: decimalText });
+export const historicalBody = z.object({ rates: z.array(historicalSchema).min(1).max(50000) });
+
+export const runBody = z.object({ from: period.optional(), to: period.optional() }).refine((b) => !b.from || !b.to || b.from <= b.to, 'from must not be after to');
+export const runQuery = z.object({ wait: z.enum(['true', 'false']).default('true') });
+export const resultsQuery = z.object({ period });
+export const drilldownQuery = z.object({ period, groupAccount: z.string().trim().min(1).max(40), entity: key.optional() });

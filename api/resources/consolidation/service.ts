@@ -1,0 +1,376 @@
+// The consolidation's settings and results, read and written in the organization's own database
+// (common/consolidation/store.ts). Every change is checked whole before anything is written, and
+// written with its audit row in one transaction: a refused change changes nothing.
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { Kysely } from 'kysely';
+import { formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE } from '../../../common/consolidation/decimal';
+import { suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
+import {
+  accountRow,
+  ensureConsolidationSchema,
+  entityConfigOf,
+  insertChunked,
+  readChart,
+  readEntities,
+  readSettings,
+  settingsText,
+  sourceAccounts,
+  syncEntities,
+  writeAudit,
+} from '../../../common/consolidation/store';
+import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, type AccountType, type GroupAccount, type IcCategory, type MappingConfig } from '../../../common/consolidation/types';
+import { checkChart, checkEntities, checkMappings, isCurrency, parseOwnership, parseRate, PERIOD_RE } from '../../../common/consolidation/validate';
+import type { OrgDialect } from '../../../common/org-database';
+import { ApiError } from '../../lib/errors';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+export interface Who {
+  userId?: string;
+  name?: string;
+}
+
+/** A refused change: the first problems, in the user's words. */
+function refuse(problems: string[], what: string): never {
+  const shown = problems.slice(0, 10);
+  const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
+  throw new ApiError(400, `${what}: ${shown.join('; ')}${more}`);
+}
+
+export async function prepare(db: Db, dialect: OrgDialect): Promise<void> {
+  await ensureConsolidationSchema(db, dialect);
+  await syncEntities(db, dialect);
+}
+
+const now = () => new Date().toISOString();
+
+export async function overview(db: Db) {
+  const [settings, entities, chart, locks, checks] = await Promise.all([
+    readSettings(db),
+    readEntities(db),
+    readChart(db),
+    db.selectFrom('consolidation_period_locks').selectAll().orderBy('period').execute(),
+    db.selectFrom('consolidation_checks').selectAll().orderBy('period').execute(),
+  ]);
+  return {
+    settings: { configured: settings.configured, ...publicSettings(settings) },
+    entities: entities.map((e) => ({ entity: e.entity, name: e.name, currency: e.currency, ownership: e.ownership, parent: e.parent, included: !!e.included, basis: e.basis, source: e.source })),
+    accounts: chart,
+    locks,
+    checks: (checks as Record<string, unknown>[]).map((c) => ({ ...c, messages: String(c.messages ?? '') ? String(c.messages).split('\n') : [] })),
+  };
+}
+
+function publicSettings(s: Awaited<ReturnType<typeof readSettings>>) {
+  const t = settingsText(s);
+  return { presentationCurrency: t.presentation_currency!, method: s.method, toleranceAmount: t.tolerance_amount!, tolerancePct: t.tolerance_pct!, fiscalYearStartMonth: s.fiscalYearStartMonth };
+}
+
+export async function saveSettings(db: Db, who: Who, body: { presentationCurrency: string; method: 'full' | 'proportional'; toleranceAmount: string; tolerancePct: string; fiscalYearStartMonth: number }) {
+  const problems: string[] = [];
+  if (!isCurrency(body.presentationCurrency)) problems.push(`"${body.presentationCurrency}" is not an ISO 4217 currency code`);
+  const amount = parseDecimal(body.toleranceAmount, PRESENTATION_SCALE);
+  const pct = parseDecimal(body.tolerancePct, RATE_SCALE - 2);
+  if (amount === null || amount < 0n) problems.push('The tolerance amount must be a number of at least 0 with at most 2 decimals');
+  if (pct === null || pct < 0n || pct > 100n * 10n ** BigInt(RATE_SCALE - 2)) problems.push('The tolerance percentage must be between 0 and 100');
+  if (problems.length) refuse(problems, 'Settings not saved');
+  const text = settingsText({ presentationCurrency: body.presentationCurrency, method: body.method, toleranceAmount: amount!, tolerancePct: pct!, fiscalYearStartMonth: body.fiscalYearStartMonth });
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('group_settings').execute();
+    await trx.insertInto('group_settings').values(Object.entries(text).map(([key, value]) => ({ key, value, updated_by: who.name ?? null, updated_at: now() }))).execute();
+    await writeAudit(trx, who, 'settings.save', text);
+  });
+}
+
+export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; parent: string | null; included: boolean; basis: string }) {
+  const rows = await readEntities(db);
+  const current = rows.find((r) => r.entity === entity);
+  if (!current) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
+  if (parseOwnership(body.ownership) === null) refuse([`ownership must be more than 0 % and at most 100 % (got ${body.ownership})`], `Entity ${body.name} not saved`);
+  const next = { ...current, name: body.name, currency: body.currency, ownership: body.ownership, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis };
+  const problems = checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r)));
+  if (problems.length) refuse(problems, `Entity ${body.name} not saved`);
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('consolidation_entities').set({ name: next.name, currency: next.currency, ownership: next.ownership, parent: next.parent, included: next.included, basis: next.basis, updated_by: who.name ?? null, updated_at: now() }).where('entity', '=', entity).execute();
+    await writeAudit(trx, who, 'entity.save', { entity, ...body });
+  });
+}
+
+/** Replaces the group chart (a mapping to an account the new chart lacks refuses it). */
+export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts: GroupAccount[]) {
+  const problems = checkChart(accounts);
+  const codes = new Set(accounts.map((a) => a.code));
+  const used = (await db.selectFrom('group_account_mappings').select('group_account').distinct().execute()) as { group_account: string }[];
+  for (const u of used) if (!codes.has(u.group_account)) problems.push(`group account ${u.group_account} is used by mappings`);
+  if (problems.length) refuse(problems, 'Group chart not saved');
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('group_accounts').execute();
+    await insertChunked(trx, dialect, 'group_accounts', accounts.map((a, i) => accountRow(a, i)));
+    await writeAudit(trx, who, 'chart.replace', { accounts: accounts.length });
+  });
+}
+
+const CHART_COLUMNS = ['code', 'name', 'type', 'line', 'role'];
+export function chartCsv(chart: GroupAccount[]): string {
+  return stringify(chart.map((a) => [a.code, a.name, a.type, a.line, a.role ?? '']), { header: true, columns: CHART_COLUMNS });
+}
+
+/** Reads a CSV with a header; each record keyed by lower-cased column names. */
+function readCsv(text: string, required: string[], what: string): Record<string, string>[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true }) as Record<string, string>[];
+  } catch (e) {
+    throw new ApiError(400, `${what}: the file is not a readable CSV (${(e as Error).message})`);
+  }
+  if (!rows.length) throw new ApiError(400, `${what}: the file has no rows`);
+  const missing = required.filter((c) => !(c in rows[0]!));
+  if (missing.length) throw new ApiError(400, `${what}: the header needs the columns ${required.join(', ')} (missing ${missing.join(', ')})`);
+  return rows;
+}
+
+export function chartFromCsv(text: string): GroupAccount[] {
+  const rows = readCsv(text, ['code', 'name', 'type'], 'Group chart not imported');
+  const problems: string[] = [];
+  const accounts = rows.map((r, i) => {
+    const type = (r.type ?? '').toLowerCase();
+    const role = (r.role ?? '').toLowerCase() || null;
+    if (!(ACCOUNT_TYPES as readonly string[]).includes(type)) problems.push(`Row ${i + 1}: type "${r.type}" is not asset, liability, equity, income or expense`);
+    if (role && !(GROUP_ROLES as readonly string[]).includes(role)) problems.push(`Row ${i + 1}: role "${r.role}" is not one of ${GROUP_ROLES.join(', ')}`);
+    return { code: r.code ?? '', name: r.name ?? '', type: type as AccountType, line: r.line ?? '', role: role as GroupAccount['role'] };
+  });
+  if (problems.length) refuse(problems, 'Group chart not imported');
+  return accounts;
+}
+
+/** Mapping rows checked against the chart and trial_balance, then upserted with an audit row. */
+export async function saveMappings(db: Db, dialect: OrgDialect, who: Who, rows: MappingConfig[], action = 'mappings.save', reasons?: Map<string, string>) {
+  const chart = new Set((await readChart(db)).map((a) => a.code));
+  const sources = new Map<string, Set<string>>();
+  for (const s of await sourceAccounts(db)) {
+    if (!sources.has(s.entity)) sources.set(s.entity, new Set());
+    sources.get(s.entity)!.add(s.account_code);
+  }
+  const entities = new Set((await readEntities(db)).map((e) => e.entity));
+  const problems = checkMappings(rows, chart, sources, entities);
+  const seen = new Set<string>();
+  rows.forEach((m, i) => {
+    const k = `${m.entity}\u0000${m.sourceAccount}`;
+    if (seen.has(k)) problems.push(`Row ${i + 1}: ${m.entity} ${m.sourceAccount} is mapped twice`);
+    seen.add(k);
+  });
+  if (problems.length) refuse(problems, 'Mappings not saved');
+  await db.transaction().execute(async (trx) => {
+    // Delete then insert: one statement shape for both dialects (no upsert syntax in common).
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      for (const entity of new Set(chunk.map((m) => m.entity))) {
+        await trx.deleteFrom('group_account_mappings').where('entity', '=', entity).where('source_account', 'in', chunk.filter((m) => m.entity === entity).map((m) => m.sourceAccount)).execute();
+      }
+    }
+    await insertChunked(
+      trx,
+      dialect,
+      'group_account_mappings',
+      rows.map((m) => ({ entity: m.entity, source_account: m.sourceAccount, group_account: m.groupAccount, ic_counterparty: m.icCounterparty, ic_category: m.icCategory, reason: reasons?.get(`${m.entity}\u0000${m.sourceAccount}`) ?? 'set by hand', updated_by: who.name ?? null, updated_at: now() })),
+    );
+    await writeAudit(trx, who, action, { rows: rows.length });
+  });
+  return rows.length;
+}
+
+export function mappingsFromCsv(text: string): MappingConfig[] {
+  const rows = readCsv(text, ['entity', 'source_account', 'group_account'], 'Mappings not imported');
+  const problems: string[] = [];
+  const out = rows.map((r, i) => {
+    const cat = (r.ic_category ?? '').toLowerCase() || null;
+    if (cat && !(IC_CATEGORIES as readonly string[]).includes(cat)) problems.push(`Row ${i + 1}: unknown intercompany category "${r.ic_category}"`);
+    return { entity: r.entity ?? '', sourceAccount: r.source_account ?? '', groupAccount: r.group_account ?? '', icCounterparty: r.ic_counterparty || null, icCategory: cat as IcCategory | null };
+  });
+  if (problems.length) refuse(problems, 'Mappings not imported');
+  return out;
+}
+
+export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true' | 'false'; page: number; pageSize: number }) {
+  const [sources, mapped, chart] = await Promise.all([
+    sourceAccounts(db),
+    db.selectFrom('group_account_mappings').selectAll().$if(!!q.entity, (b) => b.where('entity', '=', q.entity!)).execute() as Promise<Record<string, string | null>[]>,
+    readChart(db),
+  ]);
+  const byKey = new Map(mapped.map((m) => [`${m.entity}\u0000${m.source_account}`, m]));
+  const names = new Map(chart.map((a) => [a.code, a.name]));
+  const wanted = sources.filter((s) => (!q.entity || s.entity === q.entity) && (q.unmapped === 'false' || !byKey.has(`${s.entity}\u0000${s.account_code}`)));
+  const unmappedSources = wanted.filter((s) => !byKey.has(`${s.entity}\u0000${s.account_code}`));
+  const suggestions = new Map(suggestMappings(unmappedSources.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart).map((x) => [`${x.entity}\u0000${x.sourceAccount}`, x]));
+  const start = (q.page - 1) * q.pageSize;
+  const rows = wanted.slice(start, start + q.pageSize).map((s) => {
+    const m = byKey.get(`${s.entity}\u0000${s.account_code}`);
+    const sug = suggestions.get(`${s.entity}\u0000${s.account_code}`);
+    return {
+      entity: s.entity,
+      sourceAccount: s.account_code,
+      sourceAccountName: s.account_name,
+      sourceAccountType: s.account_type,
+      groupAccount: m?.group_account ?? null,
+      groupAccountName: m?.group_account ? (names.get(m.group_account) ?? null) : null,
+      icCounterparty: m?.ic_counterparty ?? null,
+      icCategory: m?.ic_category ?? null,
+      reason: m?.reason ?? null,
+      suggestion: sug ? { groupAccount: sug.groupAccount, groupAccountName: names.get(sug.groupAccount) ?? null, reason: sug.reason } : null,
+    };
+  });
+  return { mappings: rows, total: wanted.length, unmapped: unmappedSources.length, page: q.page, pageSize: q.pageSize, pages: Math.max(1, Math.ceil(wanted.length / q.pageSize)) };
+}
+
+/** Accepts every suggestion for the unmapped accounts (of one entity, or all). */
+export async function acceptSuggestions(db: Db, dialect: OrgDialect, who: Who, entity?: string) {
+  const [sources, mapped, chart] = await Promise.all([sourceAccounts(db), db.selectFrom('group_account_mappings').select(['entity', 'source_account']).execute() as Promise<{ entity: string; source_account: string }[]>, readChart(db)]);
+  const have = new Set(mapped.map((m) => `${m.entity}\u0000${m.source_account}`));
+  const open = sources.filter((s) => (!entity || s.entity === entity) && !have.has(`${s.entity}\u0000${s.account_code}`));
+  const suggestions: Suggestion[] = suggestMappings(open.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart);
+  if (!suggestions.length) return 0;
+  const reasons = new Map(suggestions.map((s) => [`${s.entity}\u0000${s.sourceAccount}`, `suggested: ${s.reason}`]));
+  return saveMappings(db, dialect, who, suggestions.map((s) => ({ entity: s.entity, sourceAccount: s.sourceAccount, groupAccount: s.groupAccount, icCounterparty: null, icCategory: null })), 'mappings.accept_suggestions', reasons);
+}
+
+export async function mappingsCsv(db: Db): Promise<string> {
+  const rows = (await db.selectFrom('group_account_mappings').selectAll().orderBy('entity').orderBy('source_account').execute()) as Record<string, string | null>[];
+  return stringify(rows.map((m) => [m.entity, m.source_account, m.group_account, m.ic_counterparty ?? '', m.ic_category ?? '']), { header: true, columns: ['entity', 'source_account', 'group_account', 'ic_counterparty', 'ic_category'] });
+}
+
+export interface RateInput {
+  currency: string;
+  period: string;
+  closing: string;
+  average: string;
+}
+export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: RateInput[], action = 'rates.save') {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  rates.forEach((r, i) => {
+    const at = `Row ${i + 1}`;
+    if (!isCurrency(r.currency)) problems.push(`${at}: "${r.currency}" is not an ISO 4217 currency code`);
+    if (!PERIOD_RE.test(r.period)) problems.push(`${at}: "${r.period}" is not a month (YYYY-MM)`);
+    if (parseRate(r.closing) === null) problems.push(`${at}: the closing rate must be a positive number (got ${r.closing})`);
+    if (parseRate(r.average) === null) problems.push(`${at}: the average rate must be a positive number (got ${r.average})`);
+    if (seen.has(`${r.currency}${r.period}`)) problems.push(`${at}: ${r.currency} ${r.period} appears twice`);
+    seen.add(`${r.currency}${r.period}`);
+  });
+  if (problems.length) refuse(problems, 'Rates not saved');
+  await db.transaction().execute(async (trx) => {
+    for (const r of rates) await trx.deleteFrom('fx_rates').where('currency', '=', r.currency).where('period', '=', r.period).execute();
+    await insertChunked(trx, dialect, 'fx_rates', rates.map((r) => ({ currency: r.currency, period: r.period, closing: formatTrim(parseRate(r.closing)!, RATE_SCALE), average: formatTrim(parseRate(r.average)!, RATE_SCALE), source: 'user', updated_by: who.name ?? null, updated_at: now() })));
+    await writeAudit(trx, who, action, { rows: rates.length });
+  });
+  return rates.length;
+}
+
+export function ratesFromCsv(text: string): RateInput[] {
+  return readCsv(text, ['currency', 'period', 'closing', 'average'], 'Rates not imported').map((r) => ({ currency: (r.currency ?? '').toUpperCase(), period: r.period ?? '', closing: r.closing ?? '', average: r.average ?? '' }));
+}
+
+export async function listRates(db: Db) {
+  return db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'source', 'updated_by', 'updated_at']).orderBy('currency').orderBy('period').execute();
+}
+
+export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rates: { entity: string; groupAccount: string; rate: string }[]) {
+  const entities = new Set((await readEntities(db)).map((e) => e.entity));
+  const chart = new Map((await readChart(db)).map((a) => [a.code, a]));
+  const problems: string[] = [];
+  rates.forEach((r, i) => {
+    if (!entities.has(r.entity)) problems.push(`Row ${i + 1}: "${r.entity}" is not an entity`);
+    const a = chart.get(r.groupAccount);
+    if (!a) problems.push(`Row ${i + 1}: group account "${r.groupAccount}" is not in the group chart`);
+    else if (a.type !== 'equity') problems.push(`Row ${i + 1}: historical rates apply to equity accounts (${a.code} is ${a.type})`);
+    if (parseRate(r.rate) === null) problems.push(`Row ${i + 1}: the rate must be a positive number (got ${r.rate})`);
+  });
+  if (problems.length) refuse(problems, 'Historical rates not saved');
+  await db.transaction().execute(async (trx) => {
+    for (const r of rates) await trx.deleteFrom('fx_historical_rates').where('entity', '=', r.entity).where('group_account', '=', r.groupAccount).execute();
+    await insertChunked(trx, dialect, 'fx_historical_rates', rates.map((r) => ({ entity: r.entity, group_account: r.groupAccount, rate: formatTrim(parseRate(r.rate)!, RATE_SCALE), updated_by: who.name ?? null, updated_at: now() })));
+    await writeAudit(trx, who, 'historical_rates.save', { rows: rates.length });
+  });
+}
+
+const money = (v: unknown) => formatFixed(fromStored(v as number | string, PRESENTATION_SCALE), PRESENTATION_SCALE);
+
+/** One period's consolidated trial balance (one column per entity), mismatches and checks. */
+export async function results(db: Db, period: string) {
+  const [check, ctb, byEntity, mismatches, entities, lock] = await Promise.all([
+    db.selectFrom('consolidation_checks').selectAll().where('period', '=', period).executeTakeFirst() as Promise<Record<string, unknown> | undefined>,
+    db.selectFrom('consolidated_trial_balance').selectAll().where('period', '=', period).orderBy('group_account').execute() as Promise<Record<string, unknown>[]>,
+    db.selectFrom('consolidated_trial_balance_entities').selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
+    db.selectFrom('consolidation_mismatches').selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
+    readEntities(db),
+    db.selectFrom('consolidation_period_locks').selectAll().where('period', '=', period).executeTakeFirst(),
+  ]);
+  if (!check) throw new ApiError(404, `No consolidation for ${period} yet: run the consolidation first`);
+  const names = new Map(entities.map((e) => [e.entity, e.name]));
+  const columns = [...new Set(byEntity.map((r) => String(r.entity)))].sort().map((e) => ({ entity: e, name: names.get(e) ?? e }));
+  const cell = new Map(byEntity.map((r) => [`${r.group_account}\u0000${r.entity}`, money(r.amount)]));
+  return {
+    period,
+    locked: lock ? { lockedBy: lock.locked_by, lockedAt: lock.locked_at } : null,
+    check: { status: check.status, tbNet: money(check.tb_net), assets: money(check.assets), liabilitiesAndEquity: money(check.liabilities_and_equity), eliminationsNet: money(check.eliminations_net), unmappedCount: Number(check.unmapped_count), missingRates: Number(check.missing_rates), messages: String(check.messages ?? '') ? String(check.messages).split('\n') : [] },
+    columns,
+    rows: ctb.map((r) => ({
+      groupAccount: r.group_account,
+      name: r.group_account_name,
+      type: r.account_type,
+      line: r.line,
+      entities: Object.fromEntries(columns.map((c) => [c.entity, cell.get(`${r.group_account}\u0000${c.entity}`) ?? '0.00'])),
+      eliminations: money(r.eliminations),
+      nci: money(r.nci),
+      consolidated: money(r.consolidated),
+    })),
+    mismatches: mismatches.map((m) => ({ entityA: m.entity_a, entityAName: names.get(String(m.entity_a)) ?? m.entity_a, entityB: m.entity_b, entityBName: names.get(String(m.entity_b)) ?? m.entity_b, category: m.category, amountA: money(m.amount_a), amountB: money(m.amount_b), difference: money(m.difference), withinTolerance: !!m.within_tolerance, likelyCause: m.likely_cause })),
+  };
+}
+
+/** What makes one consolidated figure: the translated lines (entity, source account, rate) and the entries on it. */
+export async function drilldown(db: Db, q: { period: string; groupAccount: string; entity?: string }) {
+  const lines = (await db
+    .selectFrom('consolidation_translated_lines')
+    .selectAll()
+    .where('period', '=', q.period)
+    .where('group_account', '=', q.groupAccount)
+    .$if(!!q.entity, (b) => b.where('entity', '=', q.entity!))
+    .orderBy('entity')
+    .orderBy('source_account')
+    .execute()) as Record<string, unknown>[];
+  const entries = (await db
+    .selectFrom('consolidation_entries')
+    .selectAll()
+    .where('period', '=', q.period)
+    .where('group_account', '=', q.groupAccount)
+    .$if(!!q.entity, (b) => b.where('entity', '=', q.entity!))
+    .orderBy('entry_id')
+    .execute()) as Record<string, unknown>[];
+  const names = new Map((await readEntities(db)).map((e) => [e.entity, e.name]));
+  return {
+    period: q.period,
+    groupAccount: q.groupAccount,
+    lines: lines.map((l) => ({ entity: l.entity, entityName: names.get(String(l.entity)) ?? l.entity, sourceAccount: l.source_account, sourceAccountName: l.source_account_name, localAmount: formatFixed(fromStored(l.local_amount as number), 4), currency: l.currency, rateKind: l.rate_kind, rate: l.rate, presentationAmount: money(l.presentation_amount) })),
+    entries: entries.map((x) => ({ entryId: x.entry_id, kind: x.kind, entity: x.entity, entityName: x.entity ? (names.get(String(x.entity)) ?? x.entity) : null, counterparty: x.counterparty, category: x.category, amount: money(x.amount), sources: String(x.sources ?? '').split(';').filter(Boolean), memo: x.memo })),
+  };
+}
+
+export async function lockPeriod(db: Db, who: Who, period: string) {
+  const check = await db.selectFrom('consolidation_checks').select('status').where('period', '=', period).executeTakeFirst();
+  if (!check) throw new ApiError(404, `No consolidation for ${period} yet: run the consolidation before locking the period`);
+  if (check.status !== 'ok') throw new ApiError(409, `${period} is blocked: fix its messages and run the consolidation before locking it`);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('consolidation_period_locks').where('period', '=', period).execute();
+    await trx.insertInto('consolidation_period_locks').values({ period, locked_by: who.name ?? who.userId ?? 'unknown', locked_at: now() }).execute();
+    await writeAudit(trx, who, 'period.lock', { period });
+  });
+}
+
+export async function unlockPeriod(db: Db, who: Who, period: string) {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.deleteFrom('consolidation_period_locks').where('period', '=', period).executeTakeFirst();
+    if (!Number(r.numDeletedRows)) throw new ApiError(404, `${period} is not locked`);
+    await writeAudit(trx, who, 'period.unlock', { period });
+  });
+}

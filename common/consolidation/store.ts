@@ -1,0 +1,342 @@
+// Where the consolidation keeps its settings and its outputs: tables in the organization's own
+// database (DATA-MODEL.md section 4), beside the trial_balance they map, indexed, with an audit
+// of who changed what. Written once with Kysely for SQLite and Azure SQL (common/org-database.ts
+// opens either); only the column types differ per dialect.
+// Outputs are written to staging tables and swapped in with one short transaction per run, so a
+// run killed half way leaves the tables as they were and its retry writes exactly what an
+// uninterrupted run writes. Locked periods are never rewritten.
+import { sql, type Kysely } from 'kysely';
+import type { OrgDialect } from '../org-database';
+import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from './decimal';
+import { DEFAULT_GROUP_CHART } from './default-chart';
+import type { PeriodResult } from './engine';
+import { parseOwnership } from './validate';
+import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow } from './types';
+import { ACCOUNT_TYPES } from './types';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+
+type ColType = 'key' | 'text' | 'long' | 'amount' | 'int';
+const TYPES: Record<OrgDialect, Record<ColType, string>> = {
+  sqlite: { key: 'text', text: 'text', long: 'text', amount: 'real', int: 'integer' },
+  mssql: { key: 'nvarchar(200)', text: 'nvarchar(400)', long: 'nvarchar(max)', amount: 'decimal(19,4)', int: 'int' },
+};
+
+interface TableDef {
+  columns: [string, ColType, 'null'?][];
+  key?: string[];
+  /** Extra indexes (column lists). */
+  indexes?: string[][];
+}
+
+const audit = (): [string, ColType, 'null'?][] => [
+  ['updated_by', 'text', 'null'],
+  ['updated_at', 'key', 'null'],
+];
+
+/** The settings the users edit. */
+export const CONFIG_TABLES: Record<string, TableDef> = {
+  group_settings: { columns: [['key', 'key'], ['value', 'text'], ...audit()], key: ['key'] },
+  consolidation_entities: {
+    columns: [['entity', 'key'], ['name', 'text'], ['currency', 'key', 'null'], ['ownership', 'key'], ['parent', 'key', 'null'], ['included', 'int'], ['basis', 'key'], ['source', 'key', 'null'], ...audit()],
+    key: ['entity'],
+  },
+  group_accounts: { columns: [['code', 'key'], ['name', 'text'], ['type', 'key'], ['line', 'text'], ['role', 'key', 'null'], ['sort', 'int']], key: ['code'] },
+  group_account_mappings: {
+    columns: [['entity', 'key'], ['source_account', 'key'], ['group_account', 'key'], ['ic_counterparty', 'key', 'null'], ['ic_category', 'key', 'null'], ['reason', 'text', 'null'], ...audit()],
+    key: ['entity', 'source_account'],
+    indexes: [['group_account']],
+  },
+  fx_rates: { columns: [['currency', 'key'], ['period', 'key'], ['closing', 'key'], ['average', 'key'], ['source', 'key'], ...audit()], key: ['currency', 'period'] },
+  fx_historical_rates: { columns: [['entity', 'key'], ['group_account', 'key'], ['rate', 'key'], ...audit()], key: ['entity', 'group_account'] },
+  consolidation_period_locks: { columns: [['period', 'key'], ['locked_by', 'text'], ['locked_at', 'key']], key: ['period'] },
+  consolidation_audit: { columns: [['at', 'key'], ['user_id', 'key', 'null'], ['user_name', 'text', 'null'], ['action', 'key'], ['detail', 'long']], indexes: [['at']] },
+};
+
+/** What a run writes (per period). */
+export const OUTPUT_TABLES: Record<string, TableDef> = {
+  consolidation_translated_lines: {
+    columns: [['period', 'key'], ['entity', 'key'], ['group_account', 'key'], ['source_account', 'text'], ['source_account_name', 'text', 'null'], ['account_type', 'key', 'null'], ['local_amount', 'amount'], ['currency', 'key'], ['rate_kind', 'key'], ['rate', 'key', 'null'], ['presentation_amount', 'amount']],
+    indexes: [['period', 'group_account', 'entity']],
+  },
+  consolidation_entries: {
+    columns: [['period', 'key'], ['entry_id', 'text'], ['kind', 'key'], ['entity', 'key', 'null'], ['counterparty', 'key', 'null'], ['category', 'key', 'null'], ['group_account', 'key'], ['amount', 'amount'], ['sources', 'long'], ['memo', 'text']],
+    indexes: [['period', 'group_account']],
+  },
+  consolidated_trial_balance: {
+    columns: [['period', 'key'], ['group_account', 'key'], ['group_account_name', 'text'], ['account_type', 'key'], ['line', 'text'], ['entities_amount', 'amount'], ['eliminations', 'amount'], ['nci', 'amount'], ['consolidated', 'amount']],
+    indexes: [['period', 'group_account']],
+  },
+  consolidated_trial_balance_entities: { columns: [['period', 'key'], ['group_account', 'key'], ['entity', 'key'], ['amount', 'amount']], indexes: [['period', 'group_account']] },
+  consolidation_mismatches: {
+    columns: [['period', 'key'], ['entity_a', 'key'], ['entity_b', 'key'], ['category', 'key'], ['amount_a', 'amount'], ['amount_b', 'amount'], ['difference', 'amount'], ['within_tolerance', 'int'], ['likely_cause', 'text']],
+    indexes: [['period']],
+  },
+  consolidation_checks: {
+    columns: [['period', 'key'], ['status', 'key'], ['tb_net', 'amount'], ['assets', 'amount'], ['liabilities_and_equity', 'amount'], ['eliminations_net', 'amount'], ['unmapped_count', 'int'], ['missing_rates', 'int'], ['messages', 'long']],
+    indexes: [['period']],
+  },
+  consolidation_rollforward: {
+    columns: [['period', 'key'], ['entity', 'key'], ['re_local', 'amount'], ['re_translated', 'amount'], ['profit_local', 'amount'], ['profit_translated', 'amount']],
+    indexes: [['period']],
+  },
+};
+
+/** Staging tables of one run: <output>__next_<run> (the trial_balance planner skips names with "__"). */
+export const stagingSuffix = (runId: string): string => `__next_${runId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 12).toLowerCase()}`;
+
+async function existingTables(db: Db): Promise<Set<string>> {
+  const tables = await db.introspection.getTables();
+  return new Set(tables.map((t) => t.name));
+}
+
+async function createTable(db: Db, dialect: OrgDialect, name: string, def: TableDef): Promise<void> {
+  let q = db.schema.createTable(name);
+  for (const [col, type, nullable] of def.columns) q = q.addColumn(col, sql.raw(TYPES[dialect][type]), (c) => (nullable ? c : c.notNull()));
+  if (def.key) q = q.addPrimaryKeyConstraint(`${name}_pk`, def.key as never);
+  await q.execute();
+  for (const [i, cols] of (def.indexes ?? []).entries()) await db.schema.createIndex(`${name}_ix${i}`).on(name).columns(cols).execute();
+}
+
+/** Creates what is missing of the consolidation's tables; a new organization gets the default group chart. */
+export async function ensureConsolidationSchema(db: Db, dialect: OrgDialect): Promise<void> {
+  const have = await existingTables(db);
+  for (const [name, def] of Object.entries({ ...CONFIG_TABLES, ...OUTPUT_TABLES })) if (!have.has(name)) await createTable(db, dialect, name, def);
+  if (!have.has('group_accounts')) await insertChunked(db, dialect, 'group_accounts', DEFAULT_GROUP_CHART.map((a, i) => accountRow(a, i)));
+}
+
+export function accountRow(a: GroupAccount, sort: number) {
+  return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort };
+}
+
+/** Rows in statements small enough for either dialect's parameter limit (SQLite 32,766; T-SQL 2,100 and 1,000 rows). */
+export async function insertChunked(db: Db, dialect: OrgDialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (!rows.length) return;
+  const cols = Object.keys(rows[0]!).length;
+  const size = dialect === 'mssql' ? Math.min(1000, Math.floor(2000 / cols)) : Math.floor(32000 / cols);
+  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
+}
+
+export const DEFAULT_SETTINGS: ConsolidationSettings = { presentationCurrency: 'USD', method: 'full', toleranceAmount: 0n, tolerancePct: 0n, fiscalYearStartMonth: 1 };
+
+export async function readSettings(db: Db): Promise<ConsolidationSettings & { configured: boolean }> {
+  const rows = (await db.selectFrom('group_settings').select(['key', 'value']).execute()) as { key: string; value: string }[];
+  const m = new Map(rows.map((r) => [r.key, r.value]));
+  return {
+    configured: m.has('presentation_currency'),
+    presentationCurrency: m.get('presentation_currency') ?? DEFAULT_SETTINGS.presentationCurrency,
+    method: m.get('method') === 'proportional' ? 'proportional' : 'full',
+    toleranceAmount: parseDecimal(m.get('tolerance_amount') ?? '0', PRESENTATION_SCALE) ?? 0n,
+    tolerancePct: (parseDecimal(m.get('tolerance_pct') ?? '0', RATE_SCALE - 2) ?? 0n),
+    fiscalYearStartMonth: Number(m.get('fiscal_year_start_month') ?? 1) || 1,
+  };
+}
+
+/** Settings as text for storage and answers (tolerance_pct in percent). */
+export function settingsText(s: ConsolidationSettings): Record<string, string> {
+  return {
+    presentation_currency: s.presentationCurrency,
+    method: s.method,
+    tolerance_amount: formatTrim(s.toleranceAmount, PRESENTATION_SCALE),
+    tolerance_pct: formatTrim(s.tolerancePct, RATE_SCALE - 2),
+    fiscal_year_start_month: String(s.fiscalYearStartMonth),
+  };
+}
+
+export interface EntityRow {
+  entity: string;
+  name: string;
+  currency: string | null;
+  ownership: string;
+  parent: string | null;
+  included: number;
+  basis: string;
+  source: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+export function entityConfigOf(r: EntityRow): EntityConfig {
+  return { entity: r.entity, name: r.name, currency: r.currency, ownership: parseOwnership(r.ownership) ?? 0n, parent: r.parent, included: !!r.included, basis: r.basis as AmountBasis };
+}
+
+/** Where a source's trial_balance rows sit by default (editable per entity). */
+function defaultBasis(source: string): AmountBasis {
+  if (source === 'sage') return 'movements'; // get_trialbalance debits and credits of the month
+  if (source === 'quickbooks') return 'ytd'; // TrialBalance report: income and expenses year to date
+  return 'balances';
+}
+
+/** Every entity of trial_balance gets a configuration row (its currency from the source when it says). */
+export async function syncEntities(db: Db, dialect: OrgDialect): Promise<number> {
+  const have = await existingTables(db);
+  if (!have.has('trial_balance')) return 0;
+  const found = (await db
+    .selectFrom('trial_balance')
+    .select(['entity', sql<string | null>`max(currency)`.as('currency'), sql<string>`max(source)`.as('source')])
+    .groupBy('entity')
+    .execute()) as { entity: string; currency: string | null; source: string }[];
+  const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
+  const fresh = found.filter((f) => !known.has(f.entity));
+  const label = (s: string) => (s === 'quickbooks' ? 'QuickBooks' : s === 'sage' ? 'Sage Intacct' : s === 'netsuite' ? 'NetSuite' : s.replace(/^csv:/, 'CSV '));
+  await insertChunked(
+    db,
+    dialect,
+    'consolidation_entities',
+    fresh.map((f) => ({ entity: f.entity, name: `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null })),
+  );
+  return fresh.length;
+}
+
+export async function readEntities(db: Db): Promise<EntityRow[]> {
+  return (await db.selectFrom('consolidation_entities').selectAll().orderBy('entity').execute()) as EntityRow[];
+}
+
+export async function readChart(db: Db): Promise<GroupAccount[]> {
+  const rows = (await db.selectFrom('group_accounts').selectAll().orderBy('sort').orderBy('code').execute()) as { code: string; name: string; type: AccountType; line: string; role: GroupAccount['role'] }[];
+  return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, line: r.line, role: r.role ?? null }));
+}
+
+/** The whole configuration the engine needs (mappings and rates stream in whole: a run needs all of them). */
+export async function readConfig(db: Db): Promise<ConsolidationConfig> {
+  const [settings, entities, accounts, mappingRows, rateRows, histRows] = await Promise.all([
+    readSettings(db),
+    readEntities(db),
+    readChart(db),
+    db.selectFrom('group_account_mappings').select(['entity', 'source_account', 'group_account', 'ic_counterparty', 'ic_category']).execute(),
+    db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average']).execute(),
+    db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate']).execute(),
+  ]);
+  const mappings: MappingConfig[] = (mappingRows as Record<string, string | null>[]).map((r) => ({ entity: r.entity!, sourceAccount: r.source_account!, groupAccount: r.group_account!, icCounterparty: r.ic_counterparty ?? null, icCategory: (r.ic_category as IcCategory | null) ?? null }));
+  const rates: RateConfig[] = (rateRows as Record<string, string>[]).map((r) => ({ currency: r.currency!, period: r.period!, closing: parseDecimal(r.closing!, RATE_SCALE) ?? 0n, average: parseDecimal(r.average!, RATE_SCALE) ?? 0n }));
+  const historical: HistoricalRateConfig[] = (histRows as Record<string, string>[]).map((r) => ({ entity: r.entity!, groupAccount: r.group_account!, rate: parseDecimal(r.rate!, RATE_SCALE) ?? 0n }));
+  return { settings, entities: entities.map(entityConfigOf), accounts, mappings, rates, historical };
+}
+
+export async function trialBalancePeriods(db: Db): Promise<string[]> {
+  if (!(await existingTables(db)).has('trial_balance')) return [];
+  const rows = (await db.selectFrom('trial_balance').select('period').distinct().orderBy('period').execute()) as { period: string }[];
+  return rows.map((r) => r.period).filter((p) => /^\d{4}-\d{2}$/.test(p));
+}
+
+const asType = (t: string | null): AccountType | null => ((ACCOUNT_TYPES as readonly string[]).includes(t ?? '') ? (t as AccountType) : null);
+
+export async function readTrialBalancePeriod(db: Db, period: string): Promise<TbRow[]> {
+  const rows = (await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).execute()) as { entity: string; period: string; account_code: string; account_name: string | null; account_type: string | null; net: number | string }[];
+  return rows.map((r) => ({ entity: r.entity, period: r.period, accountCode: r.account_code, accountName: r.account_name, accountType: asType(r.account_type), net: fromStored(r.net, AMOUNT_SCALE) }));
+}
+
+/** The source accounts of each entity in trial_balance, with name and type (mapping screens, checks). */
+export async function sourceAccounts(db: Db): Promise<{ entity: string; account_code: string; account_name: string | null; account_type: string | null }[]> {
+  if (!(await existingTables(db)).has('trial_balance')) return [];
+  return (await db
+    .selectFrom('trial_balance')
+    .select(['entity', 'account_code', sql<string | null>`max(account_name)`.as('account_name'), sql<string | null>`max(account_type)`.as('account_type')])
+    .groupBy(['entity', 'account_code'])
+    .orderBy('entity')
+    .orderBy('account_code')
+    .execute()) as { entity: string; account_code: string; account_name: string | null; account_type: string | null }[];
+}
+
+export async function lockedPeriods(db: Db): Promise<Map<string, RollState[]>> {
+  const locks = (await db.selectFrom('consolidation_period_locks').select('period').execute()) as { period: string }[];
+  const out = new Map<string, RollState[]>();
+  if (!locks.length) return out;
+  const states = (await db.selectFrom('consolidation_rollforward').selectAll().where('period', 'in', locks.map((l) => l.period)).execute()) as Record<string, string | number>[];
+  for (const l of locks) out.set(l.period, []);
+  for (const s of states) {
+    out.get(String(s.period))!.push({
+      entity: String(s.entity),
+      period: String(s.period),
+      reLocal: fromStored(s.re_local, AMOUNT_SCALE),
+      reTranslated: fromStored(s.re_translated, PRESENTATION_SCALE),
+      profitLocal: fromStored(s.profit_local, AMOUNT_SCALE),
+      profitTranslated: fromStored(s.profit_translated, PRESENTATION_SCALE),
+    });
+  }
+  return out;
+}
+
+const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
+const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
+
+/** Stages one period's results (the run swaps them in at its end with commitOutputs). */
+export class OutputWriter {
+  private started = false;
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: OrgDialect,
+    private readonly chart: Map<string, GroupAccount>,
+    /** stagingSuffix(runId): a retried run finds and replaces its own staging tables. */
+    private readonly suffix: string,
+  ) {}
+
+  async start(): Promise<void> {
+    const have = await existingTables(this.db);
+    for (const [name, def] of Object.entries(OUTPUT_TABLES)) {
+      if (have.has(name + this.suffix)) await this.db.schema.dropTable(name + this.suffix).execute();
+      await createTable(this.db, this.dialect, name + this.suffix, { columns: def.columns });
+    }
+    this.started = true;
+  }
+
+  async write(r: PeriodResult): Promise<void> {
+    if (!this.started) throw new Error('OutputWriter.start() first');
+    const ins = (t: string, rows: Record<string, unknown>[]) => insertChunked(this.db, this.dialect, t + this.suffix, rows);
+    await ins(
+      'consolidation_translated_lines',
+      r.translated.map((t) => ({ period: t.period, entity: t.entity, group_account: t.groupAccount, source_account: t.sourceAccount, source_account_name: t.sourceAccountName, account_type: t.accountType, local_amount: loc(t.local), currency: t.currency, rate_kind: t.rateKind, rate: t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), presentation_amount: amt(t.presentation) })),
+    );
+    await ins(
+      'consolidation_entries',
+      r.entries.map((x) => ({ period: x.period, entry_id: x.entryId, kind: x.kind, entity: x.entity, counterparty: x.counterparty, category: x.category, group_account: x.groupAccount, amount: amt(x.amount), sources: x.sources, memo: x.memo })),
+    );
+    await ins(
+      'consolidated_trial_balance',
+      r.ctb.map((c) => {
+        const a = this.chart.get(c.groupAccount);
+        let entities = 0n;
+        for (const v of c.byEntity.values()) entities += v;
+        return { period: c.period, group_account: c.groupAccount, group_account_name: a?.name ?? c.groupAccount, account_type: a?.type ?? 'asset', line: a?.line ?? '', entities_amount: amt(entities), eliminations: amt(c.eliminations), nci: amt(c.nci), consolidated: amt(c.consolidated) };
+      }),
+    );
+    await ins(
+      'consolidated_trial_balance_entities',
+      r.ctb.flatMap((c) => [...c.byEntity].map(([entity, v]) => ({ period: c.period, group_account: c.groupAccount, entity, amount: amt(v) }))),
+    );
+    await ins(
+      'consolidation_mismatches',
+      r.mismatches.map((m) => ({ period: m.period, entity_a: m.entityA, entity_b: m.entityB, category: m.category, amount_a: amt(m.amountA), amount_b: amt(m.amountB), difference: amt(m.difference), within_tolerance: m.withinTolerance ? 1 : 0, likely_cause: m.likelyCause })),
+    );
+    const k = r.check;
+    await ins('consolidation_checks', [{ period: k.period, status: k.status, tb_net: amt(k.tbNet), assets: amt(k.assets), liabilities_and_equity: amt(k.liabilitiesAndEquity), eliminations_net: amt(k.eliminationsNet), unmapped_count: k.unmappedCount, missing_rates: k.missingRates, messages: k.messages.join('\n') }]);
+    await ins(
+      'consolidation_rollforward',
+      r.states.map((s) => ({ period: s.period, entity: s.entity, re_local: loc(s.reLocal), re_translated: amt(s.reTranslated), profit_local: loc(s.profitLocal), profit_translated: amt(s.profitTranslated) })),
+    );
+  }
+
+  /**
+   * Swaps the staged periods in, in one transaction: every unlocked period in the run's range
+   * is replaced (a period no longer in trial_balance is cleared), locked periods are kept.
+   */
+  async commit(range: { from?: string; to?: string }, locked: string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const name of Object.keys(OUTPUT_TABLES)) {
+        let del = trx.deleteFrom(name);
+        if (range.from) del = del.where('period', '>=', range.from);
+        if (range.to) del = del.where('period', '<=', range.to);
+        if (locked.length) del = del.where('period', 'not in', locked);
+        await del.execute();
+        await trx.insertInto(name).expression(trx.selectFrom(name + this.suffix).selectAll()).execute();
+        await trx.schema.dropTable(name + this.suffix).execute();
+      }
+    });
+  }
+}
+
+/** One audit row: who changed what, in the same transaction as the change. */
+export async function writeAudit(db: Db, who: { userId?: string; name?: string }, action: string, detail: unknown): Promise<void> {
+  await db.insertInto('consolidation_audit').values({ at: new Date().toISOString(), user_id: who.userId ?? null, user_name: who.name ?? null, action, detail: JSON.stringify(detail) }).execute();
+}
