@@ -12,7 +12,8 @@ import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, rea
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
-import { withOrgDatabase } from '../../common/org-database';
+import { withOrgDatabase, type OrgDialect } from '../../common/org-database';
+import type { Kysely } from 'kysely';
 import { cancelled, heartbeat } from '../datafactory/run-context';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
@@ -44,48 +45,55 @@ export interface ConsolidateOutput {
   summary: ConsolidatePeriodSummary[];
 }
 
+/**
+ * The consolidation on an open organization database (what the activity runs; the benchmark runs
+ * it too): schema and entities brought up to date, the configuration checked, then month by month.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+export async function runConsolidation(db: Kysely<any>, dialect: OrgDialect, input: ConsolidateInput): Promise<ConsolidateOutput> {
+  await ensureConsolidationSchema(db, dialect);
+  await syncEntities(db, dialect);
+  const cfg = await readConfig(db);
+  const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
+  if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
+  const periods = await trialBalancePeriods(db);
+  const locked = await lockedPeriods(db);
+  const engine = createConsolidation(cfg, { locked });
+  const writer = new OutputWriter(db, dialect, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
+  await writer.start();
+  const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
+  for (const period of periods) {
+    if (cancelled()) throw new CancelledFailure('consolidation cancelled');
+    heartbeat({ period });
+    const result = engine.period(period, await readTrialBalancePeriod(db, period));
+    const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
+    if (!inRange) continue;
+    if (locked.has(period)) {
+      out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
+      continue;
+    }
+    await writer.write(result);
+    out.periods++;
+    out.rows += result.translated.length + result.entries.length + result.ctb.length;
+    out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
+    out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
+    if (result.blocked) out.blocked++;
+    out.summary.push({ period, status: result.check.status, messages: result.check.messages });
+    // A month's work is a few milliseconds: let heartbeats and cancellation through between months.
+    await yieldToLoop();
+  }
+  await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+  await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
+  return out;
+}
+
 export function createConsolidationActivities({ config }: { config: Config }) {
   return {
     async consolidate(input: ConsolidateInput): Promise<ConsolidateOutput> {
       const org = await loadOrganization(input.orgId);
       const databaseName = org.onboarding?.databaseName;
       if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
-      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, async ({ db, dialect }) => {
-        await ensureConsolidationSchema(db, dialect);
-        await syncEntities(db, dialect);
-        const cfg = await readConfig(db);
-        const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
-        if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
-        const periods = await trialBalancePeriods(db);
-        const locked = await lockedPeriods(db);
-        const engine = createConsolidation(cfg, { locked });
-        const writer = new OutputWriter(db, dialect, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
-        await writer.start();
-        const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
-        for (const period of periods) {
-          if (cancelled()) throw new CancelledFailure('consolidation cancelled');
-          heartbeat({ period });
-          const result = engine.period(period, await readTrialBalancePeriod(db, period));
-          const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
-          if (!inRange) continue;
-          if (locked.has(period)) {
-            out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
-            continue;
-          }
-          await writer.write(result);
-          out.periods++;
-          out.rows += result.translated.length + result.entries.length + result.ctb.length;
-          out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
-          out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
-          if (result.blocked) out.blocked++;
-          out.summary.push({ period, status: result.check.status, messages: result.check.messages });
-          // A month's work is a few milliseconds: let heartbeats and cancellation through between months.
-          await yieldToLoop();
-        }
-        await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
-        await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
-        return out;
-      });
+      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, ({ db, dialect }) => runConsolidation(db, dialect, input));
     },
   };
 }

@@ -5,6 +5,7 @@
 // refused with nothing changed, locks, drill-down and the tenant check.
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
+import { withOrgDatabase } from '../../common/org-database';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
@@ -170,7 +171,6 @@ describe('setting a group up and consolidating it', () => {
   it('a missing rate blocks its month with a message naming the currency and month', async () => {
     await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES);
     // March's EUR rate goes missing (a rate row replaced by another currency's is not possible: drop it by hand).
-    const { withOrgDatabase } = await import('../../common/org-database');
     const org = await Organization.findById(orgID).lean();
     await withOrgDatabase(stack.config, { orgId: orgID, databaseName: org!.onboarding!.databaseName! }, ({ db }) => db.deleteFrom('fx_rates').where('period', '=', '2026-03').execute());
     const res = await api('post', `/consolidation/${orgID}/run`).send({});

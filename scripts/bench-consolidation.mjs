@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// `npm run bench:consolidation [-- --entities 20 --months 36 --accounts 1000]`: the consolidation
+// (activities/warehouse/consolidate.ts runConsolidation: the code the worker's activity runs, here
+// in a child Node process of its own so its peak RSS is measured alone) on a generated
+// organization database: E entities in 4 currencies x M months x A accounts of balanced trial
+// balance (720,000 rows by default) with intercompany receivable/payable pairs between
+// neighbours, every account mapped, rates for every currency and month. Beside it, in the same
+// run, the floor: the `sqlite3` shell running one INSERT ... SELECT that maps and translates the
+// same rows (join to mappings and rates, group by) on a copy of the same database. Also the
+// consolidation at 5 entities, to show the worker's RSS stays flat as entities grow. Nothing is
+// asserted; the figures are printed. Throwaway temp files.
+import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { ensureSqlite3Cli } from './lib/tools.mjs';
+
+const argv = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : argv[i + 1];
+};
+
+if (argv[0] === '--child') {
+  // The worker's code on one database: time and this process's peak RSS.
+  const file = argv[1];
+  const { runConsolidation } = await tsImport('../activities/warehouse/consolidate.ts', import.meta.url);
+  const { Kysely, SqliteDialect } = await import('kysely');
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const t0 = performance.now();
+  const out = await runConsolidation(db, 'sqlite', { orgId: 'bench', runId: 'bench-run' });
+  const secs = (performance.now() - t0) / 1000;
+  await db.destroy();
+  process.stdout.write(JSON.stringify({ secs, maxRssMb: process.resourceUsage().maxRSS / 1024, periods: out.periods, blocked: out.blocked, rows: out.rows }) + '\n');
+  process.exit(0);
+}
+
+const ENTITIES = Number(arg('entities', 20));
+const MONTHS = Number(arg('months', 36));
+const ACCOUNTS = Number(arg('accounts', 1000));
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD'];
+
+/** An organization database with trial_balance and the consolidation's settings, as a run finds it. */
+async function generate(file, entities) {
+  const { ensureConsolidationSchema } = await tsImport('../common/consolidation/store.ts', import.meta.url);
+  const { Kysely, SqliteDialect } = await import('kysely');
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = OFF');
+  const type = (a) => (a < 300 ? 'asset' : a < 500 ? 'liability' : a < 550 ? 'equity' : a < 800 ? 'income' : 'expense');
+  sqlite.exec(`create table trial_balance (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`);
+  const months = Array.from({ length: MONTHS }, (_, i) => `${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+  const ins = sqlite.prepare('insert into trial_balance values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  sqlite.transaction(() => {
+    for (let e = 0; e < entities; e++) {
+      const cur = CURRENCIES[e % 4];
+      for (const [pi, p] of months.entries()) {
+        let sum = 0;
+        for (let a = 0; a < ACCOUNTS - 1; a++) {
+          const cents = ((e * 7919 + pi * 104729 + a * 1299709) % 2000001) - 1000000;
+          sum += cents;
+          const net = cents / 100;
+          ins.run(`E${e}`, 'csv:bench', p, `A${a}`, `Account ${a}`, type(a), net > 0 ? net : 0, net < 0 ? -net : 0, net, cur);
+        }
+        const net = -sum / 100;
+        ins.run(`E${e}`, 'csv:bench', p, `A${ACCOUNTS - 1}`, `Account ${ACCOUNTS - 1}`, type(ACCOUNTS - 1), net > 0 ? net : 0, net < 0 ? -net : 0, net, cur);
+      }
+    }
+  })();
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  await ensureConsolidationSchema(db, 'sqlite');
+  await db.destroy();
+  const w = new Database(file);
+  w.transaction(() => {
+    w.prepare("insert into group_settings values ('presentation_currency', 'USD', null, null), ('method', 'full', null, null), ('tolerance_amount', '1', null, null), ('tolerance_pct', '1', null, null)").run();
+    const acc = w.prepare('insert into group_accounts values (?, ?, ?, ?, null, ?)');
+    for (let a = 0; a < ACCOUNTS; a++) acc.run(`G${a}`, `Group account ${a}`, type(a), `Line ${type(a)}`, 1000 + a);
+    const ent = w.prepare("insert into consolidation_entities values (?, ?, ?, ?, ?, 1, 'balances', 'csv:bench', null, null)");
+    for (let e = 0; e < entities; e++) ent.run(`E${e}`, `Entity ${e}`, CURRENCIES[e % 4], e % 5 === 4 ? '80' : '100', e === 0 ? null : 'E0');
+    const map = w.prepare("insert into group_account_mappings values (?, ?, ?, ?, ?, 'bench', null, null)");
+    for (let e = 0; e < entities; e++) {
+      for (let a = 0; a < ACCOUNTS; a++) {
+        const ic = entities > 1 && (a === 100 || a === 300);
+        map.run(`E${e}`, `A${a}`, a === 540 ? '3100' : `G${a}`, ic ? `E${(e + 1) % entities}` : null, ic ? 'receivable_payable' : null);
+      }
+    }
+    const rate = w.prepare("insert into fx_rates values (?, ?, ?, ?, 'user', null, null)");
+    for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of months.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
+  })();
+  w.close();
+  return ENTITIES * MONTHS * ACCOUNTS;
+}
+
+const FLOOR_SQL = `create table floor_lines (period text, entity text, group_account text, source_account text, presentation real);
+insert into floor_lines
+select t.period, t.entity, m.group_account, t.account_code,
+  round(sum(t.net) * case when g.type in ('income', 'expense') then coalesce(r.average, 1) else coalesce(r.closing, 1) end, 2)
+from trial_balance t
+join consolidation_entities e on e.entity = t.entity
+join group_account_mappings m on m.entity = t.entity and m.source_account = t.account_code
+join group_accounts g on g.code = m.group_account
+left join fx_rates r on r.currency = e.currency and r.period = t.period
+group by t.period, t.entity, m.group_account, t.account_code;`;
+
+const dir = mkdtempSync(join(tmpdir(), 'lf-bench-consolidation-'));
+try {
+  const sqlite3 = ensureSqlite3Cli();
+  const results = [];
+  for (const n of [...new Set([5, ENTITIES])]) {
+    const file = join(dir, `org-${n}.sqlite`);
+    const t0 = performance.now();
+    const rows = await generate(file, n);
+    const genSecs = (performance.now() - t0) / 1000;
+    const floorFile = join(dir, `floor-${n}.sqlite`);
+    copyFileSync(file, floorFile);
+    const f0 = performance.now();
+    const floor = spawnSync(sqlite3, [floorFile], { input: FLOOR_SQL, encoding: 'utf8' });
+    const floorSecs = (performance.now() - f0) / 1000;
+    if (floor.status !== 0) throw new Error(`sqlite3 floor failed: ${floor.stderr}`);
+    const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--child', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (child.status !== 0) throw new Error(`consolidation failed: ${child.stderr}`);
+    const run = JSON.parse(child.stdout.trim().split('\n').pop());
+    const tbRows = n * MONTHS * ACCOUNTS;
+    results.push({ entities: n, tbRows, genSecs, floorSecs, ...run });
+    void rows;
+  }
+  process.stdout.write('\nconsolidation benchmark (same run, same machine):\n');
+  process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation | ratio | rows/s | worker peak RSS\n');
+  for (const r of results) {
+    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(11)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.maxRssMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
