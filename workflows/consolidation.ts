@@ -11,7 +11,8 @@ import { failureMessage } from '../common/failures';
 import { PROGRESS_QUERY } from '../common/temporal';
 import { longRunning } from './profiles';
 
-const { consolidate } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '30 seconds' });
+// Heartbeats go out month by month (well under a second each): a lost worker is noticed within 10 s.
+const { consolidate } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '10 seconds' });
 
 export interface ConsolidationInput {
   orgId: string;
