@@ -77,7 +77,21 @@ export interface OrgDatabase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- its tables are the organization's, known at run time
   db: Kysely<any>;
   dialect: OrgDialect;
+  /**
+   * Many rows into one table, outside any open transaction (staging tables): SQLite through one
+   * prepared statement in one transaction; T-SQL in multi-row statements within its limits.
+   */
+  insertMany(table: string, rows: Record<string, unknown>[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Rows in statements small enough for either dialect's parameter limit (SQLite 32,766; T-SQL 2,100 and 1,000 rows). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table of the organization
+export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (!rows.length) return;
+  const cols = Object.keys(rows[0]!).length;
+  const size = dialect === 'mssql' ? Math.min(1000, Math.floor(2000 / cols)) : Math.floor(32000 / cols);
+  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
 /** Opens the organization's database (it must exist: onboarding creates it). */
@@ -99,7 +113,7 @@ export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<Or
         },
       }),
     });
-    return { db, dialect: 'mssql', close: () => db.destroy() };
+    return { db, dialect: 'mssql', insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows), close: () => db.destroy() };
   }
   const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
   if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
@@ -107,7 +121,23 @@ export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<Or
   sqlite.pragma('busy_timeout = 30000');
   sqlite.pragma('journal_mode = WAL');
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const statements = new Map<string, { cols: string[]; stmt: Database.Statement }>();
+  const insertMany = async (table: string, rows: Record<string, unknown>[]) => {
+    if (!rows.length) return;
+    const cols = Object.keys(rows[0]!);
+    const key = `${table}\u0000${cols.join('\u0000')}`;
+    let s = statements.get(key);
+    if (!s) {
+      const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
+      s = { cols, stmt: sqlite.prepare(`insert into ${q(table)} (${cols.map(q).join(', ')}) values (${cols.map(() => '?').join(', ')})`) };
+      statements.set(key, s);
+    }
+    const { stmt } = s;
+    sqlite.transaction(() => {
+      for (const r of rows) stmt.run(cols.map((c) => r[c] ?? null));
+    })();
+  };
+  return { db, dialect: 'sqlite', insertMany, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

@@ -27,14 +27,13 @@ if (argv[0] === '--child') {
   // The worker's code on one database: time and this process's peak RSS.
   const file = argv[1];
   const { runConsolidation } = await tsImport('../activities/warehouse/consolidate.ts', import.meta.url);
-  const { Kysely, SqliteDialect } = await import('kysely');
-  const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { openOrgDatabase } = await tsImport('../common/org-database.ts', import.meta.url);
+  const { dirname, basename } = await import('node:path');
+  const org = await openOrgDatabase({ PROVIDER: 'local', WAREHOUSE_DIR: dirname(file) }, { orgId: 'bench', databaseName: basename(file, '.sqlite') });
   const t0 = performance.now();
-  const out = await runConsolidation(db, 'sqlite', { orgId: 'bench', runId: 'bench-run' });
+  const out = await runConsolidation(org, { orgId: 'bench', runId: 'bench-run' });
   const secs = (performance.now() - t0) / 1000;
-  await db.destroy();
+  await org.close();
   process.stdout.write(JSON.stringify({ secs, maxRssMb: process.resourceUsage().maxRSS / 1024, periods: out.periods, blocked: out.blocked, rows: out.rows }) + '\n');
   process.exit(0);
 }
@@ -71,6 +70,8 @@ async function generate(file, entities) {
       }
     }
   })();
+  // As the trial_balance transform leaves it: indexed by month.
+  sqlite.exec('create index trial_balance_period on trial_balance (period, entity)');
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   await ensureConsolidationSchema(db, 'sqlite');
   await db.destroy();
@@ -134,5 +135,7 @@ try {
     process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(11)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.maxRssMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  // --keep leaves the generated databases for profiling (node --cpu-prof scripts/bench-consolidation.mjs --child <file>).
+  if (argv.includes('--keep')) process.stdout.write(`kept: ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
 }

@@ -12,8 +12,7 @@ import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, rea
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
-import { withOrgDatabase, type OrgDialect } from '../../common/org-database';
-import type { Kysely } from 'kysely';
+import { withOrgDatabase, type OrgDatabase } from '../../common/org-database';
 import { cancelled, heartbeat } from '../datafactory/run-context';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
@@ -49,8 +48,8 @@ export interface ConsolidateOutput {
  * The consolidation on an open organization database (what the activity runs; the benchmark runs
  * it too): schema and entities brought up to date, the configuration checked, then month by month.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
-export async function runConsolidation(db: Kysely<any>, dialect: OrgDialect, input: ConsolidateInput): Promise<ConsolidateOutput> {
+export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput): Promise<ConsolidateOutput> {
+  const { db, dialect } = org;
   await ensureConsolidationSchema(db, dialect);
   await syncEntities(db, dialect);
   const cfg = await readConfig(db);
@@ -59,7 +58,7 @@ export async function runConsolidation(db: Kysely<any>, dialect: OrgDialect, inp
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);
   const engine = createConsolidation(cfg, { locked });
-  const writer = new OutputWriter(db, dialect, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
+  const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
   for (const period of periods) {
@@ -93,7 +92,7 @@ export function createConsolidationActivities({ config }: { config: Config }) {
       const org = await loadOrganization(input.orgId);
       const databaseName = org.onboarding?.databaseName;
       if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
-      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, ({ db, dialect }) => runConsolidation(db, dialect, input));
+      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, (org) => runConsolidation(org, input));
     },
   };
 }

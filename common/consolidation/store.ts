@@ -6,7 +6,7 @@
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
 import { sql, type Kysely } from 'kysely';
-import type { OrgDialect } from '../org-database';
+import { insertChunked, type OrgDatabase, type OrgDialect } from '../org-database';
 import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from './decimal';
 import { DEFAULT_GROUP_CHART } from './default-chart';
 import type { PeriodResult } from './engine';
@@ -110,13 +110,7 @@ export function accountRow(a: GroupAccount, sort: number) {
   return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort };
 }
 
-/** Rows in statements small enough for either dialect's parameter limit (SQLite 32,766; T-SQL 2,100 and 1,000 rows). */
-export async function insertChunked(db: Db, dialect: OrgDialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (!rows.length) return;
-  const cols = Object.keys(rows[0]!).length;
-  const size = dialect === 'mssql' ? Math.min(1000, Math.floor(2000 / cols)) : Math.floor(32000 / cols);
-  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
-}
+export { insertChunked } from '../org-database';
 
 export const DEFAULT_SETTINGS: ConsolidationSettings = { presentationCurrency: 'USD', method: 'full', toleranceAmount: 0n, tolerancePct: 0n, fiscalYearStartMonth: 1 };
 
@@ -264,13 +258,17 @@ const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
 /** Stages one period's results (the run swaps them in at its end with commitOutputs). */
 export class OutputWriter {
   private started = false;
+  private readonly db: Db;
+  private readonly dialect: OrgDialect;
   constructor(
-    private readonly db: Db,
-    private readonly dialect: OrgDialect,
+    private readonly org: OrgDatabase,
     private readonly chart: Map<string, GroupAccount>,
     /** stagingSuffix(runId): a retried run finds and replaces its own staging tables. */
     private readonly suffix: string,
-  ) {}
+  ) {
+    this.db = org.db;
+    this.dialect = org.dialect;
+  }
 
   async start(): Promise<void> {
     const have = await existingTables(this.db);
@@ -283,7 +281,7 @@ export class OutputWriter {
 
   async write(r: PeriodResult): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    const ins = (t: string, rows: Record<string, unknown>[]) => insertChunked(this.db, this.dialect, t + this.suffix, rows);
+    const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
     await ins(
       'consolidation_translated_lines',
       r.translated.map((t) => ({ period: t.period, entity: t.entity, group_account: t.groupAccount, source_account: t.sourceAccount, source_account_name: t.sourceAccountName, account_type: t.accountType, local_amount: loc(t.local), currency: t.currency, rate_kind: t.rateKind, rate: t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), presentation_amount: amt(t.presentation) })),

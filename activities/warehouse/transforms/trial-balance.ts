@@ -90,7 +90,8 @@ const SQLITE: Dialect = {
     `drop table if exists "${NEXT}"`,
     `create table "${NEXT}" (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`,
   ],
-  swap: ['drop table if exists "trial_balance"', `alter table "${NEXT}" rename to "trial_balance"`],
+  // Indexed by month after the inserts: reports and the consolidation read one month at a time.
+  swap: ['drop table if exists "trial_balance"', `create index "trial_balance_period" on "${NEXT}" (period, entity)`, `alter table "${NEXT}" rename to "trial_balance"`],
 };
 
 const MSSQL: Dialect = {
@@ -108,7 +109,7 @@ const MSSQL: Dialect = {
     `IF OBJECT_ID(N'dbo.${NEXT}', N'U') IS NOT NULL DROP TABLE [dbo].[${NEXT}]`,
     `CREATE TABLE [dbo].[${NEXT}] (entity nvarchar(200) NOT NULL, source nvarchar(200) NOT NULL, period char(7) NOT NULL, account_code nvarchar(100) NOT NULL, account_name nvarchar(400) NULL, account_type nvarchar(20) NULL, debit decimal(19,4) NOT NULL DEFAULT 0, credit decimal(19,4) NOT NULL DEFAULT 0, net decimal(19,4) NOT NULL DEFAULT 0, currency nvarchar(10) NULL)`,
   ],
-  swap: [`IF OBJECT_ID(N'dbo.trial_balance', N'U') IS NOT NULL DROP TABLE [dbo].[trial_balance]`, `EXEC sp_rename N'dbo.${NEXT}', N'trial_balance'`],
+  swap: [`IF OBJECT_ID(N'dbo.trial_balance', N'U') IS NOT NULL DROP TABLE [dbo].[trial_balance]`, `CREATE INDEX [trial_balance_period] ON [dbo].[${NEXT}] (period, entity)`, `EXEC sp_rename N'dbo.${NEXT}', N'trial_balance'`],
 };
 
 export const DIALECTS: Record<DialectName, Dialect> = { sqlite: SQLITE, mssql: MSSQL };
