@@ -8,7 +8,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
-import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalancePeriod, stagingSuffix, syncEntities, trialBalancePeriods, writeAudit } from '../../common/consolidation/store';
+import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from '../../common/consolidation/store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
@@ -64,16 +64,24 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   for (const period of periods) {
     if (cancelled()) throw new CancelledFailure('consolidation cancelled');
     heartbeat({ period });
-    const result = engine.period(period, await readTrialBalancePeriod(db, period));
-    const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
-    if (!inRange) continue;
-    if (locked.has(period)) {
+    const write = (!input.from || period >= input.from) && (!input.to || period <= input.to) && !locked.has(period);
+    // Entity by entity: memory holds one entity's month, whatever the group's size.
+    const run = engine.start(period, await trialBalanceEntities(db, period));
+    let translated = 0;
+    for (const entity of run.entities) {
+      const lines = run.entity(entity, await readTrialBalanceRows(db, period, entity));
+      if (write) await writer.writeTranslated(lines);
+      translated += lines.length;
+    }
+    const result = run.finish();
+    if (locked.has(period) && (!input.from || period >= input.from) && (!input.to || period <= input.to)) {
       out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
       continue;
     }
+    if (!write) continue;
     await writer.write(result);
     out.periods++;
-    out.rows += result.translated.length + result.entries.length + result.ctb.length;
+    out.rows += translated + result.entries.length + result.ctb.length;
     out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
     out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
     if (result.blocked) out.blocked++;

@@ -47,6 +47,14 @@ export interface PeriodResult {
   states: RollState[];
 }
 
+/** One month in progress (createConsolidation().start). */
+export interface PeriodRun {
+  /** The entities consolidated this month, in configuration order. */
+  entities: string[];
+  entity(key: string, rows: TbRow[]): TranslatedLine[];
+  finish(): Omit<PeriodResult, 'translated'>;
+}
+
 export interface EngineOptions {
   /** Locked periods' stored roll-forward: the period is not recomputed for later months. */
   locked?: Map<string, RollState[]>;
@@ -210,23 +218,24 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return { lines, earlier, activityAfter: 0n };
   }
 
-  function period(periodKey: string, rows: TbRow[]): PeriodResult {
-    const translated: TranslatedLine[] = [];
+  /**
+   * Starts a month: `present` names the entities with trial_balance rows in it. Then hand each
+   * of `run.entities` its rows with `run.entity(key, rows)` (it answers that entity's
+   * translated lines, for the caller to write and let go: memory holds one entity's lines at a
+   * time), and `run.finish()` for the rest of the month's results.
+   */
+  function start(periodKey: string, present: Iterable<string>): PeriodRun {
     const entries: EntryLine[] = [];
     const messages: string[] = [];
     let missingRates = 0;
     const unmapped = new Set<string>();
-    const rowsByEntity = new Map<string, TbRow[]>();
-    for (const r of rows) {
-      let list = rowsByEntity.get(r.entity);
-      if (!list) rowsByEntity.set(r.entity, (list = []));
-      list.push(r);
-    }
-    for (const key of rowsByEntity.keys()) {
+    const presentSet = new Set(present);
+    for (const key of presentSet) {
       if (!entities.has(key)) messages.push(`Entity ${key} is in trial_balance but not configured`);
     }
     const lockedStates = options.locked?.get(periodKey);
-    const included = config.entities.filter((e) => e.included && (rowsByEntity.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
+    const included = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
+    const keys = included.map((e) => e.entity);
 
     // Rates first: a missing one blocks the period (and the months that roll forward from it).
     const closingOf = new Map<string, bigint>();
@@ -257,17 +266,23 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const blocked = messages.length > 0 || !!blockedFrom;
     if (blocked) {
       blockedFrom ??= periodKey;
-      // Still bring each entity's running figures forward, so a later fixed run starts right.
-      for (const e of included) toBalances(e, carryOf(e.entity), periodKey, rowsByEntity.get(e.entity) ?? []);
       return {
-        period: periodKey,
-        blocked: true,
-        translated: [],
-        entries: [],
-        ctb: [],
-        mismatches: [],
-        check: { period: periodKey, status: 'blocked', tbNet: 0n, assets: 0n, liabilitiesAndEquity: 0n, eliminationsNet: 0n, unmappedCount: 0, missingRates, messages },
-        states: [],
+        entities: keys,
+        // Still bring each entity's running figures forward, so a later fixed run starts right.
+        entity: (key, rows) => {
+          const e = entities.get(key);
+          if (e) toBalances(e, carryOf(key), periodKey, rows);
+          return [];
+        },
+        finish: () => ({
+          period: periodKey,
+          blocked: true,
+          entries: [],
+          ctb: [],
+          mismatches: [],
+          check: { period: periodKey, status: 'blocked', tbNet: 0n, assets: 0n, liabilitiesAndEquity: 0n, eliminationsNet: 0n, unmappedCount: 0, missingRates, messages },
+          states: [],
+        }),
       };
     }
 
@@ -278,8 +293,26 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     /** Intercompany lines: pair key -> each side's lines. */
     const icLines: { entity: string; counterparty: string; category: IcCategory; groupAccount: string; sourceAccount: string; amount: bigint }[] = [];
     const warned = new Set<string>();
+    // The consolidated trial balance, added to as each entity's lines and entries come.
+    const ctbMap = new Map<string, CtbRow>();
+    const row = (group: string): CtbRow => {
+      let r = ctbMap.get(group);
+      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), eliminations: 0n, nci: 0n, consolidated: 0n }));
+      return r;
+    };
+    const addEntity = (group: string, entity: string, amount: bigint) => {
+      const r = row(group);
+      r.byEntity.set(entity, (r.byEntity.get(entity) ?? 0n) + amount);
+      r.consolidated += amount;
+    };
+    const done = new Set<string>();
 
-    for (const e of included) {
+    function entity(key: string, rows: TbRow[]): TranslatedLine[] {
+      const e = entities.get(key);
+      if (!e || !keys.includes(key)) throw new Error(`entity ${key} is not consolidated in ${periodKey}`);
+      if (done.has(key)) throw new Error(`entity ${key} was already handed its rows for ${periodKey}`);
+      done.add(key);
+      const translated: TranslatedLine[] = [];
       const c = carryOf(e.entity);
       const closing = closingOf.get(e.entity)!;
       const average = averageOf.get(e.entity)!;
@@ -288,7 +321,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         c.firstPeriod = periodKey;
       }
       const share = settings.method === 'proportional' ? ownership.get(e.entity)! : ONE_RATE;
-      const { lines, earlier } = toBalances(e, c, periodKey, rowsByEntity.get(e.entity) ?? []);
+      const { lines, earlier } = toBalances(e, c, periodKey, rows);
       let exactSum = 0n;
       let roundedSum = 0n;
       let reLocal = earlier;
@@ -375,7 +408,13 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       equity.set(CTA, (equity.get(CTA) ?? 0n) + cta);
       equityOf.set(e.entity, equity);
       profitOf.set(e.entity, profitTranslated);
+      for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
+      return translated;
     }
+
+    function finish(): Omit<PeriodResult, 'translated'> {
+      const missed = keys.filter((k) => !done.has(k));
+      if (missed.length) throw new Error(`finish() before every entity of ${periodKey} was handed its rows (${missed.join(', ')})`);
 
     // NCI (full method): the non-controlling share of each part-owned entity's equity and profit.
     const nciShare = new Map<string, bigint>();
@@ -438,18 +477,6 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     }
 
     // The consolidated trial balance and its checks.
-    const ctbMap = new Map<string, CtbRow>();
-    const row = (group: string): CtbRow => {
-      let r = ctbMap.get(group);
-      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), eliminations: 0n, nci: 0n, consolidated: 0n }));
-      return r;
-    };
-    const addEntity = (group: string, entity: string, amount: bigint) => {
-      const r = row(group);
-      r.byEntity.set(entity, (r.byEntity.get(entity) ?? 0n) + amount);
-      r.consolidated += amount;
-    };
-    for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
     let eliminationsNet = 0n;
     for (const x of entries) {
       if (x.kind === 'translation' || x.kind === 'rounding') addEntity(x.groupAccount, x.entity!, x.amount);
@@ -478,16 +505,32 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return {
       period: periodKey,
       blocked: false,
-      translated,
       entries,
       ctb,
       mismatches,
       check: { period: periodKey, status: 'ok', tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount: unmapped.size, missingRates, messages },
       states,
     };
+    }
+
+    return { entities: keys, entity, finish };
   }
 
-  return { period };
+  /** A whole month at once (tests, small groups): start, every entity, finish. */
+  function period(periodKey: string, rows: TbRow[]): PeriodResult {
+    const byEntity = new Map<string, TbRow[]>();
+    for (const r of rows) {
+      let list = byEntity.get(r.entity);
+      if (!list) byEntity.set(r.entity, (list = []));
+      list.push(r);
+    }
+    const run = start(periodKey, byEntity.keys());
+    const translated: TranslatedLine[] = [];
+    for (const key of run.entities) translated.push(...run.entity(key, byEntity.get(key) ?? []));
+    return { ...run.finish(), translated };
+  }
+
+  return { start, period };
 }
 
 export type Consolidation = ReturnType<typeof createConsolidation>;

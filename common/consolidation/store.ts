@@ -11,7 +11,7 @@ import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE,
 import { DEFAULT_GROUP_CHART } from './default-chart';
 import type { PeriodResult } from './engine';
 import { parseOwnership } from './validate';
-import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow } from './types';
+import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from './types';
 import { ACCOUNT_TYPES } from './types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -216,9 +216,19 @@ export async function trialBalancePeriods(db: Db): Promise<string[]> {
 
 const asType = (t: string | null): AccountType | null => ((ACCOUNT_TYPES as readonly string[]).includes(t ?? '') ? (t as AccountType) : null);
 
-export async function readTrialBalancePeriod(db: Db, period: string): Promise<TbRow[]> {
-  const rows = (await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).execute()) as { entity: string; period: string; account_code: string; account_name: string | null; account_type: string | null; net: number | string }[];
-  return rows.map((r) => ({ entity: r.entity, period: r.period, accountCode: r.account_code, accountName: r.account_name, accountType: asType(r.account_type), net: fromStored(r.net, AMOUNT_SCALE) }));
+/** The entities with rows in one month (the (period, entity) index answers it). */
+export async function trialBalanceEntities(db: Db, period: string): Promise<string[]> {
+  const rows = (await db.selectFrom('trial_balance').select('entity').distinct().where('period', '=', period).execute()) as { entity: string }[];
+  return rows.map((r) => r.entity);
+}
+
+type TbRecord = { entity: string; period: string; account_code: string; account_name: string | null; account_type: string | null; net: number | string };
+const tbRow = (r: TbRecord): TbRow => ({ entity: r.entity, period: r.period, accountCode: r.account_code, accountName: r.account_name, accountType: asType(r.account_type), net: fromStored(r.net, AMOUNT_SCALE) });
+
+/** One entity's rows of one month. */
+export async function readTrialBalanceRows(db: Db, period: string, entity: string): Promise<TbRow[]> {
+  const rows = (await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).where('entity', '=', entity).execute()) as TbRecord[];
+  return rows.map(tbRow);
 }
 
 /** The source accounts of each entity in trial_balance, with name and type (mapping screens, checks). */
@@ -279,13 +289,19 @@ export class OutputWriter {
     this.started = true;
   }
 
-  async write(r: PeriodResult): Promise<void> {
+  /** One entity's translated lines of a month, as the engine hands them out. */
+  async writeTranslated(lines: TranslatedLine[]): Promise<void> {
+    if (!this.started) throw new Error('OutputWriter.start() first');
+    await this.org.insertMany(
+      'consolidation_translated_lines' + this.suffix,
+      lines.map((t) => ({ period: t.period, entity: t.entity, group_account: t.groupAccount, source_account: t.sourceAccount, source_account_name: t.sourceAccountName, account_type: t.accountType, local_amount: loc(t.local), currency: t.currency, rate_kind: t.rateKind, rate: t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), presentation_amount: amt(t.presentation) })),
+    );
+  }
+
+  /** The rest of a month's results (its translated lines went through writeTranslated). */
+  async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
-    await ins(
-      'consolidation_translated_lines',
-      r.translated.map((t) => ({ period: t.period, entity: t.entity, group_account: t.groupAccount, source_account: t.sourceAccount, source_account_name: t.sourceAccountName, account_type: t.accountType, local_amount: loc(t.local), currency: t.currency, rate_kind: t.rateKind, rate: t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), presentation_amount: amt(t.presentation) })),
-    );
     await ins(
       'consolidation_entries',
       r.entries.map((x) => ({ period: x.period, entry_id: x.entryId, kind: x.kind, entity: x.entity, counterparty: x.counterparty, category: x.category, group_account: x.groupAccount, amount: amt(x.amount), sources: x.sources, memo: x.memo })),
@@ -316,19 +332,28 @@ export class OutputWriter {
   }
 
   /**
-   * Swaps the staged periods in, in one transaction: every unlocked period in the run's range
-   * is replaced (a period no longer in trial_balance is cleared), locked periods are kept.
+   * Swaps the staged periods in, in one transaction: the months the run does not replace (locked,
+   * or outside its range) are copied into the staging table, which then takes the output
+   * table's place with its indexes. A full run copies nothing: each row is written once.
    */
   async commit(range: { from?: string; to?: string }, locked: string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      for (const name of Object.keys(OUTPUT_TABLES)) {
-        let del = trx.deleteFrom(name);
-        if (range.from) del = del.where('period', '>=', range.from);
-        if (range.to) del = del.where('period', '<=', range.to);
-        if (locked.length) del = del.where('period', 'not in', locked);
-        await del.execute();
-        await trx.insertInto(name).expression(trx.selectFrom(name + this.suffix).selectAll()).execute();
-        await trx.schema.dropTable(name + this.suffix).execute();
+      for (const [name, def] of Object.entries(OUTPUT_TABLES)) {
+        const next = name + this.suffix;
+        const kept = trx
+          .selectFrom(name)
+          .selectAll()
+          .where((eb) => {
+            const keep = [];
+            if (range.from) keep.push(eb('period', '<', range.from));
+            if (range.to) keep.push(eb('period', '>', range.to));
+            if (locked.length) keep.push(eb('period', 'in', locked));
+            return keep.length ? eb.or(keep) : eb.val(0).$castTo<boolean>();
+          });
+        if (range.from || range.to || locked.length) await trx.insertInto(next).expression(kept).execute();
+        await trx.schema.dropTable(name).execute();
+        for (const [i, cols] of (def.indexes ?? []).entries()) await trx.schema.createIndex(`${name}_ix${i}`).on(next).columns(cols).execute();
+        await trx.schema.alterTable(next).renameTo(name).execute();
       }
     });
   }

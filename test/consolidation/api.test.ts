@@ -166,6 +166,14 @@ describe('setting a group up and consolidating it', () => {
     const open = (await api('get', `/consolidation/${orgID}/results?period=2026-01`)).body.data;
     expect(open.locked).toBeNull();
     expect(open.rows.find((r: { groupAccount: string }) => r.groupAccount === '1000').entities.S).toBe('1300.00'); // 1,000 x 1.30
+    // A run over February only rewrites February: January (at 1.30) and March stay as they are.
+    await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.20', average: '1.15' }] });
+    const feb = await api('post', `/consolidation/${orgID}/run`).send({ from: '2026-02', to: '2026-02' });
+    expect(feb.body.data).toMatchObject({ periods: 1, blocked: 0 });
+    const janAfter = (await api('get', `/consolidation/${orgID}/results?period=2026-01`)).body.data;
+    expect(janAfter.rows.find((r: { groupAccount: string }) => r.groupAccount === '1000').entities.S).toBe('1300.00');
+    expect((await api('get', `/consolidation/${orgID}/results?period=2026-03`)).body.data.check.status).toBe('ok');
+    expect((await api('post', `/consolidation/${orgID}/run`).send({})).body.data.periods).toBe(3);
   });
 
   it('a missing rate blocks its month with a message naming the currency and month', async () => {
