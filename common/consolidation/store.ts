@@ -68,7 +68,6 @@ export const OUTPUT_TABLES: Record<string, TableDef> = {
     columns: [['period', 'key'], ['group_account', 'key'], ['group_account_name', 'text'], ['account_type', 'key'], ['line', 'text'], ['entities_amount', 'amount'], ['eliminations', 'amount'], ['nci', 'amount'], ['consolidated', 'amount']],
     indexes: [['period', 'group_account']],
   },
-  consolidated_trial_balance_entities: { columns: [['period', 'key'], ['group_account', 'key'], ['entity', 'key'], ['amount', 'amount']], indexes: [['period', 'group_account']] },
   consolidation_mismatches: {
     columns: [['period', 'key'], ['entity_a', 'key'], ['entity_b', 'key'], ['category', 'key'], ['amount_a', 'amount'], ['amount_b', 'amount'], ['difference', 'amount'], ['within_tolerance', 'int'], ['likely_cause', 'text']],
     indexes: [['period']],
@@ -99,10 +98,35 @@ async function createTable(db: Db, dialect: OrgDialect, name: string, def: Table
   for (const [i, cols] of (def.indexes ?? []).entries()) await db.schema.createIndex(`${name}_ix${i}`).on(name).columns(cols).execute();
 }
 
+/** Integer cents of a stored amount (exact sums in SQL, never a floating-point SUM). */
+const CENTS_SQL: Record<OrgDialect, (col: string) => string> = {
+  sqlite: (c) => `cast(round(${c} * 100) as integer)`,
+  mssql: (c) => `cast(round(${c} * 100, 0) as bigint)`,
+};
+
+/**
+ * The consolidated trial balance's column per entity: its translated lines and its translation
+ * and rounding entries, summed in exact cents. A view over what the run wrote once.
+ */
+export const ENTITY_COLUMNS_VIEW = 'consolidated_trial_balance_entities';
+function entityColumnsView(dialect: OrgDialect): string {
+  const cents = CENTS_SQL[dialect];
+  return `create view ${ENTITY_COLUMNS_VIEW} as
+select period, group_account, entity, sum(cents) as amount_cents from (
+  select period, group_account, entity, ${cents('presentation_amount')} as cents from consolidation_translated_lines
+  union all
+  select period, group_account, entity, ${cents('amount')} as cents from consolidation_entries where kind in ('translation', 'rounding')
+) x group by period, group_account, entity`;
+}
+
 /** Creates what is missing of the consolidation's tables; a new organization gets the default group chart. */
 export async function ensureConsolidationSchema(db: Db, dialect: OrgDialect): Promise<void> {
   const have = await existingTables(db);
   for (const [name, def] of Object.entries({ ...CONFIG_TABLES, ...OUTPUT_TABLES })) if (!have.has(name)) await createTable(db, dialect, name, def);
+  const views = new Set((await db.introspection.getTables({ withInternalKyselyTables: false })).filter((t) => t.isView).map((t) => t.name));
+  // Earlier runs stored the columns as a table: the view takes its place.
+  if (have.has(ENTITY_COLUMNS_VIEW) && !views.has(ENTITY_COLUMNS_VIEW)) await db.schema.dropTable(ENTITY_COLUMNS_VIEW).execute();
+  if (!views.has(ENTITY_COLUMNS_VIEW)) await sql.raw(entityColumnsView(dialect)).execute(db);
   if (!have.has('group_accounts')) await insertChunked(db, dialect, 'group_accounts', DEFAULT_GROUP_CHART.map((a, i) => accountRow(a, i)));
 }
 
@@ -316,10 +340,6 @@ export class OutputWriter {
       }),
     );
     await ins(
-      'consolidated_trial_balance_entities',
-      r.ctb.flatMap((c) => [...c.byEntity].map(([entity, v]) => ({ period: c.period, group_account: c.groupAccount, entity, amount: amt(v) }))),
-    );
-    await ins(
       'consolidation_mismatches',
       r.mismatches.map((m) => ({ period: m.period, entity_a: m.entityA, entity_b: m.entityB, category: m.category, amount_a: amt(m.amountA), amount_b: amt(m.amountB), difference: amt(m.difference), within_tolerance: m.withinTolerance ? 1 : 0, likely_cause: m.likelyCause })),
     );
@@ -338,6 +358,8 @@ export class OutputWriter {
    */
   async commit(range: { from?: string; to?: string }, locked: string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // The view over the outputs goes while they are swapped (a rename checks every view) and comes back after.
+      await trx.schema.dropView(ENTITY_COLUMNS_VIEW).ifExists().execute();
       for (const [name, def] of Object.entries(OUTPUT_TABLES)) {
         const next = name + this.suffix;
         const kept = trx
@@ -355,6 +377,7 @@ export class OutputWriter {
         for (const [i, cols] of (def.indexes ?? []).entries()) await trx.schema.createIndex(`${name}_ix${i}`).on(next).columns(cols).execute();
         await trx.schema.alterTable(next).renameTo(name).execute();
       }
+      await sql.raw(entityColumnsView(this.dialect)).execute(trx);
     });
   }
 }

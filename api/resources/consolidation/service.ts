@@ -8,6 +8,7 @@ import { formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, 
 import { suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
 import {
   accountRow,
+  ENTITY_COLUMNS_VIEW,
   ensureConsolidationSchema,
   entityConfigOf,
   insertChunked,
@@ -300,7 +301,7 @@ export async function results(db: Db, period: string) {
   const [check, ctb, byEntity, mismatches, entities, lock] = await Promise.all([
     db.selectFrom('consolidation_checks').selectAll().where('period', '=', period).executeTakeFirst() as Promise<Record<string, unknown> | undefined>,
     db.selectFrom('consolidated_trial_balance').selectAll().where('period', '=', period).orderBy('group_account').execute() as Promise<Record<string, unknown>[]>,
-    db.selectFrom('consolidated_trial_balance_entities').selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
+    db.selectFrom(ENTITY_COLUMNS_VIEW).selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
     db.selectFrom('consolidation_mismatches').selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
     readEntities(db),
     db.selectFrom('consolidation_period_locks').selectAll().where('period', '=', period).executeTakeFirst(),
@@ -308,7 +309,7 @@ export async function results(db: Db, period: string) {
   if (!check) throw new ApiError(404, `No consolidation for ${period} yet: run the consolidation first`);
   const names = new Map(entities.map((e) => [e.entity, e.name]));
   const columns = [...new Set(byEntity.map((r) => String(r.entity)))].sort().map((e) => ({ entity: e, name: names.get(e) ?? e }));
-  const cell = new Map(byEntity.map((r) => [`${r.group_account}\u0000${r.entity}`, money(r.amount)]));
+  const cell = new Map(byEntity.map((r) => [`${r.group_account}\u0000${r.entity}`, formatFixed(BigInt(r.amount_cents as number | string), PRESENTATION_SCALE)]));
   return {
     period,
     locked: lock ? { lockedBy: lock.locked_by, lockedAt: lock.locked_at } : null,
