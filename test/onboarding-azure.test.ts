@@ -8,6 +8,8 @@ import { createActivities } from '../activities';
 import { createApp } from '../api/app';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
+import { Upload } from '../common/models/upload';
+import { trialBalanceScriptForDataFactory } from '../activities/warehouse/transforms/trial-balance';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
@@ -152,6 +154,25 @@ describe('azure provider', () => {
     expect(calls.filter((r) => r.path.endsWith('/createRun')).map((r) => r.path.split('/').slice(-2)[0])).toEqual(['load-uploaded-csvs', 'rebuild-reporting-tables']);
     expect(calls.filter((r) => r.method === 'GET').length).toBeGreaterThanOrEqual(5);
     expect(calls.some((r) => r.path.endsWith('/queryActivityruns'))).toBe(true);
+  });
+
+  it("rebuilds trial_balance in Data Factory with a script compiled for the run: the organization's saved CSV tables come in too", async () => {
+    const o = await onboardedWithFile();
+    // A CSV saved as table "ledger" (the save itself needs Azure SQL; its record is what the run reads).
+    await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'ledger.csv', url: 'x', size: 8, status: 'saved', tableName: 'ledger', tables: ['ledger'], savedAt: new Date(), columns: [{ name: 'entity', type: 'text' }, { name: 'period', type: 'text' }, { name: 'account', type: 'text' }, { name: 'amount', type: 'number' }] });
+    await Upload.create({ organization_id: o.orgID, fileName: 'notes.csv', containerName: o.containerName, blobName: 'notes.csv', url: 'x', size: 8, status: 'saved', tableName: 'notes', tables: ['notes'], savedAt: new Date(), columns: [{ name: 'title', type: 'text' }] });
+    fake.runPlan = () => ({ polls: 1, status: 'Succeeded' });
+    expect((await get(`/pipeline/run-pipeline/${o.orgID}`)).body.message).toBe('All pipelines ran successfully!');
+    const creates = runCalls(o.dataFactoryName).filter((r) => r.path.endsWith('/createRun'));
+    const rebuild = creates.find((r) => r.path.includes('/pipelines/rebuild-reporting-tables/'))!.body as { script: string };
+    expect(rebuild.script).toBe(trialBalanceScriptForDataFactory([{ name: 'ledger', columns: ['entity', 'period', 'account', 'amount', '_upload_id', '_loaded_at'] }]));
+    expect(rebuild.script).toContain(`IF OBJECT_ID(N'dbo.ledger', N'U') IS NOT NULL EXEC(N'insert into "trial_balance__next"`);
+    expect(rebuild.script).not.toContain('notes');
+    // The pipeline as imported takes the script as its parameter.
+    const put = fake.requests.find((r) => r.method === 'PUT' && r.path.endsWith(`/factories/${o.dataFactoryName}/pipelines/rebuild-reporting-tables`))!.body as { properties: { parameters: Record<string, { defaultValue: string }>; activities: { typeProperties: { scripts: { text: unknown }[] } }[] } };
+    expect(put.properties.activities[0]!.typeProperties.scripts[0]!.text).toEqual({ value: '@pipeline().parameters.script', type: 'Expression' });
+    expect(put.properties.parameters.script!.defaultValue).toBe(trialBalanceScriptForDataFactory());
+    expect(creates.find((r) => r.path.includes('/pipelines/load-uploaded-csvs/'))!.body).toBeFalsy();
   });
 
   it("answers 'Failed to run some pipelines.' with Data Factory's message, and skips what depends on the failed pipeline", async () => {

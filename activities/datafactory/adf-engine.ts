@@ -9,9 +9,33 @@ import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-r
 import { sqlConnectionStringOf } from '../warehouse/connection';
 import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
-import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type RunPipelineOutput } from './run-context';
+import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type OnboardedOrg, type RunPipelineOutput } from './run-context';
+import { Upload, type UploadDoc } from '../../common/models/upload';
+import { trialBalanceScriptForDataFactory, type SchemaSnapshot } from '../warehouse/transforms/trial-balance';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
+
+/** The pipeline that rebuilds trial_balance takes its script per run (template version 3 on). */
+const REBUILD_PIPELINE = 'rebuild-reporting-tables';
+
+/**
+ * The organization's saved CSV tables and their columns, from its upload records: the last save
+ * to a table is what the table holds (a save replaces it), plus the two columns every load adds.
+ */
+export async function savedCsvTables(orgId: string): Promise<SchemaSnapshot> {
+  const uploads = await Upload.find({ organization_id: orgId, status: 'saved', tableName: { $ne: null } }, { tables: 1, tableName: 1, columns: 1, savedAt: 1 }).sort({ savedAt: 1 }).lean<UploadDoc[]>();
+  const tables = new Map<string, string[]>();
+  for (const u of uploads) {
+    const columns = [...(u.columns ?? []).map((c) => c.name), '_upload_id', '_loaded_at'];
+    for (const t of u.tables?.length ? u.tables : [u.tableName!]) tables.set(t, columns);
+  }
+  return [...tables].map(([name, columns]) => ({ name, columns }));
+}
+
+async function runParameters(org: OnboardedOrg, pipelineName: string): Promise<Record<string, string> | undefined> {
+  if (pipelineName !== REBUILD_PIPELINE || (org.onboarding.factoryTemplateVersion ?? 0) < 3) return undefined;
+  return { script: trialBalanceScriptForDataFactory(await savedCsvTables(String(org._id))) };
+}
 
 export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory {
   const adf = createAzureFactory(cfg, azure);
@@ -40,7 +64,7 @@ export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory
       // the heartbeat details) instead of starting a second one.
       let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? heartbeatRunId(pipelineName);
       if (!externalRunId) {
-        externalRunId = await adf.createRun(factory, pipelineName);
+        externalRunId = await adf.createRun(factory, pipelineName, await runParameters(org, pipelineName));
         heartbeat({ pipeline: pipelineName, externalRunId });
         await setPipeline(runId, pipelineName, { externalRunId });
       }

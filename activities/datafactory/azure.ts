@@ -82,10 +82,10 @@ export function createAzureFactory(cfg: Config, azure: AzureDeps) {
       return { pipelines: template.pipelines.map((p) => p.name) };
     },
 
-    async createRun(factoryName: string, pipelineName: string): Promise<string> {
+    async createRun(factoryName: string, pipelineName: string, parameters?: Record<string, string>): Promise<string> {
       const adf = await client();
       try {
-        const res = await adf.pipelines.createRun(rg(), factoryName, pipelineName);
+        const res = await adf.pipelines.createRun(rg(), factoryName, pipelineName, parameters ? { parameters } : undefined);
         return res.runId;
       } catch (e) {
         return classifyArmError(e, `Azure refused to run pipeline "${pipelineName}"`);

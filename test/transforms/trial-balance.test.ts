@@ -49,6 +49,16 @@ describe('compiled SQL against reviewed golden files', () => {
   ] as const)('%s', (dialect, file) => golden(file, render(dialect)));
 
   it("Azure Data Factory's rebuild script", () => golden('trial-balance.adf.sql', `${trialBalanceScriptForDataFactory()}\n`));
+  it("Azure Data Factory's rebuild script with the organization's saved CSV tables (a fitting header comes in, guarded; another does not)", () =>
+    golden(
+      'trial-balance.adf-csv.sql',
+      `${trialBalanceScriptForDataFactory([
+        { name: 'ledger', columns: ['entity', 'period', 'account', 'amount', '_upload_id', '_loaded_at'] },
+        { name: "o'brien_gl", columns: ['company', 'date', 'account_code', 'debit', 'credit'] },
+        { name: 'notes', columns: ['title', 'body'] },
+        { name: 'sage_trial_balance', columns: ['company_id', 'period', 'account_no', 'debits', 'credits'] },
+      ])}\n`,
+    ));
 
   it('plans the same sources in the same order for both dialects', () => {
     const labels = (d: DialectName) => planTrialBalance(SCHEMA, d).sources.map((s) => s.label);

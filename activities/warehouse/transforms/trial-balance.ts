@@ -274,14 +274,23 @@ export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): 
 /**
  * The T-SQL script Azure Data Factory's rebuild pipeline runs (templates/datafactory): the
  * connector sources, each only when its tables exist (checked by the script when it runs, as the
- * tables appear with the first sync), compiled from the same definition; one transaction.
- * Saved CSV tables are brought in by the worker's rebuild (the azure warehouse provider reads
- * the live schema), not by this fixed script.
+ * tables appear with the first sync), and the organization's saved CSV tables whose header fits
+ * (`csvTables`: names and columns from their upload records, so the worker compiles the script
+ * for each run without reaching the database; each guarded the same way), compiled from the same
+ * definition; one transaction. The pipeline takes it as its `script` parameter; the template's
+ * default value is the script without CSV tables.
  */
-export function trialBalanceScriptForDataFactory(): string {
+export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = []): string {
   const d = MSSQL;
-  const exists = (t: string) => `OBJECT_ID(N'dbo.${t}', N'U') IS NOT NULL`;
+  const exists = (t: string) => `OBJECT_ID(N'dbo.${t.replace(/'/g, "''")}', N'U') IS NOT NULL`;
   const exec = (q: string) => `EXEC(N'${q.replace(/'/g, "''")}')`;
+  const csv: string[] = [];
+  for (const t of csvTables) {
+    const name = t.name.toLowerCase();
+    if (name.startsWith('_') || CONNECTOR_OR_REPORT.test(name) || name.includes('__')) continue;
+    const shape = csvShape(d, t.name, new Set(t.columns.map((c) => c.toLowerCase())));
+    if (shape) csv.push(`IF ${exists(t.name)} ${exec(insertOf(d, shape))};`);
+  }
   const lines = [
     'SET XACT_ABORT ON;',
     'BEGIN TRANSACTION;',
@@ -290,6 +299,7 @@ export function trialBalanceScriptForDataFactory(): string {
     `ELSE IF ${exists('quickbooks_trial_balance')} ${exec(insertOf(d, quickbooksShape(false)))};`,
     `IF ${exists('sage_trial_balance')} AND ${exists('sage_gl_accounts')} ${exec(insertOf(d, sageShape(true, true)))}`,
     `ELSE IF ${exists('sage_trial_balance')} ${exec(insertOf(d, sageShape(false, true)))};`,
+    ...csv,
     ...d.swap.map((s) => `${s};`),
     'COMMIT;',
   ];
