@@ -57,7 +57,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);
-  const engine = createConsolidation(cfg, { locked });
+  const engine = createConsolidation(cfg, { locked, entityColumns: false });
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };

@@ -56,6 +56,12 @@ export interface PeriodRun {
 }
 
 export interface EngineOptions {
+  /**
+   * Keep each group account's amount per entity (CtbRow.byEntity; default true). The worker turns
+   * it off: the organization's database has those columns as a view over the translated lines,
+   * and a month then holds one row per group account instead of one per group account and entity.
+   */
+  entityColumns?: boolean;
   /** Locked periods' stored roll-forward: the period is not recomputed for later months. */
   locked?: Map<string, RollState[]>;
 }
@@ -130,6 +136,7 @@ function likelyCause(a: bigint, b: bigint, currencies: [string, string]): string
 
 export function createConsolidation(config: ConsolidationConfig, options: EngineOptions = {}) {
   const { settings } = config;
+  const entityColumns = options.entityColumns ?? true;
   const P = settings.presentationCurrency;
   const accounts = new Map(config.accounts.map((a) => [a.code, a]));
   const role = new Map<GroupRole, GroupAccount>();
@@ -297,12 +304,13 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const ctbMap = new Map<string, CtbRow>();
     const row = (group: string): CtbRow => {
       let r = ctbMap.get(group);
-      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), eliminations: 0n, nci: 0n, consolidated: 0n }));
+      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), entities: 0n, eliminations: 0n, nci: 0n, consolidated: 0n }));
       return r;
     };
     const addEntity = (group: string, entity: string, amount: bigint) => {
       const r = row(group);
-      r.byEntity.set(entity, (r.byEntity.get(entity) ?? 0n) + amount);
+      if (entityColumns) r.byEntity.set(entity, (r.byEntity.get(entity) ?? 0n) + amount);
+      r.entities += amount;
       r.consolidated += amount;
     };
     const done = new Set<string>();

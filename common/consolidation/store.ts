@@ -334,9 +334,7 @@ export class OutputWriter {
       'consolidated_trial_balance',
       r.ctb.map((c) => {
         const a = this.chart.get(c.groupAccount);
-        let entities = 0n;
-        for (const v of c.byEntity.values()) entities += v;
-        return { period: c.period, group_account: c.groupAccount, group_account_name: a?.name ?? c.groupAccount, account_type: a?.type ?? 'asset', line: a?.line ?? '', entities_amount: amt(entities), eliminations: amt(c.eliminations), nci: amt(c.nci), consolidated: amt(c.consolidated) };
+        return { period: c.period, group_account: c.groupAccount, group_account_name: a?.name ?? c.groupAccount, account_type: a?.type ?? 'asset', line: a?.line ?? '', entities_amount: amt(c.entities), eliminations: amt(c.eliminations), nci: amt(c.nci), consolidated: amt(c.consolidated) };
       }),
     );
     await ins(

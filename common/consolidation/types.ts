@@ -145,8 +145,10 @@ export interface EntryLine {
 export interface CtbRow {
   period: string;
   groupAccount: string;
-  /** Per entity: its translated lines, CTA and rounding (cents). */
+  /** Per entity: its translated lines, CTA and rounding (cents); empty unless the engine keeps entity columns. */
   byEntity: Map<string, bigint>;
+  /** The entity columns' total (cents). */
+  entities: bigint;
   eliminations: bigint;
   nci: bigint;
   consolidated: bigint;

@@ -93,6 +93,8 @@ describe('consolidation property: balanced books give a balanced group, in every
           const col = res.ctb.reduce((s, row) => s + (row.byEntity.get(e.entity) ?? 0n), 0n);
           expect({ seed, period: p, entity: e.entity, col }).toEqual({ seed, period: p, entity: e.entity, col: 0n });
         }
+        // The entity columns' total is their sum.
+        for (const row of res.ctb) expect(row.entities).toBe([...row.byEntity.values()].reduce((s, v) => s + v, 0n));
       });
     }
   });
