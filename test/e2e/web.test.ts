@@ -234,7 +234,7 @@ describe('the web app in a real browser', () => {
     await page.waitForURL(`${base}/file-upload`);
     await page.getByTestId('org-name').getByText(ORG_NAME).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard', 'Revenue']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard', 'Revenue']);
 
     // Upload ~1.5 MB at an emulated 1 MB/s (loopback is too fast to see the bar move); every
     // percentage shown is recorded.

@@ -38,13 +38,13 @@ afterEach(() => {
 });
 
 describe('menus by role (spec section 2)', () => {
-  it('user: Upload File, Pipelines, Apps, Dashboard with one sub-item per dashboard', () => {
+  it('user: Upload File, Pipelines, Consolidation, Apps, Dashboard with one sub-item per dashboard', () => {
     const m = menuForRole('user', dashboards);
-    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard']);
-    expect(m[3]!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
+    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
+    expect(m[4]!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
   });
-  it('admin: Organizations, Org - Onboarding, Users, then the four', () => {
-    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Apps', 'Dashboard']);
+  it('admin: Organizations, Org - Onboarding, Users, then the five', () => {
+    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
   });
   it('any other role: an empty menu', () => {
     expect(menuForRole('auditor')).toEqual([]);
@@ -63,8 +63,8 @@ describe('the shell', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
     expect(await screen.findByTestId('org-name')).toHaveTextContent('Acme Holdings');
     const links = within(nav).getAllByRole('link').map((a) => a.textContent);
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
-    expect(links.slice(0, 4)).toEqual(['Upload File', 'Pipelines', 'Apps', 'Dashboard']);
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
+    expect(links.slice(0, 5)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
     expect(within(nav).getByRole('link', { name: 'Cash Flow' })).toHaveAttribute('href', '/dashboard?name=Cash%20Flow');
     expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('ALAda Lovelace');
@@ -76,7 +76,7 @@ describe('the shell', () => {
     mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
     renderAt('/organizations');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Apps', 'Dashboard']));
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']));
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('UUnknown');
     expect(screen.queryByTestId('org-name')).toBeNull();
   });

@@ -22,6 +22,7 @@ const PrivacyPolicyPage = lazy(() => import('../features/public/PrivacyPolicyPag
 const LicenseAgreementPage = lazy(() => import('../features/public/LicenseAgreementPage'));
 const FileUploadPage = lazy(() => import('../features/files/FileUploadPage'));
 const PipelinesPage = lazy(() => import('../features/pipelines/PipelinesPage'));
+const ConsolidationPage = lazy(() => import('../features/consolidation/ConsolidationPage'));
 const AppsPage = lazy(() => import('../features/apps/AppsPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
@@ -107,6 +108,7 @@ export function AppRoutes() {
           <Route element={<RequireAuth><Shell /></RequireAuth>}>
             <Route path={paths.fileUpload} element={<FileUploadPage />} />
             <Route path={paths.pipelines} element={<PipelinesPage />} />
+            <Route path={paths.consolidation} element={<ConsolidationPage />} />
             <Route path={paths.apps} element={<AppsPage />} />
             <Route path={paths.quickbooksCallback} element={<AppsPage />} />
             <Route path={paths.dashboard} element={<DashboardPage />} />

@@ -7,6 +7,7 @@ export const paths = {
   resetPasswordSuccess: '/reset-password/success',
   fileUpload: '/file-upload',
   pipelines: '/pipelines',
+  consolidation: '/consolidation',
   apps: '/apps',
   /** Where Intuit sends the browser back (set QBO_REDIRECT_URI to PUBLIC_URL + this path). */
   quickbooksCallback: '/apps/quickbooks/callback',

@@ -12,6 +12,7 @@ export function menuForRole(role: string | undefined, dashboards: Dashboard[] = 
   const common: MenuEntry[] = [
     { label: 'Upload File', to: paths.fileUpload },
     { label: 'Pipelines', to: paths.pipelines },
+    { label: 'Consolidation', to: paths.consolidation },
     { label: 'Apps', to: paths.apps },
     { label: 'Dashboard', to: paths.dashboard, children: dashboards.map((d) => ({ label: d.name, to: `${paths.dashboard}?name=${encodeURIComponent(d.name)}` })) },
   ];

@@ -1,0 +1,185 @@
+import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { toast } from '../../components/toaster';
+import type { Entity, GroupAccount } from './api/overview';
+import { importRates, saveHistoricalRates, saveRates, useRates, type RateInput } from './api/rates';
+import { CsvImport } from './CsvImport';
+import { AccountOptions } from './MappingDialog';
+import { CURRENCY_RE, PERIOD_RE } from './words';
+
+const EMPTY_RATE: RateInput = { currency: '', period: '', closing: '', average: '' };
+
+function RateForm({ orgId, value, onValue }: { orgId: string; value: RateInput; onValue: (v: RateInput) => void }) {
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const set = (key: keyof RateInput) => (v: string) => onValue({ ...value, [key]: v });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!CURRENCY_RE.test(value.currency)) return setError('A currency is a 3-letter ISO 4217 code');
+    if (!PERIOD_RE.test(value.period)) return setError('A month is written YYYY-MM');
+    if (!value.closing || !value.average) return setError('Enter the closing and the average rate');
+    setError(undefined);
+    setSaving(true);
+    try {
+      toast(await saveRates(orgId, [value]), 'success');
+      onValue(EMPTY_RATE);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Add or edit a rate">
+      <H4>Add or edit a rate</H4>
+      <div className="inline-form">
+        <FormGroup label="Currency" labelFor="rate-currency">
+          <InputGroup id="rate-currency" maxLength={3} placeholder="EUR" value={value.currency} onChange={(e) => set('currency')(e.target.value.toUpperCase().trim())} />
+        </FormGroup>
+        <FormGroup label="Month (YYYY-MM)" labelFor="rate-period">
+          <InputGroup id="rate-period" maxLength={7} placeholder="YYYY-MM" inputMode="numeric" value={value.period} onChange={(e) => set('period')(e.target.value.trim())} />
+        </FormGroup>
+        <FormGroup label="Closing rate" labelFor="rate-closing">
+          <InputGroup id="rate-closing" inputMode="decimal" value={value.closing} onChange={(e) => set('closing')(e.target.value.trim())} />
+        </FormGroup>
+        <FormGroup label="Average rate" labelFor="rate-average">
+          <InputGroup id="rate-average" inputMode="decimal" value={value.average} onChange={(e) => set('average')(e.target.value.trim())} />
+        </FormGroup>
+      </div>
+      {error && (
+        <Callout intent="danger" role="alert" className="consolidation-note">
+          {error}
+        </Callout>
+      )}
+      <div className="button-row">
+        <Button type="submit" intent="primary" text="Save rate" loading={saving} />
+        <Button text="Clear" onClick={() => onValue(EMPTY_RATE)} />
+      </div>
+    </form>
+  );
+}
+
+function HistoricalRateForm({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {
+  const equity = accounts.filter((a) => a.type === 'equity' && !a.role);
+  const [value, setValue] = useState({ entity: '', groupAccount: '', rate: '' });
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!value.entity || !value.groupAccount || !value.rate) return setError('Choose the entity and the equity account, and enter the rate');
+    setError(undefined);
+    setSaving(true);
+    try {
+      toast(await saveHistoricalRates(orgId, [value]), 'success');
+      setValue({ entity: '', groupAccount: '', rate: '' });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Historical rate">
+      <H4>Historical rate</H4>
+      <p className="muted">Equity accounts are translated at the rate of the day the equity arose. Without one, the closing rate of the entity's first month is used and the run says so.</p>
+      <div className="inline-form">
+        <FormGroup label="Entity" labelFor="historical-entity">
+          <HTMLSelect id="historical-entity" value={value.entity} onChange={(e) => setValue((v) => ({ ...v, entity: e.target.value }))}>
+            <option value="">Choose an entity</option>
+            {entities.map((o) => (
+              <option key={o.entity} value={o.entity}>
+                {o.name}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label="Equity account" labelFor="historical-account">
+          <HTMLSelect id="historical-account" value={value.groupAccount} onChange={(e) => setValue((v) => ({ ...v, groupAccount: e.target.value }))}>
+            <option value="">Choose an equity account</option>
+            <AccountOptions accounts={equity} />
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label="Rate" labelFor="historical-rate">
+          <InputGroup id="historical-rate" inputMode="decimal" value={value.rate} onChange={(e) => setValue((v) => ({ ...v, rate: e.target.value.trim() }))} />
+        </FormGroup>
+      </div>
+      {error && (
+        <Callout intent="danger" role="alert" className="consolidation-note">
+          {error}
+        </Callout>
+      )}
+      <Button type="submit" intent="primary" text="Save historical rate" loading={saving} />
+    </form>
+  );
+}
+
+/** Closing and average rates per currency and month (a grid), their form and CSV import; historical rates for equity. */
+export function RatesTab({ orgId, presentationCurrency, entities, accounts }: { orgId: string; presentationCurrency: string; entities: Entity[]; accounts: GroupAccount[] }) {
+  const { rates, isLoading, error } = useRates(orgId);
+  const [form, setForm] = useState<RateInput>(EMPTY_RATE);
+  const currencies = [...new Set(rates.map((r) => r.currency))].sort();
+  const months = [...new Set(rates.map((r) => r.period))].sort();
+  const at = new Map(rates.map((r) => [`${r.currency} ${r.period}`, r]));
+
+  return (
+    <>
+      <p className="muted">Rates to {presentationCurrency}: an amount in the presentation currency is the local amount times the rate. Balance-sheet accounts use the closing rate of the month, income and expenses its average rate.</p>
+      {isLoading ? (
+        <Spinner size={24} />
+      ) : error ? (
+        <Callout intent="danger" role="alert">
+          {(error as Error).message}
+        </Callout>
+      ) : rates.length === 0 ? (
+        <NonIdealState icon="exchange" title="No exchange rates yet" description="Add them below or import a CSV with the columns currency, period, closing, average." />
+      ) : (
+        <div className="table-scroll">
+          <HTMLTable striped compact className="consolidation-table" aria-label="Exchange rates">
+            <thead>
+              <tr>
+                <th>Month</th>
+                {currencies.map((c) => (
+                  <th key={c} className="amount">
+                    {c} <span className="muted">closing / average</span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {months.map((p) => (
+                <tr key={p}>
+                  <td>{p}</td>
+                  {currencies.map((c) => {
+                    const r = at.get(`${c} ${p}`);
+                    return (
+                      <td key={c} className="amount">
+                        {r ? (
+                          <Button variant="minimal" small className="link-button" text={`${r.closing} / ${r.average}`} aria-label={`Edit ${c} ${p}: closing ${r.closing}, average ${r.average}`} onClick={() => setForm({ currency: c, period: p, closing: r.closing, average: r.average })} />
+                        ) : (
+                          <span className="muted">missing</span>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      )}
+      <div className="tab-section">
+        <RateForm orgId={orgId} value={form} onValue={setForm} />
+      </div>
+      <div className="tab-section">
+        <CsvImport id="rates-import" label="Rates CSV file" buttonText="Import rates" help="A CSV with the columns currency, period, closing, average." onImport={(csv) => importRates(orgId, csv)} />
+      </div>
+      <div className="tab-section">
+        <HistoricalRateForm orgId={orgId} entities={entities} accounts={accounts} />
+      </div>
+    </>
+  );
+}
