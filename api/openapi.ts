@@ -259,7 +259,7 @@ export const paths: Record<string, Record<string, Op>> = {
     post: op('Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
   },
   '/consolidation/{orgId}/mappings': {
-    get: op('Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }', 'consolidation'),
+    get: op('Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }', 'consolidation'),
     put: op('Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories; nothing saved then', 'consolidation'),
   },
   '/consolidation/{orgId}/mappings/accept-suggestions': {
@@ -279,6 +279,7 @@ export const paths: Record<string, Record<string, Op>> = {
     post: op('Save rates from a CSV (text/csv with currency, period, closing, average); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
   },
   '/consolidation/{orgId}/historical-rates': {
+    get: op('Historical rates of equity accounts: data.rates [{ entity, group_account, rate, updated_by, updated_at }]', 'consolidation'),
     put: op('Save historical rates for equity accounts per entity and group account (without one, the closing rate of the entity\'s first period is used and the run says so)', 'consolidation'),
   },
   '/consolidation/{orgId}/run': {

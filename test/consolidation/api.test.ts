@@ -115,6 +115,7 @@ describe('setting a group up and consolidating it', () => {
     expect((await api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 })).status).toBe(200);
     expect((await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES)).body.data.saved).toBe(3);
     expect((await api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] })).status).toBe(200);
+    expect((await api('get', `/consolidation/${orgID}/historical-rates`)).body.data.rates).toMatchObject([{ entity: 'S', group_account: '3000', rate: '1.1', updated_by: 'Connie Admin' }]);
     const run = await api('post', `/consolidation/${orgID}/run`).send({});
     expect(run.status).toBe(200);
     expect(run.body.data).toMatchObject({ periods: 3, blocked: 0 });
@@ -188,6 +189,13 @@ describe('setting a group up and consolidating it', () => {
     expect(mar.check.status).toBe('blocked');
     expect(mar.rows).toEqual([]);
     await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES);
+  });
+
+  it('lists the accounts marked intercompany', async () => {
+    expect((await api('get', `/consolidation/${orgID}/mappings?intercompany=true`)).body.data.total).toBe(0);
+    await api('put', `/consolidation/${orgID}/mappings`).send({ mappings: [{ entity: 'S', sourceAccount: '2000', groupAccount: '2050', icCounterparty: 'P', icCategory: 'receivable_payable' }] });
+    const ic = (await api('get', `/consolidation/${orgID}/mappings?intercompany=true`)).body.data;
+    expect(ic.mappings.map((m: Record<string, string>) => [m.entity, m.sourceAccount, m.groupAccountName, m.icCounterparty, m.icCategory])).toEqual([['S', '2000', 'Intercompany payables', 'P', 'receivable_payable']]);
   });
 
   it("keeps another organization's user out", async () => {

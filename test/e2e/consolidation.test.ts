@@ -182,6 +182,8 @@ describe('the consolidation screens in a real browser', () => {
     await page.getByLabel('Rate', { exact: true }).fill('1.10');
     await page.getByRole('button', { name: 'Save historical rate' }).click();
     await toastSays(page, 'Historical rates saved');
+    const historical = page.getByRole('table', { name: 'Historical rates' });
+    expect(await historical.getByRole('row').filter({ hasText: 'Sub' }).textContent()).toContain('3000 Share capital');
     await screenshot(page, 'consolidation-06-rates');
   });
 

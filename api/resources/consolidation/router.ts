@@ -105,6 +105,9 @@ export function consolidationRouter(deps: AppDeps): Router {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), rows, 'rates.import'));
     ok(res, `Rates imported: ${n}`, { saved: n });
   });
+  router.get('/:orgId/historical-rates', any, validate({ params: s.orgParams }), async (req, res) => {
+    ok(res, 'Historical rates fetched', { rates: await orgDb(req, ({ db }) => svc.listHistorical(db)) });
+  });
   router.put('/:orgId/historical-rates', any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveHistorical(db, dialect, who(req), req.body.rates));
     ok(res, 'Historical rates saved');

@@ -49,6 +49,7 @@ export const mappingsBody = z.object({ mappings: z.array(mappingSchema).min(1).m
 export const mappingsQuery = z.object({
   entity: key.optional(),
   unmapped: z.enum(['true', 'false']).default('false'),
+  intercompany: z.enum(['true', 'false']).default('false'),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(100),
 });

@@ -193,7 +193,7 @@ export function mappingsFromCsv(text: string): MappingConfig[] {
   return out;
 }
 
-export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true' | 'false'; page: number; pageSize: number }) {
+export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true' | 'false'; intercompany?: 'true' | 'false'; page: number; pageSize: number }) {
   const [sources, mapped, chart] = await Promise.all([
     sourceAccounts(db),
     db.selectFrom('group_account_mappings').selectAll().$if(!!q.entity, (b) => b.where('entity', '=', q.entity!)).execute() as Promise<Record<string, string | null>[]>,
@@ -201,7 +201,10 @@ export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true
   ]);
   const byKey = new Map(mapped.map((m) => [`${m.entity}\u0000${m.source_account}`, m]));
   const names = new Map(chart.map((a) => [a.code, a.name]));
-  const wanted = sources.filter((s) => (!q.entity || s.entity === q.entity) && (q.unmapped === 'false' || !byKey.has(`${s.entity}\u0000${s.account_code}`)));
+  const wanted = sources.filter((s) => {
+    const m = byKey.get(`${s.entity}\u0000${s.account_code}`);
+    return (!q.entity || s.entity === q.entity) && (q.unmapped === 'false' || !m) && (q.intercompany !== 'true' || !!m?.ic_counterparty);
+  });
   const unmappedSources = wanted.filter((s) => !byKey.has(`${s.entity}\u0000${s.account_code}`));
   const suggestions = new Map(suggestMappings(unmappedSources.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart).map((x) => [`${x.entity}\u0000${x.sourceAccount}`, x]));
   const start = (q.page - 1) * q.pageSize;
@@ -273,6 +276,10 @@ export function ratesFromCsv(text: string): RateInput[] {
 
 export async function listRates(db: Db) {
   return db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'source', 'updated_by', 'updated_at']).orderBy('currency').orderBy('period').execute();
+}
+
+export async function listHistorical(db: Db) {
+  return db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate', 'updated_by', 'updated_at']).orderBy('entity').orderBy('group_account').execute();
 }
 
 export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rates: { entity: string; groupAccount: string; rate: string }[]) {

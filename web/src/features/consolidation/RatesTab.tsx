@@ -2,7 +2,7 @@ import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonI
 import { useState, type FormEvent } from 'react';
 import { toast } from '../../components/toaster';
 import type { Entity, GroupAccount } from './api/overview';
-import { importRates, saveHistoricalRates, saveRates, useRates, type RateInput } from './api/rates';
+import { importRates, saveHistoricalRates, saveRates, useHistoricalRates, useRates, type RateInput } from './api/rates';
 import { CsvImport } from './CsvImport';
 import { AccountOptions } from './MappingDialog';
 import { CURRENCY_RE, PERIOD_RE } from './words';
@@ -61,6 +61,34 @@ function RateForm({ orgId, value, onValue }: { orgId: string; value: RateInput; 
   );
 }
 
+/** The historical rates set so far, by entity and account name. */
+function HistoricalRates({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {
+  const { rates } = useHistoricalRates(orgId);
+  if (!rates.length) return null;
+  const entityName = new Map(entities.map((e) => [e.entity, e.name]));
+  const accountName = new Map(accounts.map((a) => [a.code, `${a.code} ${a.name}`]));
+  return (
+    <HTMLTable striped compact className="consolidation-table" aria-label="Historical rates">
+      <thead>
+        <tr>
+          <th>Entity</th>
+          <th>Equity account</th>
+          <th className="amount">Rate</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rates.map((r) => (
+          <tr key={`${r.entity} ${r.group_account}`}>
+            <td>{entityName.get(r.entity) ?? r.entity}</td>
+            <td>{accountName.get(r.group_account) ?? r.group_account}</td>
+            <td className="amount">{r.rate}</td>
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
+  );
+}
+
 function HistoricalRateForm({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {
   const equity = accounts.filter((a) => a.type === 'equity' && !a.role);
   const [value, setValue] = useState({ entity: '', groupAccount: '', rate: '' });
@@ -86,6 +114,7 @@ function HistoricalRateForm({ orgId, entities, accounts }: { orgId: string; enti
     <form onSubmit={(e) => void submit(e)} noValidate aria-label="Historical rate">
       <H4>Historical rate</H4>
       <p className="muted">Equity accounts are translated at the rate of the day the equity arose. Without one, the closing rate of the entity's first month is used and the run says so.</p>
+      <HistoricalRates orgId={orgId} entities={entities} accounts={accounts} />
       <div className="inline-form">
         <FormGroup label="Entity" labelFor="historical-entity">
           <HTMLSelect id="historical-entity" value={value.entity} onChange={(e) => setValue((v) => ({ ...v, entity: e.target.value }))}>

@@ -31,10 +31,10 @@ export function useMappings(orgId: string, filter: MappingFilter, page: number) 
 }
 
 const ALL_PAGE_SIZE = 500;
-export const allMappingsKey = (orgId: string) => [`${consolidationPath(orgId)}/mappings${query({ pageSize: ALL_PAGE_SIZE })}`, 'Failed to load the mappings'] as const;
+export const intercompanyMappingsKey = (orgId: string) => [`${consolidationPath(orgId)}/mappings${query({ intercompany: 'true', pageSize: ALL_PAGE_SIZE })}`, 'Failed to load the mappings'] as const;
 
-/** Every page of GET /consolidation/{orgId}/mappings (500 a page, the api's most). */
-async function fetchAllMappings([path, fallback]: readonly [string, string]): Promise<MappingRow[]> {
+/** Every page of GET /consolidation/{orgId}/mappings?intercompany=true (500 a page, the api's most). */
+async function fetchAllPages([path, fallback]: readonly [string, string]): Promise<MappingRow[]> {
   const rows: MappingRow[] = [];
   for (let page = 1; ; page++) {
     const data = await fetchData<MappingsPageAnswer>([`${path}&page=${page}`, fallback]);
@@ -43,10 +43,10 @@ async function fetchAllMappings([path, fallback]: readonly [string, string]): Pr
   }
 }
 
-/** The accounts marked intercompany (a counterparty and a category), read from every mapping. */
+/** The accounts marked intercompany (a counterparty and a category): the api filters them. */
 export function useIntercompanyMappings(orgId: string) {
-  const swr = useSWR(orgId ? allMappingsKey(orgId) : null, fetchAllMappings);
-  return { ...swr, mappings: (swr.data ?? []).filter((m) => m.groupAccount && m.icCounterparty) };
+  const swr = useSWR(orgId ? intercompanyMappingsKey(orgId) : null, fetchAllPages);
+  return { ...swr, mappings: swr.data ?? [] };
 }
 
 /** PUT /consolidation/{orgId}/mappings */

@@ -41,6 +41,21 @@ export async function importRates(orgId: string, csv: string): Promise<string> {
   return res.message ?? 'Rates imported';
 }
 
+export interface HistoricalRate {
+  entity: string;
+  group_account: string;
+  rate: string;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+export const historicalRatesKey = (orgId: string) => [`${consolidationPath(orgId)}/historical-rates`, 'Failed to load the historical rates'] as const;
+
+/** GET /consolidation/{orgId}/historical-rates */
+export function useHistoricalRates(orgId: string) {
+  const swr = useSWR(orgId ? historicalRatesKey(orgId) : null, fetchData<{ rates: HistoricalRate[] }>);
+  return { ...swr, rates: swr.data?.rates ?? [] };
+}
+
 /** PUT /consolidation/{orgId}/historical-rates (equity accounts, per entity). */
 export async function saveHistoricalRates(orgId: string, rates: HistoricalRateInput[]): Promise<string> {
   const res = await apiRequest('PUT', `${consolidationPath(orgId)}/historical-rates`, { rates }, 'Historical rates not saved');
