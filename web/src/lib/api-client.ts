@@ -55,29 +55,59 @@ function handleUnauthorized(hadToken: boolean): ApiRequestError | undefined {
   return new ApiRequestError(SESSION_EXPIRED, 401);
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown, fallback = 'Request failed'): Promise<Envelope<T>> {
+/** One request with the bearer token; a 401 on an authenticated call ends the session. */
+async function send(method: string, path: string, fallback: string, body?: BodyInit, contentType?: string): Promise<Response> {
   const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
+  if (contentType) headers['Content-Type'] = contentType;
   let res: Response;
   try {
-    res = await fetch(`${API_BASE}${path}`, { method, headers, body: payload });
+    res = await fetch(`${API_BASE}${path}`, { method, headers, body });
   } catch {
     throw new ApiRequestError(fallback, 0);
   }
-  const json = (await res.json().catch(() => undefined)) as Envelope<T> | undefined;
   if (res.status === 401) {
     const expired = handleUnauthorized(Boolean(token));
     if (expired) throw expired;
   }
+  return res;
+}
+
+/** The answer's envelope; a failure throws its message. */
+async function envelope<T>(res: Response, fallback: string): Promise<Envelope<T>> {
+  const json = (await res.json().catch(() => undefined)) as Envelope<T> | undefined;
   if (!res.ok || !json || json.status === false) throw new ApiRequestError(errorMessage(json, fallback), res.status, json, retryAfterSeconds(res.headers?.get('Retry-After')));
   return json;
+}
+
+export async function apiRequest<T>(method: string, path: string, body?: unknown, fallback = 'Request failed'): Promise<Envelope<T>> {
+  const res =
+    body instanceof FormData
+      ? await send(method, path, fallback, body)
+      : body !== undefined
+        ? await send(method, path, fallback, JSON.stringify(body), 'application/json')
+        : await send(method, path, fallback);
+  return envelope<T>(res, fallback);
+}
+
+/** A text body of its own type (e.g. a CSV import as text/csv); the same envelope, errors and 401 rule. */
+export async function apiText<T>(method: string, path: string, text: string, contentType: string, fallback = 'Request failed'): Promise<Envelope<T>> {
+  return envelope<T>(await send(method, path, fallback, text, contentType), fallback);
+}
+
+/** GETs a file answer (e.g. a CSV export) and hands it to the browser as a download named `filename`. */
+export async function apiDownload(path: string, filename: string, fallback = 'Download failed'): Promise<void> {
+  const res = await send('GET', path, fallback);
+  if (!res.ok) await envelope(res, fallback);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** SWR fetcher: the key is [path, fallback message]; answers `data`. */
