@@ -153,6 +153,29 @@ describe('the consolidation screens in a real browser', () => {
     await screenshot(page, 'consolidation-03-group-accounts');
   });
 
+  it('adds, renames and removes a group account (removal confirmed first)', async () => {
+    await tab(page, 'Group accounts');
+    const chart = page.getByRole('table', { name: 'Group accounts' });
+    await page.getByRole('button', { name: 'Add account' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add group account' });
+    await dialog.getByLabel('Code').fill('6300');
+    await dialog.getByLabel('Name').fill('Travel');
+    await dialog.getByLabel('Type').selectOption('expense');
+    await dialog.getByLabel('Statement line').fill('Expenses > Operating expenses');
+    await dialog.getByRole('button', { name: 'Save account' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await chart.getByRole('row').filter({ hasText: '6300' }).textContent()).toContain('Travel');
+    await page.getByRole('button', { name: 'Edit account 6300' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit group account 6300' });
+    await dialog.getByLabel('Name').fill('Travel and subsistence');
+    await dialog.getByRole('button', { name: 'Save account' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await chart.getByRole('row').filter({ hasText: 'Travel and subsistence' }).waitFor();
+    await page.getByRole('button', { name: 'Remove account 6300' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove account' }).click();
+    await chart.getByRole('row').filter({ hasText: '6300' }).waitFor({ state: 'detached' });
+  });
+
   it('accepts every mapping suggestion until every account is mapped', async () => {
     await tab(page, 'Mapping');
     await page.getByText('Unmapped only').click();

@@ -1,14 +1,99 @@
-import { HTMLTable } from '@blueprintjs/core';
-import { exportAccounts, importAccounts } from './api/accounts';
+import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
+import { toast } from '../../components/toaster';
+import { ACCOUNT_TYPES, type AccountType } from '../../../../common/contract/consolidation';
+import { exportAccounts, importAccounts, saveChart } from './api/accounts';
 import type { GroupAccount } from './api/overview';
 import { CsvExport, CsvImport } from './CsvImport';
 import { inWords, ROLE_WORDS, TYPE_WORDS } from './words';
 
-/** The group chart: every group account, the statement line it sits on and the role the consolidation gives it. */
+/** One group account added or edited (its code fixed once it exists; a role's account keeps its type). */
+function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: string; account: GroupAccount | null; accounts: GroupAccount[]; onDone: () => void; onCancel: () => void }) {
+  const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '' });
+  const [errors, setErrors] = useState<{ code?: string; name?: string }>({});
+  const [formError, setFormError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const code = values.code.trim();
+    const found = {
+      code: !code ? 'Enter a code' : !/^[\w.-]{1,40}$/.test(code) ? 'Letters, digits, . _ - (up to 40)' : !account && accounts.some((a) => a.code === code) ? `Account ${code} already exists` : undefined,
+      name: values.name.trim() ? undefined : 'Enter a name',
+    };
+    setErrors(found);
+    setFormError(undefined);
+    if (found.code || found.name) return;
+    const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null };
+    const chart = account ? accounts.map((a) => (a.code === account.code ? edited : a)) : [...accounts, edited];
+    setSaving(true);
+    try {
+      toast(await saveChart(orgId, chart), 'success');
+      onDone();
+    } catch (err) {
+      setFormError((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <DialogBody>
+        <FormGroup label="Code" labelFor="account-code" intent={errors.code ? 'danger' : 'none'} helperText={errors.code}>
+          <InputGroup id="account-code" autoFocus={!account} disabled={Boolean(account)} value={values.code} intent={errors.code ? 'danger' : 'none'} aria-invalid={Boolean(errors.code)} onChange={(e) => set('code', e.target.value)} />
+        </FormGroup>
+        <FormGroup label="Name" labelFor="account-name" intent={errors.name ? 'danger' : 'none'} helperText={errors.name}>
+          <InputGroup id="account-name" autoFocus={Boolean(account)} value={values.name} intent={errors.name ? 'danger' : 'none'} aria-invalid={Boolean(errors.name)} onChange={(e) => set('name', e.target.value)} />
+        </FormGroup>
+        <FormGroup label="Type" labelFor="account-type" helperText={account?.role ? 'The consolidation posts to this account: its type stays' : undefined}>
+          <HTMLSelect id="account-type" value={values.type} disabled={Boolean(account?.role)} onChange={(e) => set('type', e.target.value as AccountType)}>
+            {ACCOUNT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {TYPE_WORDS[t]}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label="Statement line" labelFor="account-line" helperText="Groups from the top, e.g. Expenses > Operating expenses">
+          <InputGroup id="account-line" value={values.line} onChange={(e) => set('line', e.target.value)} />
+        </FormGroup>
+        {formError && (
+          <Callout intent="danger" role="alert">
+            {formError}
+          </Callout>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text="Cancel" onClick={onCancel} />
+            <Button type="submit" intent="primary" text="Save account" loading={saving} />
+          </>
+        }
+      />
+    </form>
+  );
+}
+
+/** The group chart: every group account, the statement line it sits on and the role the consolidation gives it; added, edited, removed here or as a CSV. */
 export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: GroupAccount[] }) {
+  const [editing, setEditing] = useState<GroupAccount | 'new' | null>(null);
+  const [removing, setRemoving] = useState<GroupAccount | null>(null);
+  async function remove(a: GroupAccount) {
+    setRemoving(null);
+    try {
+      toast(await saveChart(orgId, accounts.filter((x) => x.code !== a.code)), 'success');
+    } catch (err) {
+      toast((err as Error).message, 'danger');
+    }
+  }
   return (
     <>
       <div className="tab-tools">
+        <Button icon="add" text="Add account" onClick={() => setEditing('new')} />
         <CsvExport text="Export CSV" onExport={() => exportAccounts(orgId)} />
         <CsvImport id="accounts-import" label="Group chart CSV file" buttonText="Import chart" help="A CSV with the columns code, name, type, line, role: it replaces the whole chart." onImport={(csv) => importAccounts(orgId, csv)} />
       </div>
@@ -21,6 +106,9 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
               <th className="wide-only">Type</th>
               <th className="wide-only">Statement line</th>
               <th className="wide-only">Role</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -31,11 +119,22 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
                 <td className="wide-only">{TYPE_WORDS[a.type]}</td>
                 <td className="wide-only">{a.line}</td>
                 <td className="wide-only">{a.role ? inWords(ROLE_WORDS, a.role) : ''}</td>
+                <td className="actions-cell">
+                  <Button small icon="edit" text="Edit" aria-label={`Edit account ${a.code}`} onClick={() => setEditing(a)} />
+                  {!a.role && <Button small minimal icon="trash" aria-label={`Remove account ${a.code}`} onClick={() => setRemoving(a)} />}
+                </td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
       </div>
+      <Alert isOpen={removing !== null} icon="trash" intent="danger" cancelButtonText="Cancel" confirmButtonText="Remove account" onCancel={() => setRemoving(null)} onConfirm={() => removing && void remove(removing)}>
+        <p>{removing ? `Remove group account ${removing.code} ${removing.name}?` : ''}</p>
+        <p className="muted">An account that mappings use cannot be removed: map those accounts elsewhere first.</p>
+      </Alert>
+      <Dialog {...KEYBOARD_DIALOG} isOpen={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add group account' : editing ? `Edit group account ${editing.code}` : 'Group account'}>
+        {editing !== null && <AccountForm orgId={orgId} account={editing === 'new' ? null : editing} accounts={accounts} onDone={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+      </Dialog>
     </>
   );
 }

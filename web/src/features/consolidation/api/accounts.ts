@@ -1,4 +1,5 @@
-import { consolidationPath, revalidateConsolidation } from './overview';
+import { apiRequest } from '../../../lib/api-client';
+import { consolidationPath, revalidateConsolidation, type GroupAccount } from './overview';
 import { downloadCsv, postCsv } from './csv';
 
 // The group chart itself arrives with the overview (useOverview: data.accounts).
@@ -13,4 +14,11 @@ export async function importAccounts(orgId: string, csv: string): Promise<string
   const res = await postCsv<{ accounts: number }>(`${consolidationPath(orgId)}/accounts/import`, csv, 'Group chart not imported');
   await revalidateConsolidation(orgId);
   return res.message ?? 'Group chart imported';
+}
+
+/** PUT /consolidation/{orgId}/accounts: the whole chart (the api refuses a chart that loses a role or an account a mapping uses). */
+export async function saveChart(orgId: string, accounts: GroupAccount[]): Promise<string> {
+  const res = await apiRequest('PUT', `${consolidationPath(orgId)}/accounts`, { accounts }, 'Group chart not saved');
+  await revalidateConsolidation(orgId);
+  return res.message ?? 'Group chart saved';
 }
