@@ -10,6 +10,7 @@ import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from '../../common/consolidation/store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
+import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
 import { withOrgDatabase, type OrgDatabase } from '../../common/org-database';
@@ -48,10 +49,11 @@ export interface ConsolidateOutput {
  * The consolidation on an open organization database (what the activity runs; the benchmark runs
  * it too): schema and entities brought up to date, the configuration checked, then month by month.
  */
-export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput): Promise<ConsolidateOutput> {
+/** `names`: what the connections call the entities (new entities start with them). */
+export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map()): Promise<ConsolidateOutput> {
   const { db, dialect } = org;
   await ensureConsolidationSchema(db, dialect);
-  await syncEntities(db, dialect);
+  await syncEntities(db, dialect, names);
   const cfg = await readConfig(db);
   const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
@@ -100,7 +102,7 @@ export function createConsolidationActivities({ config }: { config: Config }) {
       const org = await loadOrganization(input.orgId);
       const databaseName = org.onboarding?.databaseName;
       if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
-      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, (org) => runConsolidation(org, input));
+      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, async (org) => runConsolidation(org, input, await connectionEntityNames(input.orgId)));
     },
   };
 }

@@ -186,8 +186,11 @@ function defaultBasis(source: string): AmountBasis {
   return 'balances';
 }
 
-/** Every entity of trial_balance gets a configuration row (its currency from the source when it says). */
-export async function syncEntities(db: Db, dialect: OrgDialect): Promise<number> {
+/**
+ * Every entity of trial_balance gets a configuration row: its currency from the source when it
+ * says, its name from `names` (what the connections call it) else "<source> <id>".
+ */
+export async function syncEntities(db: Db, dialect: OrgDialect, names: Map<string, string> = new Map()): Promise<number> {
   const have = await existingTables(db);
   if (!have.has('trial_balance')) return 0;
   const found = (await db
@@ -202,7 +205,7 @@ export async function syncEntities(db: Db, dialect: OrgDialect): Promise<number>
     db,
     dialect,
     'consolidation_entities',
-    fresh.map((f) => ({ entity: f.entity, name: `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null })),
+    fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null })),
   );
   return fresh.length;
 }

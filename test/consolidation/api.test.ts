@@ -5,6 +5,7 @@
 // refused with nothing changed, locks, drill-down and the tenant check.
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
+import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { withOrgDatabase } from '../../common/org-database';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
@@ -196,6 +197,17 @@ describe('setting a group up and consolidating it', () => {
     await api('put', `/consolidation/${orgID}/mappings`).send({ mappings: [{ entity: 'S', sourceAccount: '2000', groupAccount: '2050', icCounterparty: 'P', icCategory: 'receivable_payable' }] });
     const ic = (await api('get', `/consolidation/${orgID}/mappings?intercompany=true`)).body.data;
     expect(ic.mappings.map((m: Record<string, string>) => [m.entity, m.sourceAccount, m.groupAccountName, m.icCounterparty, m.icCategory])).toEqual([['S', '2000', 'Intercompany payables', 'P', 'receivable_payable']]);
+  });
+
+  it('names a new entity as its connection calls the company', async () => {
+    await QuickBooksAccount.create({ organization_id: orgID, realmId: '9130357766900456', companyName: "Craig's Design and Landscaping", accessTokenEnc: 'x', refreshTokenEnc: 'x', accessTokenExpiresAt: new Date(), syncIntervalHours: 24 });
+    const org = await Organization.findById(orgID).lean();
+    // A QuickBooks company's month in trial_balance, as the rebuild writes it.
+    await withOrgDatabase(stack.config, { orgId: orgID, databaseName: org!.onboarding!.databaseName! }, ({ db }) =>
+      db.insertInto('trial_balance').values({ entity: '9130357766900456', source: 'quickbooks', period: '2026-01', account_code: '35', account_name: 'Checking', account_type: 'asset', debit: 0, credit: 0, net: 0, currency: 'USD' }).execute(),
+    );
+    const entities = (await api('get', `/consolidation/${orgID}`)).body.data.entities as { entity: string; name: string; basis: string; currency: string }[];
+    expect(entities.find((e) => e.entity === '9130357766900456')).toMatchObject({ name: "Craig's Design and Landscaping", basis: 'ytd', currency: 'USD' });
   });
 
   it("keeps another organization's user out", async () => {

@@ -36,7 +36,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     const databaseName = org.onboarding?.databaseName;
     if (!databaseName) throw new ApiError(400, NOT_ONBOARDED);
     return withOrgDatabase(cfg, { orgId, databaseName }, async (o) => {
-      await svc.prepare(o.db, o.dialect);
+      await svc.prepare(o.db, o.dialect, orgId);
       return fn(o, orgId);
     });
   }

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE } from '../../../common/consolidation/decimal';
+import { connectionEntityNames } from '../../../common/consolidation/entity-names';
 import { suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
 import {
   accountRow,
@@ -39,9 +40,9 @@ function refuse(problems: string[], what: string): never {
   throw new ApiError(400, `${what}: ${shown.join('; ')}${more}`);
 }
 
-export async function prepare(db: Db, dialect: OrgDialect): Promise<void> {
+export async function prepare(db: Db, dialect: OrgDialect, orgId: string): Promise<void> {
   await ensureConsolidationSchema(db, dialect);
-  await syncEntities(db, dialect);
+  await syncEntities(db, dialect, await connectionEntityNames(orgId));
 }
 
 const now = () => new Date().toISOString();
