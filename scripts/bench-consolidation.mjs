@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // `npm run bench:consolidation [-- --entities 20 --months 36 --accounts 1000]`: the consolidation
-// (activities/warehouse/consolidate.ts runConsolidation: the code the worker's activity runs, here
-// in a child Node process of its own so its peak RSS is measured alone) on a generated
-// organization database: E entities in 4 currencies x M months x A accounts of balanced trial
-// balance (720,000 rows by default) with intercompany receivable/payable pairs between
-// neighbours, every account mapped, rates for every currency and month. Beside it, in the same
-// run, the floor: the `sqlite3` shell running one INSERT ... SELECT that maps and translates the
-// same rows (join to mappings and rates, group by) on a copy of the same database. Also the
-// consolidation at 5 entities, to show the worker's RSS stays flat as entities grow. Nothing is
-// asserted; the figures are printed. Throwaway temp files.
+// through the real worker: the launcher's Temporal dev server, FerretDB and Azurite on free
+// loopback ports, the worker process as `npm start` runs it (worker/main.ts with the same node
+// flags), an organization record, and workflow consolidate-<orgId> started with the Temporal
+// client and awaited. The organization's database is generated: E entities in 4 currencies x M
+// months x A accounts of balanced trial balance (720,000 rows by default) with intercompany
+// receivable/payable pairs between neighbours, every account mapped, rates for every currency
+// and month. Beside it, in the same run, the floor: the `sqlite3` shell running one INSERT ...
+// SELECT that maps and translates the same rows (join to mappings and rates, group by) on a copy
+// of the same database. Runs 5 entities, then E, in the same worker: its resident memory before,
+// and its peak (VmHWM) after each run, show whether memory stays flat as entities grow.
+// Nothing is asserted; the figures are printed. Throwaway temp data.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { ensureSqlite3Cli } from './lib/tools.mjs';
+import { azuriteConnectionString, freePort, nodeService, ProcessGroup, startInfrastructure } from './lib/services.mjs';
+import { bootstrap, ensureSqlite3Cli, ROOT } from './lib/tools.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name, dflt) => {
@@ -23,28 +26,17 @@ const arg = (name, dflt) => {
   return i === -1 ? dflt : argv[i + 1];
 };
 
-if (argv[0] === '--child') {
-  // The worker's code on one database: time and this process's peak RSS.
-  const file = argv[1];
-  const { runConsolidation } = await tsImport('../activities/warehouse/consolidate.ts', import.meta.url);
-  const { openOrgDatabase } = await tsImport('../common/org-database.ts', import.meta.url);
-  const { dirname, basename } = await import('node:path');
-  const org = await openOrgDatabase({ PROVIDER: 'local', WAREHOUSE_DIR: dirname(file) }, { orgId: 'bench', databaseName: basename(file, '.sqlite') });
-  const t0 = performance.now();
-  const out = await runConsolidation(org, { orgId: 'bench', runId: 'bench-run' });
-  const secs = (performance.now() - t0) / 1000;
-  await org.close();
-  process.stdout.write(JSON.stringify({ secs, maxRssMb: process.resourceUsage().maxRSS / 1024, periods: out.periods, blocked: out.blocked, rows: out.rows }) + '\n');
-  process.exit(0);
-}
-
 const ENTITIES = Number(arg('entities', 20));
 const MONTHS = Number(arg('months', 36));
 const ACCOUNTS = Number(arg('accounts', 1000));
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD'];
 
 /** An organization database with trial_balance and the consolidation's settings, as a run finds it. */
-async function generate(file, entities) {
+function generate(file, entities) {
+  return generateSized(file, entities, MONTHS);
+}
+
+async function generateSized(file, entities, months) {
   const { ensureConsolidationSchema } = await tsImport('../common/consolidation/store.ts', import.meta.url);
   const { Kysely, SqliteDialect } = await import('kysely');
   const sqlite = new Database(file);
@@ -52,12 +44,12 @@ async function generate(file, entities) {
   sqlite.pragma('synchronous = OFF');
   const type = (a) => (a < 300 ? 'asset' : a < 500 ? 'liability' : a < 550 ? 'equity' : a < 800 ? 'income' : 'expense');
   sqlite.exec(`create table trial_balance (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`);
-  const months = Array.from({ length: MONTHS }, (_, i) => `${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+  const periods = Array.from({ length: months }, (_, i) => `${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
   const ins = sqlite.prepare('insert into trial_balance values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   sqlite.transaction(() => {
     for (let e = 0; e < entities; e++) {
       const cur = CURRENCIES[e % 4];
-      for (const [pi, p] of months.entries()) {
+      for (const [pi, p] of periods.entries()) {
         let sum = 0;
         for (let a = 0; a < ACCOUNTS - 1; a++) {
           const cents = ((e * 7919 + pi * 104729 + a * 1299709) % 2000001) - 1000000;
@@ -90,10 +82,10 @@ async function generate(file, entities) {
       }
     }
     const rate = w.prepare("insert into fx_rates values (?, ?, ?, ?, 'user', null, null)");
-    for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of months.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
+    for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of periods.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
   })();
   w.close();
-  return ENTITIES * MONTHS * ACCOUNTS;
+  return entities * months * ACCOUNTS;
 }
 
 const FLOOR_SQL = `create table floor_lines (period text, entity text, group_account text, source_account text, presentation real);
@@ -107,35 +99,77 @@ join group_accounts g on g.code = m.group_account
 left join fx_rates r on r.currency = e.currency and r.period = t.period
 group by t.period, t.entity, m.group_account, t.account_code;`;
 
+/** A process's resident memory now and its peak so far (MB), from /proc. */
+function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'lf-bench-consolidation-'));
+const group = new ProcessGroup(join(dir, 'logs'));
 try {
+  const tools = bootstrap();
   const sqlite3 = ensureSqlite3Cli();
+  const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
+  await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
+  const env = {
+    DATA_DIR: dir,
+    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}/ledgerflow-bench`,
+    AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
+    LOG_LEVEL: 'warn',
+  };
+  const svc = nodeService('worker/main.ts');
+  const worker = group.spawn('worker', process.execPath, svc.args, { env: { ...env, ...svc.env }, cwd: ROOT });
+  const warehouse = join(dir, 'warehouse');
+  mkdirSync(warehouse, { recursive: true });
+
+  const mongoose = (await import('mongoose')).default;
+  await mongoose.connect(env.MONGODB_URI);
+  const { Client, Connection } = await import('@temporalio/client');
+  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
+  /** One consolidation through the worker: the organization record, the workflow, its result. */
+  async function consolidate(databaseName) {
+    const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: `Bench ${databaseName}`, dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
+    const orgId = String(insertedId);
+    const t0 = performance.now();
+    const handle = await client.workflow.start('consolidationWorkflow', { taskQueue: 'ledgerflow', workflowId: `consolidate-${orgId}`, args: [{ orgId }] });
+    const out = await handle.result();
+    return { secs: (performance.now() - t0) / 1000, ...out };
+  }
+
+  // Warm-up: the worker starts, loads its workflow bundle and runs a one-entity, one-month consolidation.
+  const warmFile = join(warehouse, 'bench-warm.sqlite');
+  await generateSized(warmFile, 1, 1);
+  await consolidate('bench-warm');
+  const idle = memoryOf(worker.pid);
+
   const results = [];
   for (const n of [...new Set([5, ENTITIES])]) {
-    const file = join(dir, `org-${n}.sqlite`);
-    const t0 = performance.now();
-    const rows = await generate(file, n);
-    const genSecs = (performance.now() - t0) / 1000;
+    const file = join(warehouse, `bench-${n}.sqlite`);
+    await generate(file, n);
     const floorFile = join(dir, `floor-${n}.sqlite`);
     copyFileSync(file, floorFile);
     const f0 = performance.now();
     const floor = spawnSync(sqlite3, [floorFile], { input: FLOOR_SQL, encoding: 'utf8' });
     const floorSecs = (performance.now() - f0) / 1000;
     if (floor.status !== 0) throw new Error(`sqlite3 floor failed: ${floor.stderr}`);
-    const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--child', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (child.status !== 0) throw new Error(`consolidation failed: ${child.stderr}`);
-    const run = JSON.parse(child.stdout.trim().split('\n').pop());
-    const tbRows = n * MONTHS * ACCOUNTS;
-    results.push({ entities: n, tbRows, genSecs, floorSecs, ...run });
-    void rows;
+    rmSync(floorFile, { force: true });
+    const run = await consolidate(`bench-${n}`);
+    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, floorSecs, ...run, ...memoryOf(worker.pid) });
   }
-  process.stdout.write('\nconsolidation benchmark (same run, same machine):\n');
-  process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation | ratio | rows/s | worker peak RSS\n');
+  await mongoose.disconnect();
+  await client.connection.close();
+
+  process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB\n`);
+  process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
   for (const r of results) {
-    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(11)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.maxRssMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);
+    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);
   }
 } finally {
-  // --keep leaves the generated databases for profiling (node --cpu-prof scripts/bench-consolidation.mjs --child <file>).
+  await group.stopAll(3000);
+  // --keep leaves the data folder (databases, logs) for a look.
   if (argv.includes('--keep')) process.stdout.write(`kept: ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -29,6 +29,13 @@ export interface ConsolidateInput {
   startedBy?: { userId?: string; name?: string };
 }
 
+/** At most this many messages a month travel in the result (the rest are in consolidation_checks): payloads stay small. */
+const MESSAGES_PER_PERIOD = 5;
+function briefly(messages: string[]): string[] {
+  if (messages.length <= MESSAGES_PER_PERIOD) return messages;
+  return [...messages.slice(0, MESSAGES_PER_PERIOD), `... and ${messages.length - MESSAGES_PER_PERIOD} more (the month's checks list them all)`];
+}
+
 export interface ConsolidatePeriodSummary {
   period: string;
   status: 'ok' | 'blocked' | 'locked';
@@ -87,7 +94,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
     out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
     if (result.blocked) out.blocked++;
-    out.summary.push({ period, status: result.check.status, messages: result.check.messages });
+    out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
     // A month's work is a few milliseconds: let heartbeats and cancellation through between months.
     await yieldToLoop();
   }

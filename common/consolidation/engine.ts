@@ -299,7 +299,6 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const profitOf = new Map<string, bigint>();
     /** Intercompany lines: pair key -> each side's lines. */
     const icLines: { entity: string; counterparty: string; category: IcCategory; groupAccount: string; sourceAccount: string; amount: bigint }[] = [];
-    const warned = new Set<string>();
     // The consolidated trial balance, added to as each entity's lines and entries come.
     const ctbMap = new Map<string, CtbRow>();
     const row = (group: string): CtbRow => {
@@ -337,6 +336,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       let profitLocal = 0n;
       let profitTranslated = 0n;
       const equity = new Map<string, bigint>();
+      const assumed = new Set<string>();
       const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: bigint, ic: MappingConfig | null) => {
         const exact = l.net * rate * share;
         const cents = divHalfEven(exact, TO_CENTS);
@@ -365,14 +365,16 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           if (same) push(l, k.group, k.type, 'same', ONE_RATE, k.ic);
           else if (h !== undefined) push(l, k.group, k.type, 'historical', h, k.ic);
           else {
-            const w = `No historical rate for ${e.name}, ${accounts.get(k.group)!.name}: the closing rate of ${c.firstPeriod} is used`;
-            if (!warned.has(w)) {
-              warned.add(w);
-              messages.push(w);
-            }
+            assumed.add(accounts.get(k.group)!.name);
             push(l, k.group, k.type, 'historical_assumed', c.firstClosing!, k.ic);
           }
         } else push(l, k.group, k.type, same ? 'same' : 'closing', closing, k.ic);
+      }
+      // One message per entity, however many of its equity accounts lack a historical rate.
+      if (assumed.size) {
+        const names = [...assumed].sort();
+        const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+        messages.push(`No historical rate for ${e.name} on ${names.length === 1 ? shown : `${names.length} equity accounts (${shown})`}: the closing rate of ${c.firstPeriod} is used`);
       }
 
       // Retained earnings, rolled forward from the entity's last translated month.

@@ -331,6 +331,17 @@ describe('bases, rounding, missing rates', () => {
     expect(mar!.check.messages).toEqual(['Blocked: retained earnings roll forward through 2026-02, which is blocked']);
   });
 
+  it("without historical rates, equity uses the first month's closing rate, said once per entity", () => {
+    const c = createConsolidation(config([entity('P', 'USD'), entity('S', 'EUR', { parent: 'P' })], { rates: EUR_RATES }));
+    const jan = c.period('2026-01', [...P_BOOKS[0]!, ...S_BOOKS[0]!]);
+    const feb = c.period('2026-02', [...P_BOOKS[1]!, ...S_BOOKS[1]!]);
+    expect(presentation(jan, 'S', '3000')).toBe('-600.00'); // 500 x 1.20, January's closing rate
+    expect(presentation(feb, 'S', '3000')).toBe('-600.00'); // still January's, not February's 1.25
+    expect(jan.translated.find((t) => t.entity === 'S' && t.groupAccount === '3000')!.rateKind).toBe('historical_assumed');
+    expect(jan.check.messages).toEqual(['No historical rate for S on Share capital: the closing rate of 2026-01 is used']);
+    expectBalanced(feb);
+  });
+
   it('unmapped accounts go to the visible Unmapped line, never dropped', () => {
     const cfg = config([entity('P', 'USD')]);
     cfg.mappings = cfg.mappings.filter((m) => m.sourceAccount !== 'expenses');
