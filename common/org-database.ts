@@ -94,10 +94,28 @@ export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table:
   for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
+/**
+ * Where the organization's database is, resolved (its SQLite file, or its Azure SQL login):
+ * plain data, so a worker thread can open it without reading Mongo.
+ */
+export type OrgConnection = { dialect: 'sqlite'; file: string } | { dialect: 'mssql'; login: SqlLogin };
+
+export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef): Promise<OrgConnection> {
+  if (cfg.PROVIDER === 'azure') return { dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) };
+  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
+  if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
+  return { dialect: 'sqlite', file };
+}
+
 /** Opens the organization's database (it must exist: onboarding creates it). */
 export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<OrgDatabase> {
-  if (cfg.PROVIDER === 'azure') {
-    const login = await resolveSqlLogin(cfg, ref);
+  return openOrgConnection(await resolveOrgConnection(cfg, ref));
+}
+
+/** Opens a resolved connection. */
+export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabase> {
+  if (conn.dialect === 'mssql') {
+    const { login } = conn;
     const [tedious, tarn] = await Promise.all([import('tedious'), import('tarn')]);
     const db = new Kysely({
       dialect: new MssqlDialect({
@@ -115,11 +133,12 @@ export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<Or
     });
     return { db, dialect: 'mssql', insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows), close: () => db.destroy() };
   }
-  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
-  if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
-  const sqlite = new Database(file);
+  const sqlite = new Database(conn.file, { fileMustExist: true });
   sqlite.pragma('busy_timeout = 30000');
   sqlite.pragma('journal_mode = WAL');
+  // As the CSV loader: in WAL mode a commit need not wait for the disk (a crash can lose the last
+  // commits, never the file's consistency; writers here stage and swap in one transaction anyway).
+  sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   const statements = new Map<string, { cols: string[]; stmt: Database.Statement }>();
   const insertMany = async (table: string, rows: Record<string, unknown>[]) => {

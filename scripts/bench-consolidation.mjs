@@ -143,6 +143,9 @@ try {
   const warmFile = join(warehouse, 'bench-warm.sqlite');
   await generateSized(warmFile, 1, 1);
   await consolidate('bench-warm');
+  // A second one-entity, one-month run: the fixed cost of a run (workflow, thread start, schema checks).
+  await generateSized(join(warehouse, 'bench-tiny.sqlite'), 1, 1);
+  const tiny = await consolidate('bench-tiny');
   const idle = memoryOf(worker.pid);
 
   const results = [];
@@ -162,7 +165,7 @@ try {
   await mongoose.disconnect();
   await client.connection.close();
 
-  process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB\n`);
+  process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB; a one-entity, one-month run takes ${tiny.secs.toFixed(2)} s\n`);
   process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
   for (const r of results) {
     process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);

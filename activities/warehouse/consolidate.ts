@@ -4,7 +4,7 @@
 // common/consolidation/engine.ts. Period by period, heartbeating; outputs staged and swapped in
 // at the end, so a retried attempt (a worker killed half way) leaves exactly what an
 // uninterrupted run leaves.
-import { CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
@@ -13,8 +13,10 @@ import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
-import { withOrgDatabase, type OrgDatabase } from '../../common/org-database';
-import { cancelled, heartbeat } from '../datafactory/run-context';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../../common/org-database';
+import { cancellationSignal, cancelled, heartbeat } from '../datafactory/run-context';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
@@ -35,6 +37,14 @@ function briefly(messages: string[]): string[] {
   if (messages.length <= MESSAGES_PER_PERIOD) return messages;
   return [...messages.slice(0, MESSAGES_PER_PERIOD), `... and ${messages.length - MESSAGES_PER_PERIOD} more (the month's checks list them all)`];
 }
+
+/** What the consolidation's thread (./consolidate-thread.ts) is given and answers. */
+export interface ConsolidateThreadData {
+  conn: OrgConnection;
+  input: ConsolidateInput;
+  names: [string, string][];
+}
+export type ConsolidateThreadMessage = { period: string } | { result: ConsolidateOutput } | { error: { message: string; type?: string; nonRetryable?: boolean } };
 
 export interface ConsolidatePeriodSummary {
   period: string;
@@ -57,7 +67,7 @@ export interface ConsolidateOutput {
  * it too): schema and entities brought up to date, the configuration checked, then month by month.
  */
 /** `names`: what the connections call the entities (new entities start with them). */
-export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map()): Promise<ConsolidateOutput> {
+export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map(), onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
   const { db, dialect } = org;
   await ensureConsolidationSchema(db, dialect);
   await syncEntities(db, dialect, names);
@@ -73,6 +83,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   for (const period of periods) {
     if (cancelled()) throw new CancelledFailure('consolidation cancelled');
     heartbeat({ period });
+    onPeriod?.(period);
     const write = (!input.from || period >= input.from) && (!input.to || period <= input.to) && !locked.has(period);
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
@@ -103,13 +114,57 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   return out;
 }
 
+// The thread loads TypeScript through tsx, as the worker process does (a loader may add a query to
+// resolved paths, e.g. tsx's namespaces: the thread needs the plain files).
+const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
+const ENTRY = join(__dirname, 'consolidate-thread.ts').replace(/\?.*$/, '');
+const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(ENTRY)});`;
+/**
+ * The thread's heap: enough for a group of 100 entities x 1,000 accounts (the live set is one
+ * entity's month, the mappings and one row per group account), small enough that the worker's
+ * memory stays flat however big the group (V8 collects at the bound instead of growing).
+ */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+
+/** runConsolidation on its own thread; heartbeats from its months, a cancellation ends it. */
+async function consolidateInThread(data: ConsolidateThreadData): Promise<ConsolidateOutput> {
+  const signal = cancellationSignal();
+  if (signal?.aborted) throw new CancelledFailure('consolidation cancelled');
+  const worker = new Worker(THREAD_CODE, { eval: true, workerData: data, execArgv: [], resourceLimits: THREAD_LIMITS });
+  let beat: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  let last: string | undefined;
+  try {
+    return await new Promise<ConsolidateOutput>((resolve, reject) => {
+      worker.on('message', (m: ConsolidateThreadMessage) => {
+        if ('period' in m) {
+          last = m.period;
+          heartbeat({ period: m.period });
+        } else if ('result' in m) resolve(m.result);
+        else reject(ApplicationFailure.create({ message: m.error.message, type: m.error.type ?? 'ConsolidationFailed', nonRetryable: m.error.nonRetryable ?? false }));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`The consolidation thread exited (${code}) before it answered`)));
+      beat = setInterval(() => heartbeat({ period: last }), 1000);
+      onAbort = () => reject(new CancelledFailure('consolidation cancelled'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  } finally {
+    clearInterval(beat);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    // A killed thread leaves only its staging tables: the next attempt replaces them.
+    void worker.terminate();
+  }
+}
+
 export function createConsolidationActivities({ config }: { config: Config }) {
   return {
     async consolidate(input: ConsolidateInput): Promise<ConsolidateOutput> {
       const org = await loadOrganization(input.orgId);
       const databaseName = org.onboarding?.databaseName;
       if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
-      return withOrgDatabase(config, { orgId: input.orgId, databaseName }, async (org) => runConsolidation(org, input, await connectionEntityNames(input.orgId)));
+      const conn = await resolveOrgConnection(config, { orgId: input.orgId, databaseName });
+      return consolidateInThread({ conn, input, names: [...(await connectionEntityNames(input.orgId))] });
     },
   };
 }
