@@ -76,10 +76,16 @@ export function formatTrim(value: bigint, scale: number): string {
   return scale > 0 ? s.replace(/\.?0+$/, '') || '0' : s;
 }
 
-/** Fixed-point to a JS number for storage in a REAL/decimal column (exact to the scale for |x| < 9e11). */
+/**
+ * Fixed-point to a JS number for storage in a REAL/decimal column: the double nearest the decimal
+ * figure (the integer is exact below 2^53, and IEEE division rounds the exact quotient once, as
+ * parsing the decimal text would), without formatting a string per amount.
+ */
 export function toStored(value: bigint, scale: number): number {
-  return Number(formatFixed(value, scale));
+  if (value > MAX_EXACT || value < -MAX_EXACT) return Number(formatFixed(value, scale));
+  return Number(value) / 10 ** scale;
 }
+const MAX_EXACT = 2n ** 53n;
 
 export const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 export const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);

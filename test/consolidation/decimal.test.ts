@@ -1,0 +1,24 @@
+// The fixed-point helpers the consolidation's money rests on.
+import { divHalfEven, formatFixed, fromStored, parseDecimal, toStored } from '../../common/consolidation/decimal';
+
+it('rounds half to even, for positive and negative values', () => {
+  expect([5n, 15n, 25n, -5n, -15n, -25n, 14n, 16n, -14n, -16n].map((n) => divHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, -2n, 1n, 2n, -1n, -2n]);
+});
+
+it('parses decimals exactly and refuses what is not one', () => {
+  expect(parseDecimal('1234.5', 4)).toBe(12345000n);
+  expect(parseDecimal('-0.0001', 4)).toBe(-1n);
+  expect(parseDecimal('1.23450', 4)).toBe(12345n);
+  expect([parseDecimal('1.23456', 4), parseDecimal('1,234', 4), parseDecimal('1e3', 4), parseDecimal('', 4)]).toEqual([null, null, null, null]);
+});
+
+it('stores a fixed-point value as the double nearest its decimal figure, and reads it back exactly', () => {
+  const values = [0n, 1n, -1n, 5n, 10n, 123456789n, -987654321012n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 2n ** 60n];
+  for (let i = 0; i < 2000; i++) values.push(BigInt(Math.floor((Math.random() * 2 - 1) * 2 ** 52)));
+  for (const v of values) {
+    for (const scale of [2, 4]) {
+      expect({ v, scale, stored: toStored(v, scale) }).toEqual({ v, scale, stored: Number(formatFixed(v, scale)) });
+      if (v < 2n ** 49n && v > -(2n ** 49n)) expect(fromStored(toStored(v, scale), scale)).toBe(v);
+    }
+  }
+});
