@@ -10,6 +10,7 @@ import { withOrgDatabase } from '../../common/org-database';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
+import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
 
 let stack: TestStack;
 let token: string;
@@ -17,24 +18,6 @@ let orgID: string;
 const uniq = (p: string) => `${p}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
 const api = (method: 'get' | 'put' | 'post' | 'delete', path: string, t = token) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${t}`);
 
-// Books on the balances basis, account codes as the default group chart's (so every suggestion is "same code").
-const BOOKS: [string, string, string, string, string, number][] = [];
-const book = (entity: string, currency: string, period: string, lines: Record<string, [string, string, number]>) => {
-  for (const [code, [name, type, net]] of Object.entries(lines)) BOOKS.push([entity, period, code, name, type, net]);
-  void currency;
-};
-const P = (period: string, cash: number, retained: number, revenue: number, expenses: number) =>
-  book('P', 'USD', period, { '1000': ['Cash', 'asset', cash], '3000': ['Share capital', 'equity', -5000], ...(retained ? { '3100': ['Retained earnings', 'equity', -retained] } : {}), '4000': ['Sales', 'income', -revenue], '6000': ['Overheads', 'expense', expenses] });
-const S = (period: string, cash: number, payable: number, retained: number, revenue: number, expenses: number) =>
-  book('S', 'EUR', period, { '1000': ['Bank', 'asset', cash], '2000': ['Creditors', 'liability', -payable], '3000': ['Capital', 'equity', -500], ...(retained ? { '3100': ['Retained earnings', 'equity', -retained] } : {}), '4000': ['Revenue', 'income', -revenue], '6000': ['Expenses', 'expense', expenses] });
-P('2026-01', 5600, 0, 1000, 400);
-P('2026-02', 6000, 600, 700, 300);
-P('2026-03', 6500, 1000, 800, 300);
-S('2026-01', 1000, 400, 0, 300, 200);
-S('2026-02', 1200, 450, 100, 400, 250);
-S('2026-03', 1300, 500, 250, 350, 300);
-const ledgerCsv = ['entity,period,account_code,account_name,account_type,debit,credit,currency', ...BOOKS.map(([e, p, c, n, t, net]) => `${e},${p},${c},${n},${t},${net > 0 ? net : 0},${net < 0 ? -net : 0},${e === 'P' ? 'USD' : 'EUR'}`), ''].join('\n');
-const RATES = 'currency,period,closing,average\nEUR,2026-01,1.20,1.15\nEUR,2026-02,1.25,1.22\nEUR,2026-03,1.18,1.21\n';
 
 beforeAll(async () => {
   stack = await startStack();
@@ -44,7 +27,7 @@ beforeAll(async () => {
   const body = { orgID, containerName: uniq('grp'), databaseName: uniq('grpdb'), dataFactoryName: uniq('grpf') };
   expect((await api('post', '/onboard/start').send(body)).status).toBe(202);
   await waitFor('onboarding', async () => (await api('get', `/onboard/status/${orgID}`)).body.data.status === 'completed', 90_000, 250);
-  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', 'ledger').attach('file', Buffer.from(ledgerCsv), { filename: 'ledger.csv', contentType: 'text/csv' });
+  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', 'ledger').attach('file', Buffer.from(LEDGER_CSV), { filename: 'ledger.csv', contentType: 'text/csv' });
   expect(saved.status).toBe(200);
   const run = await api('get', `/pipeline/run-pipeline/${orgID}`);
   expect(run.body.message).toBe('All pipelines ran successfully!');
@@ -114,7 +97,7 @@ describe('setting a group up and consolidating it', () => {
 
   it('consolidates to the cent: translation, CTA and NCI for S 80 % owned', async () => {
     expect((await api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 })).status).toBe(200);
-    expect((await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES)).body.data.saved).toBe(3);
+    expect((await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV)).body.data.saved).toBe(3);
     expect((await api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] })).status).toBe(200);
     expect((await api('get', `/consolidation/${orgID}/historical-rates`)).body.data.rates).toMatchObject([{ entity: 'S', group_account: '3000', rate: '1.1', updated_by: 'Connie Admin' }]);
     const run = await api('post', `/consolidation/${orgID}/run`).send({});
@@ -179,7 +162,7 @@ describe('setting a group up and consolidating it', () => {
   });
 
   it('a missing rate blocks its month with a message naming the currency and month', async () => {
-    await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES);
+    await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV);
     // March's EUR rate goes missing (a rate row replaced by another currency's is not possible: drop it by hand).
     const org = await Organization.findById(orgID).lean();
     await withOrgDatabase(stack.config, { orgId: orgID, databaseName: org!.onboarding!.databaseName! }, ({ db }) => db.deleteFrom('fx_rates').where('period', '=', '2026-03').execute());
@@ -189,7 +172,7 @@ describe('setting a group up and consolidating it', () => {
     const mar = (await api('get', `/consolidation/${orgID}/results?period=2026-03`)).body.data;
     expect(mar.check.status).toBe('blocked');
     expect(mar.rows).toEqual([]);
-    await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES);
+    await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV);
   });
 
   it('lists the accounts marked intercompany', async () => {

@@ -13,6 +13,7 @@ import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageEr
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
+import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
 
 jest.setTimeout(300000);
 
@@ -26,24 +27,6 @@ const stamp = Date.now().toString(36).replace(/\d/g, '');
 const USER_EMAIL = `controller.${stamp}@example.com`;
 const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
 
-// The books of test/consolidation/api.test.ts: P (USD) owns S (EUR); account codes as the default
-// group chart's, so every suggestion is "same code".
-const BOOKS: [string, string, string, string, string, number][] = [];
-const book = (entity: string, period: string, lines: Record<string, [string, string, number]>) => {
-  for (const [code, [name, type, net]] of Object.entries(lines)) BOOKS.push([entity, period, code, name, type, net]);
-};
-const P = (period: string, cash: number, retained: number, revenue: number, expenses: number) =>
-  book('P', period, { '1000': ['Cash', 'asset', cash], '3000': ['Share capital', 'equity', -5000], ...(retained ? { '3100': ['Retained earnings', 'equity', -retained] } : {}), '4000': ['Sales', 'income', -revenue], '6000': ['Overheads', 'expense', expenses] });
-const S = (period: string, cash: number, payable: number, retained: number, revenue: number, expenses: number) =>
-  book('S', period, { '1000': ['Bank', 'asset', cash], '2000': ['Creditors', 'liability', -payable], '3000': ['Capital', 'equity', -500], ...(retained ? { '3100': ['Retained earnings', 'equity', -retained] } : {}), '4000': ['Revenue', 'income', -revenue], '6000': ['Expenses', 'expense', expenses] });
-P('2026-01', 5600, 0, 1000, 400);
-P('2026-02', 6000, 600, 700, 300);
-P('2026-03', 6500, 1000, 800, 300);
-S('2026-01', 1000, 400, 0, 300, 200);
-S('2026-02', 1200, 450, 100, 400, 250);
-S('2026-03', 1300, 500, 250, 350, 300);
-const LEDGER_CSV = ['entity,period,account_code,account_name,account_type,debit,credit,currency', ...BOOKS.map(([e, p, c, n, t, net]) => `${e},${p},${c},${n},${t},${net > 0 ? net : 0},${net < 0 ? -net : 0},${e === 'P' ? 'USD' : 'EUR'}`), ''].join('\n');
-const RATES_CSV = 'currency,period,closing,average\nEUR,2026-01,1.20,1.15\nEUR,2026-02,1.25,1.22\nEUR,2026-03,1.18,1.21\n';
 
 const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 
