@@ -5,7 +5,6 @@
 // at the end, so a retried attempt (a worker killed half way) leaves exactly what an
 // uninterrupted run leaves.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from '../../common/consolidation/store';
@@ -16,7 +15,7 @@ import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../../common/org-database';
-import { cancellationSignal, cancelled, heartbeat } from '../datafactory/run-context';
+import { cancellationSignal, heartbeat } from '../datafactory/run-context';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
@@ -63,10 +62,11 @@ export interface ConsolidateOutput {
 }
 
 /**
- * The consolidation on an open organization database (what the activity runs; the benchmark runs
- * it too): schema and entities brought up to date, the configuration checked, then month by month.
+ * The consolidation on an open organization database (what the activity's thread runs): schema and
+ * entities brought up to date, the configuration checked, then month by month. `names`: what the
+ * connections call the entities (new entities start with them); `onPeriod`: each month as it
+ * starts (the thread's heartbeat).
  */
-/** `names`: what the connections call the entities (new entities start with them). */
 export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map(), onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
   const { db, dialect } = org;
   await ensureConsolidationSchema(db, dialect);
@@ -81,10 +81,9 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
   for (const period of periods) {
-    if (cancelled()) throw new CancelledFailure('consolidation cancelled');
-    heartbeat({ period });
     onPeriod?.(period);
-    const write = (!input.from || period >= input.from) && (!input.to || period <= input.to) && !locked.has(period);
+    const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
+    const write = inRange && !locked.has(period);
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
@@ -94,7 +93,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
       translated += lines.length;
     }
     const result = run.finish();
-    if (locked.has(period) && (!input.from || period >= input.from) && (!input.to || period <= input.to)) {
+    if (inRange && locked.has(period)) {
       out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
       continue;
     }
@@ -106,8 +105,6 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
     if (result.blocked) out.blocked++;
     out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
-    // A month's work is a few milliseconds: let heartbeats and cancellation through between months.
-    await yieldToLoop();
   }
   await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
   await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });

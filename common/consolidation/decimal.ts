@@ -55,12 +55,6 @@ export function divHalfEven(n: bigint, d: bigint): bigint {
   return q;
 }
 
-/** Changes the scale of a fixed-point value, rounding half-even when it loses digits. */
-export function rescale(value: bigint, from: number, to: number): bigint {
-  if (to >= from) return value * pow10(to - from);
-  return divHalfEven(value, pow10(from - to));
-}
-
 /** Fixed-point to text with all its decimals ("-12.3400" for scale 4). */
 export function formatFixed(value: bigint, scale: number): string {
   const neg = value < 0n;

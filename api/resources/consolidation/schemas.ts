@@ -1,10 +1,10 @@
 // Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
 import { z } from 'zod';
 import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS } from '../../../common/consolidation/types';
+import { PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
 
-const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
-export const period = z.string().regex(PERIOD, 'A period is a month, YYYY-MM');
+export const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
 const decimalText = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
 const key = z.string().trim().min(1).max(200);
 

@@ -194,6 +194,11 @@ export function mappingsFromCsv(text: string): MappingConfig[] {
   return out;
 }
 
+/** Suggestions for trial_balance source accounts (as sourceAccounts() reads them). */
+function suggestFor(sources: { entity: string; account_code: string; account_name: string | null; account_type: string | null }[], chart: GroupAccount[]): Suggestion[] {
+  return suggestMappings(sources.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart);
+}
+
 export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true' | 'false'; intercompany?: 'true' | 'false'; page: number; pageSize: number }) {
   const [sources, mapped, chart] = await Promise.all([
     sourceAccounts(db),
@@ -207,7 +212,7 @@ export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true
     return (!q.entity || s.entity === q.entity) && (q.unmapped === 'false' || !m) && (q.intercompany !== 'true' || !!m?.ic_counterparty);
   });
   const unmappedSources = wanted.filter((s) => !byKey.has(`${s.entity}\u0000${s.account_code}`));
-  const suggestions = new Map(suggestMappings(unmappedSources.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart).map((x) => [`${x.entity}\u0000${x.sourceAccount}`, x]));
+  const suggestions = new Map(suggestFor(unmappedSources, chart).map((x) => [`${x.entity}\u0000${x.sourceAccount}`, x]));
   const start = (q.page - 1) * q.pageSize;
   const rows = wanted.slice(start, start + q.pageSize).map((s) => {
     const m = byKey.get(`${s.entity}\u0000${s.account_code}`);
@@ -233,7 +238,7 @@ export async function acceptSuggestions(db: Db, dialect: OrgDialect, who: Who, e
   const [sources, mapped, chart] = await Promise.all([sourceAccounts(db), db.selectFrom('group_account_mappings').select(['entity', 'source_account']).execute() as Promise<{ entity: string; source_account: string }[]>, readChart(db)]);
   const have = new Set(mapped.map((m) => `${m.entity}\u0000${m.source_account}`));
   const open = sources.filter((s) => (!entity || s.entity === entity) && !have.has(`${s.entity}\u0000${s.account_code}`));
-  const suggestions: Suggestion[] = suggestMappings(open.map((s) => ({ entity: s.entity, account: s.account_code, name: s.account_name, type: (s.account_type as AccountType) ?? null })), chart);
+  const suggestions = suggestFor(open, chart);
   if (!suggestions.length) return 0;
   const reasons = new Map(suggestions.map((s) => [`${s.entity}\u0000${s.sourceAccount}`, `suggested: ${s.reason}`]));
   return saveMappings(db, dialect, who, suggestions.map((s) => ({ entity: s.entity, sourceAccount: s.sourceAccount, groupAccount: s.groupAccount, icCounterparty: null, icCategory: null })), 'mappings.accept_suggestions', reasons);
