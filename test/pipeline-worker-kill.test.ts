@@ -3,8 +3,7 @@
 // every row once, none lost.
 import type { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
@@ -15,6 +14,7 @@ import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
+import { startWorkerProcess } from './helpers/worker-process';
 
 let stack: TestStack;
 let token: string;
@@ -40,13 +40,7 @@ it('resumes after the worker process is killed, with every row exactly once', as
   const api = (path: string) => request(app).get(`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 
   // The first worker is the real worker process (worker/main.ts) on this test's queue.
-  const root = join(__dirname, '..');
-  // node itself with tsx's loader (the tsx CLI would run the worker in a grandchild that SIGKILL misses).
-  child = spawn(process.execPath, ['--require', 'tsx/cjs', join(root, 'worker', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, MONGODB_URI: config.MONGODB_URI, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
+  child = startWorkerProcess(config);
 
   const org = await Organization.create({ organizationName: 'Killed Worker Co' });
   const orgID = String(org._id);

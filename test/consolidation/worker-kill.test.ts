@@ -3,8 +3,7 @@
 // tables an uninterrupted run leaves (compared row for row), and no staging table behind.
 import type { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
 import { createApp } from '../../api/app';
 import { ensureConsolidationSchema, OUTPUT_TABLES } from '../../common/consolidation/store';
@@ -15,6 +14,7 @@ import { createWorker } from '../../worker/worker';
 import { startStack, workflowBundle, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 let stack: TestStack;
 let token: string;
@@ -106,12 +106,7 @@ it('a retried consolidation leaves exactly the tables of an uninterrupted one', 
   const config = { ...stack.config, TEMPORAL_TASK_QUEUE: `${stack.config.TEMPORAL_TASK_QUEUE}-ckill` };
   const app = createApp({ ...stack.deps, config });
   const api = (method: 'get' | 'post', path: string) => request(app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
-  const root = join(__dirname, '..', '..');
-  child = spawn(process.execPath, ['--require', 'tsx/cjs', join(root, 'worker', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, MONGODB_URI: config.MONGODB_URI, TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE, LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
+  child = startWorkerProcess(config);
 
   const org = await Organization.create({ organizationName: 'Killed Consolidation Co' });
   const orgID = String(org._id);
