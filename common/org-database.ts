@@ -5,7 +5,7 @@
 // both dialects. The warehouse seam (activities/warehouse) delegates here for both; credentials
 // are resolved from the encrypted record and never travel in workflow inputs or histories.
 import Database from 'better-sqlite3';
-import { Kysely, MssqlDialect, SqliteDialect } from 'kysely';
+import { Kysely, MssqlDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import mongoose from 'mongoose';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,6 +82,13 @@ export interface OrgDatabase {
    * prepared statement in one transaction; T-SQL in multi-row statements within its limits.
    */
   insertMany(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  /** insertMany with the rows as arrays in `columns`' order (no object per row: the big writers). */
+  insertRows(table: string, columns: readonly string[], rows: unknown[][]): Promise<void>;
+  /**
+   * A compiled select's rows as arrays in its select order: SQLite through a prepared statement
+   * kept for the connection's life (raw rows, no object per row), T-SQL through Kysely.
+   */
+  selectRows(query: CompiledQuery): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -131,7 +138,14 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
         },
       }),
     });
-    return { db, dialect: 'mssql', insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows), close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'mssql',
+      insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows),
+      insertRows: (table, columns, rows) => insertChunked(db, 'mssql', table, rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))),
+      selectRows: async (query) => (await db.executeQuery<Record<string, unknown>>(query)).rows.map((r) => Object.values(r)),
+      close: () => db.destroy(),
+    };
   }
   const sqlite = new Database(conn.file, { fileMustExist: true });
   sqlite.pragma('busy_timeout = 30000');
@@ -140,23 +154,36 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
   // commits, never the file's consistency; writers here stage and swap in one transaction anyway).
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
-  const statements = new Map<string, { cols: string[]; stmt: Database.Statement }>();
+  const inserts = new Map<string, Database.Statement>();
+  const insertRows = async (table: string, columns: readonly string[], rows: unknown[][]) => {
+    if (!rows.length) return;
+    const key = `${table}\u0000${columns.join('\u0000')}`;
+    let stmt = inserts.get(key);
+    if (!stmt) {
+      const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
+      stmt = sqlite.prepare(`insert into ${q(table)} (${columns.map(q).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+      inserts.set(key, stmt);
+    }
+    const s = stmt;
+    sqlite.transaction(() => {
+      for (const r of rows) s.run(r);
+    })();
+  };
   const insertMany = async (table: string, rows: Record<string, unknown>[]) => {
     if (!rows.length) return;
     const cols = Object.keys(rows[0]!);
-    const key = `${table}\u0000${cols.join('\u0000')}`;
-    let s = statements.get(key);
-    if (!s) {
-      const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
-      s = { cols, stmt: sqlite.prepare(`insert into ${q(table)} (${cols.map(q).join(', ')}) values (${cols.map(() => '?').join(', ')})`) };
-      statements.set(key, s);
-    }
-    const { stmt } = s;
-    sqlite.transaction(() => {
-      for (const r of rows) stmt.run(cols.map((c) => r[c] ?? null));
-    })();
+    await insertRows(table, cols, rows.map((r) => cols.map((c) => r[c] ?? null)));
   };
-  return { db, dialect: 'sqlite', insertMany, close: () => db.destroy() };
+  const selects = new Map<string, Database.Statement>();
+  const selectRows = async (query: CompiledQuery) => {
+    let stmt = selects.get(query.sql);
+    if (!stmt) {
+      stmt = sqlite.prepare(query.sql).raw(true);
+      selects.set(query.sql, stmt);
+    }
+    return stmt.all(...(query.parameters as unknown[])) as unknown[][];
+  };
+  return { db, dialect: 'sqlite', insertMany, insertRows, selectRows, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

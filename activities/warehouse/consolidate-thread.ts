@@ -1,22 +1,25 @@
-// The consolidation's own thread (started by ./consolidate.ts): runs runConsolidation on the
-// organization's database and answers its result, or the failure with its type. Its heap is
-// bounded by the caller's resourceLimits, so a big group neither grows the worker's heap nor
-// stops its heartbeats.
-import { parentPort, workerData } from 'node:worker_threads';
+// The consolidation's own thread (started by ./consolidate.ts and kept between runs): runs
+// runConsolidation on the organization's database for each job it is sent and answers its result,
+// or the failure with its type. Its heap is bounded by the caller's resourceLimits, so a big group
+// neither grows the worker's heap nor stops its heartbeats.
+import { parentPort } from 'node:worker_threads';
 import { openOrgConnection } from '../../common/org-database';
 import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './consolidate';
 
-async function main(): Promise<void> {
-  const { conn, input, names } = workerData as ConsolidateThreadData;
+async function run({ conn, input, names }: ConsolidateThreadData): Promise<void> {
   const post = (m: ConsolidateThreadMessage) => parentPort!.postMessage(m);
-  const org = await openOrgConnection(conn);
   try {
-    post({ result: await runConsolidation(org, input, new Map(names), (period) => post({ period })) });
-  } finally {
-    await org.close();
+    const org = await openOrgConnection(conn);
+    try {
+      post({ result: await runConsolidation(org, input, new Map(names), (period) => post({ period })) });
+    } finally {
+      await org.close();
+    }
+  } catch (err) {
+    const e = err as { message?: string; type?: string; nonRetryable?: boolean };
+    post({ error: { message: String(e?.message ?? e), type: e?.type, nonRetryable: e?.nonRetryable } });
   }
 }
 
-main().catch((e: { message?: string; type?: string; nonRetryable?: boolean }) => {
-  parentPort!.postMessage({ error: { message: String(e?.message ?? e), type: e?.type, nonRetryable: e?.nonRetryable } } satisfies ConsolidateThreadMessage);
-});
+// One job at a time: the caller sends the next only after this one answered.
+parentPort!.on('message', (job: ConsolidateThreadData) => void run(job));

@@ -88,7 +88,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
     for (const entity of run.entities) {
-      const lines = run.entity(entity, await readTrialBalanceRows(db, period, entity));
+      const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity));
       if (write) await writer.writeTranslated(lines);
       translated += lines.length;
     }
@@ -123,34 +123,73 @@ const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(E
  */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 
+/**
+ * A loaded consolidation thread kept between runs (at most one idle): a run does not pay again for
+ * starting a thread and loading its code (about half a second here). An idle thread does not keep
+ * the process alive; a cancelled run's thread is ended, never reused.
+ */
+let idleThread: Worker | undefined;
+function takeThread(): Worker {
+  const kept = idleThread;
+  idleThread = undefined;
+  if (kept) {
+    kept.ref();
+    return kept;
+  }
+  const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
+  // A thread that dies while idle (out of memory at its bound, say) is simply forgotten.
+  worker.once('exit', () => {
+    if (idleThread === worker) idleThread = undefined;
+  });
+  return worker;
+}
+function keepThread(worker: Worker): void {
+  if (idleThread) return void worker.terminate();
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.on('error', () => undefined); // an idle thread's failure ends it (and 'exit' forgets it), never the worker
+  worker.unref();
+  idleThread = worker;
+}
+
 /** runConsolidation on its own thread; heartbeats from its months, a cancellation ends it. */
 async function consolidateInThread(data: ConsolidateThreadData): Promise<ConsolidateOutput> {
   const signal = cancellationSignal();
   if (signal?.aborted) throw new CancelledFailure('consolidation cancelled');
-  const worker = new Worker(THREAD_CODE, { eval: true, workerData: data, execArgv: [], resourceLimits: THREAD_LIMITS });
+  const worker = takeThread();
   let beat: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let onExit: ((code: number) => void) | undefined;
   let last: string | undefined;
+  let answered = false;
   try {
     return await new Promise<ConsolidateOutput>((resolve, reject) => {
       worker.on('message', (m: ConsolidateThreadMessage) => {
         if ('period' in m) {
           last = m.period;
           heartbeat({ period: m.period });
-        } else if ('result' in m) resolve(m.result);
+          return;
+        }
+        answered = true;
+        if ('result' in m) resolve(m.result);
         else reject(ApplicationFailure.create({ message: m.error.message, type: m.error.type ?? 'ConsolidationFailed', nonRetryable: m.error.nonRetryable ?? false }));
       });
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`The consolidation thread exited (${code}) before it answered`)));
+      onExit = (code) => reject(new Error(`The consolidation thread exited (${code}) before it answered`));
+      worker.once('exit', onExit);
       beat = setInterval(() => heartbeat({ period: last }), 1000);
       onAbort = () => reject(new CancelledFailure('consolidation cancelled'));
       signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(data);
     });
   } finally {
     clearInterval(beat);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
-    // A killed thread leaves only its staging tables: the next attempt replaces them.
-    void worker.terminate();
+    if (onExit) worker.off('exit', onExit);
+    // A thread that answered is kept for the next run; one cut short (cancelled, failed) is ended,
+    // leaving only its staging tables, which the next attempt replaces.
+    if (answered) keepThread(worker);
+    else void worker.terminate();
   }
 }
 

@@ -249,13 +249,17 @@ export async function trialBalanceEntities(db: Db, period: string): Promise<stri
   return rows.map((r) => r.entity);
 }
 
-type TbRecord = { entity: string; period: string; account_code: string; account_name: string | null; account_type: string | null; net: number | string };
-const tbRow = (r: TbRecord): TbRow => ({ entity: r.entity, period: r.period, accountCode: r.account_code, accountName: r.account_name, accountType: asType(r.account_type), net: fromStored(r.net, AMOUNT_SCALE) });
-
-/** One entity's rows of one month. */
-export async function readTrialBalanceRows(db: Db, period: string, entity: string): Promise<TbRow[]> {
-  const rows = (await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).where('entity', '=', entity).execute()) as TbRecord[];
-  return rows.map(tbRow);
+/** One entity's rows of one month (arrays through a kept prepared statement: 720,000 rows a big run). */
+export async function readTrialBalanceRows(org: OrgDatabase, period: string, entity: string): Promise<TbRow[]> {
+  const query = org.db.selectFrom('trial_balance').select(['account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).where('entity', '=', entity).compile();
+  return (await org.selectRows(query)).map((r) => ({
+    entity,
+    period,
+    accountCode: r[0] as string,
+    accountName: r[1] as string | null,
+    accountType: asType(r[2] as string | null),
+    net: fromStored(r[3] as number | string, AMOUNT_SCALE),
+  }));
 }
 
 /** The source accounts of each entity in trial_balance, with name and type (mapping screens, checks). */
@@ -292,6 +296,8 @@ export async function lockedPeriods(db: Db): Promise<Map<string, RollState[]>> {
 const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
 const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
 
+const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account', 'source_account_name', 'account_type', 'local_amount', 'currency', 'rate_kind', 'rate', 'presentation_amount'] as const;
+
 /** Stages one period's results (the run swaps them in at its end with commitOutputs). */
 export class OutputWriter {
   private started = false;
@@ -319,9 +325,10 @@ export class OutputWriter {
   /** One entity's translated lines of a month, as the engine hands them out. */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    await this.org.insertMany(
+    await this.org.insertRows(
       'consolidation_translated_lines' + this.suffix,
-      lines.map((t) => ({ period: t.period, entity: t.entity, group_account: t.groupAccount, source_account: t.sourceAccount, source_account_name: t.sourceAccountName, account_type: t.accountType, local_amount: loc(t.local), currency: t.currency, rate_kind: t.rateKind, rate: t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), presentation_amount: amt(t.presentation) })),
+      TRANSLATED_COLUMNS,
+      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), amt(t.presentation)]),
     );
   }
 
