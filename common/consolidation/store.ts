@@ -99,7 +99,7 @@ async function createTable(db: Db, dialect: OrgDialect, name: string, def: Table
 }
 
 /** Integer cents of a stored amount (exact sums in SQL, never a floating-point SUM). */
-const CENTS_SQL: Record<OrgDialect, (col: string) => string> = {
+export const CENTS_SQL: Record<OrgDialect, (col: string) => string> = {
   sqlite: (c) => `cast(round(${c} * 100) as integer)`,
   mssql: (c) => `cast(round(${c} * 100, 0) as bigint)`,
 };

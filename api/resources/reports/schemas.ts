@@ -1,0 +1,46 @@
+// Request schemas of the reports resource (validated by validate(), shown by the OpenAPI document).
+import { z } from 'zod';
+import { PERIOD_RE } from '../../../common/consolidation/validate';
+import { LINE_ID_RE, LINE_KINDS } from '../../../common/reports/custom';
+import { COMPARISONS, RANGES } from '../../../common/reports/periods';
+import { STATEMENTS } from '../../../common/reports/statements';
+import { orgIdSchema } from '../../lib/organization';
+import { COLUMN_CHOICES } from './service';
+
+const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const orgParams = z.object({ orgId: orgIdSchema });
+export const statementParams = z.object({ orgId: orgIdSchema, statement: z.enum(STATEMENTS) });
+export const layoutParams = z.object({ orgId: orgIdSchema, id: z.string().regex(/^[a-z0-9-]{1,60}$/, 'A report id is lowercase letters, digits and dashes') });
+
+/** ?period=YYYY-MM&range=month|quarter|ytd|year&columns=entities,eliminations,nci,consolidated&compare=prior|lastYear */
+export const reportQuery = z.object({
+  period,
+  range: z.enum(RANGES).default('month'),
+  columns: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(COLUMN_CHOICES, { errorMap: () => ({ message: `Columns are among ${COLUMN_CHOICES.join(', ')}` }) }))),
+  compare: z.enum(COMPARISONS).optional(),
+  showZero: flag.optional(),
+});
+export const exportQuery = reportQuery.extend({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
+export const drilldownQuery = z.object({ period, range: z.enum(RANGES).default('month'), groupAccount: z.string().trim().min(1).max(40), entity: z.string().trim().min(1).max(200).optional() });
+
+const codes = z.array(z.string().trim().min(1).max(40)).max(1000);
+export const lineSchema = z.object({
+  id: z.string().regex(LINE_ID_RE, 'A line id starts with a letter and uses only a-z, digits and _ (at most 40)'),
+  label: z.string().trim().min(1, 'Every line needs a label').max(200),
+  kind: z.enum(LINE_KINDS),
+  accounts: codes.optional(),
+  groups: z.array(z.string().trim().min(1).max(400)).max(200).optional(),
+  of: z.array(z.string().max(40)).max(200).optional(),
+  formula: z.string().trim().max(1000).optional(),
+  format: z.enum(['amount', 'percent']).default('amount'),
+});
+export const layoutBody = z.object({
+  name: z.string().trim().min(1, 'A report needs a name').max(120),
+  lines: z.array(lineSchema).min(1, 'A report needs at least one line').max(300),
+});

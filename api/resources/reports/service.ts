@@ -1,0 +1,313 @@
+// The reports of one organization: the built-in statements and custom layouts over the
+// consolidation's outputs (common/reports), their drill-down to entities and source accounts,
+// and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../common/consolidation/store';
+import type { GroupAccount } from '../../../common/consolidation/types';
+import type { OrgDialect } from '../../../common/org-database';
+import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
+import { comparisonRange, monthLabel, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
+import { buildStatement, centsText, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
+import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../common/reports/store';
+import { ApiError } from '../../lib/errors';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+
+export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'consolidated'] as const;
+export type ColumnChoice = (typeof COLUMN_CHOICES)[number];
+
+export interface ReportQuery {
+  period: string;
+  range: RangeKind;
+  columns: ColumnChoice[];
+  compare?: Comparison;
+  showZero?: boolean;
+}
+
+const isPl = (a: GroupAccount) => a.type === 'income' || a.type === 'expense';
+
+/**
+ * Per group account, the range's net (debit positive): balance-sheet accounts at the last month,
+ * income and expenses over the range, retained earnings less the earlier months' profit (shown
+ * as profit for the period instead), so the column balances as each month does.
+ */
+function nets(chart: GroupAccount[], sums: Map<string, [bigint, bigint]> | undefined): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  if (!sums) return out;
+  let earlierPl = 0n;
+  for (const a of chart) {
+    const [last, earlier] = sums.get(a.code) ?? [0n, 0n];
+    if (isPl(a)) earlierPl += earlier;
+    out.set(a.code, isPl(a) ? last + earlier : last);
+  }
+  const re = chart.find((a) => a.role === 'retained_earnings');
+  if (re) out.set(re.code, (out.get(re.code) ?? 0n) - earlierPl);
+  return out;
+}
+
+export interface ReportContext {
+  chart: GroupAccount[];
+  currency: string;
+  range: ReportRange;
+  compareRange?: ReportRange;
+  columns: ValueColumn[];
+  variance?: { current: number; base: number };
+  months: MonthState[];
+  notices: string[];
+}
+
+/** What every report needs: the chart, the ranges, the value columns and the state of their months. */
+export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery): Promise<ReportContext> {
+  const [settings, chart] = await Promise.all([readSettings(db), readChart(db)]);
+  const fy = settings.fiscalYearStartMonth;
+  const range = resolveRange(q.range, q.period, fy);
+  const columns: ValueColumn[] = [];
+  let compareRange: ReportRange | undefined;
+  let variance: ReportContext['variance'];
+  const consolidatedOf = (r: ReportRange) => rangeSums(db, dialect, r.from, r.to, false);
+  if (q.compare) {
+    compareRange = comparisonRange(range, q.compare, fy);
+    const [cur, base] = await Promise.all([consolidatedOf(range), consolidatedOf(compareRange)]);
+    columns.push({ key: 'current', label: range.label, nets: nets(chart, cur.consolidated) }, { key: 'comparison', label: compareRange.label, nets: nets(chart, base.consolidated) });
+    variance = { current: 0, base: 1 };
+  } else {
+    const want = new Set(q.columns.length ? q.columns : COLUMN_CHOICES);
+    const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities'));
+    if (want.has('entities')) {
+      const entities = (await readEntities(db)).filter((e) => e.included).sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entities) columns.push({ key: `entity:${e.entity}`, label: e.name, nets: nets(chart, sums.entities.get(e.entity)) });
+    }
+    if (want.has('eliminations')) columns.push({ key: 'eliminations', label: 'Eliminations', nets: nets(chart, sums.eliminations) });
+    if (want.has('nci')) columns.push({ key: 'nci', label: 'Non-controlling interests', nets: nets(chart, sums.nci) });
+    if (want.has('consolidated')) columns.push({ key: 'consolidated', label: 'Consolidated', nets: nets(chart, sums.consolidated) });
+  }
+  const months = await monthStates(db, [...(compareRange?.months ?? []), ...range.months]);
+  const notices: string[] = [];
+  const missing = months.filter((m) => m.status === 'missing');
+  const blocked = months.filter((m) => m.status === 'blocked');
+  const open = months.filter((m) => m.status === 'ok' && !m.locked);
+  if (missing.length) notices.push(`Not consolidated yet: ${missing.map((m) => monthLabel(m.period)).join(', ')}. Run the consolidation to see these months.`);
+  if (blocked.length) notices.push(`The consolidation could not run for ${blocked.map((m) => monthLabel(m.period)).join(', ')}: ${blocked[0]!.messages[0] ?? 'see its checks'}.`);
+  if (open.length) notices.push(`Not locked, so the figures may change: ${open.map((m) => monthLabel(m.period)).join(', ')}.`);
+  return { chart, currency: settings.presentationCurrency, range, compareRange, columns, variance, months, notices };
+}
+
+export type ReportAnswer = Statement & {
+  title: string;
+  currency: string;
+  range: ReportRange;
+  compareRange?: ReportRange;
+  months: MonthState[];
+  notices: string[];
+};
+
+const answer = (title: string, ctx: ReportContext, s: Statement): ReportAnswer => ({
+  title,
+  currency: ctx.currency,
+  range: ctx.range,
+  ...(ctx.compareRange ? { compareRange: ctx.compareRange } : {}),
+  months: ctx.months,
+  notices: ctx.notices,
+  ...s,
+});
+
+export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
+  const ctx = await reportContext(db, dialect, q);
+  return answer(STATEMENT_TITLES[kind], ctx, buildStatement(kind, ctx.chart, ctx.columns, { variance: ctx.variance, showZero: q.showZero }));
+}
+
+export async function customReport(db: Db, dialect: OrgDialect, layout: CustomLayout, q: ReportQuery): Promise<ReportAnswer> {
+  const ctx = await reportContext(db, dialect, q);
+  const problems = checkLayout(layout, ctx.chart);
+  if (problems.length) throw new ApiError(400, `The report "${layout.name}" cannot be shown: ${problems.slice(0, 5).join('; ')}`);
+  return answer(layout.name, ctx, buildCustom(layout, ctx.chart, ctx.columns, { variance: ctx.variance }));
+}
+
+/** A layout's problems as a 400, before anything is saved. */
+export async function checkLayoutOrRefuse(db: Db, layout: CustomLayout): Promise<void> {
+  const problems = checkLayout(layout, await readChart(db));
+  if (problems.length) throw new ApiError(400, `The report cannot be saved: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ''}`);
+}
+
+// --- drill-down -----------------------------------------------------------------------------
+export interface DrilldownQuery {
+  period: string;
+  range: RangeKind;
+  groupAccount: string;
+  entity?: string;
+}
+
+/**
+ * What makes one figure: without `entity`, the entities' parts and the eliminations and NCI
+ * entries; with it, that entity's source accounts (local and presentation amounts) and its
+ * translation entries. Balance-sheet accounts at the range's last month, income and expenses
+ * over the range, as the statements.
+ */
+export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) {
+  const [settings, chart, entityRows] = await Promise.all([readSettings(db), readChart(db), readEntities(db)]);
+  const account = chart.find((a) => a.code === q.groupAccount);
+  if (!account) throw new ApiError(404, `Group account ${q.groupAccount} is not in the group chart`);
+  const range = resolveRange(q.range, q.period, settings.fiscalYearStartMonth);
+  const months = isPl(account) ? range.months : [range.to];
+  const names = new Map(entityRows.map((e) => [e.entity, e.name]));
+  const cents = CENTS_SQL[dialect];
+  const base = { groupAccount: account.code, groupAccountName: account.name, accountType: account.type, currency: settings.presentationCurrency, range, months };
+  const isRe = account.role === 'retained_earnings' && range.months.length > 1;
+  const earlier = range.months.slice(0, -1);
+  /** Profit of the range's earlier months, per entity (retained earnings shows it as profit for the period instead). */
+  const earlierProfit = async (entity?: string) => {
+    if (!isRe) return new Map<string, bigint>();
+    const pl = chart.filter(isPl).map((a) => a.code);
+    const rows = (await db
+      .selectFrom('consolidated_trial_balance_entities')
+      .select(['entity', sql`sum(amount_cents)`.as('c')])
+      .where('period', 'in', earlier)
+      .where('group_account', 'in', pl)
+      .$if(!!entity, (b) => b.where('entity', '=', entity!))
+      .groupBy('entity')
+      .execute()) as { entity: string; c: unknown }[];
+    return new Map(rows.map((r) => [r.entity, BigInt(String(r.c ?? 0))]));
+  };
+
+  if (!q.entity) {
+    const parts = (await db
+      .selectFrom('consolidated_trial_balance_entities')
+      .select(['entity', sql`sum(amount_cents)`.as('c')])
+      .where('period', 'in', months)
+      .where('group_account', '=', account.code)
+      .groupBy('entity')
+      .execute()) as { entity: string; c: unknown }[];
+    const adjust = await earlierProfit();
+    const byEntity = new Map(parts.map((p) => [p.entity, BigInt(String(p.c ?? 0))]));
+    for (const [e, c] of adjust) byEntity.set(e, (byEntity.get(e) ?? 0n) - c);
+    const entries = (await db
+      .selectFrom('consolidation_entries')
+      .select(['kind', 'entity', 'counterparty', 'category', sql`sum(${sql.raw(cents('amount'))})`.as('c'), sql`min(memo)`.as('memo')])
+      .where('period', 'in', months)
+      .where('group_account', '=', account.code)
+      .where('kind', 'not in', ['translation', 'rounding'])
+      .groupBy(['kind', 'entity', 'counterparty', 'category'])
+      .orderBy('kind')
+      .execute()) as { kind: string; entity: string | null; counterparty: string | null; category: string | null; c: unknown; memo: string | null }[];
+    return {
+      ...base,
+      level: 'entities' as const,
+      entities: [...byEntity]
+        .filter(([, c]) => c !== 0n)
+        .map(([entity, c]) => ({ entity, entityName: names.get(entity) ?? entity, amount: centsText(c) }))
+        .sort((a, b) => a.entityName.localeCompare(b.entityName)),
+      entries: entries.map((x) => ({
+        kind: x.kind,
+        entity: x.entity,
+        entityName: x.entity ? (names.get(x.entity) ?? x.entity) : null,
+        counterparty: x.counterparty,
+        counterpartyName: x.counterparty ? (names.get(x.counterparty) ?? x.counterparty) : null,
+        category: x.category,
+        amount: centsText(BigInt(String(x.c ?? 0))),
+        memo: x.memo,
+      })),
+      note: isRe ? `Retained earnings at ${monthLabel(range.to)}, less the profit of ${earlier.map(monthLabel).join(', ')} (shown as profit for the period)` : null,
+    };
+  }
+
+  const entity = q.entity;
+  if (!names.has(entity)) throw new ApiError(404, `Entity ${entity} is not part of the consolidation`);
+  const local = (c: string) => (dialect === 'mssql' ? `cast(round(${c} * 10000, 0) as bigint)` : `cast(round(${c} * 10000) as integer)`);
+  const lines = (await db
+    .selectFrom('consolidation_translated_lines')
+    .select([
+      'source_account',
+      sql`max(source_account_name)`.as('name'),
+      'currency',
+      sql`sum(${sql.raw(local('local_amount'))})`.as('local'),
+      sql`sum(${sql.raw(cents('presentation_amount'))})`.as('c'),
+      sql`min(rate_kind)`.as('rate_kind'),
+      sql`count(distinct rate)`.as('rates'),
+      sql`min(rate)`.as('rate'),
+    ])
+    .where('period', 'in', months)
+    .where('group_account', '=', account.code)
+    .where('entity', '=', entity)
+    .groupBy(['source_account', 'currency'])
+    .orderBy('source_account')
+    .execute()) as { source_account: string; name: string | null; currency: string; local: unknown; c: unknown; rate_kind: string; rates: unknown; rate: string | null }[];
+  const entries = (await db
+    .selectFrom('consolidation_entries')
+    .select(['kind', sql`sum(${sql.raw(cents('amount'))})`.as('c')])
+    .where('period', 'in', months)
+    .where('group_account', '=', account.code)
+    .where('entity', '=', entity)
+    .where('kind', 'in', ['translation', 'rounding'])
+    .groupBy('kind')
+    .execute()) as { kind: string; c: unknown }[];
+  const adjust = (await earlierProfit(entity)).get(entity) ?? 0n;
+  return {
+    ...base,
+    level: 'sources' as const,
+    entity,
+    entityName: names.get(entity)!,
+    sources: lines.map((l) => ({
+      sourceAccount: l.source_account,
+      sourceAccountName: l.name,
+      currency: l.currency,
+      localAmount: formatFixed(BigInt(String(l.local ?? 0)), AMOUNT_SCALE),
+      amount: centsText(BigInt(String(l.c ?? 0))),
+      rateKind: l.rate_kind,
+      rate: Number(l.rates) === 1 ? l.rate : null,
+    })),
+    entries: entries.map((x) => ({ kind: x.kind, amount: centsText(BigInt(String(x.c ?? 0))) })),
+    ...(isRe ? { earlierProfit: centsText(-adjust), note: `Less the profit of ${earlier.map(monthLabel).join(', ')}, shown as profit for the period` } : { note: null }),
+  };
+}
+
+// --- exports --------------------------------------------------------------------------------
+const AMOUNT_FORMAT = '#,##0.00;-#,##0.00;"-"';
+const PERCENT_FORMAT = '0.0"%";-0.0"%";"-"';
+
+function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
+  const ws = wb.addWorksheet(name.slice(0, 31));
+  ws.addRow([r.title]).font = { bold: true, size: 14 };
+  ws.addRow([`${r.range.label}${r.compareRange ? ` compared with ${r.compareRange.label}` : ''}, in ${r.currency}`]);
+  for (const n of r.notices) ws.addRow([n]).font = { italic: true };
+  const header = ws.addRow(['Line', ...r.columns.map((c) => c.label)]);
+  header.font = { bold: true };
+  header.alignment = { horizontal: 'center' };
+  ws.views = [{ state: 'frozen', xSplit: 1, ySplit: header.number }];
+  ws.getColumn(1).width = 48;
+  r.columns.forEach((_, i) => (ws.getColumn(i + 2).width = 18));
+  for (const row of r.rows) {
+    const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : Number(v)))]);
+    r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = c.format === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
+    if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
+    if (row.kind === 'subtotal') xr.font = { italic: true };
+    if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');
+  }
+}
+
+/** An XLSX workbook: one sheet per report given (real numbers, number formats, frozen header). */
+export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'LedgerFlow';
+  for (const r of reports) sheet(wb, r, r.title);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/** One report as CSV: a line column, then one column per report column (exact decimal text). */
+export function csv(r: ReportAnswer): string {
+  return stringify([['line', 'account', ...r.columns.map((c) => c.label)], ...r.rows.map((row) => [`${'  '.repeat(row.depth)}${row.label}`, row.account ?? '', ...row.values.map((v) => v ?? '')])]);
+}
+
+/** Every built-in statement for the same query (the XLSX export's sheets), the chosen one first. */
+export async function allStatements(db: Db, dialect: OrgDialect, first: StatementKind, q: ReportQuery): Promise<ReportAnswer[]> {
+  const order = [first, ...STATEMENTS.filter((s) => s !== first)];
+  const out: ReportAnswer[] = [];
+  for (const k of order) out.push(await statement(db, dialect, k, q));
+  return out;
+}
+
+export const fileName = (title: string, r: ReportRange, ext: string) => `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${r.from === r.to ? r.from : `${r.from}-to-${r.to}`}.${ext}`;

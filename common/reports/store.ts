@@ -1,0 +1,136 @@
+// What the reports read and keep in the organization's own database: the consolidation's
+// outputs summed per group account in exact integer cents (SQL sums integers, never floating
+// point), the months' checks and locks, and the custom report layouts (table report_layouts,
+// one row per layout, its definition as JSON, with who changed it last).
+import { sql, type Kysely } from 'kysely';
+import { CENTS_SQL, ENTITY_COLUMNS_VIEW } from '../consolidation/store';
+import type { OrgDialect } from '../org-database';
+import type { CustomLayout } from './custom';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+
+/** Cents per group account (and entity), split into the range's last month and its earlier months. */
+export interface RangeSums {
+  /** entity -> account -> [last month, earlier months] */
+  entities: Map<string, Map<string, [bigint, bigint]>>;
+  eliminations: Map<string, [bigint, bigint]>;
+  nci: Map<string, [bigint, bigint]>;
+  consolidated: Map<string, [bigint, bigint]>;
+}
+
+const big = (v: unknown): bigint => (v === null || v === undefined ? 0n : BigInt(typeof v === 'number' ? Math.round(v) : String(v)));
+function put(m: Map<string, [bigint, bigint]>, account: string, last: boolean, cents: bigint): void {
+  const v = m.get(account) ?? [0n, 0n];
+  v[last ? 0 : 1] += cents;
+  m.set(account, v);
+}
+
+/** The consolidation's outputs over from..to, per group account (and per entity when `withEntities`). */
+export async function rangeSums(db: Db, dialect: OrgDialect, from: string, to: string, withEntities: boolean): Promise<RangeSums> {
+  const out: RangeSums = { entities: new Map(), eliminations: new Map(), nci: new Map(), consolidated: new Map() };
+  const cents = CENTS_SQL[dialect];
+  const isLast = sql<number>`case when period = ${to} then 1 else 0 end`;
+  // The last-month flag is computed in a derived table and grouped by name (T-SQL refuses a parameter in GROUP BY).
+  const ctb = await db
+    .selectFrom(
+      db
+        .selectFrom('consolidated_trial_balance')
+        .select(['group_account', isLast.as('last'), sql.raw(cents('eliminations')).as('el'), sql.raw(cents('nci')).as('nci'), sql.raw(cents('consolidated')).as('con')])
+        .where('period', '>=', from)
+        .where('period', '<=', to)
+        .as('x'),
+    )
+    .select(['x.group_account', 'x.last', sql`sum(x.el)`.as('el'), sql`sum(x.nci)`.as('nci'), sql`sum(x.con)`.as('con')])
+    .groupBy(['x.group_account', 'x.last'])
+    .execute();
+  for (const r of ctb as { group_account: string; last: number; el: unknown; nci: unknown; con: unknown }[]) {
+    put(out.eliminations, r.group_account, Number(r.last) === 1, big(r.el));
+    put(out.nci, r.group_account, Number(r.last) === 1, big(r.nci));
+    put(out.consolidated, r.group_account, Number(r.last) === 1, big(r.con));
+  }
+  if (withEntities) {
+    const rows = await db
+      .selectFrom(db.selectFrom(ENTITY_COLUMNS_VIEW).select(['entity', 'group_account', isLast.as('last'), 'amount_cents']).where('period', '>=', from).where('period', '<=', to).as('x'))
+      .select(['x.entity', 'x.group_account', 'x.last', sql`sum(x.amount_cents)`.as('c')])
+      .groupBy(['x.entity', 'x.group_account', 'x.last'])
+      .execute();
+    for (const r of rows as { entity: string; group_account: string; last: number; c: unknown }[]) {
+      if (!out.entities.has(r.entity)) out.entities.set(r.entity, new Map());
+      put(out.entities.get(r.entity)!, r.group_account, Number(r.last) === 1, big(r.c));
+    }
+  }
+  return out;
+}
+
+export interface MonthState {
+  period: string;
+  /** ok: consolidated; blocked: the run could not (its messages say why); missing: never consolidated. */
+  status: 'ok' | 'blocked' | 'missing';
+  locked: boolean;
+  messages: string[];
+}
+
+/** Each month of a range: consolidated or not, locked or not. */
+export async function monthStates(db: Db, months: string[]): Promise<MonthState[]> {
+  if (!months.length) return [];
+  const checks = (await db.selectFrom('consolidation_checks').select(['period', 'status', 'messages']).where('period', 'in', months).execute()) as { period: string; status: string; messages: string | null }[];
+  const locks = new Set(((await db.selectFrom('consolidation_period_locks').select('period').where('period', 'in', months).execute()) as { period: string }[]).map((l) => l.period));
+  const byPeriod = new Map(checks.map((c) => [c.period, c]));
+  return months.map((period) => {
+    const c = byPeriod.get(period);
+    const status = !c ? 'missing' : c.status === 'ok' ? 'ok' : 'blocked';
+    return { period, status, locked: locks.has(period), messages: c?.messages ? c.messages.split('\n').filter(Boolean) : [] };
+  });
+}
+
+// --- custom layouts -------------------------------------------------------------------------
+export const LAYOUTS_TABLE = 'report_layouts';
+
+export interface StoredLayout {
+  id: string;
+  name: string;
+  layout: CustomLayout;
+  updatedBy: string | null;
+  updatedAt: string | null;
+}
+
+export async function ensureReportsSchema(db: Db, dialect: OrgDialect): Promise<void> {
+  const have = new Set((await db.introspection.getTables()).map((t) => t.name));
+  if (have.has(LAYOUTS_TABLE)) return;
+  const [key, long] = dialect === 'mssql' ? ['nvarchar(200)', 'nvarchar(max)'] : ['text', 'text'];
+  await db.schema
+    .createTable(LAYOUTS_TABLE)
+    .ifNotExists()
+    .addColumn('id', sql.raw(key), (c) => c.primaryKey())
+    .addColumn('name', sql.raw(key), (c) => c.notNull())
+    .addColumn('definition', sql.raw(long), (c) => c.notNull())
+    .addColumn('updated_by', sql.raw(key))
+    .addColumn('updated_at', sql.raw(key))
+    .execute();
+}
+
+type LayoutRecord = { id: string; name: string; definition: string; updated_by: string | null; updated_at: string | null };
+const stored = (r: LayoutRecord): StoredLayout => ({ id: r.id, name: r.name, layout: JSON.parse(r.definition) as CustomLayout, updatedBy: r.updated_by, updatedAt: r.updated_at });
+
+export async function listLayouts(db: Db): Promise<StoredLayout[]> {
+  return ((await db.selectFrom(LAYOUTS_TABLE).selectAll().orderBy('name').execute()) as LayoutRecord[]).map(stored);
+}
+
+export async function readLayout(db: Db, id: string): Promise<StoredLayout | null> {
+  const r = (await db.selectFrom(LAYOUTS_TABLE).selectAll().where('id', '=', id).executeTakeFirst()) as LayoutRecord | undefined;
+  return r ? stored(r) : null;
+}
+
+export async function saveLayout(db: Db, id: string, layout: CustomLayout, who: string): Promise<void> {
+  const row = { name: layout.name, definition: JSON.stringify(layout), updated_by: who, updated_at: new Date().toISOString() };
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.updateTable(LAYOUTS_TABLE).set(row).where('id', '=', id).executeTakeFirst();
+    if (!Number(r.numUpdatedRows)) await trx.insertInto(LAYOUTS_TABLE).values({ id, ...row }).execute();
+  });
+}
+
+export async function deleteLayout(db: Db, id: string): Promise<boolean> {
+  const r = await db.deleteFrom(LAYOUTS_TABLE).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
