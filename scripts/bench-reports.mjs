@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// `npm run bench:reports [-- --entities 20 --months 36 --accounts 1000 --requests 40 --keep]`:
+// the reports and the data explorer through the real api process on the consolidation
+// benchmark's data. The launcher's Temporal dev server, FerretDB and Azurite on free loopback
+// ports; the worker consolidates the generated group (scripts/lib/bench-group.mjs: 20 entities x
+// 36 months x 1,000 accounts); the api (api/main.ts with `npm start`'s node flags) answers, one
+// request at a time:
+//   - profit and loss and balance sheet for a fiscal year (12 months x 20 entity columns);
+//   - a data-explorer page of 100 rows of trial_balance with a filter;
+// each beside the same SQL run directly on the database file in the same run (better-sqlite3,
+// prepared once), p50 and p95 of each. Then the api's resident memory while a 1,000,000-row
+// table downloads as CSV, beside a 10,000-row one. Nothing is asserted; the figures are printed.
+import Database from 'better-sqlite3';
+import bcrypt from 'bcryptjs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateGroup } from './lib/bench-group.mjs';
+import { azuriteConnectionString, freePort, nodeService, ProcessGroup, startInfrastructure } from './lib/services.mjs';
+import { bootstrap, ROOT } from './lib/tools.mjs';
+
+const argv = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : argv[i + 1];
+};
+const ENTITIES = Number(arg('entities', 20));
+const MONTHS = Number(arg('months', 36));
+const ACCOUNTS = Number(arg('accounts', 1000));
+const REQUESTS = Number(arg('requests', 40));
+const BIG_ROWS = 1_000_000;
+
+const memoryOf = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+/** Runs fn `REQUESTS` times after 3 warm-ups; p50 and p95 in ms. */
+async function timed(fn) {
+  for (let i = 0; i < 3; i++) await fn();
+  const ms = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+    // A turn of the event loop between runs: the direct SQL is synchronous, and the http client
+    // must see a kept-alive socket the api closed meanwhile.
+    await new Promise((r) => setImmediate(r));
+  }
+  return { p50: pct(ms, 50), p95: pct(ms, 95) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lf-bench-reports-'));
+const group = new ProcessGroup(join(dir, 'logs'));
+try {
+  const tools = bootstrap();
+  const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort(), api: await freePort() };
+  await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
+  const env = {
+    DATA_DIR: dir,
+    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}/ledgerflow-bench`,
+    AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
+    LOG_LEVEL: 'warn',
+    PORT: String(ports.api),
+    HOST: '127.0.0.1',
+    ADMIN_EMAIL: 'bench-admin@example.com',
+    ADMIN_PASSWORD: 'Bench@Passw0rd1',
+  };
+  const worker = nodeService('worker/main.ts');
+  group.spawn('worker', process.execPath, worker.args, { env: { ...env, ...worker.env }, cwd: ROOT });
+  const warehouse = join(dir, 'warehouse');
+  mkdirSync(warehouse, { recursive: true });
+
+  // The group, consolidated by the worker.
+  const databaseName = 'bench-reports';
+  const file = join(warehouse, `${databaseName}.sqlite`);
+  const tbRows = await generateGroup(file, ENTITIES, MONTHS, ACCOUNTS);
+  // A table of 1,000,000 rows and one of 10,000 (saved CSVs as the explorer lists them).
+  const raw = new Database(file);
+  for (const [name, n] of [['bench_big', BIG_ROWS], ['bench_small', 10_000]]) {
+    raw.exec(`create table ${name} (id integer, entity text, period text, account text, amount real, memo text)`);
+    const ins = raw.prepare(`insert into ${name} values (?, ?, ?, ?, ?, ?)`);
+    raw.transaction(() => {
+      for (let i = 0; i < n; i++) ins.run(i, `E${i % 20}`, `2025-${String((i % 12) + 1).padStart(2, '0')}`, `A${i % 1000}`, ((i * 7919) % 2000001) / 100 - 10000, `Line ${i} of the bench table`);
+    })();
+  }
+  raw.close();
+
+  const mongoose = (await import('mongoose')).default;
+  await mongoose.connect(env.MONGODB_URI);
+  const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: 'Bench Group', dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
+  const orgId = String(insertedId);
+  const { Client, Connection } = await import('@temporalio/client');
+  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
+  const c0 = performance.now();
+  await (await client.workflow.start('consolidationWorkflow', { taskQueue: 'ledgerflow', workflowId: `consolidate-${orgId}`, args: [{ orgId }] })).result();
+  const consolidateSecs = (performance.now() - c0) / 1000;
+  await client.connection.close();
+
+  // The api process, and a user of the organization signed in through it.
+  const api = nodeService('api/main.ts');
+  const apiChild = group.spawn('api', process.execPath, api.args, { env: { ...env, ...api.env }, cwd: ROOT });
+  const base = `http://127.0.0.1:${ports.api}/api/v1`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).status < 500) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > 600) throw new Error('the api did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await mongoose.connection.collection('users').insertOne({ fullName: 'Bench User', email: 'bench-user@example.com', role: 'user', organization_id: insertedId, passwordHash: await bcrypt.hash('Bench@Passw0rd1', 4), createdAt: new Date(), updatedAt: new Date() });
+  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench-user@example.com', password: 'Bench@Passw0rd1' }) });
+  const token = (await login.json()).data?.token;
+  if (!token) throw new Error(`login failed: ${login.status}`);
+  const get = async (path) => {
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } }).catch((e) => {
+      throw new Error(`${path}: ${e.cause?.message ?? e.message}; api ${apiChild.exitCode === null ? 'running' : `exited ${apiChild.exitCode}`}`);
+    });
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${Buffer.from(body).toString().slice(0, 300)}`);
+    return body;
+  };
+
+  // The same SQL, directly (the last fiscal year of the data: 12 months).
+  const lastYear = `${2023 + Math.floor((MONTHS - 1) / 12)}`;
+  const from = `${lastYear}-01`;
+  const to = `${lastYear}-12`;
+  const db = new Database(file, { readonly: true });
+  const direct = {
+    entities: db.prepare(`select x.entity, x.group_account, x.last, sum(x.amount_cents) as c from (select entity, group_account, case when period = ? then 1 else 0 end as last, amount_cents from consolidated_trial_balance_entities where period >= ? and period <= ?) x group by x.entity, x.group_account, x.last`),
+    ctb: db.prepare(`select x.group_account, x.last, sum(x.el), sum(x.nci), sum(x.con) from (select group_account, case when period = ? then 1 else 0 end as last, cast(round(eliminations * 100) as integer) as el, cast(round(nci * 100) as integer) as nci, cast(round(consolidated * 100) as integer) as con from consolidated_trial_balance where period >= ? and period <= ?) x group by x.group_account, x.last`),
+    page: db.prepare(`select rowid, * from trial_balance where account_code = ? order by rowid limit 100`),
+    count: db.prepare(`select count(*) from trial_balance where account_code = ?`),
+  };
+  const statementQuery = `?period=${to}&range=year&columns=entities,eliminations,nci,consolidated`;
+  const filters = encodeURIComponent(JSON.stringify([{ column: 'account_code', op: 'eq', value: 'A42' }]));
+  const cases = [
+    ['Profit and loss, 12 months x 20 entities', () => get(`/reports/${orgId}/statements/profit-and-loss${statementQuery}`), () => (direct.entities.all(to, from, to), direct.ctb.all(to, from, to))],
+    ['Balance sheet, 12 months x 20 entities', () => get(`/reports/${orgId}/statements/balance-sheet${statementQuery}`), () => (direct.entities.all(to, from, to), direct.ctb.all(to, from, to))],
+    ['Explorer page of 100 rows with a filter', () => get(`/tables/${orgId}/trial_balance/rows?page=1&pageSize=100&filters=${filters}`), () => (direct.page.all('A42'), direct.count.get('A42'))],
+  ];
+  const results = [];
+  for (const [name, viaApi, viaSql] of cases) {
+    process.stderr.write(`[bench] ${name} ...\n`);
+    const a = await timed(viaApi);
+    const d = await timed(async () => viaSql());
+    results.push({ name, a, d });
+  }
+  db.close();
+
+  /** Downloads a table's CSV through the api, sampling the api's resident memory every 20 ms. */
+  async function download(table) {
+    const before = memoryOf(apiChild.pid).rssMb;
+    let peak = before;
+    const timer = setInterval(() => (peak = Math.max(peak, memoryOf(apiChild.pid).rssMb)), 20);
+    const t0 = performance.now();
+    const res = await fetch(`${base}/tables/${orgId}/${table}/csv`, { headers: { authorization: `Bearer ${token}` } });
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+    }
+    clearInterval(timer);
+    return { status: res.status, secs: (performance.now() - t0) / 1000, mb: bytes / 1e6, lines, before, peak };
+  }
+  process.stderr.write('[bench] CSV downloads ...\n');
+  const small = await download('bench_small');
+  const big = await download('bench_big');
+  await mongoose.disconnect();
+
+  process.stdout.write(`\nreports benchmark through the api process (same run, same machine): ${tbRows.toLocaleString('en-US')} trial_balance rows consolidated by the worker in ${consolidateSecs.toFixed(1)} s; ${REQUESTS} requests per case, one at a time\n`);
+  process.stdout.write('case                                      | api p50 | api p95 | direct SQL p50 | direct SQL p95 | p95 ratio\n');
+  for (const r of results) {
+    process.stdout.write(`${r.name.padEnd(41)} | ${r.a.p50.toFixed(1).padStart(4)} ms | ${r.a.p95.toFixed(1).padStart(4)} ms | ${r.d.p50.toFixed(1).padStart(11)} ms | ${r.d.p95.toFixed(1).padStart(11)} ms | ${(r.a.p95 / r.d.p95).toFixed(2)}x\n`);
+  }
+  process.stdout.write('CSV download            | status | lines (with header) | MB   | seconds | api RSS before | api RSS peak during\n');
+  for (const [name, d] of [['10,000-row table', small], ['1,000,000-row table', big]]) {
+    process.stdout.write(`${name.padEnd(23)} | ${String(d.status).padStart(6)} | ${d.lines.toLocaleString('en-US').padStart(19)} | ${d.mb.toFixed(1).padStart(4)} | ${d.secs.toFixed(2).padStart(7)} | ${d.before.toFixed(0).padStart(11)} MB | ${d.peak.toFixed(0).padStart(16)} MB\n`);
+  }
+} finally {
+  await group.stopAll(3000);
+  if (argv.includes('--keep')) process.stdout.write(`kept: ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
+}
