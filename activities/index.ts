@@ -2,7 +2,7 @@
 //   storage/     blob storage (Azurite or Azure Blob Storage)
 //   warehouse/   the organization's SQL database (SQLite file or Azure SQL)
 //   datafactory/ pipelines (the local engine or Azure Data Factory)
-//   quickbooks/, sage/  the accounting systems' APIs (connectors/ holds what both share)
+//   quickbooks/, sage/, netsuite/  the accounting systems' APIs (connectors/ holds what they share)
 //   csv/         reading a stored CSV into the warehouse
 //   records/     LedgerFlow's own records in MongoDB
 // The two providers are chosen here, once (createWarehouse, createDataFactory), and injected.
@@ -18,6 +18,8 @@ import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
 import { createSageActivities } from './sage';
 import { createSageConnectActivities } from './sage/connect';
+import { createNetSuiteActivities } from './netsuite';
+import { createNetSuiteConnectActivities } from './netsuite/connect';
 import { createStorageActivities } from './storage';
 import { createWarehouse, type Warehouse } from './warehouse';
 import { createWarehouseActivities } from './warehouse/activities';
@@ -50,6 +52,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createQuickBooksConnectActivities(providers),
     ...createSageActivities(providers),
     ...createSageConnectActivities(providers),
+    ...createNetSuiteActivities(providers),
+    ...createNetSuiteConnectActivities(providers),
     ...createCsvActivities(providers),
     ...createWarehouseActivities(providers),
     ...createConsolidationActivities(providers),

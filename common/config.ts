@@ -130,6 +130,16 @@ export const configSchema = z
     QBO_TOKEN_URL: url.default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
     QBO_API_BASE: optionalString.pipe(url.optional()),
     SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
+    /**
+     * Where NetSuite accounts are reached: {account} becomes the account's host form (1234567_SB1 ->
+     * 1234567-sb1). Default Oracle's https://{account}.suitetalk.api.netsuite.com; tests point it at a local server.
+     */
+    NETSUITE_BASE_URL: z
+      .string()
+      .default('https://{account}.suitetalk.api.netsuite.com')
+      .refine((v) => URL.canParse(v.replace('{account}', 'account')), 'must be a URL (with {account} where the account ID goes)'),
+    /** Requests one worker sends one NetSuite account at once (lowered to what governanceLimits allows, when the role may read it). */
+    NETSUITE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
     /** Months each account sync fetches, up to and including the current one. */
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(12),

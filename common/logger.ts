@@ -5,7 +5,7 @@ import pino from 'pino';
 export const logger = pino({
   level: 'info',
   redact: {
-    paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'req.headers.authorization', 'req.headers.cookie', '*.secret', '*.accessToken', '*.refreshToken', '*.sageUserPassword', '*.sageSenderPassword', 'newPassword', 'currentPassword', 'confirmPassword'],
+    paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'req.headers.authorization', 'req.headers.cookie', '*.secret', '*.accessToken', '*.refreshToken', '*.sageUserPassword', '*.sageSenderPassword', 'privateKey', '*.privateKey', '*.client_assertion', '*.access_token', 'newPassword', 'currentPassword', 'confirmPassword'],
     censor: '[redacted]',
   },
   base: undefined,

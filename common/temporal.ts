@@ -13,8 +13,10 @@ export const workflowIds = {
   consolidation: (orgId: string) => `consolidate-${orgId}`,
   quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
   sageSync: (accountId: string) => `sync-sage-${accountId}`,
+  netsuiteSync: (accountId: string) => `sync-netsuite-${accountId}`,
   quickbooksConnect: (stateId: string) => `quickbooks-connect-${stateId}`,
   sageConnect: (pendingId: string) => `sage-connect-${pendingId}`,
+  netsuiteConnect: (pendingId: string) => `netsuite-connect-${pendingId}`,
 };
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */

@@ -9,7 +9,7 @@ import { connectCall } from './profiles';
 
 export type { ConnectQuickBooksInput, ConnectQuickBooksOutput } from '../activities/quickbooks/connect';
 
-const { connectQuickBooksAccount, verifySageCredentials } = proxyActivities<Activities>(connectCall);
+const { connectQuickBooksAccount, verifySageCredentials, verifyNetSuiteCredentials } = proxyActivities<Activities>(connectCall);
 
 export async function quickbooksConnectWorkflow(input: ConnectQuickBooksInput): Promise<ConnectQuickBooksOutput> {
   return connectQuickBooksAccount(input);
@@ -18,4 +18,9 @@ export async function quickbooksConnectWorkflow(input: ConnectQuickBooksInput): 
 /** Sage Intacct: the typed credentials must open an API session (workflow ID sage-connect-<pendingId>). */
 export async function sageConnectWorkflow(input: { pendingId: string }): Promise<{ verified: true }> {
   return verifySageCredentials(input);
+}
+
+/** NetSuite: a token and one query with the uploaded key (workflow ID netsuite-connect-<pendingId>). */
+export async function netsuiteConnectWorkflow(input: { pendingId: string }): Promise<{ verified: true }> {
+  return verifyNetSuiteCredentials(input);
 }

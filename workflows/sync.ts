@@ -1,4 +1,4 @@
-// Account syncs (QuickBooks Online, Sage Intacct): deterministic orchestration only. Each sync
+// Account syncs (QuickBooks Online, Sage Intacct, NetSuite): deterministic orchestration only. Each sync
 // records its run (start, end, rows, error), fetches master data, then the months in ranges
 // of at most six, each range replaced atomically in the organization's SQL database.
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
@@ -23,6 +23,8 @@ const connectorCall: ActivityOptions = {
 
 const records = proxyActivities<ConnectorActivities>(shortCall);
 const connector = proxyActivities<ConnectorActivities>(connectorCall);
+/** NetSuite steps heartbeat every few seconds and resume from their heartbeat: a killed worker is noticed within 30 s. */
+const netsuite = proxyActivities<ConnectorActivities>({ ...connectorCall, heartbeatTimeout: '30 seconds' });
 
 export interface SyncInput {
   accountId: string;
@@ -49,7 +51,7 @@ function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;
 }
 
-async function runSync(provider: 'quickbooks' | 'sage', input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
+async function runSync(provider: 'quickbooks' | 'sage' | 'netsuite', input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
   const progress: SyncProgress = { step: 'starting', rangesDone: 0, rangesTotal: 0, rows: {} };
   setHandler(progressQuery, () => progress);
   const periods: string[] = [];
@@ -89,5 +91,13 @@ export async function sageSyncWorkflow(input: SyncInput): Promise<SyncResult> {
   return runSync('sage', input, {
     master: () => connector.syncSageGlAccounts({ accountId: input.accountId }),
     range: (months) => connector.syncSageTrialBalance({ accountId: input.accountId, months }),
+  });
+}
+
+/** sync-netsuite-<accountId>: subsidiaries, accounts, periods, then per range the trial balance from posted lines and the consolidated rates. */
+export async function netsuiteSyncWorkflow(input: SyncInput): Promise<SyncResult> {
+  return runSync('netsuite', input, {
+    master: () => netsuite.syncNetSuiteMasterData({ accountId: input.accountId }),
+    range: (months) => netsuite.syncNetSuiteTrialBalance({ accountId: input.accountId, months }),
   });
 }

@@ -6,8 +6,8 @@ export type ColumnKind = 'text' | 'decimal' | 'bool' | 'timestamp';
 export interface ConnectorTable {
   name: string;
   columns: Record<string, ColumnKind>;
-  /** The column that scopes a connection's rows (realm or company). */
-  scope: 'realm_id' | 'company_id';
+  /** The column that scopes a connection's rows (realm, company, NetSuite account). */
+  scope: 'realm_id' | 'company_id' | 'account_id';
   /** Tables keyed by month: a sync replaces exactly the months it fetched. */
   periodic: boolean;
 }
@@ -74,6 +74,51 @@ export const connectorTables = {
       adj_credits: 'decimal',
       end_balance: 'decimal',
       currency: 'text',
+      synced_at: 'timestamp',
+    },
+  },
+  // NetSuite (DATA-MODEL.md): scoped by the NetSuite account ID; `account` is a GL account's internal ID.
+  netsuiteSubsidiaries: {
+    name: 'netsuite_subsidiaries',
+    scope: 'account_id',
+    periodic: false,
+    columns: { account_id: 'text', subsidiary_id: 'text', name: 'text', currency: 'text', parent: 'text', is_elimination: 'bool', is_inactive: 'bool', synced_at: 'timestamp' },
+  },
+  netsuiteAccounts: {
+    name: 'netsuite_accounts',
+    scope: 'account_id',
+    periodic: false,
+    columns: { account_id: 'text', account: 'text', account_number: 'text', name: 'text', account_type: 'text', parent: 'text', is_inactive: 'bool', synced_at: 'timestamp' },
+  },
+  netsuiteAccountingPeriods: {
+    name: 'netsuite_accounting_periods',
+    scope: 'account_id',
+    periodic: false,
+    columns: { account_id: 'text', period_id: 'text', name: 'text', start_date: 'text', end_date: 'text', period: 'text', is_adjust: 'bool', closed: 'bool', synced_at: 'timestamp' },
+  },
+  /** Posted lines of the primary book summed per subsidiary x month x account, in the subsidiary's base currency. */
+  netsuiteTrialBalance: {
+    name: 'netsuite_trial_balance',
+    scope: 'account_id',
+    periodic: true,
+    columns: { account_id: 'text', subsidiary_id: 'text', period: 'text', account: 'text', debit: 'decimal', credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
+  },
+  /** consolidatedexchangerate per month and subsidiary pair; rates as text (more decimals than an amount column keeps). */
+  netsuiteConsolidatedRates: {
+    name: 'netsuite_consolidated_rates',
+    scope: 'account_id',
+    periodic: true,
+    columns: {
+      account_id: 'text',
+      period: 'text',
+      period_id: 'text',
+      from_subsidiary: 'text',
+      to_subsidiary: 'text',
+      from_currency: 'text',
+      to_currency: 'text',
+      current_rate: 'text',
+      average_rate: 'text',
+      historical_rate: 'text',
       synced_at: 'timestamp',
     },
   },

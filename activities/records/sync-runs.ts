@@ -5,6 +5,7 @@ import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { SageAccount } from '../../common/models/sage-account';
+import { NetSuiteAccount } from '../../common/models/netsuite-account';
 import { SyncRun, type SyncProvider } from '../../common/models/sync-run';
 import { requireDatabase } from '../../common/org-resources';
 import { businessFailure, FailureType } from '../connectors/failures';
@@ -37,7 +38,14 @@ function execution(): { workflowId: string; runId: string } {
   return e;
 }
 
-const accountModel = (provider: SyncProvider) => (provider === 'quickbooks' ? QuickBooksAccount : SageAccount) as typeof QuickBooksAccount;
+const accountModel = (provider: SyncProvider) => ({ quickbooks: QuickBooksAccount, sage: SageAccount, netsuite: NetSuiteAccount })[provider] as unknown as typeof QuickBooksAccount;
+
+/** Why a connection whose credentials were refused does not sync, in its provider's words. */
+const RECONNECT: Record<SyncProvider, string> = {
+  quickbooks: 'QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.',
+  sage: 'Sage Intacct refused the stored credentials: reconnect the account on the Apps screen.',
+  netsuite: 'NetSuite refused the stored credentials: reconnect the account on the Apps screen (Add New Connection, NetSuite) with a working certificate.',
+};
 
 export function createSyncRunActivities({ config }: { config: Config }) {
   return {
@@ -53,7 +61,7 @@ export function createSyncRunActivities({ config }: { config: Config }) {
         { $setOnInsert: { provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date() } },
         { upsert: true, new: true },
       ).lean();
-      if (account.status === 'reconnect_needed') throw businessFailure('QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.', FailureType.ReconnectNeeded);
+      if (account.status === 'reconnect_needed') throw businessFailure(RECONNECT[provider], FailureType.ReconnectNeeded);
       if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
       await requireDatabase(orgId);
       const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);

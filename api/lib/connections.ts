@@ -1,14 +1,14 @@
-// What the accounting connection resources (quickbooks, sage) share: the organization a request
+// What the accounting connection resources (quickbooks, sage, netsuite) share: the organization a request
 // is for, a sync run now (started or joined through the gateway, waited on briefly), and the
 // sync history of an account.
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../common/config';
 import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
-import { workflowIds } from '../../common/temporal';
 import type { SyncResult } from '../../workflows/sync';
 import { resolveOrgId } from '../resources/quickbooks/schemas';
 import { assertOrganizationExists } from './organization';
+import { SYNC_WORKFLOWS } from './schedules';
 import { resultWithin, STILL_RUNNING, workflowStart } from './temporal';
 
 /** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
@@ -25,8 +25,8 @@ export type SyncOutcome = { done: true; result: SyncResult } | { done: false; wo
 
 /** Starts (or joins) the account's sync workflow and waits a little for its end. */
 export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
-  const workflowId = provider === 'quickbooks' ? workflowIds.quickbooksSync(accountId) : workflowIds.sageSync(accountId);
-  const handle = await temporal.workflow.start(provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow', { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
+  const workflowId = SYNC_WORKFLOWS[provider].id(accountId);
+  const handle = await temporal.workflow.start(SYNC_WORKFLOWS[provider].type, { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
   const result = await resultWithin(temporal, handle as { result(): Promise<SyncResult> }, SYNC_WAIT_MS);
   return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }

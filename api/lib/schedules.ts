@@ -7,6 +7,13 @@ import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
 
 export const syncScheduleId = (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`;
 
+/** Each provider's sync workflow: its type and its ID from the account. */
+export const SYNC_WORKFLOWS: Record<SyncProvider, { type: string; id: (accountId: string) => string }> = {
+  quickbooks: { type: 'quickbooksSyncWorkflow', id: workflowIds.quickbooksSync },
+  sage: { type: 'sageSyncWorkflow', id: workflowIds.sageSync },
+  netsuite: { type: 'netsuiteSyncWorkflow', id: workflowIds.netsuiteSync },
+};
+
 export interface SyncScheduleInput {
   provider: SyncProvider;
   accountId: string;
@@ -19,9 +26,9 @@ export interface SyncScheduleInput {
 function action(input: SyncScheduleInput): ScheduleOptionsAction {
   return {
     type: 'startWorkflow',
-    workflowType: input.provider === 'quickbooks' ? 'quickbooksSyncWorkflow' : 'sageSyncWorkflow',
+    workflowType: SYNC_WORKFLOWS[input.provider].type,
     // Temporal appends the scheduled time to this ID for each run.
-    workflowId: input.provider === 'quickbooks' ? workflowIds.quickbooksSync(input.accountId) : workflowIds.sageSync(input.accountId),
+    workflowId: SYNC_WORKFLOWS[input.provider].id(input.accountId),
     args: [{ accountId: input.accountId, trigger: 'schedule' }],
     taskQueue: input.taskQueue,
     typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: input.orgId }]),

@@ -182,6 +182,7 @@ export function entityConfigOf(r: EntityRow): EntityConfig {
 /** Where a source's trial_balance rows sit by default (editable per entity). */
 function defaultBasis(source: string): AmountBasis {
   if (source === 'sage') return 'movements'; // get_trialbalance debits and credits of the month
+  if (source === 'netsuite') return 'movements'; // posted lines of the month, summed per subsidiary and account
   if (source === 'quickbooks') return 'ytd'; // TrialBalance report: income and expenses year to date
   return 'balances';
 }

@@ -1,7 +1,7 @@
 // The contract of the accounting connections as the api answers them (common/models:
-// publicQuickBooksAccount, publicSageAccount, publicSyncRun) and the web app reads them: zod
+// publicQuickBooksAccount, publicSageAccount, publicNetSuiteAccount, publicSyncRun) and the web app reads them: zod
 // schemas, their types inferred for the web app, checked against real answers by
-// test/quickbooks.test.ts and test/sage.test.ts; api/openapi.ts shows them for the 200 answers
+// test/quickbooks.test.ts, test/sage.test.ts and test/netsuite.test.ts; api/openapi.ts shows them for the 200 answers
 // that carry connections or sync runs. Pure: zod only.
 import { z } from 'zod';
 
@@ -10,7 +10,10 @@ export const QUICKBOOKS_STATUSES = ['active', 'inactive', 'reconnect_needed'] as
 export type QuickBooksStatus = (typeof QUICKBOOKS_STATUSES)[number];
 export const SAGE_STATUSES = ['active', 'inactive'] as const;
 export type SageStatus = (typeof SAGE_STATUSES)[number];
-export const SYNC_PROVIDERS = ['quickbooks', 'sage'] as const;
+/** active/inactive are set by the user; reconnect_needed when NetSuite refused the stored key or certificate. */
+export const NETSUITE_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
+export type NetSuiteStatus = (typeof NETSUITE_STATUSES)[number];
+export const SYNC_PROVIDERS = ['quickbooks', 'sage', 'netsuite'] as const;
 export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
 export const SYNC_TRIGGERS = ['manual', 'schedule'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
@@ -50,7 +53,37 @@ export const sageAccountSchema = z.object({
   lastError: z.string().nullable(),
 });
 
-/** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs). */
+/** A NetSuite subsidiary as the last sync found it (each is an entity of trial_balance and the consolidation). */
+export const netSuiteSubsidiarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string().nullable(),
+  parent: z.string().nullable(),
+  /** Its entity key in trial_balance and the consolidation. */
+  entity: z.string(),
+});
+
+export const netSuiteAccountSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  organization_id: z.string(),
+  status: z.enum(NETSUITE_STATUSES),
+  /** status is reconnect_needed. */
+  reconnectNeeded: z.boolean(),
+  last_synced: when.nullable(),
+  /** The NetSuite account ID (1234567, 1234567_SB1). */
+  accountId: z.string(),
+  /** The integration record's client ID and the certificate ID of the mapping (the private key is never answered). */
+  clientId: z.string(),
+  certificateId: z.string(),
+  /** How the key signs: PS256 (RSA) or ES256/ES384/ES512 (EC). */
+  algorithm: z.string(),
+  subsidiaries: z.array(netSuiteSubsidiarySchema),
+  syncIntervalHours,
+  lastError: z.string().nullable(),
+});
+
+/** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs, GET /netsuite/sync-runs). */
 export const syncRunSchema = z.object({
   id: z.string(),
   provider: z.enum(SYNC_PROVIDERS),
@@ -73,9 +106,12 @@ export const syncRunSchema = z.object({
 export const quickBooksAccountListSchema = z.object({ accounts: z.array(quickBooksAccountSchema) });
 /** GET /sage: data is the list itself. */
 export const sageAccountListSchema = z.array(sageAccountSchema);
-/** GET /quickbooks/sync-runs and GET /sage/sync-runs: newest first. */
+/** GET /netsuite: data is the list itself (as for Sage). */
+export const netSuiteAccountListSchema = z.array(netSuiteAccountSchema);
+/** GET /quickbooks/sync-runs, GET /sage/sync-runs and GET /netsuite/sync-runs: newest first. */
 export const syncHistorySchema = z.object({ runs: z.array(syncRunSchema) });
 
 export type QuickBooksAccountAnswer = z.infer<typeof quickBooksAccountSchema>;
 export type SageAccountAnswer = z.infer<typeof sageAccountSchema>;
+export type NetSuiteAccountAnswer = z.infer<typeof netSuiteAccountSchema>;
 export type SyncRunAnswer = z.infer<typeof syncRunSchema>;

@@ -2,13 +2,13 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 /**
  * Credentials waiting to be verified by the worker before a connection is stored (Sage
- * Intacct: the api must not call Intacct itself, and a password must never enter a workflow
- * history). Encrypted; removed by the api as soon as the check has answered, and never older
+ * Intacct, NetSuite: the api must not call them itself, and a password or private key must never
+ * enter a workflow history). Encrypted; removed by the api as soon as the check has answered, and never older
  * than `expiresAt` when read (checked in code: FerretDB has no TTL indexes).
  */
 const pendingConnectionSchema = new Schema(
   {
-    provider: { type: String, enum: ['sage'], required: true },
+    provider: { type: String, enum: ['sage', 'netsuite'], required: true },
     /** The credentials as JSON, encrypted with common/crypto. */
     secretEnc: { type: String, required: true },
     expiresAt: { type: Date, required: true },

@@ -16,6 +16,9 @@ const SCHEMA: SchemaSnapshot = [
   { name: 'quickbooks_trial_balance', columns: ['realm_id', 'period', 'account_id', 'account_name', 'debit', 'credit', 'synced_at'] },
   { name: 'sage_gl_accounts', columns: ['company_id', 'account_no', 'title', 'account_type', 'normal_balance', 'status', 'synced_at'] },
   { name: 'sage_trial_balance', columns: ['company_id', 'period', 'account_no', 'title', 'start_balance', 'debits', 'credits', 'adj_debits', 'adj_credits', 'end_balance', 'currency', 'synced_at'] },
+  { name: 'netsuite_subsidiaries', columns: ['account_id', 'subsidiary_id', 'name', 'currency', 'parent', 'is_elimination', 'is_inactive', 'synced_at'] },
+  { name: 'netsuite_accounts', columns: ['account_id', 'account', 'account_number', 'name', 'account_type', 'parent', 'is_inactive', 'synced_at'] },
+  { name: 'netsuite_trial_balance', columns: ['account_id', 'subsidiary_id', 'period', 'account', 'debit', 'credit', 'currency', 'synced_at'] },
   { name: 'ledger', columns: ['entity', 'date', 'account_code', 'account_name', 'account_type', 'debit', 'credit', 'currency', '_upload_id', '_loaded_at'] },
   { name: 'budget', columns: ['company', 'period', 'account', 'amount', '_upload_id', '_loaded_at'] },
   { name: 'notes', columns: ['title', 'body', '_upload_id', '_loaded_at'] },
@@ -62,7 +65,7 @@ describe('compiled SQL against reviewed golden files', () => {
 
   it('plans the same sources in the same order for both dialects', () => {
     const labels = (d: DialectName) => planTrialBalance(SCHEMA, d).sources.map((s) => s.label);
-    expect(labels('sqlite')).toEqual(['quickbooks', 'sage', 'csv:ledger', 'csv:budget']);
+    expect(labels('sqlite')).toEqual(['quickbooks', 'sage', 'netsuite', 'csv:ledger', 'csv:budget']);
     expect(labels('mssql')).toEqual(labels('sqlite'));
   });
 });
@@ -95,5 +98,31 @@ describe('the SQLite result against figures worked out by hand', () => {
     expect(exact!.debit).toBe(61729629072.8901);
     const [budget] = sqliteRows(file, `select net from trial_balance where entity = 'c2'`) as { net: number }[];
     expect(budget!.net).toBe(-0.3);
+  });
+});
+
+describe('NetSuite subsidiaries in trial_balance', () => {
+  it('makes each subsidiary an entity with its currency, numbers accounts (internal ID without a number), types them and sums exactly', () => {
+    // Subsidiary 1 (USD) and 2 (EUR) of account TSTDRV1; account 7 has no number, account 9 is statistical.
+    const file = sqliteFile(
+      `create table netsuite_accounts (account_id text, account text, account_number text, name text, account_type text, parent text, is_inactive integer, synced_at text);
+       insert into netsuite_accounts values ('TSTDRV1','5','1000','Cash','Bank',null,0,'x'),('TSTDRV1','6','4000','Revenue','Income',null,0,'x'),('TSTDRV1','7','','Intercompany clearing','OthCurrAsset',null,0,'x'),('TSTDRV1','8','2000','Payables','AcctPay',null,0,'x'),('TSTDRV1','9','9000','Headcount','Stat',null,0,'x'),('OTHER','5','5555','Not this account','Expense',null,0,'x');
+       create table netsuite_trial_balance (account_id text, subsidiary_id text, period text, account text, debit numeric, credit numeric, currency text, synced_at text);
+       insert into netsuite_trial_balance values ('TSTDRV1','1','2024-01','5','0.1','0','USD','x'),('TSTDRV1','1','2024-01','6','0','0.3','USD','x'),('TSTDRV1','1','2024-01','7','0.2','0','USD','x'),
+         ('TSTDRV1','2','2024-01','5','1000.25','0','EUR','x'),('TSTDRV1','2','2024-01','8','0','1000.25','EUR','x'),('TSTDRV1','2','2024-01','9','3','0','EUR','x');`,
+      'tb-netsuite-',
+    );
+    expect(rebuildTrialBalance(file)).toEqual({ rows: 6, sources: ['netsuite'] });
+    const rows = sqliteRows(file, `select entity, source, period, account_code, account_name, account_type, printf('%.4f', debit) as debit, printf('%.4f', credit) as credit, printf('%.4f', net) as net, currency from trial_balance order by entity, account_code`);
+    expect(rows).toEqual([
+      { entity: 'TSTDRV1:1', source: 'netsuite', period: '2024-01', account_code: '1000', account_name: 'Cash', account_type: 'asset', debit: '0.1000', credit: '0.0000', net: '0.1000', currency: 'USD' },
+      { entity: 'TSTDRV1:1', source: 'netsuite', period: '2024-01', account_code: '4000', account_name: 'Revenue', account_type: 'income', debit: '0.0000', credit: '0.3000', net: '-0.3000', currency: 'USD' },
+      { entity: 'TSTDRV1:1', source: 'netsuite', period: '2024-01', account_code: '7', account_name: 'Intercompany clearing', account_type: 'asset', debit: '0.2000', credit: '0.0000', net: '0.2000', currency: 'USD' },
+      { entity: 'TSTDRV1:2', source: 'netsuite', period: '2024-01', account_code: '1000', account_name: 'Cash', account_type: 'asset', debit: '1000.2500', credit: '0.0000', net: '1000.2500', currency: 'EUR' },
+      { entity: 'TSTDRV1:2', source: 'netsuite', period: '2024-01', account_code: '2000', account_name: 'Payables', account_type: 'liability', debit: '0.0000', credit: '1000.2500', net: '-1000.2500', currency: 'EUR' },
+      { entity: 'TSTDRV1:2', source: 'netsuite', period: '2024-01', account_code: '9000', account_name: 'Headcount', account_type: null, debit: '3.0000', credit: '0.0000', net: '3.0000', currency: 'EUR' },
+    ]);
+    // Subsidiary 1 nets to exactly zero (0.1 + 0.2 - 0.3 is not zero in floating point).
+    expect(sqliteRows(file, `select sum(cast(round(net * 10000) as integer)) as units from trial_balance where entity = 'TSTDRV1:1'`)).toEqual([{ units: 0 }]);
   });
 });

@@ -1,6 +1,6 @@
 // The trial_balance transform, written once (DATA-MODEL.md section 3). From a snapshot of the
-// organization database's schema it plans one insert per source (QuickBooks, Sage, each saved
-// CSV whose header fits) with Kysely, and compiles the whole rebuild for either warehouse:
+// organization database's schema it plans one insert per source (QuickBooks, Sage, NetSuite, each
+// saved CSV whose header fits) with Kysely, and compiles the whole rebuild for either warehouse:
 // SQLite (the local provider: ../sqlite.ts runs it on a thread) or T-SQL (Azure SQL: the
 // azure provider runs it with mssql, and Azure Data Factory's rebuild pipeline runs the script
 // compiled for the connector tables). The two dialects differ only in the handful of
@@ -66,6 +66,8 @@ interface Dialect {
   units(e: Expr): Expr;
   /** A sum of units back to the stored amount. */
   amount(units: Expr): Expr;
+  /** Values joined as text (the parts are already text). */
+  concat(...parts: Expr[]): Expr;
   /** The create statement of the next table. */
   createNext: string[];
   swap: string[];
@@ -86,6 +88,7 @@ const SQLITE: Dialect = {
   month: (e) => sql`substr(cast(${e} as text), 1, 7)`,
   units: (e) => sql`cast(round(coalesce(cast(${e} as real), 0) * 10000) as integer)`,
   amount: (u) => sql`(${u}) / 10000.0`,
+  concat: (...parts) => sql`(${sql.join(parts, sql` || `)})`,
   createNext: [
     `drop table if exists "${NEXT}"`,
     `create table "${NEXT}" (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`,
@@ -105,6 +108,7 @@ const MSSQL: Dialect = {
   month: (e) => sql`left(convert(nvarchar(30), ${e}, 23), 7)`,
   units: (e) => sql`cast(round(coalesce(try_cast(${e} as decimal(38, 10)), 0) * 10000, 0) as bigint)`,
   amount: (u) => sql`cast((${u}) as decimal(38, 4)) / 10000`,
+  concat: (...parts) => sql`concat(${sql.join(parts)})`,
   createNext: [
     `IF OBJECT_ID(N'dbo.${NEXT}', N'U') IS NOT NULL DROP TABLE [dbo].[${NEXT}]`,
     `CREATE TABLE [dbo].[${NEXT}] (entity nvarchar(200) NOT NULL, source nvarchar(200) NOT NULL, period char(7) NOT NULL, account_code nvarchar(100) NOT NULL, account_name nvarchar(400) NULL, account_type nvarchar(20) NULL, debit decimal(19,4) NOT NULL DEFAULT 0, credit decimal(19,4) NOT NULL DEFAULT 0, net decimal(19,4) NOT NULL DEFAULT 0, currency nvarchar(10) NULL)`,
@@ -133,6 +137,18 @@ function accountType(e: Expr): Expr {
 function sageAccountType(type: Expr, normal: Expr): Expr {
   return sql`case when ${lower(type)} like 'balance%' then (case when ${lower(normal)} = 'credit' then 'liability' else 'asset' end)
     when ${lower(type)} like 'income%' then (case when ${lower(normal)} = 'credit' then 'income' else 'expense' end) else null end`;
+}
+
+/** NetSuite's account types (accttype) onto the five; statistical and non-posting accounts have none. */
+function netsuiteAccountType(e: Expr): Expr {
+  const l = lower(e);
+  return sql`case
+    when ${l} in ('bank', 'acctrec', 'othcurrasset', 'fixedasset', 'othasset', 'deferexpense', 'unbilledrec') then 'asset'
+    when ${l} in ('acctpay', 'credcard', 'othcurrliab', 'longtermliab', 'deferrevenue') then 'liability'
+    when ${l} = 'equity' then 'equity'
+    when ${l} in ('income', 'othincome') then 'income'
+    when ${l} in ('cogs', 'expense', 'othexpense') then 'expense'
+    else null end`;
 }
 
 interface SourceShape {
@@ -252,6 +268,28 @@ function sageShape(withAccounts: boolean, withCurrency: boolean): SourceShape {
   };
 }
 
+/**
+ * NetSuite: one entity per subsidiary ("<account ID>:<subsidiary ID>", common/netsuite.ts), the
+ * account number where the account has one (else its internal ID), its name and type from
+ * netsuite_accounts; amounts and currency are the subsidiary's base currency.
+ */
+function netsuiteShape(d: Dialect, withAccounts: boolean): SourceShape {
+  return {
+    from: 'netsuite_trial_balance',
+    join: withAccounts ? { table: 'netsuite_accounts', on: sql`${ref('a.account_id')} = ${ref('t.account_id')} and ${ref('a.account')} = ${ref('t.account')}` } : undefined,
+    entity: d.concat(d.text(ref('t.account_id')), sql`':'`, d.text(ref('t.subsidiary_id'))),
+    label: 'netsuite',
+    period: ref('t.period'),
+    account: withAccounts ? sql`coalesce(nullif(${ref('a.account_number')}, ''), ${ref('t.account')})` : ref('t.account'),
+    name: withAccounts ? ref('a.name') : null,
+    type: withAccounts ? netsuiteAccountType(ref('a.account_type')) : null,
+    debit: ref('t.debit'),
+    credit: ref('t.credit'),
+    currency: ref('t.currency'),
+    required: [],
+  };
+}
+
 /** The rebuild for a schema: every source found in it, in the order sources are reported. */
 export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): TrialBalancePlan {
   const d = DIALECTS[dialect];
@@ -262,6 +300,9 @@ export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): 
   }
   if (tables.has('sage_trial_balance')) {
     sources.push({ label: 'sage', table: 'sage_trial_balance', sql: insertOf(d, sageShape(tables.has('sage_gl_accounts'), tables.get('sage_trial_balance')!.has('currency'))) });
+  }
+  if (tables.has('netsuite_trial_balance')) {
+    sources.push({ label: 'netsuite', table: 'netsuite_trial_balance', sql: insertOf(d, netsuiteShape(d, tables.has('netsuite_accounts'))) });
   }
   for (const [t, cols] of tables) {
     if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
@@ -299,6 +340,8 @@ export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = [])
     `ELSE IF ${exists('quickbooks_trial_balance')} ${exec(insertOf(d, quickbooksShape(false)))};`,
     `IF ${exists('sage_trial_balance')} AND ${exists('sage_gl_accounts')} ${exec(insertOf(d, sageShape(true, true)))}`,
     `ELSE IF ${exists('sage_trial_balance')} ${exec(insertOf(d, sageShape(false, true)))};`,
+    `IF ${exists('netsuite_trial_balance')} AND ${exists('netsuite_accounts')} ${exec(insertOf(d, netsuiteShape(d, true)))}`,
+    `ELSE IF ${exists('netsuite_trial_balance')} ${exec(insertOf(d, netsuiteShape(d, false)))};`,
     ...csv,
     ...d.swap.map((s) => `${s};`),
     'COMMIT;',

@@ -58,6 +58,12 @@ export function quickbooksRouter(deps: AppDeps): Router {
   const schedule = (a: QuickBooksAccountDoc, paused: boolean) =>
     upsertSyncSchedule(deps.temporal, { provider: 'quickbooks', accountId: String(a._id), orgId: String(a.organization_id), intervalHours: a.syncIntervalHours, paused, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
 
+  // Whether this server can connect QuickBooks at all (Intuit's app settings are the operator's):
+  // the Apps screen shows the option as unavailable instead of failing on click.
+  router.get('/availability', auth('admin', 'user'), (_req, res) => {
+    ok(res, 'QuickBooks availability', { available: Boolean(cfg.QBO_CLIENT_ID && cfg.QBO_CLIENT_SECRET && cfg.QBO_REDIRECT_URI) });
+  });
+
   // Step 1: the authorize URL, with a random state bound to this user and organization.
   router.get('/connect', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
     const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);

@@ -13,22 +13,35 @@ import { useSession } from '../../lib/session';
 import {
   connectionId,
   connectionName,
+  createNetSuiteAccount,
   createSageAccount,
   exchangeQuickbooksCode,
   needsReconnect,
+  readKeyFile,
   quickbooksAuthorizeUrl,
+  setNetSuiteStatus,
   setQuickbooksStatus,
   setSageStatus,
+  syncNetSuite,
   syncQuickbooks,
   syncSage,
+  useNetSuiteAccounts,
   useQuickbooksAccounts,
+  useQuickbooksAvailable,
   useSageAccounts,
   useSyncRuns,
   type Connection,
   type SageInput,
 } from './api/connections';
+import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
 
-type Kind = 'quickbooks' | 'sage';
+type Kind = 'quickbooks' | 'sage' | 'netsuite';
+const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
+const RECONNECT: Record<Kind, string> = {
+  quickbooks: 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).',
+  sage: 'Sage Intacct refused the stored credentials: connect the company again (Add New Connection, Sage Intacct).',
+  netsuite: 'NetSuite refused the stored certificate: reconnect the account (Add New Connection, NetSuite) with a working certificate.',
+};
 const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
 const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
 
@@ -75,8 +88,11 @@ function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: {
         const active = c.status === 'active';
         return (
           <tr key={`${kind}-${id}`}>
-            <td>{kind === 'quickbooks' ? 'QuickBooks' : 'Sage'}</td>
-            <td>{connectionName(c)}</td>
+            <td>{APP_NAMES[kind]}</td>
+            <td>
+              {connectionName(c)}
+              {'subsidiaries' in c && c.subsidiaries.length > 0 && <span className="muted"> ({c.subsidiaries.length} subsidiaries)</span>}
+            </td>
             <td><StatusTag status={c.status} /></td>
             <td>{formatDate(c.last_synced) || 'Never'}</td>
             <td className="actions-cell">
@@ -97,11 +113,20 @@ export default function AppsPage() {
   const orgId = useWorkingOrganization(user?.role, user?.organization_id, picked);
   const qb = useQuickbooksAccounts(orgId);
   const sage = useSageAccounts(orgId);
+  const netsuite = useNetSuiteAccounts(orgId);
   const [busy, setBusy] = useState<string | null>(null);
   const [addOpen, setAddOpen] = useState(false);
   const [kind, setKind] = useState<Kind>('quickbooks');
+  const qbo = useQuickbooksAvailable();
+  // Without Intuit's app settings QuickBooks cannot be chosen: the dialog opens on Sage instead.
+  useEffect(() => {
+    if (qbo.known && !qbo.available && kind === 'quickbooks') setKind('sage');
+  }, [qbo.known, qbo.available, kind]);
   const { values, set, setValues } = useFormValues<Record<keyof SageInput, string>>(EMPTY_SAGE);
   const [errors, setErrors] = useState<Partial<Record<keyof SageInput, string>>>({});
+  const ns = useFormValues<Record<keyof NetSuiteText, string>>(EMPTY_NETSUITE);
+  const [nsKeyFile, setNsKeyFile] = useState<File | null>(null);
+  const [nsErrors, setNsErrors] = useState<Partial<Record<keyof NetSuiteText | 'privateKey', string>>>({});
   const [formError, setFormError] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [history, setHistory] = useState<{ kind: Kind; id: string } | null>(null);
@@ -132,6 +157,9 @@ export default function AppsPage() {
       if (k === 'quickbooks') {
         await setQuickbooksStatus(c, next);
         await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)) }, { revalidate: false });
+      } else if (k === 'netsuite') {
+        await setNetSuiteStatus(c, next);
+        await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)), { revalidate: false });
       } else {
         await setSageStatus(c, next);
         await sage.mutate((d) => {
@@ -149,10 +177,11 @@ export default function AppsPage() {
   async function sync(k: Kind, c: Connection) {
     setBusy(`sync-${connectionId(c)}`);
     try {
-      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : await syncSage(c), 'success');
+      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : await syncSage(c), 'success');
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
       const now = new Date().toISOString();
       if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
+      else if (k === 'netsuite') await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)));
       else
         await sage.mutate((d) => {
           const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a));
@@ -179,6 +208,29 @@ export default function AppsPage() {
       }
       return;
     }
+    if (kind === 'netsuite') {
+      const rules = {
+        ...Object.fromEntries((Object.keys(EMPTY_NETSUITE) as (keyof NetSuiteText)[]).map((k) => [k, () => (ns.values[k].trim() ? undefined : `${NETSUITE_LABELS[k]} is required`)])),
+        privateKey: () => (nsKeyFile ? undefined : 'Private key is required'),
+      } as Record<keyof NetSuiteText | 'privateKey', () => string | undefined>;
+      const res = checkForm(rules, { ...ns.values, privateKey: nsKeyFile ? 'chosen' : '' });
+      setNsErrors(res.errors);
+      if (res.formError) return setFormError(res.formError);
+      setAdding(true);
+      try {
+        const privateKey = await readKeyFile(nsKeyFile!);
+        toast(await createNetSuiteAccount(orgId, { ...ns.values, privateKey }), 'success');
+        ns.setValues(EMPTY_NETSUITE);
+        setNsKeyFile(null);
+        setAddOpen(false);
+        await netsuite.mutate();
+      } catch (err) {
+        setFormError((err as Error).message);
+      } finally {
+        setAdding(false);
+      }
+      return;
+    }
     const rules = Object.fromEntries((Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => [k, () => (values[k].trim() ? undefined : `${SAGE_LABELS[k]} is required`)])) as Record<keyof SageInput, () => string | undefined>;
     const res = checkForm(rules, values);
     setErrors(res.errors);
@@ -196,8 +248,8 @@ export default function AppsPage() {
     }
   }
 
-  const loading = qb.isLoading || sage.isLoading;
-  const none = qb.accounts.length === 0 && sage.accounts.length === 0;
+  const loading = qb.isLoading || sage.isLoading || netsuite.isLoading;
+  const none = qb.accounts.length === 0 && sage.accounts.length === 0 && netsuite.accounts.length === 0;
 
   return (
     <div className="page">
@@ -215,8 +267,9 @@ export default function AppsPage() {
           <>
             {qb.error && <Callout intent="danger">{(qb.error as Error).message}</Callout>}
             {sage.error && <Callout intent="danger">{(sage.error as Error).message}</Callout>}
+            {netsuite.error && <Callout intent="danger">{(netsuite.error as Error).message}</Callout>}
             {none ? (
-              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online or Sage Intacct to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
+              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online, Sage Intacct or NetSuite to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
             ) : (
               <div className="table-scroll">
                 <HTMLTable striped className="full-width" aria-label="Connections">
@@ -232,15 +285,18 @@ export default function AppsPage() {
                   <tbody>
                     <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
                     <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
+                    <ConnectionRows kind="netsuite" accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c) => void sync('netsuite', c)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
                   </tbody>
                 </HTMLTable>
               </div>
             )}
-            {[...qb.accounts, ...sage.accounts].filter((c) => c.lastError || needsReconnect(c)).map((c) => (
-              <Callout key={`err-${connectionId(c)}`} intent="warning">
-                {needsReconnect(c) ? 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).' : c.lastError}
-              </Callout>
-            ))}
+            {([...qb.accounts.map((c) => ['quickbooks', c]), ...sage.accounts.map((c) => ['sage', c]), ...netsuite.accounts.map((c) => ['netsuite', c])] as [Kind, Connection][])
+              .filter(([, c]) => c.lastError || needsReconnect(c))
+              .map(([k, c]) => (
+                <Callout key={`err-${connectionId(c)}`} intent="warning">
+                  {needsReconnect(c) ? RECONNECT[k] : c.lastError}
+                </Callout>
+              ))}
           </>
         )}
       </Card>
@@ -253,11 +309,19 @@ export default function AppsPage() {
         <form onSubmit={(e) => void add(e)} noValidate>
           <DialogBody>
             <RadioGroup label="Accounting system" selectedValue={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)} inline>
-              <Radio label="QuickBooks Online" value="quickbooks" />
+              <Radio label="QuickBooks Online" value="quickbooks" disabled={!qbo.available} />
               <Radio label="Sage Intacct" value="sage" />
+              <Radio label="NetSuite" value="netsuite" />
             </RadioGroup>
+            {qbo.known && !qbo.available && (
+              <p className="muted" role="note">
+                QuickBooks Online is unavailable on this server. Ask your administrator to configure QuickBooks.
+              </p>
+            )}
             {kind === 'quickbooks' ? (
               <p>You will be sent to Intuit to sign in and allow access, then brought back here.</p>
+            ) : kind === 'netsuite' ? (
+              <NetSuiteFields values={ns.values} onValue={ns.set} errors={nsErrors} keyFile={nsKeyFile} onKeyFile={(f) => { setNsKeyFile(f); setNsErrors((e) => ({ ...e, privateKey: undefined })); }} />
             ) : (
               (Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => (
                 <Field key={k} id={`sage-${k}`} label={SAGE_LABELS[k]} type={k.endsWith('Password') ? 'password' : 'text'} autoComplete="off" value={values[k]} onValue={set(k)} error={errors[k]} />
@@ -265,7 +329,7 @@ export default function AppsPage() {
             )}
             {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
           </DialogBody>
-          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" loading={adding} text={kind === 'quickbooks' ? 'Connect QuickBooks' : 'Connect Sage'} /></>} />
+          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" disabled={adding} text={adding ? 'Connecting...' : kind === 'quickbooks' ? 'Connect QuickBooks' : kind === 'netsuite' ? 'Connect NetSuite' : 'Connect Sage'} /></>} />
         </form>
       </Dialog>
     </div>

@@ -1,17 +1,18 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
-import type { QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
+import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
 
 // The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.
 export type QuickBooksConnection = QuickBooksAccountAnswer;
 export type SageConnection = SageAccountAnswer;
-/** A QuickBooks or Sage connection. */
-export type Connection = QuickBooksConnection | SageConnection;
+export type NetSuiteConnection = NetSuiteAccountAnswer;
+/** A QuickBooks, Sage or NetSuite connection. */
+export type Connection = QuickBooksConnection | SageConnection | NetSuiteConnection;
 export type SyncRun = SyncRunAnswer;
 
-/** What a connection is shown as: the QuickBooks company (or realm) or the Sage company. */
-export const connectionName = (c: Connection) => ('realmId' in c ? c.companyName || c.realmId : c.sageCompanyID);
-/** QuickBooks refused the stored authorization: the connection must be made again. */
+/** What a connection is shown as: the QuickBooks company (or realm), the Sage company, the NetSuite account ID. */
+export const connectionName = (c: Connection) => ('realmId' in c ? c.companyName || c.realmId : 'sageCompanyID' in c ? c.sageCompanyID : c.accountId);
+/** The outside system refused the stored authorization (QuickBooks) or certificate (NetSuite): the connection must be made again. */
 export const needsReconnect = (c: Connection) => 'reconnectNeeded' in c && c.reconnectNeeded;
 
 export interface SageInput {
@@ -22,10 +23,19 @@ export interface SageInput {
   sageCompanyID: string;
 }
 
+export interface NetSuiteInput {
+  accountId: string;
+  clientId: string;
+  certificateId: string;
+  /** The certificate's private key, PEM text read from the chosen file. */
+  privateKey: string;
+}
+
 const cid = (c: Connection) => c.id;
 
 export const quickbooksKey = (orgId: string) => [`/quickbooks/accounts${query({ organization_id: orgId })}`, 'Failed to fetch QuickBooks accounts'] as const;
 export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgId })}`, 'Failed to fetch Sage accounts'] as const;
+export const netsuiteKey = (orgId: string) => [`/netsuite${query({ organization_id: orgId })}`, 'Failed to fetch NetSuite accounts'] as const;
 
 /** GET /quickbooks/accounts?organization_id= -> data.accounts */
 export function useQuickbooksAccounts(orgId: string) {
@@ -40,6 +50,12 @@ export function useSageAccounts(orgId: string) {
   return { ...swr, accounts: Array.isArray(d) ? d : (d?.accounts ?? []) };
 }
 
+/** GET /netsuite?organization_id= -> data (a list) */
+export function useNetSuiteAccounts(orgId: string) {
+  const swr = useSWR(orgId ? netsuiteKey(orgId) : null, fetchData<NetSuiteConnection[]>);
+  return { ...swr, accounts: swr.data ?? [] };
+}
+
 /** PUT /quickbooks/status/{id} { accountStatus } */
 export async function setQuickbooksStatus(c: Connection, accountStatus: string): Promise<void> {
   await apiRequest('PUT', `/quickbooks/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update status');
@@ -47,6 +63,10 @@ export async function setQuickbooksStatus(c: Connection, accountStatus: string):
 
 export async function setSageStatus(c: Connection, accountStatus: string): Promise<void> {
   await apiRequest('PUT', `/sage/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update Sage account status');
+}
+
+export async function setNetSuiteStatus(c: Connection, accountStatus: string): Promise<void> {
+  await apiRequest('PUT', `/netsuite/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update NetSuite account status');
 }
 
 /** POST /quickbooks { id, organization_id }: sync now. */
@@ -59,6 +79,28 @@ export async function syncQuickbooks(orgId: string, c: Connection): Promise<stri
 export async function syncSage(c: Connection): Promise<string> {
   const res = await apiRequest('GET', `/sage/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Sage account');
   return res.message ?? 'Sage sync finished';
+}
+
+/** GET /netsuite/data?id=: sync now (202 while it goes on in the background). */
+export async function syncNetSuite(c: Connection): Promise<string> {
+  const res = await apiRequest('GET', `/netsuite/data${query({ id: cid(c) })}`, undefined, 'Failed to sync NetSuite account');
+  return res.message ?? 'NetSuite sync finished';
+}
+
+/** The chosen private key file's text (FileReader: also where Blob.text is missing). */
+export function readKeyFile(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(new Error('The private key file could not be read'));
+    reader.readAsText(file);
+  });
+}
+
+/** POST /netsuite: the worker checks the key and certificate with NetSuite (a token and one query), then the api stores them (the key encrypted). */
+export async function createNetSuiteAccount(orgId: string, input: NetSuiteInput): Promise<string> {
+  const res = await apiRequest('POST', '/netsuite', { ...input, organization_id: orgId }, 'Failed to connect NetSuite account');
+  return res.message ?? 'NetSuite account connected successfully';
 }
 
 /** POST /sage: checks the credentials with Intacct, then stores them (encrypted). */
@@ -82,7 +124,7 @@ export async function exchangeQuickbooksCode(params: { code: string; state: stri
 }
 
 /** Each sync's history (start, end, rows, error). */
-export function useSyncRuns(kind: 'quickbooks' | 'sage', id: string | null) {
+export function useSyncRuns(kind: 'quickbooks' | 'sage' | 'netsuite', id: string | null) {
   const swr = useSWR(id ? [`/${kind}/sync-runs${query({ id, limit: 20 })}`, 'Failed to load the sync history'] as const : null, fetchData<{ runs: SyncRun[] }>, {
     refreshInterval: (d) => (d?.runs?.some((r) => r.status === 'running') ? 2000 : 0),
   });
@@ -90,3 +132,9 @@ export function useSyncRuns(kind: 'quickbooks' | 'sage', id: string | null) {
 }
 
 export { cid as connectionId };
+
+/** GET /quickbooks/availability: whether this server has Intuit's app settings (false while unknown). */
+export function useQuickbooksAvailable() {
+  const swr = useSWR(['/quickbooks/availability', 'Failed to check QuickBooks'] as const, fetchData<{ available: boolean }>);
+  return { available: swr.data?.available ?? false, known: swr.data !== undefined };
+}

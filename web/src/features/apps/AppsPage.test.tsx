@@ -1,0 +1,126 @@
+// The Apps screen's NetSuite parts against a stand-in api: a connection that needs a reconnect
+// says so (and cannot sync), the NetSuite form asks for each field and the key file, posts the
+// file's text as the private key, shows NetSuite's refusal beside the form, and toasts success.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { mutate, SWRConfig } from 'swr';
+import { netSuiteAccountSchema } from '../../../../common/contract/connections';
+import { toast } from '../../components/toaster';
+import { fail, mockApi, ok } from '../../test/mock-api';
+import { ORG_ID, signIn } from '../../test/session-fixtures';
+import AppsPage from './AppsPage';
+
+jest.mock('../../components/toaster', () => ({ toast: jest.fn() }));
+
+const NETSUITE = netSuiteAccountSchema.parse({
+  id: '65f00000000000000000ns01',
+  _id: '65f00000000000000000ns01',
+  organization_id: ORG_ID,
+  status: 'reconnect_needed',
+  reconnectNeeded: true,
+  last_synced: '2026-01-31T10:00:00.000Z',
+  accountId: '1234567_SB1',
+  clientId: 'client',
+  certificateId: 'cert',
+  algorithm: 'PS256',
+  subsidiaries: [
+    { id: '1', name: 'Parent Inc.', currency: 'USD', parent: null, entity: '1234567_SB1:1' },
+    { id: '2', name: 'Europe GmbH', currency: 'EUR', parent: '1', entity: '1234567_SB1:2' },
+  ],
+  syncIntervalHours: 24,
+  lastError: 'NetSuite refused the stored credentials',
+});
+const PEM = '-----BEGIN PRIVATE KEY-----\nMIIBVwIBADANBgkqhkiG9w0BAQEFAASCAUEwggE9AgEAAkEA\n-----END PRIVATE KEY-----\n';
+
+function renderPage() {
+  return render(
+    <SWRConfig value={{ shouldRetryOnError: false, dedupingInterval: 0 }}>
+      <MemoryRouter initialEntries={['/apps']}>
+        <AppsPage />
+      </MemoryRouter>
+    </SWRConfig>,
+  );
+}
+
+afterEach(async () => {
+  await mutate(() => true, undefined, { revalidate: false });
+  localStorage.clear();
+  jest.clearAllMocks();
+});
+
+const lists = (netsuite: unknown[], quickbooks = true) => ({
+  'GET /quickbooks/availability': ok({ available: quickbooks }),
+  [`GET /quickbooks/accounts?organization_id=${ORG_ID}`]: ok({ accounts: [] }),
+  [`GET /sage?organization_id=${ORG_ID}`]: ok([]),
+  [`GET /netsuite?organization_id=${ORG_ID}`]: ok(netsuite),
+});
+
+it('shows a NetSuite connection that needs a reconnect, with its subsidiaries, and does not sync it', async () => {
+  signIn();
+  mockApi(lists([NETSUITE]));
+  renderPage();
+  const row = (await screen.findByText('1234567_SB1')).closest('tr')!;
+  expect(within(row).getByText('NetSuite')).toBeInTheDocument();
+  expect(row).toHaveTextContent('(2 subsidiaries)');
+  expect(within(row).getByRole('button', { name: 'Sync now' })).toBeDisabled();
+  expect(within(row).getByRole('button', { name: 'Activate' })).toBeDisabled();
+  expect(screen.getByText('NetSuite refused the stored certificate: reconnect the account (Add New Connection, NetSuite) with a working certificate.')).toBeInTheDocument();
+});
+
+it('asks for every NetSuite field and the key file, posts the file text, shows the refusal, then connects', async () => {
+  signIn();
+  let refuse = true;
+  const { calls } = mockApi({
+    ...lists([]),
+    'POST /netsuite': () => (refuse ? fail(400, 'Failed to connect NetSuite account: No certificate with the ID cert is mapped to an integration in this account. (invalid_client)') : { status: 201, body: { status: true, message: 'NetSuite account connected successfully', data: NETSUITE } }),
+  });
+  renderPage();
+  await userEvent.click(await screen.findByRole('button', { name: 'Add New Connection' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Add Connection' });
+  await userEvent.click(within(dialog).getByLabelText('NetSuite'));
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Connect NetSuite' }));
+  expect(within(dialog).getByText('Account ID is required')).toBeInTheDocument();
+  expect(within(dialog).getByText('Client ID is required')).toBeInTheDocument();
+  expect(within(dialog).getByText('Certificate ID is required')).toBeInTheDocument();
+  expect(within(dialog).getByText('Private key is required')).toBeInTheDocument();
+  expect(within(dialog).getByRole('alert')).toHaveTextContent('Please fill in all required fields correctly');
+  expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+  await userEvent.type(within(dialog).getByLabelText('Account ID'), '1234567_SB1');
+  await userEvent.type(within(dialog).getByLabelText('Client ID'), 'client');
+  await userEvent.type(within(dialog).getByLabelText('Certificate ID'), 'cert');
+  await userEvent.upload(within(dialog).getByLabelText('Private key file'), new File([PEM], 'netsuite.pem', { type: 'application/x-pem-file' }));
+  expect(within(dialog).getByText('netsuite.pem')).toBeInTheDocument();
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Connect NetSuite' }));
+  expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to connect NetSuite account: No certificate with the ID cert is mapped to an integration in this account. (invalid_client)');
+  expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ accountId: '1234567_SB1', clientId: 'client', certificateId: 'cert', privateKey: PEM, organization_id: ORG_ID });
+
+  refuse = false;
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Connect NetSuite' }));
+  await waitFor(() => expect(toast).toHaveBeenCalledWith('NetSuite account connected successfully', 'success'));
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Connection' })).not.toBeInTheDocument());
+});
+
+it("shows QuickBooks as unavailable on a server without Intuit's settings, with whom to ask, and opens on another system", async () => {
+  signIn();
+  mockApi(lists([], false));
+  renderPage();
+  await userEvent.click(await screen.findByRole('button', { name: 'Add New Connection' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Add Connection' });
+  expect(await within(dialog).findByText('QuickBooks Online is unavailable on this server. Ask your administrator to configure QuickBooks.')).toBeInTheDocument();
+  expect(within(dialog).getByLabelText('QuickBooks Online')).toBeDisabled();
+  expect(within(dialog).getByLabelText('Sage Intacct')).toBeChecked();
+  expect(within(dialog).getByRole('button', { name: 'Connect Sage' })).toBeInTheDocument();
+});
+
+it('offers QuickBooks where the server has its settings', async () => {
+  signIn();
+  mockApi(lists([]));
+  renderPage();
+  await userEvent.click(await screen.findByRole('button', { name: 'Add New Connection' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Add Connection' });
+  await within(dialog).findByRole('button', { name: 'Connect QuickBooks' });
+  expect(within(dialog).getByLabelText('QuickBooks Online')).toBeEnabled();
+  expect(within(dialog).queryByText(/Ask your administrator/)).toBeNull();
+});
