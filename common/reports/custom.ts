@@ -246,7 +246,7 @@ export function buildCustom(layout: CustomLayout, chart: GroupAccount[], columns
         out.push(cc !== null && bc !== null ? centsText(cc - bc) : null, cc !== null && bc !== null ? variancePct(cc, bc) : null);
       }
     }
-    rows.push({ kind: l.kind === 'accounts' ? 'account' : l.kind, label: l.label || l.id, depth: l.kind === 'accounts' ? 1 : 0, values: out, ...(notes.length ? { notes } : {}) });
+    rows.push({ kind: l.kind === 'accounts' ? 'account' : l.kind, label: l.label || l.id, depth: l.kind === 'accounts' ? 1 : 0, values: out, ...(notes.length ? { notes } : {}), ...(percent ? { format: 'percent' as const } : {}) });
   }
   return { columns: cols, rows };
 }

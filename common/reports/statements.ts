@@ -35,6 +35,8 @@ export interface ReportRow {
   values: (string | null)[];
   /** Why a figure is missing (a formula dividing by zero, a comparison with nothing). */
   notes?: string[];
+  /** A custom report's percentage line: its figures are percentages whatever the column (its variance is in percentage points). */
+  format?: 'percent';
 }
 
 export interface Statement {

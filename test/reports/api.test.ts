@@ -21,6 +21,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
 import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
+import { drilldownSchema, layoutListSchema, reportSchema } from '../../common/contract/reports';
 
 let stack: TestStack;
 let token: string;
@@ -60,7 +61,7 @@ describe('built-in statements', () => {
   it('profit and loss for the first quarter, per entity, NCI and consolidated, to the cent', async () => {
     const res = await api('get', `/reports/${orgID}/statements/profit-and-loss?period=2026-02&range=quarter`);
     expect(res.status).toBe(200);
-    const r = res.body.data;
+    const r = reportSchema.parse(res.body.data); // the answer is the shared contract, nothing more
     expect(r.range).toMatchObject({ from: '2026-01', to: '2026-03', label: 'Q1 FY2026 (Jan-Mar 2026)' });
     expect(r.currency).toBe('USD');
     expect(r.columns.map((c: { label: string }) => c.label)).toEqual(['Parent Inc', 'Sub GmbH', 'Eliminations', 'Non-controlling interests', 'Consolidated']);
@@ -130,7 +131,9 @@ describe('drill-down', () => {
       { entity: 'P', entityName: 'Parent Inc', amount: '-2500.00' },
       { entity: 'S', entityName: 'Sub GmbH', amount: '-1256.50' },
     ]);
-    const d2 = (await api('get', `/reports/${orgID}/drilldown?period=2026-03&range=quarter&groupAccount=4000&entity=S`)).body.data;
+    drilldownSchema.parse(d1);
+    const d2 = drilldownSchema.parse((await api('get', `/reports/${orgID}/drilldown?period=2026-03&range=quarter&groupAccount=4000&entity=S`)).body.data);
+    if (d2.level !== 'sources') throw new Error('expected the sources level');
     expect(d2.level).toBe('sources');
     expect(d2.sources).toEqual([{ sourceAccount: '4000', sourceAccountName: 'Revenue', currency: 'EUR', localAmount: '-1050.0000', amount: '-1256.50', rateKind: 'average', rate: null }]);
     // A balance-sheet figure is the last month's; the NCI entries are listed beside the entities.
@@ -161,7 +164,7 @@ describe('custom reports', () => {
     const created = await api('post', `/reports/${orgID}/custom`).send(layout);
     expect(created.status).toBe(201);
     const id = created.body.data.id;
-    expect((await api('get', `/reports/${orgID}/custom`)).body.data.reports.map((r: { id: string; name: string; updatedBy: string }) => [r.id, r.name, r.updatedBy])).toEqual([[id, 'Margin report', 'Rita Reports']]);
+    expect(layoutListSchema.parse((await api('get', `/reports/${orgID}/custom`)).body.data).reports.map((r) => [r.id, r.name, r.updatedBy])).toEqual([[id, 'Margin report', 'Rita Reports']]);
     expect((await api('get', `/reports/${orgID}/custom/${id}`)).body.data.layout.lines).toHaveLength(7);
     const r = (await api('get', `/reports/${orgID}/custom/${id}/figures?period=2026-03&range=quarter&columns=consolidated`)).body.data;
     expect(row(r.rows, 'Revenue')).toEqual(['3756.50']);
@@ -172,7 +175,7 @@ describe('custom reports', () => {
     expect(r.rows.find((x: Row) => x.label === 'Revenue per cost of sales').notes).toEqual(['Consolidated: Revenue per cost of sales divides by "Cost of sales", which is zero']);
     expect(row(r.rows, 'Revenue and costs')).toEqual(['5654.50']);
     // Compared with February: percentage points for the percentage line.
-    const cmp = (await api('get', `/reports/${orgID}/custom/${id}/figures?period=2026-03&compare=prior`)).body.data;
+    const cmp = reportSchema.parse((await api('get', `/reports/${orgID}/custom/${id}/figures?period=2026-03&compare=prior`)).body.data);
     expect(row(cmp.rows, 'Operating margin')).toEqual(['560.50', '583.00', '-22.50', '-3.9']);
     expect(row(cmp.rows, 'Operating margin %')).toEqual(['45.8', '49.1', '-3.3', null]); // 560.50 / 1,223.50; 583 / 1,188
     // Edited and saved again.
@@ -210,7 +213,7 @@ describe('exports', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toContain('statements-2026-01-to-2026-03.xlsx');
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(res.body as Buffer);
+    await wb.xlsx.load(res.body as never);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Balance sheet', 'Trial balance', 'Profit and loss']);
     const bs = wb.getWorksheet('Balance sheet')!;
     const find = (label: string) => {

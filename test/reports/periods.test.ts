@@ -1,7 +1,15 @@
 // Report ranges and exact formula arithmetic, without a stack.
 import { comparisonRange, fiscalYearStart, resolveRange } from '../../common/reports/periods';
 import { parseFormula, FormulaError } from '../../common/reports/custom';
-import { variancePct } from '../../common/reports/statements';
+import { STATEMENTS, variancePct } from '../../common/reports/statements';
+import { COMPARISONS, RANGES } from '../../common/reports/periods';
+import { LINE_KINDS } from '../../common/reports/custom';
+import { COLUMN_CHOICES } from '../../api/resources/reports/service';
+import * as contract from '../../common/contract/reports';
+
+it("the web app's word lists (common/contract/reports.ts) are the server's", () => {
+  expect([contract.STATEMENTS, contract.RANGES, contract.COMPARISONS, contract.LINE_KINDS, contract.COLUMN_CHOICES]).toEqual([STATEMENTS, RANGES, COMPARISONS, LINE_KINDS, COLUMN_CHOICES]);
+});
 
 describe('report ranges with a fiscal year starting in April', () => {
   it('resolves months, quarters, year to date and the fiscal year', () => {

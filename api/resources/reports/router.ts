@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/errors';
 import { findOrganization } from '../../lib/organization';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { overview } from './overview';
 import * as s from './schemas';
 import * as svc from './service';
 
@@ -59,6 +60,10 @@ export function reportsRouter(deps: AppDeps): Router {
     }
     const all = await orgDb(req, ({ db, dialect }) => svc.allStatements(db, dialect, kind, q));
     res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').attachment(svc.fileName('statements', all[0]!.range, 'xlsx')).send(await svc.xlsx(all));
+  });
+
+  router.get('/:orgId/overview', any, validate({ params: s.orgParams, query: s.overviewQuery }), async (req, res) => {
+    ok(res, 'Overview fetched', await orgDb(req, ({ db, dialect }) => overview(db, dialect, res.locals.query)));
   });
 
   router.get('/:orgId/drilldown', any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {

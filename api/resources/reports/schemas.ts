@@ -44,3 +44,14 @@ export const layoutBody = z.object({
   name: z.string().trim().min(1, 'A report needs a name').max(120),
   lines: z.array(lineSchema).min(1, 'A report needs at least one line').max(300),
 });
+
+/** ?to=YYYY-MM (default: the latest consolidated month)&months=1-36 (default 12) */
+export const overviewQuery = z.object({
+  to: period.optional(),
+  months: z.coerce
+    .number({ invalid_type_error: 'months is a whole number from 1 to 36' })
+    .int('months is a whole number from 1 to 36')
+    .min(1, 'months is a whole number from 1 to 36')
+    .max(36, 'months is a whole number from 1 to 36')
+    .default(12),
+});

@@ -282,7 +282,7 @@ function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
   r.columns.forEach((_, i) => (ws.getColumn(i + 2).width = 18));
   for (const row of r.rows) {
     const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : Number(v)))]);
-    r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = c.format === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
+    r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
     if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
     if (row.kind === 'subtotal') xr.font = { italic: true };
     if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');

@@ -6,7 +6,7 @@ import { ACCOUNT_TYPES, type AccountType } from '../../../../common/contract/con
 import { exportAccounts, importAccounts, saveChart } from './api/accounts';
 import type { GroupAccount } from './api/overview';
 import { CsvExport, CsvImport } from './CsvImport';
-import { inWords, ROLE_WORDS, TYPE_WORDS } from './words';
+import { inWords, ROLE_WORDS, TYPE_WORDS } from '../../shared/consolidation/words';
 
 /** One group account added or edited (its code fixed once it exists; a role's account keeps its type). */
 function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: string; account: GroupAccount | null; accounts: GroupAccount[]; onDone: () => void; onCancel: () => void }) {

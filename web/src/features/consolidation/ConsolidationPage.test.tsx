@@ -12,7 +12,7 @@ import { toast } from '../../components/toaster';
 import { fail, mockApi, ok, type Answer } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
 import ConsolidationPage from './ConsolidationPage';
-import { formatAmount, sumAmounts } from './words';
+import { formatAmount, sumAmounts } from '../../shared/consolidation/words';
 
 jest.mock('../../components/toaster', () => ({ toast: jest.fn() }));
 

@@ -2,7 +2,7 @@ import { Callout, Dialog, DialogBody, H4, HTMLTable, Spinner } from '@blueprintj
 import { useEffect, useRef } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { useDrilldown, type DrilldownTarget } from './api/results';
-import { CATEGORY_WORDS, ENTRY_KIND_WORDS, formatAmount, inWords, RATE_KIND_WORDS } from './words';
+import { CATEGORY_WORDS, ENTRY_KIND_WORDS, formatAmount, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
 
 function DrilldownBody({ orgId, target, currency }: { orgId: string; target: DrilldownTarget; currency: string }) {
   const { drilldown, error, isLoading } = useDrilldown(orgId, target);

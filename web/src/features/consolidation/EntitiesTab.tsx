@@ -4,7 +4,7 @@ import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { toast } from '../../components/toaster';
 import { AMOUNT_BASES, type AmountBasis } from '../../../../common/contract/consolidation';
 import { saveEntity, type Entity } from './api/overview';
-import { BASIS_WORDS, CURRENCY_RE, percent, sourceWords } from './words';
+import { BASIS_WORDS, CURRENCY_RE, percent, sourceWords } from '../../shared/consolidation/words';
 
 function EntityForm({ orgId, entity, entities, onDone, onCancel }: { orgId: string; entity: Entity; entities: Entity[]; onDone: () => void; onCancel: () => void }) {
   const [values, setValues] = useState({ name: entity.name, currency: entity.currency ?? '', ownership: entity.ownership, parent: entity.parent ?? '', included: entity.included, basis: entity.basis });

@@ -5,7 +5,7 @@ import type { Entity, GroupAccount } from './api/overview';
 import { useResults } from './api/results';
 import { MappingDialog } from './MappingDialog';
 import { PeriodSelect, shownPeriod } from './PeriodSelect';
-import { CATEGORY_WORDS, formatAmount, inWords } from './words';
+import { CATEGORY_WORDS, formatAmount, inWords } from '../../shared/consolidation/words';
 
 function IntercompanyAccounts({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {
   const { mappings, isLoading, error } = useIntercompanyMappings(orgId);

@@ -5,7 +5,7 @@ import { toast } from '../../components/toaster';
 import { IC_CATEGORIES, type IcCategory } from '../../../../common/contract/consolidation';
 import { saveMappings, type MappingRow } from './api/mappings';
 import type { Entity, GroupAccount } from './api/overview';
-import { CATEGORY_WORDS } from './words';
+import { CATEGORY_WORDS } from '../../shared/consolidation/words';
 
 /** Group account options: "1000 Cash and cash equivalents". */
 export function AccountOptions({ accounts }: { accounts: GroupAccount[] }) {

@@ -6,7 +6,7 @@ import { acceptSuggestions, exportMappings, importMappings, saveMappings, useMap
 import type { Entity, GroupAccount } from './api/overview';
 import { CsvExport, CsvImport } from './CsvImport';
 import { AccountOptions, MappingDialog } from './MappingDialog';
-import { CATEGORY_WORDS, inWords } from './words';
+import { CATEGORY_WORDS, inWords } from '../../shared/consolidation/words';
 
 /** Source accounts of trial_balance and the group account each is mapped to, a page at a time. */
 export function MappingTab({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {

@@ -5,7 +5,7 @@ import type { Entity, GroupAccount } from './api/overview';
 import { importRates, saveHistoricalRates, saveRates, useHistoricalRates, useRates, type RateInput } from './api/rates';
 import { CsvImport } from './CsvImport';
 import { AccountOptions } from './MappingDialog';
-import { CURRENCY_RE, PERIOD_RE } from './words';
+import { CURRENCY_RE, PERIOD_RE } from '../../shared/consolidation/words';
 
 const EMPTY_RATE: RateInput = { currency: '', period: '', closing: '', average: '' };
 

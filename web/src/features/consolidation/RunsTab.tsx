@@ -7,7 +7,7 @@ import { useResults, type DrilldownTarget, type Results } from './api/results';
 import { lockPeriod, runConsolidation, unlockPeriod, type RunOutcome } from './api/runs';
 import { DrilldownDialog } from './DrilldownDialog';
 import { PeriodSelect, shownPeriod } from './PeriodSelect';
-import { formatAmount, PERIOD_STATUS_WORDS, sumAmounts } from './words';
+import { formatAmount, PERIOD_STATUS_WORDS, sumAmounts } from '../../shared/consolidation/words';
 
 const STATUS_INTENTS: Record<string, Intent> = { ok: 'success', blocked: 'danger', locked: 'primary' };
 

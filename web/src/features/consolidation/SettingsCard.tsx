@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from '../../components/toaster';
 import { METHODS, type Method } from '../../../../common/contract/consolidation';
 import { saveSettings, type Settings } from './api/overview';
-import { CURRENCY_RE, METHOD_WORDS, MONTHS } from './words';
+import { CURRENCY_RE, METHOD_WORDS, MONTHS } from '../../shared/consolidation/words';
 
 /** The group's settings: presentation currency, method, intercompany tolerance, fiscal year start. */
 export function SettingsCard({ orgId, settings }: { orgId: string; settings: Settings }) {

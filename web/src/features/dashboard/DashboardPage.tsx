@@ -1,14 +1,18 @@
 import { Callout, H2, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { OrganizationPicker } from '../../components/OrganizationPicker';
+import { Link, useSearchParams } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
 import { useCurrentOrganization } from '../../shared/organizations/useCurrentOrganization';
 import { orgId as idOf } from '../../shared/organizations/types';
 import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
 import { useSession, type Dashboard } from '../../lib/session';
+import { EmbeddedDashboard } from './EmbeddedDashboard';
+import { Overview } from './Overview';
 
 export const NO_DASHBOARDS = 'No dashboards available for your account.';
+export const DASHBOARD_NOT_FOUND = 'Dashboard not found';
 
 function useAdminDashboards(enabled: boolean, picked: string): { dashboards: Dashboard[]; error?: string; isLoading: boolean } {
   const { organizations, error, isLoading } = useOrganizations({}, enabled);
@@ -21,6 +25,43 @@ function useAdminDashboards(enabled: boolean, picked: string): { dashboards: Das
   }
 }
 
+const dashboardLink = (name: string) => `${paths.dashboard}?name=${encodeURIComponent(name)}`;
+
+/** An unknown ?name=: said plainly, with the dashboards there are (never another one in its place). */
+function NotFound({ name, dashboards }: { name: string; dashboards: Dashboard[] }) {
+  return (
+    <NonIdealState
+      icon="search"
+      title={DASHBOARD_NOT_FOUND}
+      description={
+        <>
+          <p>There is no dashboard called "{name}".</p>
+          {dashboards.length ? (
+            <>
+              <p>The dashboards available:</p>
+              <ul className="dashboard-list">
+                {dashboards.map((d) => (
+                  <li key={d.name}>
+                    <Link to={dashboardLink(d.name)}>{d.name}</Link>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>
+              No dashboard is configured: <Link to={paths.dashboard}>open the overview</Link>.
+            </p>
+          )}
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * The Dashboard (spec section 2): the organization's embedded BI dashboards, one tab each, ?name=
+ * picking one; without any, the built-in overview of the organization's own figures.
+ */
 export default function DashboardPage() {
   const { user } = useSession();
   const admin = user?.role === 'admin';
@@ -30,21 +71,27 @@ export default function DashboardPage() {
   const forAdmin = useAdminDashboards(admin, picked);
   const { dashboards, isLoading } = admin ? forAdmin : own;
   const error = admin ? forAdmin.error : own.dashboardsError;
+  const orgId = useWorkingOrganization(user?.role, user?.organization_id, picked);
   const name = params.get('name');
-  const selected = dashboards.find((d) => d.name === name) ?? dashboards[0];
+  const selected = name === null ? dashboards[0] : dashboards.find((d) => d.name === name);
 
   return (
     <div className="page page-wide">
       <H2>Dashboard</H2>
       {admin && <OrganizationPicker value={picked} onChange={setPicked} />}
       {isLoading ? (
-        <Spinner />
+        <div className="overview-loading" role="status">
+          <Spinner size={20} />
+          <span>Loading dashboards...</span>
+        </div>
       ) : error ? (
         <Callout intent="danger" role="alert">{error}</Callout>
       ) : admin && !picked ? (
         <NonIdealState icon="dashboard" title="Pick an organization" description="Dashboards belong to an organization." />
-      ) : dashboards.length === 0 || !selected ? (
-        <NonIdealState icon="dashboard" title={NO_DASHBOARDS} />
+      ) : name !== null && !selected ? (
+        <NotFound name={name} dashboards={dashboards} />
+      ) : !selected ? (
+        orgId ? <Overview orgId={orgId} /> : <NonIdealState icon="dashboard" title={NO_DASHBOARDS} />
       ) : (
         <>
           {dashboards.length > 1 && (
@@ -54,7 +101,7 @@ export default function DashboardPage() {
               ))}
             </Tabs>
           )}
-          <iframe className="dashboard-frame" title={selected.name} src={selected.url} allowFullScreen sandbox="allow-scripts allow-same-origin allow-forms allow-popups" referrerPolicy="no-referrer" />
+          <EmbeddedDashboard key={`${selected.name}\n${selected.url}`} dashboard={selected} />
         </>
       )}
     </div>

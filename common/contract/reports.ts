@@ -1,0 +1,128 @@
+// The contract of the reports' answers (issue 19) as the api gives them
+// (api/resources/reports/service.ts) and the web app reads them: zod schemas and the types
+// inferred from them. test/reports/api.test.ts parses real answers with them. Pure: zod only.
+import { z } from 'zod';
+
+export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
+export const RANGES = ['month', 'quarter', 'ytd', 'year'] as const;
+export const COMPARISONS = ['prior', 'lastYear'] as const;
+export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'consolidated'] as const;
+export const ROW_KINDS = ['section', 'group', 'account', 'subtotal', 'total', 'formula'] as const;
+export const LINE_KINDS = ['accounts', 'subtotal', 'formula'] as const;
+
+const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+/** Exact decimal text: amounts to the cent, percentages to 0.1. */
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const rangeSchema = z.object({ kind: z.enum(RANGES), months: z.array(period), from: period, to: period, label: z.string() });
+export const monthStateSchema = z.object({ period, status: z.enum(['ok', 'blocked', 'missing']), locked: z.boolean(), messages: z.array(z.string()) });
+export const reportColumnSchema = z.object({ key: z.string(), label: z.string(), format: z.enum(['amount', 'percent']) });
+export const reportRowSchema = z.object({
+  kind: z.enum(ROW_KINDS),
+  label: z.string(),
+  depth: z.number().int().min(0),
+  /** A group account: what a drill-down opens. */
+  account: z.string().optional(),
+  values: z.array(decimal.nullable()),
+  notes: z.array(z.string()).optional(),
+  /** A custom report's percentage line: its figures are percentages in every column. */
+  format: z.literal('percent').optional(),
+});
+export const reportSchema = z
+  .object({
+    title: z.string(),
+    currency: z.string(),
+    range: rangeSchema,
+    compareRange: rangeSchema.optional(),
+    columns: z.array(reportColumnSchema),
+    rows: z.array(reportRowSchema),
+    balanced: z.array(z.boolean()).optional(),
+    months: z.array(monthStateSchema),
+    notices: z.array(z.string()),
+  })
+  .strict();
+
+const drillBase = { groupAccount: z.string(), groupAccountName: z.string(), accountType: z.string(), currency: z.string(), range: rangeSchema, months: z.array(period), note: z.string().nullable() };
+export const drilldownEntitiesSchema = z
+  .object({
+    ...drillBase,
+    level: z.literal('entities'),
+    entities: z.array(z.object({ entity: z.string(), entityName: z.string(), amount: decimal })),
+    entries: z.array(z.object({ kind: z.string(), entity: z.string().nullable(), entityName: z.string().nullable(), counterparty: z.string().nullable(), counterpartyName: z.string().nullable(), category: z.string().nullable(), amount: decimal, memo: z.string().nullable() })),
+  })
+  .strict();
+export const drilldownSourcesSchema = z
+  .object({
+    ...drillBase,
+    level: z.literal('sources'),
+    entity: z.string(),
+    entityName: z.string(),
+    sources: z.array(z.object({ sourceAccount: z.string(), sourceAccountName: z.string().nullable(), currency: z.string(), localAmount: decimal, amount: decimal, rateKind: z.string(), rate: z.string().nullable() })),
+    entries: z.array(z.object({ kind: z.string(), amount: decimal })),
+    earlierProfit: decimal.optional(),
+  })
+  .strict();
+export const drilldownSchema = z.discriminatedUnion('level', [drilldownEntitiesSchema, drilldownSourcesSchema]);
+
+export const layoutLineSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  kind: z.enum(LINE_KINDS),
+  accounts: z.array(z.string()).optional(),
+  groups: z.array(z.string()).optional(),
+  of: z.array(z.string()).optional(),
+  formula: z.string().optional(),
+  format: z.enum(['amount', 'percent']).optional(),
+});
+export const layoutSchema = z.object({ name: z.string(), lines: z.array(layoutLineSchema) });
+export const storedLayoutSchema = z.object({ id: z.string(), name: z.string(), layout: layoutSchema, updatedBy: z.string().nullable(), updatedAt: z.string().nullable() }).strict();
+export const layoutListSchema = z.object({ reports: z.array(storedLayoutSchema) }).strict();
+
+export type ReportAnswer = z.infer<typeof reportSchema>;
+export type ReportRowAnswer = z.infer<typeof reportRowSchema>;
+export type DrilldownAnswer = z.infer<typeof drilldownSchema>;
+export type LayoutLine = z.infer<typeof layoutLineSchema>;
+export type Layout = z.infer<typeof layoutSchema>;
+export type StoredLayoutAnswer = z.infer<typeof storedLayoutSchema>;
+
+// --- the Dashboard overview (GET /reports/{orgId}/overview) ----------------------------------
+/** One month of the overview: figures in exact decimal text, null (not zero) when the month is not consolidated. */
+export const overviewMonthSchema = z
+  .object({
+    period,
+    label: z.string(),
+    status: z.enum(['ok', 'blocked', 'missing']),
+    locked: z.boolean(),
+    /** Why a blocked month could not be consolidated (its checks' messages). */
+    messages: z.array(z.string()),
+    /** Income accounts, shown positive. */
+    revenue: decimal.nullable(),
+    /** Revenue less the accounts under "Expenses > Cost of sales". */
+    grossMargin: decimal.nullable(),
+    /** Profit for the month attributable to owners of the parent (after the NCI share). */
+    netIncome: decimal.nullable(),
+    /** Accounts under "Assets > Current assets > Cash", at the month's end. */
+    cash: decimal.nullable(),
+  })
+  .strict();
+export const overviewSchema = z
+  .object({
+    currency: z.string(),
+    /** null when nothing is consolidated yet (and no ?to= was asked). */
+    range: z.object({ from: period, to: period, label: z.string() }).nullable(),
+    months: z.array(overviewMonthSchema),
+    /** Over the range's consolidated months: each entity's profit, the eliminations' and the NCI share; they add up to netIncome. */
+    contribution: z
+      .object({
+        entities: z.array(z.object({ entity: z.string(), entityName: z.string(), profit: decimal }).strict()),
+        eliminations: decimal,
+        nci: decimal,
+        netIncome: decimal,
+      })
+      .strict(),
+    notices: z.array(z.string()),
+  })
+  .strict();
+
+export type OverviewMonthAnswer = z.infer<typeof overviewMonthSchema>;
+export type OverviewAnswer = z.infer<typeof overviewSchema>;

@@ -1,0 +1,162 @@
+import { Button, Callout, Dialog, DialogBody, H4, HTMLTable, Spinner } from '@blueprintjs/core';
+import { useEffect, useRef, useState } from 'react';
+import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
+import { CATEGORY_WORDS, ENTRY_KIND_WORDS, formatAmount, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
+import { useReportDrilldown, type DrilldownAnswer, type DrillTarget } from './api/reports';
+
+/** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
+function Body({ orgId, target, onEntity }: { orgId: string; target: DrillTarget; onEntity: (entity: string) => void }) {
+  const { drilldown: d, error, isLoading } = useReportDrilldown(orgId, target);
+  const focus = useRef<HTMLDivElement>(null);
+  // The focus stays in the dialog as it moves between levels (the button clicked goes away).
+  useEffect(() => focus.current?.focus(), [target.entity]);
+  return (
+    <div ref={focus} tabIndex={-1} className="run-detail-focus" aria-label="Drill-down">
+      {isLoading && !d ? (
+        <Spinner size={24} />
+      ) : error || !d ? (
+        <Callout intent="danger" role="alert">
+          {(error as Error | undefined)?.message ?? 'Failed to load the drill-down'}
+        </Callout>
+      ) : (
+        <Level d={d} onEntity={onEntity} />
+      )}
+    </div>
+  );
+}
+
+function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string) => void }) {
+  return (
+    <>
+      <p className="muted">
+        {d.groupAccount} {d.groupAccountName}, {d.months.length === 1 ? d.months[0] : `${d.months[0]} to ${d.months.at(-1)}`}, in {d.currency}
+        {d.note ? `. ${d.note}` : ''}
+      </p>
+      {d.level === 'entities' ? (
+        <>
+          <H4>Entities</H4>
+          {d.entities.length === 0 ? (
+            <p className="muted">No entity has a figure here.</p>
+          ) : (
+            <HTMLTable compact striped className="full-width" aria-label="Entities">
+              <thead>
+                <tr>
+                  <th>Entity</th>
+                  <th className="amount">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.entities.map((e) => (
+                  <tr key={e.entity}>
+                    <td>
+                      <Button minimal small onClick={() => onEntity(e.entity)} aria-label={`${e.entityName}: its source accounts`}>
+                        {e.entityName}
+                      </Button>
+                    </td>
+                    <td className="amount">{formatAmount(e.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          )}
+          <H4>Group entries</H4>
+          {d.entries.length === 0 ? (
+            <p className="muted">No elimination, intercompany difference or NCI entry on this account.</p>
+          ) : (
+            <HTMLTable compact striped className="full-width" aria-label="Group entries">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>Entity</th>
+                  <th>Counterparty</th>
+                  <th className="amount">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.entries.map((x, i) => (
+                  <tr key={i}>
+                    <td>
+                      {inWords(ENTRY_KIND_WORDS, x.kind)}
+                      {x.category && <span className="muted"> {inWords(CATEGORY_WORDS, x.category)}</span>}
+                    </td>
+                    <td>{x.entityName ?? ''}</td>
+                    <td>{x.counterpartyName ?? ''}</td>
+                    <td className="amount">{formatAmount(x.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          )}
+        </>
+      ) : (
+        <>
+          <H4>{d.entityName}: source accounts</H4>
+          {d.sources.length === 0 ? (
+            <p className="muted">No source account of this entity is mapped here.</p>
+          ) : (
+            <HTMLTable compact striped className="full-width" aria-label="Source accounts">
+              <thead>
+                <tr>
+                  <th>Source account</th>
+                  <th className="amount">Local amount</th>
+                  <th>Rate</th>
+                  <th className="amount">In {d.currency}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.sources.map((s) => (
+                  <tr key={`${s.sourceAccount}:${s.currency}`}>
+                    <td>
+                      {s.sourceAccount} {s.sourceAccountName && <span className="muted">{s.sourceAccountName}</span>}
+                    </td>
+                    <td className="amount">
+                      {formatAmount(s.localAmount)} {s.currency}
+                    </td>
+                    <td>
+                      {inWords(RATE_KIND_WORDS, s.rateKind)}
+                      {s.rate !== null && s.rateKind !== 'same' ? <span className="muted"> {s.rate}</span> : s.rate === null ? <span className="muted"> (each month's)</span> : null}
+                    </td>
+                    <td className="amount">{formatAmount(s.amount)}</td>
+                  </tr>
+                ))}
+                {d.entries.map((x) => (
+                  <tr key={x.kind}>
+                    <td colSpan={3}>{inWords(ENTRY_KIND_WORDS, x.kind)}</td>
+                    <td className="amount">{formatAmount(x.amount)}</td>
+                  </tr>
+                ))}
+                {d.earlierProfit && (
+                  <tr>
+                    <td colSpan={3}>Profit of the range's earlier months (in profit for the period)</td>
+                    <td className="amount">{formatAmount(d.earlierProfit)}</td>
+                  </tr>
+                )}
+              </tbody>
+            </HTMLTable>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+export function ReportDrilldown({ orgId, target, title, onClose }: { orgId: string; target: DrillTarget | undefined; title: string; onClose: () => void }) {
+  const [entity, setEntity] = useState<string>();
+  useEffect(() => setEntity(undefined), [target]);
+  return (
+    <Dialog isOpen={!!target} onClose={onClose} title={`What makes ${title}`} className="drilldown-dialog" {...KEYBOARD_DIALOG}>
+      <DialogBody>
+        {target && (
+          <>
+            {entity && (
+              <Button icon="arrow-left" minimal onClick={() => setEntity(undefined)}>
+                All entities
+              </Button>
+            )}
+            <Body orgId={orgId} target={{ ...target, entity }} onEntity={setEntity} />
+          </>
+        )}
+      </DialogBody>
+    </Dialog>
+  );
+}

@@ -1,0 +1,75 @@
+import useSWR, { mutate } from 'swr';
+import { apiDownload, apiRequest, fetchData, query } from '../../../lib/api-client';
+import type { DrilldownAnswer, Layout, ReportAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
+
+export type { DrilldownAnswer, Layout, LayoutLine, ReportAnswer, ReportRowAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
+
+export const reportsPath = (orgId: string) => `/reports/${encodeURIComponent(orgId)}`;
+
+/** What a report shows: a built-in statement or a custom layout, and the query every report takes. */
+export interface ReportChoice {
+  /** "statement:profit-and-loss" or "custom:<id>". */
+  report: string;
+  period: string;
+  range: string;
+  /** Comma list among entities, eliminations, nci, consolidated (ignored with `compare`). */
+  columns: string;
+  compare: string;
+}
+
+function reportUrl(orgId: string, c: ReportChoice, suffix = '', extra: Record<string, string> = {}): string {
+  const [kind, name] = c.report.split(':');
+  const base = kind === 'custom' ? `${reportsPath(orgId)}/custom/${encodeURIComponent(name!)}${suffix || '/figures'}` : `${reportsPath(orgId)}/statements/${encodeURIComponent(name!)}${suffix}`;
+  return `${base}${query({ period: c.period, range: c.range, ...(c.compare ? { compare: c.compare } : { columns: c.columns }), ...extra })}`;
+}
+
+/** GET /reports/{orgId}/statements/{statement} or /custom/{id}/figures */
+export function useReport(orgId: string, c: ReportChoice | undefined) {
+  const swr = useSWR(orgId && c?.period ? [reportUrl(orgId, c), 'Failed to load the report'] : null, fetchData<ReportAnswer>, { keepPreviousData: true });
+  return { ...swr, report: swr.data };
+}
+
+/** Downloads the report as XLSX or CSV. */
+export function exportReport(orgId: string, c: ReportChoice, format: 'xlsx' | 'csv', filename: string): Promise<void> {
+  return apiDownload(reportUrl(orgId, c, '/export', { format }), filename, 'Export failed');
+}
+
+export interface DrillTarget {
+  period: string;
+  range: string;
+  groupAccount: string;
+  entity?: string;
+}
+
+/** GET /reports/{orgId}/drilldown */
+export function useReportDrilldown(orgId: string, t: DrillTarget | undefined) {
+  const swr = useSWR(orgId && t ? [`${reportsPath(orgId)}/drilldown${query({ period: t.period, range: t.range, groupAccount: t.groupAccount, entity: t.entity })}`, 'Failed to load the drill-down'] : null, fetchData<DrilldownAnswer>);
+  return { ...swr, drilldown: swr.data };
+}
+
+const layoutsKey = (orgId: string) => [`${reportsPath(orgId)}/custom`, 'Failed to load the custom reports'] as const;
+
+/** GET /reports/{orgId}/custom */
+export function useLayouts(orgId: string) {
+  const swr = useSWR(orgId ? layoutsKey(orgId) : null, fetchData<{ reports: StoredLayoutAnswer[] }>);
+  return { ...swr, layouts: swr.data?.reports };
+}
+
+async function revalidateReports(orgId: string) {
+  const base = reportsPath(orgId);
+  await mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && key[0].startsWith(base));
+}
+
+/** POST (new) or PUT (existing) a layout; answers its id. */
+export async function saveLayout(orgId: string, layout: Layout, id?: string): Promise<string> {
+  const res = id
+    ? await apiRequest<{ id: string }>('PUT', `${reportsPath(orgId)}/custom/${encodeURIComponent(id)}`, layout, 'Report not saved')
+    : await apiRequest<{ id: string }>('POST', `${reportsPath(orgId)}/custom`, layout, 'Report not saved');
+  await revalidateReports(orgId);
+  return res.data?.id ?? id ?? '';
+}
+
+export async function deleteLayout(orgId: string, id: string): Promise<void> {
+  await apiRequest('DELETE', `${reportsPath(orgId)}/custom/${encodeURIComponent(id)}`, undefined, 'Report not deleted');
+  await revalidateReports(orgId);
+}
