@@ -158,6 +158,12 @@ describe('forgot and reset password', () => {
     const mismatch = await reset({ token, password: 'NewPass1@', confirmPassword: 'NewPass2@' });
     expect(mismatch.body.errors[0].msg).toBe('Passwords do not match');
 
+    // The page the link opens asks first what it is: a reset, still usable.
+    const linkState = (t: string) => request(stack.app).get(`/api/v1/auth/reset-password/${t}`);
+    expect((await linkState(token)).body.data).toEqual({ purpose: 'reset', state: 'valid' });
+    expect((await linkState('f'.repeat(64))).body.data).toEqual({ purpose: null, state: 'unknown' });
+    expect((await linkState('not-a-token')).body.data).toEqual({ purpose: null, state: 'unknown' });
+
     const ok = await reset({ token, password: 'NewPass1@', confirmPassword: 'NewPass1@' });
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe(true);
@@ -165,7 +171,8 @@ describe('forgot and reset password', () => {
     expect((await login(email, TEST_PASSWORD, '10.0.3.4')).status).toBe(401);
     // The session from before the reset is over.
     expect((await profile(oldToken)).status).toBe(401);
-    // Single use.
+    // Single use, and the link says so before anyone types a password.
+    expect((await linkState(token)).body.data).toEqual({ purpose: 'reset', state: 'used' });
     const again = await reset({ token, password: 'Another1@' });
     expect(again.status).toBe(400);
     expect(again.body.errors[0].msg).toBe('Invalid or expired reset token');

@@ -152,6 +152,17 @@ describe('GET /api/v1/organization', () => {
     expect(names(await list(`?name=${encodeURIComponent('(')}`))).toEqual([]);
   });
 
+  it('with a page: 10 per page and the counts (the Organizations screen); without, every match', async () => {
+    for (let i = 1; i <= 11; i++) await Organization.create({ organizationName: `Paged ${run} ${String(i).padStart(2, '0')}` });
+    const first = await list(`?name=${encodeURIComponent(`Paged ${run}`)}&page=1`);
+    expect(first.body.data).toMatchObject({ page: 1, pageSize: 10, total: 11, pages: 2 });
+    expect(first.body.data.organizations).toHaveLength(10);
+    const second = await list(`?name=${encodeURIComponent(`Paged ${run}`)}&page=2`);
+    expect(second.body.data.organizations.map((o: { organizationName: string }) => o.organizationName)).toEqual([`Paged ${run} 11`]);
+    expect((await list(`?name=${encodeURIComponent(`Paged ${run}`)}`)).body.data.organizations).toHaveLength(11);
+    expect((await list('?page=0')).body.errors[0].msg).toBe('Page must be a positive number');
+  });
+
   it('answers a user only its own organization, whatever the filters', async () => {
     const { token } = await userWithToken(stack.app, { email: addr('eastuser'), organization_id: east });
     const own = await list('', token);

@@ -134,6 +134,30 @@ describe('the pipelines screen in a real browser', () => {
     expect(await page.locator('.bp5-callout.bp5-intent-danger').count()).toBe(0);
   });
 
+  it('filters by date: label and field agree on YYYY-MM-DD; no match says so, and Clear brings the runs back (1280 px)', async () => {
+    await page.goto(`${base}/pipelines`);
+    const history = page.getByRole('table', { name: 'Pipeline history' });
+    await history.locator('[data-status]').first().waitFor();
+    await page.getByRole('button', { name: 'Filter Pipelines' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Filter Pipelines' });
+    const from = dialog.getByLabel('From (YYYY-MM-DD)');
+    expect(await from.getAttribute('placeholder')).toBe('YYYY-MM-DD');
+    // A text field, so the browser shows no locale format of its own beside the label.
+    expect(await from.getAttribute('type')).not.toBe('date');
+    await from.fill('2001-01-01');
+    await dialog.getByLabel('To (YYYY-MM-DD)').fill('2001-01-31');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Filtered by From: 2001-01-01, To: 2001-01-31').waitFor();
+    const empty = page.getByText('No runs match these filters');
+    await empty.waitFor();
+    expect(await history.count()).toBe(0);
+    await screenshot(page, 'pipelines-06-no-match');
+    await page.locator('.bp5-non-ideal-state').getByRole('button', { name: 'Clear' }).click();
+    await history.locator('[data-status]').first().waitFor();
+    expect(await empty.count()).toBe(0);
+    expect(await page.getByText(/Page 1 of 1 \(\d+ runs?, 10 per page\)/).count()).toBe(1);
+  });
+
   it('at 360 px the runs table shows Status and Error without sideways scrolling', async () => {
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto(`${base}/pipelines`);

@@ -90,6 +90,20 @@ export async function sendInvitation(cfg: Config, user: UserDoc): Promise<boolea
   }
 }
 
+export type ResetLinkState = { purpose: 'reset' | 'invite' | null; state: 'valid' | 'used' | 'expired' | 'unknown' };
+
+/**
+ * What a reset or invitation link is, before anyone types a password: an invitation's page says
+ * "Set your password", and a used or expired link says so at once. Never says whose it is.
+ */
+export async function resetLinkState(token: string): Promise<ResetLinkState> {
+  if (!/^[a-f0-9]{64}$/.test(token)) return { purpose: null, state: 'unknown' };
+  const record = await ResetToken.findOne({ tokenHash: sha256(token) }).lean();
+  if (!record) return { purpose: null, state: 'unknown' };
+  const state = record.usedAt ? 'used' : record.expiresAt.getTime() <= Date.now() ? 'expired' : 'valid';
+  return { purpose: record.purpose === 'invite' ? 'invite' : 'reset', state };
+}
+
 /** Sets a new password from a reset (or invitation) token: single use, expiry checked here. */
 export async function resetPassword(cfg: Config, token: string, password: string): Promise<void> {
   const record = await ResetToken.findOne({ tokenHash: sha256(token) }).lean();

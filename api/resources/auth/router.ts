@@ -10,7 +10,7 @@ import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { authRateLimit, LoginThrottle } from '../../lib/rate-limit';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
-import { requestPasswordReset, resetPassword } from './passwords';
+import { requestPasswordReset, resetLinkState, resetPassword } from './passwords';
 import { updateProfile } from '../users/service';
 import { userIdParams } from '../users/schemas';
 import { forgotBody, LOGIN_FAILED, loginBody, profileBody, resetBody } from './schemas';
@@ -85,6 +85,11 @@ export function authRouter(deps: AppDeps): Router {
     // Answered at once, the same for every email; the mail (if any) goes out in the background.
     requestPasswordReset(cfg, (req.body as z.infer<typeof forgotBody>).email);
     ok(res, FORGOT_PASSWORD_ANSWER);
+  });
+
+  // The page a mailed link opens asks first whether the link is an invitation and still usable.
+  router.get('/reset-password/:token', async (req, res) => {
+    ok(res, 'Reset link checked', await resetLinkState(String(req.params.token)));
   });
 
   router.post('/reset-password', validate({ body: resetBody }), async (req, res) => {

@@ -9,7 +9,18 @@ export const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const filter = (label: string, max: number) =>
   z.preprocess(emptyToUndefined, z.string({ invalid_type_error: `The ${label} filter must be a single value` }).trim().max(max, `The ${label} filter is too long`).optional());
 
-export const listQuery = z.object({ name: filter('name', 100), email: filter('email', 254), phone: filter('phone', 30) });
+/** A page of 10 when asked for (the Organizations screen); without it, every match (pickers). */
+const page = z.preprocess(
+  emptyToUndefined,
+  z
+    .string({ invalid_type_error: 'Page must be a positive number' })
+    .regex(/^\d{1,6}$/, 'Page must be a positive number')
+    .transform(Number)
+    .refine((n) => n >= 1, 'Page must be a positive number')
+    .optional(),
+);
+
+export const listQuery = z.object({ name: filter('name', 100), email: filter('email', 254), phone: filter('phone', 30), page });
 
 export const idParams = z.object({ id: objectId('Invalid organization ID') });
 

@@ -1,4 +1,5 @@
 // Organizations: admin sees and changes all; a user sees only its own.
+import { PAGE_SIZE } from '../../../common/constants';
 import { Organization, publicOrganization, type OrganizationDoc } from '../../../common/models/organization';
 import type { UserDoc } from '../../../common/models/user';
 import { assertOrgAccess } from '../../lib/auth';
@@ -13,20 +14,28 @@ export interface OrganizationListQuery {
   name?: string;
   email?: string;
   phone?: string;
+  /** With a page: 10 per page and the counts; without: every match (up to 1000), for pickers. */
+  page?: number;
 }
 
 export async function listOrganizations(actor: UserDoc, q: OrganizationListQuery) {
   const filter: Record<string, unknown> = {};
   if (actor.role !== 'admin') {
     // A user reaches its own organization only; without one, nothing.
-    if (!actor.organization_id) return { organizations: [] };
+    if (!actor.organization_id) return q.page ? { organizations: [], page: q.page, pageSize: PAGE_SIZE, total: 0, pages: 1 } : { organizations: [] };
     filter._id = actor.organization_id;
   }
   if (q.name) filter.organizationName = { $regex: escapeRegex(q.name), $options: 'i' };
   if (q.email) filter.organizationEmail = { $regex: escapeRegex(q.email), $options: 'i' };
   if (q.phone) filter.organizationPhoneNumber = { $regex: escapeRegex(q.phone) };
+  const shown = (docs: OrganizationDoc[]) => docs.map((o) => publicOrganization(o, { withOnboarding: actor.role === 'admin' }));
+  if (q.page) {
+    const total = await Organization.countDocuments(filter);
+    const docs = await Organization.find(filter).sort({ organizationName: 1, _id: 1 }).skip((q.page - 1) * PAGE_SIZE).limit(PAGE_SIZE).lean<OrganizationDoc[]>();
+    return { organizations: shown(docs), page: q.page, pageSize: PAGE_SIZE, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+  }
   const docs = await Organization.find(filter).sort({ organizationName: 1, _id: 1 }).limit(1000).lean<OrganizationDoc[]>();
-  return { organizations: docs.map((o) => publicOrganization(o, { withOnboarding: actor.role === 'admin' })) };
+  return { organizations: shown(docs) };
 }
 
 export async function getOrganization(actor: UserDoc, id: string) {

@@ -135,7 +135,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     res.status(502).json({ status: false, message: 'Failed to run some pipelines.', errors, data: { run, pipelines: out.pipelines } });
   });
 
-  /** Run history and running runs: filters status, pipeline, from/to (YYYY-MM-DD, by start), 10 a page, newest first. */
+  /** Run history and running runs: filters status, pipeline, from/to (YYYY-MM-DD, by start), 10 per page, newest first. */
   router.get('/runs/:organizationId', auth('admin', 'user'), validate({ params: orgParams, query: runsQuery }), async (req, res) => {
     const { organizationId } = req.params as { organizationId: string };
     assertOrgAccess(req.user!, organizationId);

@@ -148,7 +148,7 @@ export interface UserListQuery {
   page: number;
 }
 
-/** Admin list: filters by name, email (contains, any case), role, organization; 10 a page. */
+/** Admin list: filters by name, email (contains, any case), role, organization; 10 per page. */
 export async function listUsers(q: UserListQuery) {
   const filter: Record<string, unknown> = {};
   if (q.name) filter.fullName = { $regex: escapeRegex(q.name), $options: 'i' };

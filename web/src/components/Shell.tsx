@@ -56,6 +56,10 @@ export function Shell() {
   const { user } = useProfile();
   const { organization, dashboards } = useCurrentOrganization();
   const entries = menuForRole(user?.role, dashboards);
+  // Controlled, so a choice closes the menu even though the shell stays mounted across pages;
+  // keyed by the page too, so a page change (the lazy page's loading hides the shell) starts closed.
+  const [userMenuOpen, setUserMenuOpen] = useState(false);
+  const { pathname } = useLocation();
 
   function logout() {
     setLoginNotice(null);
@@ -82,10 +86,20 @@ export function Shell() {
           {user?.role === 'user' && <span className="org-name" data-testid="org-name">{organization?.organizationName ?? ''}</span>}
           <span className="header-spacer" />
           <Popover
+            key={pathname}
             placement="bottom-end"
+            isOpen={userMenuOpen}
+            onInteraction={setUserMenuOpen}
             content={
               <Menu>
-                <MenuItem icon="key" text="Change Password" onClick={() => navigate(paths.changePassword)} />
+                <MenuItem
+                  icon="key"
+                  text="Change Password"
+                  onClick={() => {
+                    setUserMenuOpen(false);
+                    navigate(paths.changePassword);
+                  }}
+                />
               </Menu>
             }
           >

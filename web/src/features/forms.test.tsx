@@ -62,13 +62,29 @@ describe('change password', () => {
 
 describe('reset password', () => {
   it('takes the token from the link and goes to the success page', async () => {
-    const { calls } = mockApi({ 'POST /auth/reset-password': ok(null, 'Password reset successfully') });
+    const { calls } = mockApi({ 'GET /auth/reset-password/tok123': ok({ purpose: 'reset', state: 'valid' }), 'POST /auth/reset-password': ok(null, 'Password reset successfully') });
     renderPage(<ResetPasswordPage />, '/reset-password/tok123', '/reset-password/:resetToken');
-    await userEvent.type(screen.getByLabelText('New Password'), 'New1@pass');
+    expect(await screen.findByRole('heading', { name: 'Reset password' })).toBeInTheDocument();
+    await userEvent.type(await screen.findByLabelText('New Password'), 'New1@pass');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'New1@pass');
     await userEvent.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(await screen.findByText('reset done')).toBeInTheDocument();
-    expect(calls[0]!.body).toMatchObject({ token: 'tok123', newPassword: 'New1@pass' });
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ token: 'tok123', newPassword: 'New1@pass' });
+  });
+
+  it('an invitation says "Set your password" and shows the password rules before the first attempt', async () => {
+    mockApi({ 'GET /auth/reset-password/inv1': ok({ purpose: 'invite', state: 'valid' }) });
+    renderPage(<ResetPasswordPage />, '/reset-password/inv1', '/reset-password/:resetToken');
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeInTheDocument();
+    expect(screen.getByText(/At least 8 characters, with an uppercase letter/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Set password' })).toBeInTheDocument();
+  });
+
+  it('a used link says so at once, with no password form', async () => {
+    mockApi({ 'GET /auth/reset-password/used1': ok({ purpose: 'invite', state: 'used' }) });
+    renderPage(<ResetPasswordPage />, '/reset-password/used1', '/reset-password/:resetToken');
+    expect(await screen.findByText('This link was already used')).toBeInTheDocument();
+    expect(screen.queryByLabelText('New Password')).toBeNull();
   });
 });
 
@@ -143,9 +159,9 @@ describe('contact form', () => {
 });
 
 describe('dashboard', () => {
-  it('says "No dashboards available for your account." when there are none', async () => {
-    const u = signIn();
-    mockApi({ 'GET /user/profile': ok({ user: u, organization: { id: ORG_ID, organizationName: 'Acme', dashboards: [] } }) });
+  it('says "No dashboards available for your account." to a user without an organization (with one, the built-in overview shows: dashboard/DashboardPage.test.tsx)', async () => {
+    const u = signIn({ organization_id: null });
+    mockApi({ 'GET /user/profile': ok({ user: u, organization: null }) });
     renderPage(<DashboardPage />);
     expect(await screen.findByText('No dashboards available for your account.')).toBeInTheDocument();
   });

@@ -120,3 +120,13 @@ export function initials(user: Pick<SessionUser, 'fullName' | 'fullname'> | null
 export function homeFor(role: string | undefined): string {
   return role === 'admin' ? '/organizations' : '/file-upload';
 }
+
+/**
+ * Where signing in again leads: the page the ended session was on (a path of this app, never
+ * the sign-in or password pages nor another site), else the role's home.
+ */
+export function afterSignIn(role: string | undefined, from: unknown): string {
+  const own = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//');
+  const authPage = own && ['/login', '/forgot-password', '/reset-password'].some((p) => from === p || from.startsWith(`${p}/`) || from.startsWith(`${p}?`));
+  return own && !authPage ? from : homeFor(role);
+}

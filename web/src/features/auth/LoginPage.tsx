@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { ApiRequestError } from '../../lib/api-client';
-import { getLoginNotice, homeFor, saveSession } from '../../lib/session';
+import { afterSignIn, getLoginNotice, saveSession } from '../../lib/session';
 import { login } from './api/auth';
 
 /** "30 seconds", "1 minute", "5 minutes": how long a throttled sign-in waits (from Retry-After). */
@@ -16,7 +16,8 @@ function waitText(seconds: number): string {
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice ?? getLoginNotice();
+  const state = location.state as { notice?: string; from?: string } | null;
+  const notice = state?.notice ?? getLoginNotice();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
@@ -30,7 +31,7 @@ export default function LoginPage() {
     try {
       const data = await login(email, password);
       saveSession(data.token, data.expiresIn, data.user);
-      navigate(homeFor(data.user.role), { replace: true });
+      navigate(afterSignIn(data.user.role, state?.from), { replace: true });
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 429) setError(`Too many attempts. Try again in ${waitText(err.retryAfterSec ?? 60)}.`);
       else setError(err instanceof Error ? err.message : 'Login failed');

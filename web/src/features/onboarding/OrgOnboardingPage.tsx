@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { check, shortName } from '../../../../common/validation';
 import { Field } from '../../components/Field';
-import { OrganizationPicker } from '../../components/OrganizationPicker';
+import { OnboardingOrganizationPicker } from '../../components/OrganizationPicker';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { labelledDetails, ONBOARDING_LABELS } from '../../lib/format';
@@ -112,7 +112,7 @@ export default function OrgOnboardingPage() {
   return (
     <div className="page">
       <H2>Org - Onboarding</H2>
-      <OrganizationPicker id="onboarding-org" value={picked} onChange={(id) => setParams(id ? { org: id } : {})} />
+      <OnboardingOrganizationPicker id="onboarding-org" value={picked} onChange={(id) => setParams(id ? { org: id } : {})} />
       {!picked ? (
         <NonIdealState icon="office" title="Pick an organization to onboard" description="Onboarding creates its storage container, database and data factory, then imports the factory's pipelines." />
       ) : (

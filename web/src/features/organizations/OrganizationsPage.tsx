@@ -7,12 +7,13 @@ import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEd
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { Field } from '../../components/Field';
 import { toast } from '../../components/toaster';
-import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, parseDashboards } from '../../lib/format';
+import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, parseDashboards, perPage, plural } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { addOrganization, updateOrganization } from './api/saveOrganization';
 import { orgId, type Organization, type OrganizationInput } from '../../shared/organizations/types';
-import { useOrganizations, type OrganizationFilter } from '../../shared/organizations/useOrganizations';
+import type { OrganizationFilter } from '../../shared/organizations/useOrganizations';
+import { useOrganizationPage } from './api/useOrganizationPage';
 
 const EMPTY: OrganizationInput = { organizationName: '', organizationEmail: '', organizationPhoneNumber: '', organizationAddress: '', organizationDescription: '', dashboards: [] };
 type TextKey = Exclude<keyof OrganizationInput, 'dashboards'>;
@@ -91,7 +92,9 @@ function toInput(o: Organization): OrganizationInput {
 export default function OrganizationsPage() {
   const [filter, setFilter] = useState<OrganizationFilter>({});
   const [draft, setDraft] = useState<OrganizationFilter>({});
-  const { organizations, error, isLoading } = useOrganizations(filter);
+  const [page, setPage] = useState(1);
+  const { organizations, total, pages, pageSize, error, isLoading } = useOrganizationPage(filter, page);
+  const filtered = Boolean(filter.name || filter.email || filter.phone);
   const [profile, setProfile] = useState<Organization | null>(null);
   const [editing, setEditing] = useState<Organization | null>(null);
   const [adding, setAdding] = useState(false);
@@ -109,6 +112,7 @@ export default function OrganizationsPage() {
           onSubmit={(e) => {
             e.preventDefault();
             setFilter(draft);
+            setPage(1);
           }}
         >
           <FormGroup label="Name" labelFor="org-filter-name" inline>
@@ -121,22 +125,25 @@ export default function OrganizationsPage() {
             <InputGroup id="org-filter-phone" value={draft.phone ?? ''} onChange={(e) => setDraft((d) => ({ ...d, phone: e.target.value }))} />
           </FormGroup>
           <Button type="submit" icon="filter" text="Filter" />
-          <Button variant="minimal" text="Clear" onClick={() => { setDraft({}); setFilter({}); }} />
+          <Button variant="minimal" text="Clear" onClick={() => { setDraft({}); setFilter({}); setPage(1); }} />
         </form>
         {isLoading ? (
           <Spinner size={24} />
         ) : error ? (
           <Callout intent="danger" role="alert">{(error as Error).message}</Callout>
+        ) : organizations.length === 0 && filtered ? (
+          <NonIdealState icon="filter-remove" title="No organizations match these filters" action={<Button text="Clear" icon="cross" onClick={() => { setDraft({}); setFilter({}); setPage(1); }} />} />
         ) : organizations.length === 0 ? (
           <NonIdealState icon="office" title="No organizations" description="Add an organization, then onboard it." />
         ) : (
+          <>
           <div className="table-scroll">
-            <HTMLTable striped interactive className="full-width" aria-label="Organizations">
+            <HTMLTable striped interactive className="full-width organizations-table" aria-label="Organizations">
               <thead>
                 <tr>
                   <th>Name</th>
-                  <th>Email</th>
-                  <th>Phone</th>
+                  <th className="wide-only">Email</th>
+                  <th className="wide-only">Phone</th>
                   <th>Onboarded</th>
                   <th><span className="sr-only">Actions</span></th>
                 </tr>
@@ -147,8 +154,8 @@ export default function OrganizationsPage() {
                     <td>
                       <Button variant="minimal" className="link-button" text={o.organizationName} onClick={() => setProfile(o)} />
                     </td>
-                    <td>{o.organizationEmail}</td>
-                    <td>{formatPhone(o.organizationPhoneNumber)}</td>
+                    <td className="wide-only">{o.organizationEmail}</td>
+                    <td className="wide-only">{formatPhone(o.organizationPhoneNumber)}</td>
                     <td>{o.onboarding && (o.onboarding as { factoryImportedAt?: string }).factoryImportedAt ? 'Yes' : 'No'}</td>
                     <td className="actions-cell">
                       <Button small icon="edit" text="Edit" onClick={() => setEditing(o)} />
@@ -158,6 +165,14 @@ export default function OrganizationsPage() {
               </tbody>
             </HTMLTable>
           </div>
+          <div className="pager">
+            <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
+            <span>
+              Page {page} of {pages} ({plural(total, 'organization')}, {perPage(pageSize)})
+            </span>
+            <Button small icon="chevron-right" aria-label="Next page" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} />
+          </div>
+          </>
         )}
       </Card>
 

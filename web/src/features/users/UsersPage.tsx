@@ -11,7 +11,26 @@ import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { formatPhone, formatRole, plural } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
 import { useFormErrors } from '../../lib/use-form-errors';
-import { addUser, updateUser, useUsers, type User, type UserFilter } from './api/users';
+import { addUser, updateUser, useOrganizationPipelineNames, useUsers, type User, type UserFilter } from './api/users';
+
+/** Edit User's Pipeline: one of the organization's pipelines, or none (a value set before stays listed). */
+function PipelineSelect({ id, orgId: organizationId, value, onChange, error }: { id: string; orgId: string | null | undefined; value: string; onChange: (v: string) => void; error?: string }) {
+  const { names, error: loadError, isLoading } = useOrganizationPipelineNames(organizationId);
+  const options = value && !names.includes(value) ? [value, ...names] : names;
+  const help = error ?? (loadError ? (loadError as Error).message : !organizationId ? 'The user has no organization, so no pipelines to pick from.' : !isLoading && names.length === 0 ? 'The organization has no pipelines yet (they come with onboarding).' : undefined);
+  return (
+    <FormGroup label="Pipeline" labelFor={id} intent={error || loadError ? 'danger' : 'none'} helperText={help}>
+      <HTMLSelect id={id} value={value} onChange={(e) => onChange(e.target.value)} disabled={isLoading || (!organizationId && !value)}>
+        <option value="">None</option>
+        {options.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+}
 
 function OrgSelect({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
   const { organizations } = useOrganizations();
@@ -129,7 +148,7 @@ function EditUserForm({ user, onDone, onCancel }: { user: User; onDone: () => vo
       <DialogBody>
         <Field id="edit-user-name" label="Full Name" autoFocus value={values.fullname} onValue={(v) => setValues((s) => ({ ...s, fullname: v }))} error={errors.fullname} />
         <Field id="edit-user-email" label="Email" type="email" value={values.email} onValue={(v) => setValues((s) => ({ ...s, email: v }))} error={errors.email} />
-        <Field id="edit-user-pipeline" label="Pipeline" value={values.pipeline} onValue={(v) => setValues((s) => ({ ...s, pipeline: v }))} error={errors.pipeline} />
+        <PipelineSelect id="edit-user-pipeline" orgId={user.organization_id} value={values.pipeline} onChange={(v) => setValues((s) => ({ ...s, pipeline: v }))} error={errors.pipeline} />
         <DashboardsEditor idPrefix="user" value={values.dashboards} onChange={(d) => setValues((s) => ({ ...s, dashboards: d }))} error={errors.dashboards} />
         {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
       </DialogBody>

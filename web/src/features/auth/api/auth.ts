@@ -37,6 +37,14 @@ export async function resetPassword(token: string, newPassword: string, confirmP
   return res.message ?? 'Password reset';
 }
 
+export type ResetLinkState = { purpose: 'reset' | 'invite' | null; state: 'valid' | 'used' | 'expired' | 'unknown' };
+
+/** GET /auth/reset-password/{token}: whether a mailed link is an invitation, and whether it still works. */
+export async function checkResetLink(token: string): Promise<ResetLinkState> {
+  const res = await apiRequest<ResetLinkState>('GET', `/auth/reset-password/${encodeURIComponent(token)}`, undefined, 'Failed to check the link');
+  return res.data!;
+}
+
 export const CHANGE_PASSWORD_FAILED = 'An error occurred while changing the password.';
 
 /** POST /user/change-password: currentPassword, newPassword, confirmPassword */

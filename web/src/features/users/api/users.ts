@@ -31,10 +31,16 @@ export interface UserUpdate {
 
 export const usersKey = (f: UserFilter, page: number) => [`/user${query({ name: f.name, email: f.email, role: f.role, organization: f.organization, page })}`, 'Failed to load users'] as const;
 
-/** GET /user with filters; 10 a page. */
+/** GET /user with filters; 10 per page. */
 export function useUsers(filter: UserFilter, page: number) {
   const swr = useSWR(usersKey(filter, page), fetchData<UserListAnswer>, { keepPreviousData: true });
   return { ...swr, users: swr.data?.users ?? [], total: swr.data?.total ?? 0, pages: swr.data?.pages ?? 1 };
+}
+
+/** The organization's pipeline names, for the Pipeline field of Edit User (GET /pipeline/list-pipelines/{organizationId}). */
+export function useOrganizationPipelineNames(orgId: string | null | undefined) {
+  const swr = useSWR(orgId ? ([`/pipeline/list-pipelines/${encodeURIComponent(orgId)}`, 'Failed to load pipelines'] as const) : null, fetchData<{ pipelines: { name: string }[] }>);
+  return { ...swr, names: (swr.data?.pipelines ?? []).map((p) => p.name) };
 }
 
 const revalidateUsers = () => mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && /^\/user(\?|$)/.test(key[0]));
