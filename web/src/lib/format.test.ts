@@ -1,5 +1,5 @@
 // The formatting helpers: what a finance user reads instead of system values.
-import { formatDate, formatDateTimeWithZone, formatPhone, formatRole, formatValue, keyLabel, labelledDetails, ONBOARDING_LABELS, perPage, plural, statusLabel, timeZoneName } from './format';
+import { DASHBOARDS_FAILED, formatBytes, formatDate, formatDateTime, formatDateTimeWithZone, formatDuration, formatPhone, formatRole, formatValue, keyLabel, labelledDetails, ONBOARDING_LABELS, parseDashboards, perPage, plural, statusLabel, timeZoneName, titleForPath } from './format';
 
 describe('dates', () => {
   it('shows a day as YYYY-MM-DD', () => {
@@ -66,5 +66,44 @@ describe('labelledDetails', () => {
     expect(details[3]!.value).toBe('load, rebuild');
     expect(JSON.stringify(details)).not.toMatch(/6b04844f|Enc|T18:22/);
     expect(formatValue(true)).toBe('Yes');
+  });
+});
+
+describe('times, durations and sizes', () => {
+  it('shows a time to the minute without seconds or the ISO text', () => {
+    expect(formatDateTime(new Date(2026, 0, 5, 9, 7, 59))).toBe('2026-01-05 09:07');
+    expect(formatDateTime('not a date')).toBe('not a date');
+    expect(formatDateTime(null)).toBe('');
+  });
+
+  it('reads a duration in seconds, minutes or hours', () => {
+    expect(formatDuration(4_400)).toBe('4s');
+    expect(formatDuration(125_000)).toBe('2m 5s');
+    expect(formatDuration(3_725_000)).toBe('1h 2m');
+    expect(formatDuration(null)).toBe('');
+  });
+
+  it('reads a size in B, KB or MB', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB');
+    expect(formatBytes(undefined)).toBe('');
+  });
+});
+
+describe('dashboards and titles', () => {
+  it('reads dashboards as a list or an escaped JSON string, and refuses anything else', () => {
+    expect(parseDashboards([{ name: 'Revenue', url: 'https://bi.example.com/r' }])).toEqual([{ name: 'Revenue', url: 'https://bi.example.com/r' }]);
+    expect(parseDashboards(JSON.stringify(JSON.stringify([{ dashboardName: 'Cash', dashboardUrl: 'https://bi.example.com/c' }])))).toEqual([{ name: 'Cash', url: 'https://bi.example.com/c' }]);
+    expect(parseDashboards('')).toEqual([]);
+    expect(() => parseDashboards('{oops')).toThrow(DASHBOARDS_FAILED);
+    expect(() => parseDashboards([{ name: 'No url' }])).toThrow(DASHBOARDS_FAILED);
+  });
+
+  it('titles a page from its path', () => {
+    expect(titleForPath('/')).toBe('LedgerFlow Homepage');
+    expect(titleForPath('/org-onboarding')).toBe('Org - Onboarding');
+    expect(titleForPath('/change-password')).toBe('Change Password');
+    expect(titleForPath('/reports')).toBe('Reports');
   });
 });
