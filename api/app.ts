@@ -13,9 +13,12 @@ import { openApiDocument, type Mount } from './openapi';
 import { onboardRouter } from './resources/onboarding/router';
 import { pipelinesRouter } from './resources/pipelines/router';
 import { consolidationRouter } from './resources/consolidation/router';
+import { tablesRouter } from './resources/tables/router';
+import { reportsRouter } from './resources/reports/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { quickbooksRouter } from './resources/quickbooks/router';
 import { sageRouter } from './resources/sage/router';
+import { netsuiteRouter } from './resources/netsuite/router';
 import { contactRouter } from './resources/contact/router';
 import { organizationsRouter } from './resources/organizations/router';
 import { usersRouter } from './resources/users/router';
@@ -68,10 +71,13 @@ export function createApp(deps: AppDeps): Express {
     ['/pipeline', pipelineFilesRouter(deps)],
     ['/quickbooks', quickbooksRouter(deps)],
     ['/sage', sageRouter(deps)],
+    ['/netsuite', netsuiteRouter(deps)],
     ['/user', usersRouter(deps)],
     ['/organization', organizationsRouter(deps)],
     ['/contact-us', contactRouter(deps)],
     ['/consolidation', consolidationRouter(deps)],
+    ['/tables', tablesRouter(deps)],
+    ['/reports', reportsRouter(deps)],
   ];
   let document: unknown;
   api.get('/openapi.json', (_req, res) => void res.json((document ??= openApiDocument(mounts))));

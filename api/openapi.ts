@@ -6,8 +6,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { RequestHandler, Router } from 'express';
 import type { AnyZodObject } from 'zod';
-import { quickBooksAccountListSchema, quickBooksAccountSchema, sageAccountListSchema, sageAccountSchema, syncHistorySchema } from '../common/contract/connections';
+import { netSuiteAccountListSchema, netSuiteAccountSchema, quickBooksAccountListSchema, quickBooksAccountSchema, sageAccountListSchema, sageAccountSchema, syncHistorySchema } from '../common/contract/connections';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
+import { drilldownSchema, layoutListSchema, overviewSchema, reportSchema, storedLayoutSchema } from '../common/contract/reports';
+import { csvLinkSchema, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, rowsPageSchema, tableAnswerSchema, tableListSchema } from '../common/contract/tables';
 import { fileListSchema, uploadSchema } from '../common/contract/uploads';
 import { loginSchema, profileSchema, userListSchema, userSchema } from '../common/contract/users';
 import type { Schemas } from './lib/validate';
@@ -71,7 +73,26 @@ export const paths: Record<string, Record<string, Op>> = {
   '/pipeline/saveCSV/{uploadId}': {
     get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }", 'files', { parameters: [pathParam('uploadId')] }),
   },
+  // Data explorer (issue 19): the tables of the organization's database, their rows, CSV downloads.
+  '/tables/{orgId}': {
+    get: op("Every table of the organization's database (user of the organization or admin; internal staging and sqlite_ tables left out), saved CSVs first: data { databaseReady (false before onboarding made the database: tables is empty), tables [{ name, kind (csv | connector | reporting | consolidation | consolidation_settings | other), rows, columns [{ name, type (as declared), kind (text | number | date | datetime | boolean) }], source { type (upload | pipeline | sync | consolidation | settings), label, at, upload { id, fileName, uploadedBy }, pipelineRun { runId, pipeline, startedBy }, sync { provider, account } } (null when unknown), lastWrittenAt }] }. 403 another organization, 404 'Organization not found'", 'tables'),
+  },
+  '/tables/{orgId}/{table}': {
+    get: op("One table as the list describes it: data.table. 404 'Table \"<name>\" not found' for a name the database's catalog does not list (internal tables included)", 'tables'),
+  },
+  '/tables/{orgId}/{table}/rows': {
+    get: op(`One page of the table's rows, paged, sorted and filtered by the database: ?page (from 1), ?pageSize (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}), ?sort (a column) and ?dir (asc | desc; ties and no sort keep the order the rows were written in), ?filters (a JSON list of { column, op, value }, all of which must match). data { table, columns, rows (each row its values in the columns' order), total (rows matching), page, pageSize, pages, sort, filters }. 400 naming an unknown column or a value that does not fit the column (a number, yes/no, YYYY-MM-DD); column names are only those the catalog lists and values are bound parameters, never SQL`, 'tables'),
+  },
+  '/tables/{orgId}/{table}/csv': {
+    get: op("The table as CSV (UTF-8 with a byte order mark, header row, every row matching ?filters in the ?sort order), streamed from a database cursor with backpressure: any size, never whole in memory. Text cells a spreadsheet would run as a formula (=, +, -, @ first, other than plain numbers) start with '. Bearer token, or ?link= a download link's token (POST .../csv-link) whose order and filters apply; 401 for an expired or foreign link", 'tables'),
+  },
+  '/tables/{orgId}/{table}/csv-link': {
+    post: op(`A download link for the browser (a plain download streams to disk and sends no bearer token): data { url, expiresAt }, valid for 2 minutes, for this user, table, order and filters (body { sort, dir, filters }, checked now: 400 as for rows)`, 'tables'),
+  },
   // Accounting connections (issue 6): QuickBooks Online and Sage Intacct, synced by workflows.
+  '/quickbooks/availability': {
+    get: op("Whether this server can connect QuickBooks (Intuit's app settings QBO_CLIENT_ID, QBO_CLIENT_SECRET and QBO_REDIRECT_URI are set): data { available }", 'quickbooks'),
+  },
   '/quickbooks/connect': {
     get: op('Start connecting QuickBooks: data { authorizeUrl, state, expiresAt }. The state (random, bound to this user and organization, single use, 10 min) comes back on the redirect to QBO_REDIRECT_URI', 'quickbooks', {
       parameters: [{ name: 'organization_id', in: 'query', required: false, schema: str }],
@@ -129,7 +150,31 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/sage/{id}': { delete: op('Remove a Sage connection and its schedule (synced tables stay)', 'sage', { parameters: [pathParam('id')] }) },
-  '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down', 'health', { public: true }) },
+  // NetSuite (issue 20): OAuth 2.0 client credentials, SuiteQL syncs by workflow sync-netsuite-<id>.
+  '/netsuite': {
+    post: op("Connect NetSuite (OAuth 2.0 client credentials): accountId, clientId, certificateId and the certificate's privateKey (PEM, RSA or EC; never answered). The worker signs a client assertion (PS256/ES256), takes a token and runs one SuiteQL query before anything is stored (encrypted). 'NetSuite account connected successfully' with data = the account (201 new, 200 reconnected); 400 'Failed to connect NetSuite account' with NetSuite's own text in errors[0].msg, nothing stored; 429 when NetSuite throttles; 504 when it does not answer", 'netsuite', {
+      requestBody: jsonBody({ accountId: str, clientId: str, certificateId: str, privateKey: str, organization_id: str, syncIntervalHours: { type: 'number' } }, ['accountId', 'clientId', 'certificateId', 'privateKey']),
+    }),
+    get: op("NetSuite connections of an organization: data = [{ id, status (active | inactive | reconnect_needed), reconnectNeeded, last_synced, organization_id, accountId, clientId, certificateId, algorithm, subsidiaries [{ id, name, currency, parent, entity }], syncIntervalHours, lastError }]. Failure: 'Failed to fetch NetSuite accounts'", 'netsuite', {
+      parameters: [{ name: 'organization_id', in: 'query', required: false, schema: str }],
+    }),
+  },
+  '/netsuite/status/{id}': {
+    put: op("Set accountStatus (active | inactive) and optionally syncIntervalHours; the scheduled sync pauses while inactive. 409 while the connection needs a reconnect. Failure: 'Failed to update NetSuite account status'", 'netsuite', {
+      parameters: [pathParam('id')],
+      requestBody: jsonBody({ accountStatus: { type: 'string', enum: ['active', 'inactive'] }, syncIntervalHours: { type: 'number' } }, ['accountStatus']),
+    }),
+  },
+  '/netsuite/data': {
+    get: op("Sync now (workflow sync-netsuite-<id>): subsidiaries, accounts, periods, then the trial balance per subsidiary x month x account and the consolidated rates, by month ranges. 200 with data { rows, rowsTotal, periods, last_synced, account } when it ends within 25 s, else 202 { workflowId, running }. Failure: 'Failed to sync NetSuite account' (errors[0].msg names the cause); 409 inactive or reconnect needed", 'netsuite', { parameters: [{ name: 'id', in: 'query', required: true, schema: str }] }),
+  },
+  '/netsuite/sync-runs': {
+    get: op('Sync history of a NetSuite connection, newest first: data.runs (as for QuickBooks)', 'netsuite', {
+      parameters: [{ name: 'id', in: 'query', required: true, schema: str }, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', maximum: 100 } }],
+    }),
+  },
+  '/netsuite/{id}': { delete: op('Remove a NetSuite connection and its schedule (synced tables stay)', 'netsuite', { parameters: [pathParam('id')] }) },
+  '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down. The probes run at most once every 3 s; answers in between repeat the last round', 'health', { public: true }) },
   '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see README, Accounts and security)', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
   '/auth/logout': { post: op("End this session on the server: the presented token answers 401 from now on (the user's other sessions go on)", 'auth') },
   // Identity, organizations, users, contact (issue 3).
@@ -139,11 +184,14 @@ export const paths: Record<string, Record<string, Op>> = {
   '/auth/reset-password': {
     post: op('Set a new password with a reset (or invitation) token; older sessions end', 'auth', { public: true, requestBody: jsonBody({ token: str, password: str, confirmPassword: str }, ['token', 'password']) }),
   },
+  '/auth/reset-password/{token}': {
+    get: op("What a mailed reset or invitation link is before it is used: data { purpose: 'reset' | 'invite' | null, state: 'valid' | 'used' | 'expired' | 'unknown' }", 'auth', { public: true, parameters: [pathParam('token')] }),
+  },
   '/auth/profile/{userId}': {
     put: op('Update a profile (own; admin: any): fullName/fullname, email, phoneNumber; data.user', 'auth', { parameters: [pathParam('userId')], requestBody: jsonBody({ fullName: str, fullname: str, email: str, phoneNumber: str }) }),
   },
   '/user': {
-    get: op('List users (admin): filters name, email, role, organization; page (10 a page); data { users, page, pageSize, total, pages }', 'users', {
+    get: op('List users (admin): filters name, email, role, organization; page (10 per page); data { users, page, pageSize, total, pages }', 'users', {
       parameters: ['name', 'email', 'role', 'organization', 'page'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
     }),
     post: op('Add a user (admin bearer token: role and organization settable; without password an invitation mail is sent) or, without a token and only when SELF_SIGNUP is on, sign up (always role user, no organization); data.user', 'users', {
@@ -162,8 +210,8 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/organization': {
-    get: op('Organizations (admin: all; user: its own) filtered by name, email, phone: data.organizations', 'organizations', {
-      parameters: ['name', 'email', 'phone'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    get: op('Organizations (admin: all; user: its own) filtered by name, email, phone: data.organizations; with page, 10 per page and data { page, pageSize, total, pages }', 'organizations', {
+      parameters: ['name', 'email', 'phone', 'page'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
     }),
   },
   '/organization/add': {
@@ -221,7 +269,7 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/pipeline/runs/{organizationId}': {
-    get: op('Run history and running runs, newest first, 10 a page: data { runs [{ id, runId, status (running | succeeded | failed | cancelled | no_files), startedAt, endedAt, durationMs, rowsMoved, fileCount, error, startedBy { userId, name, email }, pipelines [{ name, status, startedAt, endedAt, rowsMoved, error, files }], temporalUrl }], total, page, pageSize, pages }', 'pipelines', {
+    get: op('Run history and running runs, newest first, 10 per page: data { runs [{ id, runId, status (running | succeeded | failed | cancelled | no_files), startedAt, endedAt, durationMs, rowsMoved, fileCount, error, startedBy { userId, name, email }, pipelines [{ name, status, startedAt, endedAt, rowsMoved, error, files }], temporalUrl }], total, page, pageSize, pages }', 'pipelines', {
       parameters: [
         pathParam('organizationId'),
         { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] } },
@@ -295,6 +343,33 @@ export const paths: Record<string, Record<string, Op>> = {
     put: op("Lock a consolidated period: its figures stay as they are (later runs keep them, and later months roll forward from them) until it is unlocked. 404 before it was consolidated; 409 while it is blocked", 'consolidation'),
     delete: op('Unlock a period (404 when it is not locked)', 'consolidation'),
   },
+  '/reports/{orgId}/statements/{statement}': {
+    get: op("A built-in statement (trial-balance | profit-and-loss | balance-sheet) over the consolidation's outputs, user of the organization or admin. ?period=YYYY-MM and ?range=month | quarter | ytd | year (fiscal quarters and years from the group's fiscal year start); ?columns= a comma list among entities, eliminations, nci, consolidated (default all), or ?compare=prior | lastYear for the consolidated figures beside the comparison with variance and variance %. Balance-sheet accounts at the range's last month, income and expenses summed over it, retained earnings less the range's earlier profit (shown as profit for the period), so every column balances. data { title, currency, range { kind, from, to, label, months }, compareRange, columns [{ key, label, format }], rows [{ kind (section | group | account | subtotal | total), label, depth, account, values (decimal text or null) }], balanced (per column), months [{ period, status (ok | blocked | missing), locked, messages }], notices }", 'reports'),
+  },
+  '/reports/{orgId}/statements/{statement}/export': {
+    get: op('The statement as XLSX (?format=xlsx, default: one sheet per built-in statement, the chosen one first; real numbers with number formats, frozen header) or CSV (?format=csv: this statement, exact decimal text); the same query as the statement', 'reports'),
+  },
+  '/reports/{orgId}/overview': {
+    get: op("The Dashboard overview, user of the organization or admin: ?months= (1-36, default 12) months ending ?to=YYYY-MM (default the latest consolidated month). data { currency, range { from, to, label } (null when nothing is consolidated yet), months [{ period, label, status (ok | blocked | missing), locked, messages (why a blocked month could not run), revenue (income accounts, positive), grossMargin (revenue less the accounts under Expenses > Cost of sales), netIncome (profit attributable to owners of the parent), cash (accounts under Assets > Current assets > Cash at the month's end) }] (figures are decimal text, null for a month not consolidated), contribution { entities [{ entity, entityName, profit }], eliminations, nci, netIncome } over the range's consolidated months (they add up to netIncome), notices }", 'reports'),
+  },
+  '/reports/{orgId}/drilldown': {
+    get: op("What makes a report figure (?period, ?range, ?groupAccount): data.level 'entities' with entities [{ entity, entityName, amount }] and the elimination, intercompany-difference and NCI entries; with ?entity=, data.level 'sources' with that entity's source accounts [{ sourceAccount, sourceAccountName, currency, localAmount, amount, rateKind, rate }] and its translation entries. 404 for a group account not in the chart or an entity not in the consolidation", 'reports'),
+  },
+  '/reports/{orgId}/custom': {
+    get: op('Custom report layouts of the organization: data.reports [{ id, name, layout { name, lines }, updatedBy, updatedAt }]', 'reports'),
+    post: op('Save a new layout: name and lines [{ id, label, kind (accounts | subtotal | formula), accounts (group account codes), groups (statement line paths), of (line ids above), formula (over line ids above, numbers, + - * / and parentheses), format (amount | percent) }]; 201 with data.id; 400 naming every unknown line, account or group and unreadable formula (nothing saved)', 'reports'),
+  },
+  '/reports/{orgId}/custom/{id}': {
+    get: op('One layout (404 when unknown)', 'reports'),
+    put: op('Replace a layout; checked as on creation', 'reports'),
+    delete: op('Delete a layout', 'reports'),
+  },
+  '/reports/{orgId}/custom/{id}/figures': {
+    get: op("A layout's figures, with the statements' query (?period, ?range, ?columns or ?compare): formula lines exact, rounded half-even (amounts to the cent, percentages to 0.1); a division by zero leaves the figure null with a note naming the line", 'reports'),
+  },
+  '/reports/{orgId}/custom/{id}/export': {
+    get: op("A layout's figures as XLSX (one sheet) or CSV (?format=)", 'reports'),
+  },
   '/onboard/settings/{orgID}': {
     put: op('Save the onboarding fields of spec section 3 (admin); secrets encrypted at rest, answered only as "set"', 'onboarding', {
       parameters: [pathParam('orgID')],
@@ -342,6 +417,10 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'GET /sage/data': [202, 409, 502, 503],
   'DELETE /quickbooks/{id}': [502],
   'DELETE /sage/{id}': [502],
+  'POST /netsuite': [201, 429, 502, 503, 504],
+  'PUT /netsuite/status/{id}': [409, 502],
+  'GET /netsuite/data': [202, 409, 502, 503],
+  'DELETE /netsuite/{id}': [502],
 };
 
 /** The data of a 200 answer, where the shared contract (common/contract/) defines it. */
@@ -363,6 +442,20 @@ const ANSWER_DATA: Record<string, z.ZodTypeAny> = {
   'GET /sage': sageAccountListSchema,
   'PUT /sage/status/{id}': sageAccountSchema,
   'GET /sage/sync-runs': syncHistorySchema,
+  'POST /netsuite': netSuiteAccountSchema,
+  'GET /netsuite': netSuiteAccountListSchema,
+  'PUT /netsuite/status/{id}': netSuiteAccountSchema,
+  'GET /netsuite/sync-runs': syncHistorySchema,
+  'GET /reports/{orgId}/statements/{statement}': reportSchema,
+  'GET /reports/{orgId}/overview': overviewSchema,
+  'GET /reports/{orgId}/drilldown': drilldownSchema,
+  'GET /reports/{orgId}/custom': layoutListSchema,
+  'GET /reports/{orgId}/custom/{id}': storedLayoutSchema,
+  'GET /reports/{orgId}/custom/{id}/figures': reportSchema,
+  'GET /tables/{orgId}': tableListSchema,
+  'GET /tables/{orgId}/{table}': tableAnswerSchema,
+  'GET /tables/{orgId}/{table}/rows': rowsPageSchema,
+  'POST /tables/{orgId}/{table}/csv-link': csvLinkSchema,
 };
 
 const STATUS_TEXT: Record<number, string> = {

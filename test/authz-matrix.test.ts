@@ -34,6 +34,7 @@ const rows: Row[] = [
   { method: 'post', path: '/api/v1/auth/login', body: (c) => ({ email: `a.${c.run}@matrix.example.com`, password: TEST_PASSWORD }), expect: { anon: 200, userA: 200, userB: 200, admin: 200 } },
   { method: 'post', path: '/api/v1/auth/forgot-password', body: (c) => ({ email: `nobody${c.seq()}.${c.run}@matrix.example.com` }), expect: { anon: 200, userA: 200, userB: 200, admin: 200 } },
   { method: 'post', path: '/api/v1/auth/reset-password', body: { token: 'f'.repeat(64), password: 'Unused1@pw' }, expect: { anon: 400, userA: 400, userB: 400, admin: 400 } },
+  { method: 'get', path: `/api/v1/auth/reset-password/${'f'.repeat(64)}`, expect: { anon: 200, userA: 200, userB: 200, admin: 200 } },
   { method: 'put', path: (c) => `/api/v1/auth/profile/${c.userA}`, body: { fullName: 'Alpha User' }, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
   { method: 'get', path: '/api/v1/user/profile', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
   { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'NotMine1@pw', newPassword: 'Another1@pw', confirmPassword: 'Another1@pw' }, expect: { anon: 401, userA: 400, userB: 400, admin: 400 } },
@@ -48,6 +49,20 @@ const rows: Row[] = [
   // Public form on the landing page: anyone may write (rate-limited); a token only names the sender.
   { method: 'post', path: '/api/v1/contact-us', body: { name: 'Matrix Visitor', email: 'visitor@matrix.example.com', message: 'Hello from the matrix' }, expect: { anon: 201, userA: 201, userB: 201, admin: 201 } },
   // --- append rows for other routes below ---
+  // --- NetSuite connections (issue 20): the organization's list, its users and admins only ---
+  { method: 'get', path: (c) => `/api/v1/netsuite?organization_id=${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  // --- data explorer (issue 19): org A has no database yet, so its list is empty (200) and any table 404 once access passed ---
+  { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  // --- reports (issue 19): the organization's own only; orgA has no database yet (400) ---
+  { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/statements/balance-sheet?period=2026-01`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/overview`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/custom`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'post', path: (c) => `/api/v1/reports/${c.orgA}/custom`, body: { name: 'Matrix', lines: [{ id: 'a', label: 'A', kind: 'accounts', accounts: ['4000'] }] }, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'get', path: '/api/v1/quickbooks/availability', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
+  { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}/ledger`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
+  { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}/ledger/rows`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
+  { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}/ledger/csv`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
+  { method: 'post', path: (c) => `/api/v1/tables/${c.orgA}/ledger/csv-link`, body: {}, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
 ];
 
 let stack: TestStack;

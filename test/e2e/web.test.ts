@@ -12,8 +12,8 @@ import { Organization } from '../../common/models/organization';
 import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
-import { FakeIntacct } from '../fakes/intacct';
-import { FakeIntuit } from '../fakes/intuit';
+import { FakeIntacct } from '../../simulators/intacct';
+import { FakeIntuit } from '../../simulators/intuit';
 
 jest.setTimeout(300000);
 
@@ -215,7 +215,11 @@ describe('the web app in a real browser', () => {
     await screenshot(page, '06b-user-profile');
     await userProfile.getByRole('button', { name: 'Edit User' }).click();
     const editUser = page.getByRole('dialog', { name: 'Edit User' });
-    await editUser.getByLabel('Pipeline').fill('monthly-close');
+    // The Pipeline field picks from the organization's pipelines (installed by onboarding).
+    const pipelineField = editUser.getByLabel('Pipeline');
+    await pipelineField.locator('option', { hasText: 'rebuild-reporting-tables' }).waitFor({ state: 'attached' });
+    expect(await pipelineField.locator('option').allTextContents()).toEqual(expect.arrayContaining(['None', 'load-uploaded-csvs', 'rebuild-reporting-tables']));
+    await pipelineField.selectOption('rebuild-reporting-tables');
     await editUser.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('User updated successfully').first().waitFor();
     await editUser.waitFor({ state: 'hidden' });
@@ -234,7 +238,7 @@ describe('the web app in a real browser', () => {
     await page.waitForURL(`${base}/file-upload`);
     await page.getByTestId('org-name').getByText(ORG_NAME).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard', 'Revenue']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard', 'Revenue']);
 
     // Upload ~1.5 MB at an emulated 1 MB/s (loopback is too fast to see the bar move); every
     // percentage shown is recorded.

@@ -40,11 +40,11 @@ afterEach(() => {
 describe('menus by role (spec section 2)', () => {
   it('user: Upload File, Pipelines, Consolidation, Apps, Dashboard with one sub-item per dashboard', () => {
     const m = menuForRole('user', dashboards);
-    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
-    expect(m[4]!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
+    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
+    expect(m.find((e) => e.label === 'Dashboard')!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
   });
   it('admin: Organizations, Org - Onboarding, Users, then the five', () => {
-    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
+    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
   });
   it('any other role: an empty menu', () => {
     expect(menuForRole('auditor')).toEqual([]);
@@ -63,8 +63,8 @@ describe('the shell', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
     expect(await screen.findByTestId('org-name')).toHaveTextContent('Acme Holdings');
     const links = within(nav).getAllByRole('link').map((a) => a.textContent);
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
-    expect(links.slice(0, 5)).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
+    expect(links.slice(0, 7)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
     expect(within(nav).getByRole('link', { name: 'Cash Flow' })).toHaveAttribute('href', '/dashboard?name=Cash%20Flow');
     expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('ALAda Lovelace');
@@ -76,7 +76,7 @@ describe('the shell', () => {
     mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
     renderAt('/organizations');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']));
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']));
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('UUnknown');
     expect(screen.queryByTestId('org-name')).toBeNull();
   });
@@ -152,11 +152,25 @@ describe('routing and the session', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
   });
 
-  it('a user cannot open admin screens', async () => {
+  it('a user cannot open admin screens: "Not allowed", at the same address', async () => {
     const user = signIn();
     mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
     renderAt('/users');
-    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
+    expect(await screen.findByText('Not allowed')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/users');
+    expect(screen.queryByRole('table', { name: 'Users' })).toBeNull();
+  });
+
+  it('an unknown address says "Page not found", signed in (in the shell) or not', async () => {
+    const { unmount } = renderAt('/no-such-page');
+    expect(await screen.findByText('Page not found')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/no-such-page');
+    unmount();
+    const user = signIn();
+    mockApi({ 'GET /user/profile': profile(user) });
+    renderAt('/pipelines/nope/deeper');
+    expect(await screen.findByText('Page not found')).toBeInTheDocument();
+    expect(await screen.findByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
   });
 
   it('a 401 shows the expiry message, clears the session and goes to /login', async () => {
@@ -164,8 +178,22 @@ describe('routing and the session', () => {
     mockApi({ 'GET /user/profile': fail(401, 'Unauthorized'), 'GET /pipeline/list-files/65f0000000000000000000aa': fail(401, 'Unauthorized') });
     renderAt('/file-upload');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
-    expect((await screen.findAllByText(SESSION_EXPIRED)).length).toBeGreaterThan(0);
+    // Said once: the login page's banner, no toast beside it.
+    expect(await screen.findAllByText(SESSION_EXPIRED)).toHaveLength(1);
     expect(getToken()).toBeNull();
+  });
+
+  it('signing in again after a 401 returns to the page the session ended on', async () => {
+    signIn();
+    mockApi({ 'GET /user/profile': fail(401, 'Unauthorized'), 'GET /pipeline/runs/65f0000000000000000000aa': fail(401, 'Unauthorized'), 'GET /pipeline/list-pipelines/65f0000000000000000000aa': fail(401, 'Unauthorized') });
+    renderAt('/pipelines?status=failed');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
+    const user = { id: 'u1', email: 'ada@example.com', role: 'user', organization_id: ORG_ID, fullName: 'Ada Lovelace' };
+    mockApi({ 'POST /auth/login': ok({ token: 'new-token', expiresIn: 3600, user }), 'GET /user/profile': profile(user) });
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'Secret1@pass');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/pipelines?status=failed'));
   });
 
   it('checks expiry every 120000 ms and ends an expired session', async () => {

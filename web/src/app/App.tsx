@@ -1,11 +1,11 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { FullScreenSpinner } from '../components/FullScreenSpinner';
-import { toast } from '../components/toaster';
+import { NotAllowed, PageNotFound } from '../components/RouteNotices';
 import { SESSION_EXPIRED, setUnauthorizedHandler } from '../lib/api-client';
 import { titleForPath } from '../lib/format';
-import { clearSession, EXPIRY_CHECK_MS, getToken, homeFor, isExpired, isSignedIn, setLoginNotice, useSession } from '../lib/session';
+import { afterSignIn, clearSession, EXPIRY_CHECK_MS, getToken, isExpired, isSignedIn, setLoginNotice, useSession } from '../lib/session';
 import { paths } from './paths';
 
 // Every page is its own chunk: the login page loads only what it needs.
@@ -23,26 +23,35 @@ const LicenseAgreementPage = lazy(() => import('../features/public/LicenseAgreem
 const FileUploadPage = lazy(() => import('../features/files/FileUploadPage'));
 const PipelinesPage = lazy(() => import('../features/pipelines/PipelinesPage'));
 const ConsolidationPage = lazy(() => import('../features/consolidation/ConsolidationPage'));
+const DataPage = lazy(() => import('../features/explorer/DataPage'));
+const TablePage = lazy(() => import('../features/explorer/TablePage'));
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage'));
 const AppsPage = lazy(() => import('../features/apps/AppsPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
 const OrgOnboardingPage = lazy(() => import('../features/onboarding/OrgOnboardingPage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 
-/** Ends the session when it expires (checked every 120000 ms) or when the api answers 401. */
+/**
+ * Ends the session when it expires (checked every 120000 ms) or when the api answers 401. The
+ * login page says why, once (its banner, no toast beside it), and returns to this page after.
+ */
 function SessionWatcher() {
   const navigate = useNavigate();
+  const location = useLocation();
+  // The page the user is on, for the login page to return to once they sign in again.
+  const here = useRef('');
+  here.current = location.pathname + location.search;
   useEffect(() => {
     setUnauthorizedHandler((message) => {
-      toast(message, 'danger');
-      navigate(paths.login, { replace: true, state: { notice: message } });
+      // Already on /login (the route guard got there first, with the page to return to): stay.
+      if (here.current.split('?')[0] !== paths.login) navigate(paths.login, { replace: true, state: { notice: message, from: here.current } });
     });
     const check = () => {
       if (getToken() && isExpired()) {
         setLoginNotice(SESSION_EXPIRED);
         clearSession();
-        toast(SESSION_EXPIRED, 'danger');
-        navigate(paths.login, { replace: true, state: { notice: SESSION_EXPIRED } });
+        navigate(paths.login, { replace: true, state: { notice: SESSION_EXPIRED, from: here.current } });
       }
     };
     check();
@@ -69,15 +78,23 @@ function RequireAuth({ children }: { children: ReactNode }) {
 
 function RequireAdmin({ children }: { children: ReactNode }) {
   const { user } = useSession();
-  if (user?.role !== 'admin') return <Navigate to={homeFor(user?.role)} replace />;
+  if (user?.role !== 'admin') return <NotAllowed />;
   return <>{children}</>;
 }
 
 /** Login and password-reset pages send a signed-in user home (spec section 2). */
 function GuestOnly({ children }: { children: ReactNode }) {
   const { user } = useSession();
-  if (isSignedIn()) return <Navigate to={homeFor(user?.role)} replace />;
+  const location = useLocation();
+  // Signing in again returns to the page the ended session was on.
+  if (isSignedIn()) return <Navigate to={afterSignIn(user?.role, (location.state as { from?: unknown } | null)?.from)} replace />;
   return <>{children}</>;
+}
+
+/** An unknown address: "Page not found" inside the app shell when signed in, on its own otherwise. */
+function ShellIfSignedIn() {
+  useSession();
+  return isSignedIn() ? <Shell /> : <Outlet />;
 }
 
 /** `/` is the public home page, and the upload screen for a signed-in user. */
@@ -108,7 +125,10 @@ export function AppRoutes() {
           <Route element={<RequireAuth><Shell /></RequireAuth>}>
             <Route path={paths.fileUpload} element={<FileUploadPage />} />
             <Route path={paths.pipelines} element={<PipelinesPage />} />
+            <Route path={paths.data} element={<DataPage />} />
+            <Route path={`${paths.data}/:table`} element={<TablePage />} />
             <Route path={paths.consolidation} element={<ConsolidationPage />} />
+            <Route path={paths.reports} element={<ReportsPage />} />
             <Route path={paths.apps} element={<AppsPage />} />
             <Route path={paths.quickbooksCallback} element={<AppsPage />} />
             <Route path={paths.dashboard} element={<DashboardPage />} />
@@ -117,7 +137,9 @@ export function AppRoutes() {
             <Route path={paths.orgOnboarding} element={<RequireAdmin><OrgOnboardingPage /></RequireAdmin>} />
             <Route path={paths.users} element={<RequireAdmin><UsersPage /></RequireAdmin>} />
           </Route>
-          <Route path="*" element={<Navigate to={paths.home} replace />} />
+          <Route element={<ShellIfSignedIn />}>
+            <Route path="*" element={<PageNotFound />} />
+          </Route>
         </Routes>
       </Suspense>
     </>

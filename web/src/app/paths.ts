@@ -7,7 +7,10 @@ export const paths = {
   resetPasswordSuccess: '/reset-password/success',
   fileUpload: '/file-upload',
   pipelines: '/pipelines',
+  /** The data explorer: the organization's tables; /data/{table} opens one. */
+  data: '/data',
   consolidation: '/consolidation',
+  reports: '/reports',
   apps: '/apps',
   /** Where Intuit sends the browser back (set QBO_REDIRECT_URI to PUBLIC_URL + this path). */
   quickbooksCallback: '/apps/quickbooks/callback',
@@ -21,3 +24,8 @@ export const paths = {
   privacyPolicy: '/privacy-policy',
   licenseAgreement: '/license-agreement',
 } as const;
+
+/** One table in the data explorer; an admin's link names the organization (?org=), a user's is their own. */
+export function dataTablePath(table: string, orgId?: string): string {
+  return `${paths.data}/${encodeURIComponent(table)}${orgId ? `?org=${encodeURIComponent(orgId)}` : ''}`;
+}

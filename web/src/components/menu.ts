@@ -12,7 +12,9 @@ export function menuForRole(role: string | undefined, dashboards: Dashboard[] = 
   const common: MenuEntry[] = [
     { label: 'Upload File', to: paths.fileUpload },
     { label: 'Pipelines', to: paths.pipelines },
+    { label: 'Data', to: paths.data },
     { label: 'Consolidation', to: paths.consolidation },
+    { label: 'Reports', to: paths.reports },
     { label: 'Apps', to: paths.apps },
     { label: 'Dashboard', to: paths.dashboard, children: dashboards.map((d) => ({ label: d.name, to: `${paths.dashboard}?name=${encodeURIComponent(d.name)}` })) },
   ];

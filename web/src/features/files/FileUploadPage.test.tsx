@@ -33,6 +33,9 @@ describe('stored files on the Upload File screen', () => {
     const table = await screen.findByRole('table', { name: 'Uploaded files' });
     expect(within(table).getByText('ledger_a')).toBeInTheDocument();
     expect(within(table).getByText('ledger_b')).toBeInTheDocument();
+    // One click opens a table the file was saved to in the data explorer.
+    expect(within(table).getByRole('link', { name: 'Open table ledger_a' })).toHaveAttribute('href', '/data/ledger_a');
+    expect(within(table).getByRole('link', { name: 'Open table ledger_b' })).toHaveAttribute('href', '/data/ledger_b');
     await userEvent.click(within(table).getByRole('button', { name: 'Save ledger.csv as a table' }));
     await userEvent.type(await screen.findByLabelText('Enter new table name'), 'ledger_c');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));

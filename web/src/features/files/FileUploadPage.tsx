@@ -1,6 +1,8 @@
 import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H2, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { check, messages, tableName as tableNameRule } from '../../../../common/validation';
+import { dataTablePath } from '../../app/paths';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
@@ -143,6 +145,7 @@ export default function FileUploadPage() {
             key={inputKey.current}
             fill
             text={file ? file.name : 'Choose a CSV file...'}
+            hasSelection={Boolean(file)}
             buttonText="Browse"
             inputProps={{ id: 'upload-file', accept: ACCEPT, 'aria-label': 'CSV file' }}
             onInputChange={(e) => {
@@ -248,7 +251,11 @@ export default function FileUploadPage() {
                       <td>
                         {tables.map((t) => (
                           <span key={t} style={{ whiteSpace: 'nowrap', marginRight: 4 }}>
-                            <Tag minimal>{t}</Tag>
+                            <Link to={dataTablePath(t, user?.role === 'admin' ? orgId : undefined)} title={`Open table ${t} in Data`} aria-label={`Open table ${t}`}>
+                              <Tag minimal interactive icon="th">
+                                {t}
+                              </Tag>
+                            </Link>
                             <Button variant="minimal" size="small" icon="trash" aria-label={`Delete table ${t}`} title={`Delete table ${t}`} onClick={() => setPendingDelete({ kind: 'table', name: t })} />
                           </span>
                         ))}

@@ -127,6 +127,21 @@ describe('pipelines page', () => {
     await waitFor(() => expect(within(history).getByRole('button', { name: 'Run details' })).toHaveFocus());
   });
 
+  it("links each table a run wrote to the data explorer: loaded tables and a succeeded rebuild's trial_balance", async () => {
+    signIn();
+    mockApi(routes({ [runsPath]: (req) => (req.path.includes('status=running') ? ok({ runs: [] }) : ok({ runs: [liveRun('succeeded')], total: 1, pages: 1 })), [runPath]: ok({ run: liveRun('succeeded') }) }));
+    renderPage();
+    const history = await screen.findByRole('table', { name: 'Pipeline history' });
+    await userEvent.click(within(history).getByRole('button', { name: 'Run details' }));
+    const drawer = await screen.findByRole('dialog');
+    const load = await within(drawer).findByRole('region', { name: 'Pipeline load-uploaded-csvs' });
+    expect(within(load).getByRole('link', { name: 'uploaded_tb' })).toHaveAttribute('href', '/data/uploaded_tb');
+    expect(within(load).getByRole('link', { name: 'old_tb' })).toHaveAttribute('href', '/data/old_tb');
+    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
+    expect(rebuild).toHaveTextContent('Wrote trial_balance');
+    expect(within(rebuild).getByRole('link', { name: 'trial_balance' })).toHaveAttribute('href', '/data/trial_balance');
+  });
+
   it('asks before cancelling; a cancelled run ends with one neutral message and no toast', async () => {
     signIn();
     (toast as jest.Mock).mockClear();

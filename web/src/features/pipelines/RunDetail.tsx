@@ -1,11 +1,26 @@
 import { Callout, Dialog, DialogBody, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { PIPELINE_TABLES } from '../../../../common/contract/tables';
+import { dataTablePath } from '../../app/paths';
+import { useSession } from '../../lib/session';
 import { useRun, type PipelineOfRun } from './api/pipelines';
 import { formatTimeWithZone, runDuration, startedByName } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 
-function PipelineSection({ p }: { p: PipelineOfRun }) {
+/** Opens a table the run wrote in the data explorer (an admin's link names the organization). */
+function TableLink({ orgId, table }: { orgId: string; table: string }) {
+  const { user } = useSession();
+  return (
+    <Link to={dataTablePath(table, user?.role === 'admin' ? orgId : undefined)} title={`Open table ${table} in Data`}>
+      {table}
+    </Link>
+  );
+}
+
+function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
   const tables = p.tables ?? [];
+  const wrote = p.status === 'succeeded' ? (PIPELINE_TABLES[p.name] ?? []) : [];
   return (
     <section className="run-detail-pipeline" aria-label={`Pipeline ${p.name}`}>
       <h4>
@@ -21,6 +36,17 @@ function PipelineSection({ p }: { p: PipelineOfRun }) {
         <dt>Rows</dt>
         <dd>{p.rowsMoved ?? 0}</dd>
       </dl>
+      {wrote.length > 0 && (
+        <p className="run-detail-wrote">
+          Wrote{' '}
+          {wrote.map((t, i) => (
+            <span key={t}>
+              {i > 0 && ', '}
+              <TableLink orgId={orgId} table={t} />
+            </span>
+          ))}
+        </p>
+      )}
       {p.error && (
         <Callout intent="danger" title="Error">
           {p.error}
@@ -48,7 +74,7 @@ function PipelineSection({ p }: { p: PipelineOfRun }) {
           <tbody>
             {tables.map((t) => (
               <tr key={`${t.tableName}-${t.blobName ?? ''}`}>
-                <td>{t.tableName}</td>
+                <td>{t.action === 'loaded' || t.action === 'up_to_date' ? <TableLink orgId={orgId} table={t.tableName} /> : t.tableName}</td>
                 <td>
                   <RunStatusTag status={t.action} />
                   {t.reason && <div className="muted">{t.reason}</div>}
@@ -104,7 +130,7 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
               </Callout>
             )}
             {(run.pipelines ?? []).map((p) => (
-              <PipelineSection key={p.name} p={p} />
+              <PipelineSection key={p.name} p={p} orgId={orgId} />
             ))}
             {run.temporalUrl && (
               <p>
