@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ProcessGroup, assertPortsFree, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
 import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
+import { simulatorEnv, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
 const env = process.env;
@@ -28,13 +29,24 @@ await main(async () => {
     temporalUi: num('TEMPORAL_UI_PORT', 8233),
     mongo: num('FERRETDB_PORT', 27017),
     blob: num('AZURITE_BLOB_PORT', 10000),
+    qboSimulator: num('QBO_SIMULATOR_PORT', 8410),
+    intacctSimulator: num('INTACCT_SIMULATOR_PORT', 8411),
+    netsuiteSimulator: num('NETSUITE_SIMULATOR_PORT', 8412),
   };
+  const simulators = simulatorsWanted(env);
   await assertPortsFree([
     ['app', ports.app, 'PORT'],
     ['Temporal dev server', ports.temporal, 'TEMPORAL_ADDRESS'],
     ['Temporal UI', ports.temporalUi, 'TEMPORAL_UI_PORT'],
     ...(mongoExternal ? [] : [['FerretDB', ports.mongo, 'FERRETDB_PORT']]),
     ['Azurite', ports.blob, 'AZURITE_BLOB_PORT'],
+    ...(simulators
+      ? [
+          ['QuickBooks simulator', ports.qboSimulator, 'QBO_SIMULATOR_PORT'],
+          ['Sage Intacct simulator', ports.intacctSimulator, 'INTACCT_SIMULATOR_PORT'],
+          ['NetSuite simulator', ports.netsuiteSimulator, 'NETSUITE_SIMULATOR_PORT'],
+        ]
+      : []),
   ]);
   buildWebIfStale();
 
@@ -53,7 +65,24 @@ await main(async () => {
   process.stdout.write('[start] starting Temporal dev server, ' + (mongoExternal ? '' : 'FerretDB, ') + 'Azurite ...\n');
   await startInfrastructure(group, { tools, dataDir, ports, namespace: env.TEMPORAL_NAMESPACE || 'default', mongo: !mongoExternal });
 
-  const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development' };
+  // Local Intuit, Intacct and NetSuite (simulators/) on the embedded default, so the Apps screen
+  // connects without an outside account. Settings the user gave (QBO_CLIENT_ID, ...) win.
+  let simulated = {};
+  let simulatorNote = '';
+  if (simulators) {
+    process.stdout.write('[start] starting the QuickBooks, Sage Intacct and NetSuite simulators ...\n');
+    const ready = await startSimulators(group, { dataDir, ports, appUrl: `http://127.0.0.1:${ports.app}` });
+    simulated = simulatorEnv(env, ready.env);
+    const { intacct, netsuite } = ready.companies;
+    simulatorNote = [
+      '[start] simulated services (SIMULATORS=false turns them off), for Apps:',
+      `[start]   QuickBooks: Connect (the simulator approves at once)${simulated.QBO_CLIENT_ID ? '' : ' - not used: QBO_CLIENT_ID is set'}`,
+      `[start]   Sage Intacct: sender ${ready.intacctSender.senderId} / ${ready.intacctSender.senderPassword}, company ${intacct.companyId}, user ${intacct.userId} / ${intacct.userPassword}`,
+      `[start]   NetSuite: account ${netsuite.accountId}, client ID ${netsuite.clientId}, certificate ID ${netsuite.certificateId}, key ${ready.netsuiteKeyFile}`,
+      '',
+    ].join('\n');
+  }
+  const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated };
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
   const worker = group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT });
   const api = group.spawn('api', process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT, echo: true });
@@ -65,5 +94,6 @@ await main(async () => {
     });
   }
   await waitForPort(ports.app, { name: 'api', child: api, timeoutMs: 120000 });
+  process.stdout.write(simulatorNote);
   process.stdout.write(`[start] ready. Logs in ${join(dataDir, 'logs')}. Ctrl-C stops everything.\n`);
 });

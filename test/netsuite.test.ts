@@ -1,5 +1,5 @@
 // NetSuite end to end: api -> the worker signs a client assertion with the uploaded key and runs
-// one SuiteQL query against a local NetSuite speaking NetSuite's wire format (test/fakes/netsuite.ts)
+// one SuiteQL query against a local NetSuite speaking NetSuite's wire format (simulators/netsuite.ts)
 // -> Temporal sync workflow (subsidiaries, accounts, periods, then the trial balance from posted
 // lines and the consolidated rates) -> the organization's SQLite database and consolidation rates.
 // Includes the 250,000-line case across SuiteQL's 100,000-row cap (requests counted and timed; the
@@ -28,7 +28,7 @@ import { PendingConnection } from '../common/models/pending-connection';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import type { SyncResult } from '../workflows/sync';
-import { ACCOUNTS, FakeNetSuite, generateNetSuiteKey, SUBSIDIARIES, type ExpectedTrialBalanceRow } from './fakes/netsuite';
+import { ACCOUNTS, FakeNetSuite, generateNetSuiteKey, SUBSIDIARIES, type ExpectedTrialBalanceRow } from '../simulators/netsuite';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';

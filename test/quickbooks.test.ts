@@ -12,7 +12,7 @@ import { Organization } from '../common/models/organization';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { recentMonths } from '../activities/connectors/periods';
 import { QuickBooksSession } from '../activities/quickbooks/session';
-import { FakeIntuit } from './fakes/intuit';
+import { FakeIntuit } from '../simulators/intuit';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 

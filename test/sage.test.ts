@@ -11,7 +11,7 @@ import { sageAccountListSchema, sageAccountSchema, syncHistorySchema, syncRunSch
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';
 import { SageAccount } from '../common/models/sage-account';
-import { FakeIntacct, fakeBalance } from './fakes/intacct';
+import { FakeIntacct, fakeBalance } from '../simulators/intacct';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';
-import { FakeIntacct } from './fakes/intacct';
-import { FakeIntuit } from './fakes/intuit';
+import { FakeIntacct } from '../simulators/intacct';
+import { FakeIntuit } from '../simulators/intuit';
 import { startStack, testConfig, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 

@@ -9,7 +9,7 @@ import { connectorTables } from '../activities/connectors/tables';
 import { createWarehouse, localDatabaseFile } from '../activities/warehouse';
 import { Organization } from '../common/models/organization';
 import { SyncRun } from '../common/models/sync-run';
-import { FakeIntacct } from './fakes/intacct';
+import { FakeIntacct } from '../simulators/intacct';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 

@@ -73,7 +73,7 @@ describe('the consolidation screens in a real browser', () => {
   it('is in the menu after Pipelines and saves the settings (1280 px)', async () => {
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('link', { name: 'Consolidation' }).waitFor();
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Consolidation', 'Apps', 'Dashboard']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
     await nav.getByRole('link', { name: 'Consolidation' }).click();
     await page.waitForURL(`${base}/consolidation`);
     await page.getByRole('heading', { name: 'Consolidation' }).waitFor();

@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
-import { FakeNetSuite, generateNetSuiteKey, SUBSIDIARIES } from '../fakes/netsuite';
+import { FakeNetSuite, generateNetSuiteKey, SUBSIDIARIES } from '../../simulators/netsuite';
 import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';

@@ -12,8 +12,8 @@ import { Organization } from '../../common/models/organization';
 import { launchChromium, listen, screenshot, trackPageErrors, type Browser } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
-import { FakeIntacct } from '../fakes/intacct';
-import { FakeIntuit } from '../fakes/intuit';
+import { FakeIntacct } from '../../simulators/intacct';
+import { FakeIntuit } from '../../simulators/intuit';
 
 jest.setTimeout(300000);
 

@@ -2,7 +2,10 @@
 // (Basic client auth, form body, JSON tokens, rolling refresh tokens, invalid_grant) and the
 // accounting API (query with STARTPOSITION/MAXRESULTS, CompanyInfo, TrialBalance,
 // ProfitAndLoss and BalanceSheet reports with monthly columns). It enforces Intuit's
-// 10 requests per second per company with HTTP 429, and lets tests inject failures.
+// 10 requests per second per company with HTTP 429, and lets tests inject failures. Its consent
+// screen (GET /connect/oauth2) approves at once for the company named by realmId (or the first
+// one) and redirects to the registered redirect URI with code, state and realmId, as Intuit does.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -68,7 +71,7 @@ const lastDay = (month: string) => {
 export class FakeIntuit {
   readonly clientId = 'fake-client-id';
   readonly clientSecret = 'fake-client-secret';
-  readonly redirectUri = 'http://127.0.0.1:3000/apps/quickbooks/callback';
+  redirectUri = 'http://127.0.0.1:3000/apps/quickbooks/callback';
   private server?: Server;
   private companies = new Map<string, Company>();
   /** Authorization codes Intuit would hand out after consent: code -> realmId. */
@@ -84,9 +87,10 @@ export class FakeIntuit {
   perSecondLimit = 10;
   url = '';
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1:port (0: a free port the OS picks). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -131,6 +135,15 @@ export class FakeIntuit {
     return this.companies.get(realmId)!.refreshToken;
   }
 
+  /** Called with each new refresh token, so a long-running simulator can keep it across restarts. */
+  onRefreshToken?: (realmId: string, refreshToken: string) => void;
+
+  /** A refresh token issued before a restart is accepted again (the access tokens are not). */
+  restoreRefreshToken(realmId: string, refreshToken: string): void {
+    const c = this.companies.get(realmId);
+    if (c) c.refreshToken = refreshToken;
+  }
+
   /** Every access token of the company stops working (the refresh token still does). */
   expireAccessTokens(realmId: string): void {
     this.companies.get(realmId)!.accessTokens.clear();
@@ -153,9 +166,10 @@ export class FakeIntuit {
   }
 
   private issueTokens(c: Company) {
-    const accessToken = `at-${c.realmId}-${++this.seq}`;
+    const accessToken = `at-${c.realmId}-${++this.seq}-${randomBytes(6).toString('hex')}`;
     c.accessTokens.set(accessToken, this.accessTokenCalls);
-    c.refreshToken = `rt-${c.realmId}-${++this.seq}`;
+    c.refreshToken = `rt-${c.realmId}-${++this.seq}-${randomBytes(6).toString('hex')}`;
+    this.onRefreshToken?.(c.realmId, c.refreshToken);
     return { token_type: 'bearer', access_token: accessToken, refresh_token: c.refreshToken, expires_in: this.accessTokenSeconds, x_refresh_token_expires_in: 8726400 };
   }
 
@@ -184,6 +198,7 @@ export class FakeIntuit {
     }
 
     if (u.pathname === '/oauth2/v1/tokens/bearer') return this.token(req, body, reply);
+    if (u.pathname === '/connect/oauth2' && req.method === 'GET') return this.consent(u.searchParams, reply);
 
     const c = realmId ? this.companies.get(realmId) : undefined;
     if (!c) return reply(404, { Fault: { Error: [{ Message: 'Company not found', code: '610' }], type: 'ValidationFault' } });
@@ -201,6 +216,20 @@ export class FakeIntuit {
     if (rest === 'query') return this.query(c, u.searchParams.get('query') ?? '', reply);
     if (rest.startsWith('reports/')) return this.report(c, rest.slice(8), u.searchParams, reply);
     return reply(404, { Fault: { Error: [{ Message: 'Not found' }] } });
+  }
+
+  /** Intuit's authorization page, approving at once: redirects back with a one-time code. */
+  private consent(params: URLSearchParams, reply: (s: number, b: unknown, headers?: Record<string, string>) => void) {
+    if (params.get('client_id') !== this.clientId) return reply(400, { error: 'invalid_client' });
+    if (params.get('redirect_uri') !== this.redirectUri) return reply(400, { error: 'invalid_request', error_description: 'redirect_uri is not registered for this app' });
+    if (params.get('response_type') !== 'code') return reply(400, { error: 'unsupported_response_type' });
+    const realmId = params.get('realmId') ?? [...this.companies.keys()][0];
+    if (!realmId || !this.companies.has(realmId)) return reply(400, { error: 'invalid_request', error_description: 'no such company' });
+    const back = new URL(this.redirectUri);
+    back.searchParams.set('code', this.issueCode(realmId));
+    back.searchParams.set('state', params.get('state') ?? '');
+    back.searchParams.set('realmId', realmId);
+    return reply(302, '', { Location: back.toString() });
   }
 
   private token(req: IncomingMessage, body: string, reply: (s: number, b: unknown) => void) {

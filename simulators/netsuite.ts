@@ -337,9 +337,10 @@ export class FakeNetSuite {
 
   // ---- lifecycle and wiring
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1:port (0: a free port the OS picks). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
   }

@@ -48,9 +48,10 @@ export class FakeIntacct {
   readonly calls: FakeCall[] = [];
   url = '';
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1:port (0: a free port the OS picks). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/ia/xml/xmlgw.phtml`;
     return this;
   }

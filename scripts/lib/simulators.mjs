@@ -1,0 +1,60 @@
+// The simulators of Intuit, Sage Intacct and NetSuite (simulators/main.ts) as one child of the
+// launcher, on the embedded default only: PROVIDER=local, NODE_ENV not production, and not
+// turned off with SIMULATORS=false.
+import { join } from 'node:path';
+import { nodeService, waitForPort } from './services.mjs';
+import { ROOT, ToolError } from './tools.mjs';
+
+/** Whether npm start runs the simulators. */
+export function simulatorsWanted(env) {
+  return (env.PROVIDER || 'local') === 'local' && env.NODE_ENV !== 'production' && env.SIMULATORS !== 'false';
+}
+
+/**
+ * The simulators' settings for the api and worker, except those the user set: QuickBooks
+ * (QBO_*) as a whole when QBO_CLIENT_ID is set, SAGE_ENDPOINT_URL and NETSUITE_BASE_URL each.
+ */
+export function simulatorEnv(env, simulated) {
+  const out = {};
+  for (const [key, value] of Object.entries(simulated)) {
+    if (key.startsWith('QBO_') ? env.QBO_CLIENT_ID : env[key]) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Starts simulators/main.ts and resolves with what it printed once ready ({ env, companies, netsuiteKeyFile }). */
+export async function startSimulators(group, { dataDir, ports, appUrl }) {
+  const run = nodeService('simulators/main.ts');
+  const child = group.spawn('simulators', process.execPath, run.args, {
+    cwd: ROOT,
+    capture: true,
+    env: {
+      ...run.env,
+      QBO_SIMULATOR_PORT: String(ports.qboSimulator),
+      INTACCT_SIMULATOR_PORT: String(ports.intacctSimulator),
+      NETSUITE_SIMULATOR_PORT: String(ports.netsuiteSimulator),
+      SIMULATOR_APP_URL: appUrl,
+      SIMULATORS_DIR: join(dataDir, 'simulators'),
+    },
+  });
+  const ready = await new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new ToolError(`the simulators did not start within 60s. Fix: see ${join(dataDir, 'logs', 'simulators.log')}, or set SIMULATORS=false.`)), 60000);
+    const onData = (d) => {
+      buf += d.toString('utf8');
+      const line = buf.split('\n').slice(0, -1).find((l) => l.startsWith('{"ready":true'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve(JSON.parse(line));
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new ToolError(`the simulators exited with code ${code} while starting. Fix: see ${join(dataDir, 'logs', 'simulators.log')}, or set SIMULATORS=false.`));
+    });
+  });
+  await waitForPort(ports.netsuiteSimulator, { name: 'NetSuite simulator', child });
+  return ready;
+}
