@@ -10,6 +10,8 @@ import { ensureFirstAdmin } from './lib/first-admin';
 async function main() {
   const cfg = config();
   setLogLevel(cfg.LOG_LEVEL);
+  // mongoose otherwise captures a stack for every query, only to decorate errors.
+  mongoose.set('skipOriginalStackTraces', true);
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
   const { connection, client: temporal } = createTemporalClient(cfg);

@@ -45,3 +45,27 @@ describe('the worker and the warehouse, from the worker heartbeat', () => {
     expect(res.body.data.dependencies.worker).toMatchObject({ status: 'up', lastSeenSeconds: expect.any(Number) });
   });
 });
+
+describe('liveness and readiness (issue 17)', () => {
+  it('answers liveness without touching a dependency', async () => {
+    // Every dependency unreachable: liveness still answers.
+    const deadBlob = BlobServiceClient.fromConnectionString(stack.config.AZURE_STORAGE_CONNECTION_STRING.replace(/:\d+\/devstoreaccount1/, ':9/devstoreaccount1'), { retryOptions: { maxTries: 1 } });
+    const app = createApp({ ...stack.deps, blobService: deadBlob });
+    const res = await request(app).get('/api/v1/health/live');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, data: { uptimeSeconds: expect.any(Number) } });
+    expect(res.body.data.dependencies).toBeUndefined();
+  });
+
+  it('answers readiness as /health does, from one round of probes shared by the calls within a few seconds', async () => {
+    let rounds = 0;
+    const countingBlob = { getProperties: () => (rounds++, stack.deps.blobService.getProperties()) } as unknown as BlobServiceClient;
+    const app = createApp({ ...stack.deps, blobService: countingBlob });
+    const answers = await Promise.all([request(app).get('/api/v1/health/ready'), request(app).get('/api/v1/health'), request(app).get('/api/v1/health/ready')]);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.body.data.dependencies.blobStorage).toEqual({ status: 'up', latencyMs: expect.any(Number) });
+    }
+    expect(rounds).toBe(1);
+  });
+});

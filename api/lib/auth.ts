@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import mongoose from 'mongoose';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import type { Config } from '../../common/config';
-import { User, type RevokedSession, type Role, type UserDoc } from '../../common/models/user';
+import { User, userWrites, type RevokedSession, type Role, type UserDoc } from '../../common/models/user';
 import { forbidden, unauthorized } from './errors';
 
 declare global {
@@ -28,9 +28,51 @@ interface TokenPayload {
   exp?: number;
 }
 
+// jsonwebtoken tries a string secret as a PEM public key first on every call (~0.9 ms a
+// request); a secret KeyObject skips that. One per secret, made once.
+const secretKeys = new Map<string, KeyObject>();
+export function jwtKey(secret: string): KeyObject {
+  let key = secretKeys.get(secret);
+  if (!key) secretKeys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
+  return key;
+}
+
 export function signToken(user: UserDoc, cfg: Config): string {
   const payload: TokenPayload = { sub: String(user._id), role: user.role as Role, ver: user.tokenVersion ?? 0, jti: randomBytes(16).toString('base64url') };
-  return jwt.sign(payload, cfg.JWT_SECRET, { algorithm: 'HS256', expiresIn: cfg.JWT_EXPIRES_IN });
+  return jwt.sign(payload, jwtKey(cfg.JWT_SECRET), { algorithm: 'HS256', expiresIn: cfg.JWT_EXPIRES_IN });
+}
+
+type SignedInUser = UserDoc & { revokedSessions?: RevokedSession[] };
+
+/**
+ * The signed-in users as auth() last read them, for USER_CACHE_MS: most requests then read no user.
+ * Revocation (logout, password change or reset, role, organization or profile change, deletion)
+ * goes through the User model, whose writes this process hears at once (userWrites) and forgets;
+ * another api process sees them when its entry expires, within USER_CACHE_MS.
+ */
+export const USER_CACHE_MS = 5000;
+const MAX_CACHED_USERS = 10_000;
+const cachedUsers = new Map<string, { at: number; read: Promise<SignedInUser | null> }>();
+userWrites.on('written', (id) => (id === null ? cachedUsers.clear() : cachedUsers.delete(id)));
+
+function signedInUser(id: string): Promise<SignedInUser | null> {
+  const now = Date.now();
+  const hit = cachedUsers.get(id);
+  if (hit && now - hit.at < USER_CACHE_MS) return hit.read;
+  // Kept as the read in flight: concurrent requests of one user share it, and a write meanwhile drops it.
+  const read = User.findById(id).select('+revokedSessions').lean<SignedInUser>().exec();
+  cachedUsers.delete(id);
+  if (cachedUsers.size >= MAX_CACHED_USERS) cachedUsers.delete(cachedUsers.keys().next().value!);
+  cachedUsers.set(id, { at: now, read });
+  read.catch(() => {
+    if (cachedUsers.get(id)?.read === read) cachedUsers.delete(id);
+  });
+  return read;
+}
+
+/** Test hook: every cached user counts as expired, as it will in another process after USER_CACHE_MS. */
+export function expireCachedUsers(): void {
+  for (const entry of cachedUsers.values()) entry.at = -Infinity;
 }
 
 /**
@@ -41,12 +83,11 @@ export function signToken(user: UserDoc, cfg: Config): string {
 export function configurePassport(cfg: Config): void {
   passport.use(
     new JwtStrategy(
-      { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: cfg.JWT_SECRET, algorithms: ['HS256'] },
+      // passport-jwt hands secretOrKey to jsonwebtoken, which takes a KeyObject; its typings say string | Buffer.
+      { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: jwtKey(cfg.JWT_SECRET) as unknown as string, algorithms: ['HS256'] },
       (payload: TokenPayload, done: (err: unknown, user?: Express.User | false) => void) => {
         if (!payload?.sub || !mongoose.isValidObjectId(payload.sub) || typeof payload.jti !== 'string' || !payload.jti) return done(null, false);
-        User.findById(payload.sub)
-          .select('+revokedSessions')
-          .lean<UserDoc & { revokedSessions?: RevokedSession[] }>()
+        signedInUser(payload.sub)
           .then((found) => {
             if (!found || (found.tokenVersion ?? 0) !== payload.ver) return done(null, false);
             const { revokedSessions, ...user } = found;

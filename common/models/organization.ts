@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { announceWrites } from './writes';
 import type { OrganizationAnswer } from '../contract/organizations';
 
 const dashboardSchema = new Schema({ name: { type: String, required: true }, url: { type: String, required: true } }, { _id: false });
@@ -56,6 +57,9 @@ const organizationSchema = new Schema(
 );
 
 export type OrganizationDoc = InferSchemaType<typeof organizationSchema> & { _id: mongoose.Types.ObjectId };
+
+/** Writes to organizations through this process: the api's organization list cache forgets at once. */
+export const organizationWrites = announceWrites(organizationSchema);
 
 export const Organization = mongoose.model('Organization', organizationSchema);
 

@@ -70,6 +70,9 @@ const pipelineRunSchema = new Schema(
   { timestamps: true },
 );
 
+// An organization's runs, newest first (the run history's page); a real MongoDB uses it, FerretDB on SQLite does not.
+pipelineRunSchema.index({ organization_id: 1, startedAt: -1 });
+
 export type PipelineRunDoc = InferSchemaType<typeof pipelineRunSchema> & { _id: mongoose.Types.ObjectId };
 
 export const PipelineRun = mongoose.model('PipelineRun', pipelineRunSchema);

@@ -25,6 +25,9 @@ const syncRunSchema = new Schema(
   { timestamps: false },
 );
 
+// A connection's sync history, newest first; a real MongoDB uses it, FerretDB on SQLite does not.
+syncRunSchema.index({ accountId: 1, provider: 1, startedAt: -1 });
+
 export type SyncRunDoc = InferSchemaType<typeof syncRunSchema> & { _id: mongoose.Types.ObjectId };
 
 export const SyncRun = mongoose.model('SyncRun', syncRunSchema);

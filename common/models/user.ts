@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { ROLES, type UserAnswer } from '../contract/users';
+import { announceWrites } from './writes';
 
 export { ROLES, type Role } from '../contract/users';
 
@@ -37,6 +38,9 @@ export interface LoginSource {
   key: string;
   lastAt: Date;
 }
+
+/** Writes to users through this process: the api's cache of signed-in users (api/lib/auth.ts) forgets them at once. */
+export const userWrites = announceWrites(userSchema);
 
 export const User = mongoose.model('User', userSchema);
 

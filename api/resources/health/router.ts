@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { WorkerHeartbeat, type WorkerHeartbeatDoc } from '../../../common/models/worker-heartbeat';
 import type { AppDeps } from '../../deps';
@@ -45,9 +45,12 @@ async function workerBeat(taskQueue: string): Promise<{ worker: Check & { lastSe
   };
 }
 
+/** How long one round of dependency probes answers readiness: a poll every second costs one round. */
+export const READINESS_CACHE_MS = 3000;
+
 export function healthRouter(deps: AppDeps): Router {
   const router = Router();
-  router.get('/', async (_req, res) => {
+  const probe = async () => {
     const [mongo, temporal, blobStorage, warehouse] = await Promise.all([
       timed(async () => {
         const db = mongoose.connection.db;
@@ -58,13 +61,27 @@ export function healthRouter(deps: AppDeps): Router {
       timed(() => deps.blobService.getProperties()),
       workerBeat(deps.config.TEMPORAL_TASK_QUEUE),
     ]);
-    const dependencies = { mongo, temporal, blobStorage, worker: warehouse.worker, warehouse: warehouse.warehouse };
-    const allUp = Object.values(dependencies).every((c) => c.status === 'up');
+    return { mongo, temporal, blobStorage, worker: warehouse.worker, warehouse: warehouse.warehouse };
+  };
+  // One round in flight at a time, its answer kept for READINESS_CACHE_MS (per app: a test's own app probes afresh).
+  let last: { at: number; round: ReturnType<typeof probe> } | undefined;
+  const dependencies = () => {
+    const now = Date.now();
+    if (!last || now - last.at >= READINESS_CACHE_MS) last = { at: now, round: probe() };
+    return last.round;
+  };
+  const readiness: RequestHandler = async (_req, res) => {
+    const deps_ = await dependencies();
+    const allUp = Object.values(deps_).every((c) => c.status === 'up');
     res.status(allUp ? 200 : 503).json({
       status: allUp,
       message: allUp ? 'All dependencies are up' : 'Some dependencies are down',
-      data: { provider: deps.config.PROVIDER, dependencies },
+      data: { provider: deps.config.PROVIDER, dependencies: deps_ },
     });
-  });
+  };
+  router.get('/', readiness);
+  router.get('/ready', readiness);
+  // Liveness: the process answers; no dependency is touched.
+  router.get('/live', (_req, res) => void res.json({ status: true, message: 'The api is alive', data: { uptimeSeconds: Math.round(process.uptime()) } }));
   return router;
 }

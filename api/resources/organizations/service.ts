@@ -1,6 +1,6 @@
 // Organizations: admin sees and changes all; a user sees only its own.
 import { PAGE_SIZE } from '../../../common/constants';
-import { Organization, publicOrganization, type OrganizationDoc } from '../../../common/models/organization';
+import { Organization, organizationWrites, publicOrganization, type OrganizationDoc } from '../../../common/models/organization';
 import type { UserDoc } from '../../../common/models/user';
 import { assertOrgAccess } from '../../lib/auth';
 import { audit } from '../../lib/audit';
@@ -18,7 +18,33 @@ export interface OrganizationListQuery {
   page?: number;
 }
 
-export async function listOrganizations(actor: UserDoc, q: OrganizationListQuery) {
+/**
+ * Organization lists as last answered, for LIST_CACHE_MS: the admin's screens ask for the same
+ * pages again and again, and each costs FerretDB a pass over every organization. Dropped at once
+ * on any write through the Organization model in this process (organizationWrites); a write by
+ * another process (the worker's onboarding steps) shows within LIST_CACHE_MS.
+ */
+const LIST_CACHE_MS = 5000;
+const MAX_CACHED_LISTS = 500;
+const cachedLists = new Map<string, { at: number; list: Promise<unknown> }>();
+organizationWrites.on('written', () => cachedLists.clear());
+
+export function listOrganizations(actor: UserDoc, q: OrganizationListQuery): ReturnType<typeof readOrganizations> {
+  const key = JSON.stringify([actor.role, actor.role === 'admin' ? null : String(actor.organization_id ?? ''), q.name, q.email, q.phone, q.page]);
+  const now = Date.now();
+  const hit = cachedLists.get(key);
+  if (hit && now - hit.at < LIST_CACHE_MS) return hit.list as ReturnType<typeof readOrganizations>;
+  const list = readOrganizations(actor, q);
+  cachedLists.delete(key);
+  if (cachedLists.size >= MAX_CACHED_LISTS) cachedLists.delete(cachedLists.keys().next().value!);
+  cachedLists.set(key, { at: now, list });
+  list.catch(() => {
+    if (cachedLists.get(key)?.list === list) cachedLists.delete(key);
+  });
+  return list;
+}
+
+async function readOrganizations(actor: UserDoc, q: OrganizationListQuery) {
   const filter: Record<string, unknown> = {};
   if (actor.role !== 'admin') {
     // A user reaches its own organization only; without one, nothing.

@@ -1,7 +1,7 @@
 // Users: admin add / self sign-up, profile, list with filters and pages, admin update.
 // Tenant and role checks happen here, where the queries are built.
 import type { Config } from '../../../common/config';
-import { Organization } from '../../../common/models/organization';
+import { Organization, organizationWrites } from '../../../common/models/organization';
 import { publicUser, User, type Role, type UserDoc } from '../../../common/models/user';
 import { audit } from '../../lib/audit';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors';
@@ -70,11 +70,33 @@ export async function createUser(cfg: Config, actor: UserDoc | null, input: NewU
   return { user: publicUser(created), invitationSent };
 }
 
-/** The signed-in user with the name of its organization (for the header). */
-export async function getProfile(user: UserDoc) {
-  const fresh = await User.findById(user._id).lean<UserDoc>();
-  if (!fresh) throw notFound('User not found');
-  const org = fresh.organization_id ? await Organization.findById(fresh.organization_id).select('organizationName dashboards').lean() : null;
+/**
+ * The organization part of profiles, kept PROFILE_ORG_CACHE_MS (every page load asks for the
+ * profile); dropped at once on a write through the Organization model in this process, seen within
+ * PROFILE_ORG_CACHE_MS when another process writes.
+ */
+const PROFILE_ORG_CACHE_MS = 5000;
+type ProfileOrg = { _id: unknown; organizationName: string; dashboards?: { name: string; url: string }[] } | null;
+const profileOrgs = new Map<string, { at: number; read: Promise<ProfileOrg> }>();
+organizationWrites.on('written', (id) => (id === null ? profileOrgs.clear() : profileOrgs.delete(id)));
+
+function profileOrganization(id: string): Promise<ProfileOrg> {
+  const now = Date.now();
+  const hit = profileOrgs.get(id);
+  if (hit && now - hit.at < PROFILE_ORG_CACHE_MS) return hit.read;
+  const read = Organization.findById(id).select('organizationName dashboards').lean<ProfileOrg>().exec();
+  profileOrgs.delete(id);
+  if (profileOrgs.size >= 10_000) profileOrgs.delete(profileOrgs.keys().next().value!);
+  profileOrgs.set(id, { at: now, read });
+  read.catch(() => {
+    if (profileOrgs.get(id)?.read === read) profileOrgs.delete(id);
+  });
+  return read;
+}
+
+/** The signed-in user as auth() read it for this request (no second read), with its organization's name (for the header). */
+export async function getProfile(fresh: UserDoc) {
+  const org = fresh.organization_id ? await profileOrganization(String(fresh.organization_id)) : null;
   return {
     user: publicUser(fresh),
     organization: org ? { id: String(org._id), organizationName: org.organizationName, dashboards: (org.dashboards ?? []).map((d) => ({ name: d.name, url: d.url })) } : null,
