@@ -17,6 +17,8 @@ import { listContainerFiles } from './local';
 import { cancellationSignal, cancelled, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
+import { withOrgDatabase } from '../../common/org-database';
+import { sql } from 'kysely';
 
 
 export interface LocalEngineDeps {
@@ -26,7 +28,7 @@ export interface LocalEngineDeps {
   loadCsvBlob: LoadCsvBlob;
 }
 
-export function createLocalEngine({ blobService, warehouse, loadCsvBlob }: LocalEngineDeps): DataFactory {
+export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob }: LocalEngineDeps): DataFactory {
   /**
    * "Load every uploaded CSV": the files load-plan.ts picks (never a file being saved or saved
    * as a table; per table the newest uploaded file, only when newer than what the table holds),
@@ -54,6 +56,18 @@ export function createLocalEngine({ blobService, warehouse, loadCsvBlob }: Local
       uploads,
       (table) => warehouse.tableHolding({ orgId, databaseName }, table),
     );
+    // A worker killed after a file loaded but before the run recorded it leaves its table holding
+    // this run's load: the retry counts that file as this run's (with its rows), neither loading
+    // it again nor leaving its rows out of the run's figures.
+    const startedAt = run?.startedAt ? new Date(run.startedAt).getTime() : NaN;
+    for (const u of [...plan.unchanged]) {
+      if (u.action !== 'up_to_date' || !u.blobName || done.has(u.blobName) || !Number.isFinite(startedAt)) continue;
+      const held = await warehouse.tableHolding({ orgId, databaseName }, u.tableName);
+      if (held.kind !== 'csv' || !held.loadedAt || Date.parse(held.loadedAt) < startedAt) continue;
+      const counted = await withOrgDatabase(config, { orgId, databaseName }, ({ db }) => db.selectFrom(u.tableName).select(sql<number>`count(*)`.as('n')).executeTakeFirst());
+      files.push({ blobName: u.blobName, tableName: u.tableName, rows: Number(counted?.n ?? 0), status: 'loaded', error: undefined });
+      plan.unchanged.splice(plan.unchanged.indexOf(u), 1);
+    }
     const tables = (): TableOutcome[] => [
       ...files.map((f): TableOutcome => ({ tableName: f.tableName, action: f.status === 'loaded' ? 'loaded' : 'failed', blobName: f.blobName, rows: f.rows, reason: f.error })),
       ...plan.unchanged,
