@@ -60,7 +60,7 @@ describe('the shell', () => {
       'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }),
     });
     renderAt('/file-upload');
-    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
     expect(await screen.findByTestId('org-name')).toHaveTextContent('Acme Holdings');
     const links = within(nav).getAllByRole('link').map((a) => a.textContent);
     await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
@@ -75,7 +75,7 @@ describe('the shell', () => {
     const user = signIn({ role: 'admin', fullName: '', organization_id: null });
     mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
     renderAt('/organizations');
-    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
     await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']));
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('UUnknown');
     expect(screen.queryByTestId('org-name')).toBeNull();
@@ -85,7 +85,7 @@ describe('the shell', () => {
     const user = signIn();
     mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
     renderAt('/');
-    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
     expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
     const toggle = screen.getByRole('button', { name: 'Toggle sidebar' });
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
@@ -93,7 +93,7 @@ describe('the shell', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('navigation', { name: 'Main menu' })).toBeNull();
     await userEvent.click(toggle);
-    expect(await screen.findByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 })).toBeInTheDocument();
   });
 
   it('the user dropdown leads to Change Password', async () => {
@@ -170,7 +170,7 @@ describe('routing and the session', () => {
     mockApi({ 'GET /user/profile': profile(user) });
     renderAt('/pipelines/nope/deeper');
     expect(await screen.findByText('Page not found')).toBeInTheDocument();
-    expect(await screen.findByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 })).toBeInTheDocument();
   });
 
   it('a 401 shows the expiry message, clears the session and goes to /login', async () => {
