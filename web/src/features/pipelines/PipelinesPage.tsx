@@ -236,9 +236,10 @@ export default function PipelinesPage() {
                 }}
               />
             </div>
-            {activeFilters.length > 0 && historyRuns.length > 0 && (
+            {/* What the list is filtered by, always; its Clear sits here when runs show, else in the empty state. */}
+            {activeFilters.length > 0 && (
               <p className="muted">
-                Filtered by {activeFilters.map(([k, v]) => `${FILTER_LABELS[k]}: ${k === 'status' ? statusLabel(v) : v}`).join(', ')} <Button small variant="minimal" text="Clear" onClick={clearFilter} />
+                Filtered by {activeFilters.map(([k, v]) => `${FILTER_LABELS[k]}: ${k === 'status' ? statusLabel(v) : v}`).join(', ')} {historyRuns.length > 0 && <Button small variant="minimal" text="Clear" onClick={clearFilter} />}
               </p>
             )}
             {history.isLoading ? (
