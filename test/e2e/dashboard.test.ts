@@ -12,14 +12,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
 import { WEB_DIST } from '../../api/app';
 import { Organization } from '../../common/models/organization';
-import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
+import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
 import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
-import { waitFor } from '../helpers/wait';
 
 jest.setTimeout(300000);
 
@@ -37,26 +35,14 @@ const stamp = Date.now().toString(36).replace(/\d/g, '');
 const GROUP_USER = `owner.${stamp}@example.com`;
 const NEW_USER = `newcomer.${stamp}@example.com`;
 const BI_USER = `bi.${stamp}@example.com`;
-const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
-const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 
 beforeAll(async () => {
   stack = await startStack();
   ({ token } = await userWithToken(stack.app, { email: `admin.${stamp}@example.com`, role: 'admin', fullName: 'Alice Admin' }));
   // An organization with no dashboard, its books consolidated.
   groupId = String((await Organization.create({ organizationName: `Overview Group ${stamp}` }))._id);
-  expect((await api('post', '/onboard/start').send({ orgID: groupId, containerName: uniq('dsh'), databaseName: uniq('dshdb'), dataFactoryName: uniq('dshf') })).status).toBe(202);
-  await waitFor('onboarding', async () => (await api('get', `/onboard/status/${groupId}`)).body.data.status === 'completed', 120000, 250);
-  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', groupId).field('tableName', 'ledger').attach('file', Buffer.from(LEDGER_CSV), { filename: 'ledger.csv', contentType: 'text/csv' });
-  expect(saved.status).toBe(200);
-  expect((await api('get', `/pipeline/run-pipeline/${groupId}`)).body.message).toBe('All pipelines ran successfully!');
-  await api('post', `/consolidation/${groupId}/mappings/accept-suggestions`).send({});
-  await api('put', `/consolidation/${groupId}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 });
-  await api('put', `/consolidation/${groupId}/entities/P`).send({ name: 'Parent Inc', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances' });
-  await api('put', `/consolidation/${groupId}/entities/S`).send({ name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'balances' });
-  await api('post', `/consolidation/${groupId}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV);
-  await api('put', `/consolidation/${groupId}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] });
-  expect((await api('post', `/consolidation/${groupId}/run`).send({})).body.data).toMatchObject({ periods: 3, blocked: 0 });
+  await onboardThroughApi(stack.app, token, groupId, 'dsh');
+  await consolidateWorkedExample(stack.app, token, groupId);
   await userWithToken(stack.app, { email: GROUP_USER, role: 'user', organization_id: groupId, fullName: 'Olivia Owner' });
   // An organization not onboarded yet, without dashboards.
   const fresh = await Organization.create({ organizationName: `Fresh Start ${stamp}` });

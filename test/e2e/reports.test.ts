@@ -6,13 +6,11 @@
 // reopens a custom report with a formula line. Screenshots: test-results/e2e/reports-*.png.
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
 import { Organization } from '../../common/models/organization';
 import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
-import { waitFor } from '../helpers/wait';
-import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
+import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
 
 jest.setTimeout(300000);
 
@@ -24,26 +22,14 @@ let token: string;
 let orgId = '';
 const stamp = Date.now().toString(36).replace(/\d/g, '');
 const USER_EMAIL = `reader.${stamp}@example.com`;
-const uniq = (prefix: string) => `${prefix}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
-const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
 
 beforeAll(async () => {
   stack = await startStack();
   ({ token } = await userWithToken(stack.app, { email: `admin.${stamp}@example.com`, role: 'admin', fullName: 'Alice Admin' }));
   const org = await Organization.create({ organizationName: `Report Co ${stamp}` });
   orgId = String(org._id);
-  expect((await api('post', '/onboard/start').send({ orgID: orgId, containerName: uniq('rep'), databaseName: uniq('repdb'), dataFactoryName: uniq('repf') })).status).toBe(202);
-  await waitFor('onboarding', async () => (await api('get', `/onboard/status/${orgId}`)).body.data.status === 'completed', 120000, 250);
-  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgId).field('tableName', 'ledger').attach('file', Buffer.from(LEDGER_CSV), { filename: 'ledger.csv', contentType: 'text/csv' });
-  expect(saved.status).toBe(200);
-  expect((await api('get', `/pipeline/run-pipeline/${orgId}`)).body.message).toBe('All pipelines ran successfully!');
-  await api('post', `/consolidation/${orgId}/mappings/accept-suggestions`).send({});
-  await api('put', `/consolidation/${orgId}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 });
-  await api('put', `/consolidation/${orgId}/entities/P`).send({ name: 'Parent Inc', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances' });
-  await api('put', `/consolidation/${orgId}/entities/S`).send({ name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'balances' });
-  await api('post', `/consolidation/${orgId}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV);
-  await api('put', `/consolidation/${orgId}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] });
-  expect((await api('post', `/consolidation/${orgId}/run`).send({})).body.data).toMatchObject({ periods: 3, blocked: 0 });
+  await onboardThroughApi(stack.app, token, orgId, 'rep');
+  await consolidateWorkedExample(stack.app, token, orgId);
   await userWithToken(stack.app, { email: USER_EMAIL, role: 'user', organization_id: orgId, fullName: 'Rory Reader' });
   http = await listen(stack.app);
   base = http.baseUrl;

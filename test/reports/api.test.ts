@@ -19,14 +19,12 @@ import request from 'supertest';
 import { Organization } from '../../common/models/organization';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
-import { waitFor } from '../helpers/wait';
-import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
+import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
 import { drilldownSchema, layoutListSchema, reportSchema } from '../../common/contract/reports';
 
 let stack: TestStack;
 let token: string;
 let orgID: string;
-const uniq = (p: string) => `${p}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
 const api = (method: 'get' | 'put' | 'post' | 'delete', path: string, t = token) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${t}`);
 
 type Row = { kind: string; label: string; account?: string; values: (string | null)[]; notes?: string[] };
@@ -41,19 +39,8 @@ beforeAll(async () => {
   ({ token } = await userWithToken(stack.app, { email: 'reports-admin@example.com', role: 'admin', fullName: 'Rita Reports' }));
   const org = await Organization.create({ organizationName: 'Report Group' });
   orgID = String(org._id);
-  const body = { orgID, containerName: uniq('rep'), databaseName: uniq('repdb'), dataFactoryName: uniq('repf') };
-  expect((await api('post', '/onboard/start').send(body)).status).toBe(202);
-  await waitFor('onboarding', async () => (await api('get', `/onboard/status/${orgID}`)).body.data.status === 'completed', 90_000, 250);
-  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', 'ledger').attach('file', Buffer.from(LEDGER_CSV), { filename: 'ledger.csv', contentType: 'text/csv' });
-  expect(saved.status).toBe(200);
-  expect((await api('get', `/pipeline/run-pipeline/${orgID}`)).body.message).toBe('All pipelines ran successfully!');
-  expect((await api('post', `/consolidation/${orgID}/mappings/accept-suggestions`).send({})).body.data.saved).toBe(11);
-  expect((await api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 })).status).toBe(200);
-  expect((await api('put', `/consolidation/${orgID}/entities/P`).send({ name: 'Parent Inc', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances' })).status).toBe(200);
-  expect((await api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'balances' })).status).toBe(200);
-  expect((await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV)).body.data.saved).toBe(3);
-  expect((await api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] })).status).toBe(200);
-  expect((await api('post', `/consolidation/${orgID}/run`).send({})).body.data).toMatchObject({ periods: 3, blocked: 0 });
+  await onboardThroughApi(stack.app, token, orgID, 'rep');
+  await consolidateWorkedExample(stack.app, token, orgID);
 }, 240_000);
 afterAll(() => stack.stop());
 

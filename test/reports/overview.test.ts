@@ -20,17 +20,15 @@
 import request from 'supertest';
 import { overviewSchema } from '../../common/contract/reports';
 import { Organization } from '../../common/models/organization';
-import { LEDGER_CSV, RATES_CSV } from '../helpers/consolidation-books';
+import { consolidateWorkedExample, LEDGER_CSV, onboardThroughApi } from '../helpers/consolidation-books';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
-import { waitFor } from '../helpers/wait';
 
 let stack: TestStack;
 let token: string;
 let orgID: string;
 /** Onboarded, with nothing consolidated. */
 let emptyOrgID: string;
-const uniq = (p: string) => `${p}${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
 const api = (method: 'get' | 'put' | 'post', path: string, t = token) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${t}`);
 
 /** Cost of sales per entity and month, in the entity's currency, moved out of account 6000. */
@@ -52,28 +50,14 @@ function ledgerWithCostOfSales(): string {
   return out.join('\n');
 }
 
-async function onboard(org: string) {
-  expect((await api('post', '/onboard/start').send({ orgID: org, containerName: uniq('ovw'), databaseName: uniq('ovwdb'), dataFactoryName: uniq('ovwf') })).status).toBe(202);
-  await waitFor('onboarding', async () => (await api('get', `/onboard/status/${org}`)).body.data.status === 'completed', 90_000, 250);
-}
-
 beforeAll(async () => {
   stack = await startStack();
   ({ token } = await userWithToken(stack.app, { email: 'overview-admin@example.com', role: 'admin', fullName: 'Olga Overview' }));
   orgID = String((await Organization.create({ organizationName: 'Overview Group' }))._id);
   emptyOrgID = String((await Organization.create({ organizationName: 'Nothing Yet Ltd' }))._id);
-  await Promise.all([onboard(orgID), onboard(emptyOrgID)]);
-  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', 'ledger').attach('file', Buffer.from(ledgerWithCostOfSales()), { filename: 'ledger.csv', contentType: 'text/csv' });
-  expect(saved.status).toBe(200);
-  expect((await api('get', `/pipeline/run-pipeline/${orgID}`)).body.message).toBe('All pipelines ran successfully!');
+  await Promise.all([onboardThroughApi(stack.app, token, orgID, 'ovw'), onboardThroughApi(stack.app, token, emptyOrgID, 'ovw')]);
   // The worked example's 11 source accounts and the two entities' cost of sales, each "same code".
-  expect((await api('post', `/consolidation/${orgID}/mappings/accept-suggestions`).send({})).body.data.saved).toBe(13);
-  expect((await api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 })).status).toBe(200);
-  expect((await api('put', `/consolidation/${orgID}/entities/P`).send({ name: 'Parent Inc', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances' })).status).toBe(200);
-  expect((await api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'balances' })).status).toBe(200);
-  expect((await api('post', `/consolidation/${orgID}/rates/import`).set('Content-Type', 'text/csv').send(RATES_CSV)).body.data.saved).toBe(3);
-  expect((await api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.10' }] })).status).toBe(200);
-  expect((await api('post', `/consolidation/${orgID}/run`).send({})).body.data).toMatchObject({ periods: 3, blocked: 0 });
+  await consolidateWorkedExample(stack.app, token, orgID, { ledger: ledgerWithCostOfSales(), mapped: 13 });
 }, 240_000);
 afterAll(() => stack.stop());
 
