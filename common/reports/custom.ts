@@ -4,7 +4,7 @@
 // half-even at the end: amounts to the cent, percentages to 0.1. A formula dividing by zero
 // leaves its figure empty with a message naming the line; a layout naming an unknown line,
 // account or group is refused with a message.
-import { formatFixed } from '../consolidation/decimal';
+import { divHalfEven, formatFixed } from '../consolidation/decimal';
 import type { GroupAccount } from '../consolidation/types';
 import { displaySign, type ReportColumn, type ReportRow, type Statement, type ValueColumn, variancePct, centsText } from './statements';
 
@@ -146,15 +146,8 @@ function evaluate(a: Ast, value: (id: string) => Frac | null): Frac | null {
   }
 }
 
-/** n/d scaled by 10^scale, rounded half-even. */
-function roundFrac(f: Frac, scale: bigint): bigint {
-  const n = f.n * scale;
-  let q = n / f.d;
-  const r = n % f.d;
-  const twice = (r < 0n ? -r : r) * 2n;
-  if (twice > f.d || (twice === f.d && (q & 1n) !== 0n)) q += n < 0n ? -1n : 1n;
-  return q;
-}
+/** n/d scaled by 10^scale, rounded half-even (a fraction's denominator is positive: norm() keeps it so). */
+const roundFrac = (f: Frac, scale: bigint): bigint => divHalfEven(f.n * scale, f.d);
 
 // --- layouts --------------------------------------------------------------------------------
 const inGroup = (line: string, group: string) => {

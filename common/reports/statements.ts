@@ -4,7 +4,7 @@
 // range's last month, income and expenses summed over the range, and retained earnings less
 // the profit of the range's earlier months (that profit is in "Profit for the period"), so each
 // column balances. Pure: the api reads the nets (api/resources/reports/service.ts).
-import { formatFixed } from '../consolidation/decimal';
+import { divHalfEven, formatFixed } from '../consolidation/decimal';
 import type { AccountType, GroupAccount } from '../consolidation/types';
 
 export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
@@ -55,14 +55,8 @@ export const centsText = (c: bigint): string => formatFixed(c, 2);
 /** Variance % of `base`, to 0.1, half-even; null when the base is zero. */
 export function variancePct(current: bigint, base: bigint): string | null {
   if (base === 0n) return null;
-  const b = base < 0n ? -base : base;
   // tenths of a percent: (current - base) * 1000 / |base|, rounded half-even
-  const n = (current - base) * 1000n;
-  let q = n / b;
-  const r = n % b;
-  const twice = (r < 0n ? -r : r) * 2n;
-  if (twice > b || (twice === b && (q & 1n) !== 0n)) q += n < 0n ? -1n : 1n;
-  return formatFixed(q, 1);
+  return formatFixed(divHalfEven((current - base) * 1000n, base < 0n ? -base : base), 1);
 }
 
 type Line = { kind: RowKind; label: string; depth: number; account?: string; cents: bigint[] };
