@@ -5,7 +5,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import express, { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
-import { withOrgDatabase, type OrgDatabase } from '../../../common/org-database';
+import type { OrgDatabase } from '../../../common/org-database';
 import { workflowIds } from '../../../common/temporal';
 import type { ConsolidateOutput, ConsolidationProgress, consolidationWorkflow } from '../../../workflows/consolidation';
 import { readChart } from '../../../common/consolidation/store';
@@ -13,13 +13,13 @@ import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, stepFailure } from '../../lib/errors';
 import { findOrganization } from '../../lib/organization';
+import { NOT_ONBOARDED, withRequestOrgDatabase } from '../../lib/org-database';
 import { ok } from '../../lib/respond';
 import { queryProgress, resultWithin, STILL_RUNNING, temporalUiUrl, workflowStart } from '../../lib/temporal';
 import { validate } from '../../lib/validate';
 import * as s from './schemas';
 import * as svc from './service';
 
-const NOT_ONBOARDED = 'This organization has no SQL database yet: an admin must onboard it first.';
 export const RUN_FAILED = 'The consolidation did not run';
 
 export function consolidationRouter(deps: AppDeps): Router {
@@ -29,13 +29,8 @@ export function consolidationRouter(deps: AppDeps): Router {
   const who = (req: Request): svc.Who => ({ userId: String(req.user!._id), name: req.user!.fullName || req.user!.email });
 
   /** The organization's database, after the tenant check; the consolidation's tables made when missing. */
-  async function orgDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
-    const { orgId } = req.params as { orgId: string };
-    assertOrgAccess(req.user!, orgId);
-    const org = await findOrganization(orgId);
-    const databaseName = org.onboarding?.databaseName;
-    if (!databaseName) throw new ApiError(400, NOT_ONBOARDED);
-    return withOrgDatabase(cfg, { orgId, databaseName }, async (o) => {
+  function orgDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
+    return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => {
       await svc.prepare(o.db, o.dialect, orgId);
       return fn(o, orgId);
     });

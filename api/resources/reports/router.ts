@@ -5,20 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { ensureConsolidationSchema } from '../../../common/consolidation/store';
-import { withOrgDatabase, type OrgDatabase } from '../../../common/org-database';
+import type { OrgDatabase } from '../../../common/org-database';
 import { deleteLayout, ensureReportsSchema, listLayouts, readLayout, saveLayout } from '../../../common/reports/store';
 import type { StatementKind } from '../../../common/reports/statements';
 import type { AppDeps } from '../../deps';
-import { assertOrgAccess, auth } from '../../lib/auth';
+import { auth } from '../../lib/auth';
 import { ApiError } from '../../lib/errors';
-import { findOrganization } from '../../lib/organization';
+import { withRequestOrgDatabase } from '../../lib/org-database';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { overview } from './overview';
 import * as s from './schemas';
 import * as svc from './service';
 
-const NOT_ONBOARDED = 'This organization has no SQL database yet: an admin must onboard it first.';
 
 export function reportsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -27,13 +26,8 @@ export function reportsRouter(deps: AppDeps): Router {
   /** Databases whose report tables are known to exist (they are only ever added). */
   const ready = new Set<string>();
 
-  async function orgDb<T>(req: Request, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
-    const { orgId } = req.params as { orgId: string };
-    assertOrgAccess(req.user!, orgId);
-    const org = await findOrganization(orgId);
-    const databaseName = org.onboarding?.databaseName;
-    if (!databaseName) throw new ApiError(400, NOT_ONBOARDED);
-    return withOrgDatabase(cfg, { orgId, databaseName }, async (o) => {
+  function orgDb<T>(req: Request, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
+    return withRequestOrgDatabase(cfg, req, async (o, { orgId, databaseName }) => {
       const key = `${orgId}/${databaseName}`;
       if (!ready.has(key)) {
         await ensureConsolidationSchema(o.db, o.dialect);

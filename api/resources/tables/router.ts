@@ -15,8 +15,8 @@ import { validate } from '../../lib/validate';
 import { DownloadAborted, signCsvLink, verifyCsvLink, writeCsv, writeCsvInThread, type CsvLinkQuery } from './download';
 import * as s from './schemas';
 import * as svc from './service';
+import { NOT_ONBOARDED } from '../../lib/org-database';
 
-export const NO_DATABASE = 'This organization has no SQL database yet: an admin must onboard it first.';
 
 export function tablesRouter(deps: AppDeps): Router {
   const router = Router();
@@ -50,7 +50,7 @@ export function tablesRouter(deps: AppDeps): Router {
   router.get('/:orgId', any, validate({ params: s.orgParams }), async (req, res) => {
     const { orgId } = req.params as { orgId: string };
     const tables = await svc.withExplorerDatabase(cfg, req.user!, orgId, async (o, org) => (await svc.describeTables(o, org, await svc.readCatalog(o))).sort(svc.byKindThenName));
-    if (!tables) return ok(res, NO_DATABASE, { databaseReady: false, tables: [] });
+    if (!tables) return ok(res, NOT_ONBOARDED, { databaseReady: false, tables: [] });
     ok(res, `${tables.length} table${tables.length === 1 ? '' : 's'}`, { databaseReady: true, tables });
   });
 
