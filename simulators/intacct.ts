@@ -2,10 +2,14 @@
 // operation, authentication by login or session, one function), and answers in Intacct's
 // response format: getAPISession, readByQuery/readMore on GLACCOUNT (resultId, numremaining),
 // get_trialbalance by date range, failures with errorno/description2, GW-0010 throttling.
+// A book company (addBookCompany) serves one entity of the demo books (demo-books.ts): its
+// GL accounts, and get_trialbalance from its journals (a range's debits and credits, with the
+// balances before and after it).
 import { XMLParser } from 'fast-xml-parser';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { centsToText, monthMovements, type DemoAccount, type DemoBooks, type DemoRole } from './demo-books';
 
 export interface FakeGlAccount {
   ACCOUNTNO: string;
@@ -20,6 +24,15 @@ interface Company {
   userId: string;
   userPassword: string;
   accounts: FakeGlAccount[];
+  /** A book company's ledger (addBookCompany). */
+  book?: BookLedger;
+}
+
+interface BookLedger {
+  accounts: DemoAccount[];
+  currency: string;
+  /** month -> account -> debits and credits (cents). */
+  moves: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
 }
 
 export interface FakeCall {
@@ -69,6 +82,16 @@ export class FakeIntacct {
       STATUS: 'active',
     }));
     this.companies.set(companyId, { companyId, userId, userPassword, accounts });
+    return accounts;
+  }
+
+  /** A company serving one entity of the demo books (default the UK subsidiary). */
+  addBookCompany(companyId: string, userId: string, userPassword: string, books: DemoBooks, role: DemoRole = 'UK'): FakeGlAccount[] {
+    const e = books.entities[role];
+    if (e.accounts.some((a) => !a.sage)) throw new Error(`${role} is not a Sage Intacct entity`);
+    const accounts = e.accounts.map((a): FakeGlAccount => ({ ACCOUNTNO: a.code, TITLE: a.name, ACCOUNTTYPE: a.sage!.accountType, NORMALBALANCE: a.sage!.normalBalance, STATUS: 'active' }));
+    const moves = new Map(books.months.map((m) => [m, monthMovements(books, role, m)]));
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts, book: { accounts: e.accounts, currency: e.currency, moves } });
     return accounts;
   }
 
@@ -157,6 +180,7 @@ export class FakeIntacct {
     if (fnName === 'get_trialbalance') {
       const d = (n: Record<string, unknown>) => `${String(n.year)}-${String(n.month).padStart(2, '0')}-${String(n.day).padStart(2, '0')}`;
       const start = d(body.startdate ?? {});
+      if (company.book) return result('success', `<data>${this.bookTrialBalance(company.book, start, d(body.enddate ?? {}))}</data>`);
       const month = start.slice(0, 7);
       const lines = company.accounts
         .map((a, i) => {
@@ -168,6 +192,41 @@ export class FakeIntacct {
       return result('success', `<data>${lines}</data>`);
     }
     return result('failure', this.error('XL03000009', `Unknown function ${fnName}`));
+  }
+
+  /**
+   * Book company: per account, the balance before the range, the range's debits and credits and
+   * the balance after (debit positive); income and expenses start each calendar year at zero,
+   * earlier years' profit being in retained earnings. Accounts with nothing to show are left out.
+   */
+  private bookTrialBalance(b: BookLedger, start: string, end: string): string {
+    const first = start.slice(0, 7);
+    const last = end.slice(0, 7);
+    const year = first.slice(0, 4);
+    const pnl = new Set(b.accounts.filter((a) => a.type === 'income' || a.type === 'expense').map((a) => a.code));
+    const retained = b.accounts.find((a) => a.key === 'retained')?.code;
+    const opening = new Map<string, bigint>();
+    const debits = new Map<string, bigint>();
+    const credits = new Map<string, bigint>();
+    const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
+    for (const [month, moves] of b.moves) {
+      for (const [account, mv] of moves) {
+        if (month < first) add(opening, pnl.has(account) && month.slice(0, 4) < year && retained ? retained : account, mv.debit - mv.credit);
+        else if (month <= last) {
+          add(debits, account, mv.debit);
+          add(credits, account, mv.credit);
+        }
+      }
+    }
+    return b.accounts
+      .map((a) => {
+        const open = opening.get(a.code) ?? 0n;
+        const dr = debits.get(a.code) ?? 0n;
+        const cr = credits.get(a.code) ?? 0n;
+        if (open === 0n && dr === 0n && cr === 0n) return '';
+        return `<trialbalance><glaccountno>${esc(a.code)}</glaccountno><startbalance>${centsToText(open)}</startbalance><debits>${centsToText(dr)}</debits><credits>${centsToText(cr)}</credits><adjdebits>0</adjdebits><adjcredits>0</adjcredits><endbalance>${centsToText(open + dr - cr)}</endbalance><reportingbook>ACCRUAL</reportingbook><currency>${b.currency}</currency></trialbalance>`;
+      })
+      .join('');
   }
 
   private page(resultId: string): string {

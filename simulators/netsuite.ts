@@ -18,9 +18,13 @@
 // Every request is counted, so tests can check the requests per 100,000 lines.
 // One server is one NetSuite account, reached at http://127.0.0.1:<port>/<account host>/...
 // (NETSUITE_BASE_URL=http://127.0.0.1:<port>/{account}, see env()).
+// With the `books` option the account holds the demo group's NetSuite subsidiaries instead
+// (demo-books.ts): a USD root without postings, DE (EUR) and CA (CAD) under it, their journals
+// as posted primary-book lines, and the consolidated exchange rates of each month.
 import { constants, createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEMO_NETSUITE_ACCOUNTS, DEMO_SOURCE_IDS, type DemoBooks } from './demo-books';
 
 export const ROW_CAP = 100_000;
 const TOKEN_PATH = '/services/rest/auth/oauth2/v1/token';
@@ -67,6 +71,8 @@ export interface FakeNetSuiteOptions {
   tokenLifetimeSeconds?: number;
   /** Delay of every SuiteQL answer (lets concurrency show). */
   latencyMs?: number;
+  /** Serve the demo group's DE and CA subsidiaries from these books (months and lines come from them). */
+  books?: DemoBooks;
 }
 
 interface Integration {
@@ -319,18 +325,25 @@ export class FakeNetSuite {
   ];
   private rates: { id: number; postingperiod: number; fromsubsidiary: number; tosubsidiary: number; fromcurrency: number; tocurrency: number; currentrate: string; averagerate: string; historicalrate: string; accountingbook: number }[] = [];
   private line!: { tx: Int32Array; line: Uint8Array; posting: Uint8Array; book: Uint8Array; account: Int32Array; cents: Int32Array; credit: Uint8Array; period: Int32Array; sub: Uint8Array; size: number };
+  private subsidiaryRows: { id: number; name: string; parent: number | null; currency: number; iselimination: string; isinactive: string }[] = SUBSIDIARIES;
+  private currencyRows: { id: number; symbol: string; name: string }[] = CURRENCIES;
+  private accountRows: { id: number; acctnumber: string | null; name: string; accttype: string }[] = ACCOUNTS;
 
   constructor(options: FakeNetSuiteOptions = {}) {
     this.accountId = options.accountId ?? 'TSTDRV2468';
-    this.months = options.months ?? lastMonths(3);
+    this.months = options.books?.months ?? options.months ?? lastMonths(3);
     this.lineCount = options.lines ?? 2000;
-    if (this.lineCount % 2) throw new Error('lines must be even (two lines a transaction)');
+    if (this.lineCount % 2 && !options.books) throw new Error('lines must be even (two lines a transaction)');
     this.concurrencyLimit = options.concurrencyLimit ?? 5;
     this.governance = options.governance ?? 'accountLimit';
     this.integrationLimit = options.integrationLimit ?? 2;
     this.tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? 3600;
     this.latencyMs = options.latencyMs ?? 0;
     this.seedPeriods();
+    if (options.books) {
+      this.seedBooks(options.books);
+      return;
+    }
     this.seedLines();
     this.seedRates();
   }
@@ -505,6 +518,80 @@ export class FakeNetSuite {
     this.line = L;
   }
 
+  /** The demo group's subsidiaries, chart, posted journals (one transaction each) and rates. */
+  private seedBooks(books: DemoBooks): void {
+    const subs = DEMO_SOURCE_IDS.netsuiteSubsidiaryIds;
+    this.currencyRows = [
+      { id: 1, symbol: 'USD', name: 'US Dollar' },
+      { id: 2, symbol: 'EUR', name: 'Euro' },
+      { id: 3, symbol: 'CAD', name: 'Canadian Dollar' },
+      { id: 4, symbol: 'GBP', name: 'British pound' },
+    ];
+    const currencyId = (code: string) => this.currencyRows.find((c) => c.symbol === code)!.id;
+    const root = DEMO_SOURCE_IDS.netsuiteRoot;
+    this.subsidiaryRows = [
+      { id: root.id, name: root.name, parent: null, currency: currencyId('USD'), iselimination: 'F', isinactive: 'F' },
+      { id: subs.DE, name: books.entities.DE.name, parent: root.id, currency: currencyId(books.entities.DE.currency), iselimination: 'F', isinactive: 'F' },
+      { id: subs.CA, name: books.entities.CA.name, parent: root.id, currency: currencyId(books.entities.CA.currency), iselimination: 'F', isinactive: 'F' },
+    ];
+    this.accountRows = DEMO_NETSUITE_ACCOUNTS.map((a) => ({ id: a.id, acctnumber: a.acctnumber, name: a.name, accttype: a.accttype }));
+    const idOf = new Map(DEMO_NETSUITE_ACCOUNTS.map((a) => [a.acctnumber, a.id]));
+    const entries = (['DE', 'CA'] as const).flatMap((role) => books.entities[role].journals.map((j) => ({ role, j }))).sort((x, y) => x.j.date.localeCompare(y.j.date) || x.role.localeCompare(y.role));
+    const size = entries.reduce((n, e) => n + e.j.lines.length, 0);
+    const L = {
+      tx: new Int32Array(size),
+      line: new Uint8Array(size),
+      posting: new Uint8Array(size),
+      book: new Uint8Array(size),
+      account: new Int32Array(size),
+      cents: new Int32Array(size),
+      credit: new Uint8Array(size),
+      period: new Int32Array(size),
+      sub: new Uint8Array(size),
+      size: 0,
+    };
+    let tx = 300000;
+    for (const { role, j } of entries) {
+      tx++;
+      if (j.lines.length > 255) throw new Error(`journal ${j.id} has more lines than a demo transaction holds`);
+      j.lines.forEach((l, n) => {
+        const cents = l.debit || l.credit;
+        if (cents > 2_147_483_647n) throw new Error(`journal ${j.id}: amount too large for the simulator`);
+        const i = L.size++;
+        L.tx[i] = tx;
+        L.line[i] = n;
+        L.posting[i] = 1;
+        L.book[i] = 1;
+        L.account[i] = idOf.get(l.account)!;
+        L.cents[i] = Number(cents);
+        L.credit[i] = l.credit ? 1 : 0;
+        L.period[i] = this.periodOfMonth.get(j.month)!;
+        L.sub[i] = subs[role];
+      });
+    }
+    this.line = L;
+    this.lineCount = size;
+    let id = 1;
+    for (const month of books.months) {
+      for (const role of ['DE', 'CA'] as const) {
+        const currency = books.entities[role].currency as 'EUR' | 'CAD';
+        const r = books.rates[currency].find((x) => x.month === month)!;
+        this.rates.push({
+          id: id++,
+          postingperiod: this.periodOfMonth.get(month)!,
+          fromsubsidiary: subs[role],
+          tosubsidiary: root.id,
+          fromcurrency: currencyId(currency),
+          tocurrency: currencyId('USD'),
+          currentrate: r.closing,
+          averagerate: r.average,
+          historicalrate: books.historicalRates[role].rate,
+          accountingbook: 1,
+        });
+      }
+    }
+  }
+
   private seedRates(): void {
     let id = 1;
     for (const p of this.periods.filter((x) => x.isquarter === 'F' && x.isyear === 'F')) {
@@ -565,7 +652,7 @@ export class FakeNetSuite {
     const out: Record<string, { current: string; average: string; historical: string }> = {};
     for (const r of this.rates) {
       if (r.postingperiod !== period || r.accountingbook !== 1) continue;
-      out[CURRENCIES.find((c) => c.id === r.fromcurrency)!.symbol] = { current: r.currentrate, average: r.averagerate, historical: r.historicalrate };
+      out[this.currencyRows.find((c) => c.id === r.fromcurrency)!.symbol] = { current: r.currentrate, average: r.averagerate, historical: r.historicalrate };
     }
     return out;
   }
@@ -582,12 +669,12 @@ export class FakeNetSuite {
     if (joins && record !== 'transactionaccountingline') throw invalidQuery(`Joins of ${record} are not supported here.`);
     switch (record) {
       case 'currency':
-        return simple(CURRENCIES, { id: 'id', symbol: 'text', name: 'text' });
+        return simple(this.currencyRows, { id: 'id', symbol: 'text', name: 'text' });
       case 'subsidiary':
-        return simple(SUBSIDIARIES, { id: 'id', name: 'text', parent: 'id', currency: 'id', iselimination: 'flag', isinactive: 'flag' });
+        return simple(this.subsidiaryRows, { id: 'id', name: 'text', parent: 'id', currency: 'id', iselimination: 'flag', isinactive: 'flag' });
       case 'account':
         return simple(
-          ACCOUNTS.map((a) => ({ ...a, accountsearchdisplaynamecopy: a.name, fullname: a.name, parent: null, isinactive: 'F' })),
+          this.accountRows.map((a) => ({ ...a, accountsearchdisplaynamecopy: a.name, fullname: a.name, parent: null, isinactive: 'F' })),
           { id: 'id', acctnumber: 'text', accountsearchdisplaynamecopy: 'text', fullname: 'text', accttype: 'text', parent: 'id', isinactive: 'flag' },
         );
       case 'accountingperiod':

@@ -2,15 +2,20 @@
 // points the product's own clients at them, and the sign-ins they print work: QuickBooks through
 // the consent redirect and the code exchange, Sage Intacct through an API session, NetSuite
 // through a signed assertion with the key kept on disk; after a restart the same key still
-// signs and the last QuickBooks refresh token still refreshes.
+// signs and the last QuickBooks refresh token still refreshes. They serve the demo group's books
+// (US on QuickBooks, UK on Sage Intacct, DE and CA on NetSuite); Intuit's webhooks go to the app
+// with the verifier token handed to it, and journals posted to QuickBooks survive a restart.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetSuiteClient, resetNetSuiteClientState } from '../activities/netsuite/client';
 import { exchangeCode, fetchCompanyName, refreshTokens } from '../activities/quickbooks/client';
-import { getApiSession } from '../activities/sage/client';
+import { apiGet } from '../activities/quickbooks/client';
+import { parseAccountPage } from '../activities/quickbooks/parse';
+import { buildRequest, getApiSession, post } from '../activities/sage/client';
 import { authorizeUrl } from '../common/quickbooks-oauth';
 import { loadConfig } from '../common/config';
+import { DEMO_GROUP, demoMonths } from '../simulators/demo-books';
 import { SIMULATED, startSimulators, type Simulators } from '../simulators/main';
 
 describe('simulators (npm start)', () => {
@@ -18,7 +23,7 @@ describe('simulators (npm start)', () => {
   let sims: Simulators;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lf-sims-'));
-    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir });
+    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookRetryDelaysMs: [] });
   });
   afterAll(async () => {
     await sims.stop();
@@ -37,6 +42,9 @@ describe('simulators (npm start)', () => {
     expect(back.searchParams.get('realmId')).toBe(SIMULATED.quickbooks.realmId);
     const tokens = await exchangeCode(cfg, back.searchParams.get('code')!);
     await expect(fetchCompanyName(cfg, tokens.accessToken, SIMULATED.quickbooks.realmId)).resolves.toBe(SIMULATED.quickbooks.name);
+    expect(SIMULATED.quickbooks.name).toBe(DEMO_GROUP.US.name);
+    const { rows } = parseAccountPage(await apiGet(cfg, tokens.accessToken, SIMULATED.quickbooks.realmId, 'query', { query: 'select * from Account startposition 1 maxresults 1000' }), 1000);
+    expect(rows.map((r) => r.account_id)).toEqual(DEMO_GROUP.US.accounts.map((a) => a.code));
     // The code is single use, and a redirect URI that is not registered is refused.
     await expect(exchangeCode(cfg, back.searchParams.get('code')!)).rejects.toThrow();
     const wrong = await fetch(authorizeUrl({ ...cfg, QBO_REDIRECT_URI: 'http://127.0.0.1:1/elsewhere' }, 's'), { redirect: 'manual' });
@@ -48,22 +56,41 @@ describe('simulators (npm start)', () => {
   it('opens a Sage Intacct session with the printed sign-in', async () => {
     const { companyId, userId, userPassword } = SIMULATED.intacct;
     const sender = { senderId: sims.intacct.senderId, senderPassword: sims.intacct.senderPassword };
-    await expect(getApiSession(config().SAGE_ENDPOINT_URL, { ...sender, companyId, userId, userPassword })).resolves.toMatch(/\S/);
+    const sessionId = await getApiSession(config().SAGE_ENDPOINT_URL, { ...sender, companyId, userId, userPassword });
+    expect(sessionId).toMatch(/\S/);
+    const { data } = await post(config().SAGE_ENDPOINT_URL, buildRequest(sender, { sessionId }, '<readByQuery><object>GLACCOUNT</object><fields>ACCOUNTNO,TITLE</fields><query></query><pagesize>100</pagesize></readByQuery>'));
+    expect((data.glaccount as { TITLE: string }[]).map((a) => a.TITLE)).toEqual(DEMO_GROUP.UK.accounts.map((a) => a.name));
     await expect(getApiSession(config().SAGE_ENDPOINT_URL, { ...sender, companyId, userId, userPassword: 'wrong' })).rejects.toThrow();
+  });
+
+  it('hands LedgerFlow the webhook verifier token and sends webhooks to the app', () => {
+    expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(sims.intuit.webhookVerifierToken);
+    expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN!.length).toBeGreaterThanOrEqual(20);
+    expect(sims.webhook).toEqual({ url: 'http://127.0.0.1:3999/api/v1/quickbooks/webhooks', format: 'cloudevents', journalUrl: `${sims.intuit.url}/simulator/v1/journal` });
+    expect(sims.books.months).toEqual(demoMonths());
+    expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.intacct.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3' });
   });
 
   it('answers NetSuite SuiteQL to the key it keeps, and QuickBooks to its last refresh token, also after a restart', async () => {
     const { accountId, clientId, certificateId } = SIMULATED.netsuite;
     const privateKey = readFileSync(sims.netsuiteKeyFile, 'utf8');
     resetNetSuiteClientState();
-    const page = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id FROM subsidiary ORDER BY id', 10, 0);
-    expect(page.items.length).toBeGreaterThan(1);
+    const page = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id, name FROM subsidiary ORDER BY id', 10, 0);
+    expect(page.items.map((i) => i.name)).toEqual([SIMULATED.netsuite.root.name, DEMO_GROUP.DE.name, DEMO_GROUP.CA.name]);
+    // A journal posted through the control endpoint (the app is not listening: one failed delivery).
+    const posted = await fetch(sims.webhook.journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '1234.56' }) });
+    expect(posted.status).toBe(200);
+    const answer = (await posted.json()) as { journal: { id: string }; delivered: { ok: boolean; attempts: number; retrying: boolean } };
+    expect(answer.delivered).toMatchObject({ ok: false, attempts: 1, retrying: false });
+    const token = sims.env.QBO_WEBHOOK_VERIFIER_TOKEN;
 
     await sims.stop();
-    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir });
+    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookRetryDelaysMs: [] });
     expect(readFileSync(sims.netsuiteKeyFile, 'utf8')).toBe(privateKey);
+    expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(token);
+    expect(sims.intuit.postedJournals(SIMULATED.quickbooks.realmId).map((j) => [j.id, j.lines.map((l) => l.debit + l.credit)])).toEqual([[answer.journal.id, [123456n, 123456n]]]);
     resetNetSuiteClientState();
-    const again = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id FROM subsidiary ORDER BY id', 10, 0);
+    const again = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id, name FROM subsidiary ORDER BY id', 10, 0);
     expect(again.items).toEqual(page.items);
 
     // Intuit's refresh token from before the restart still refreshes (and rolls).

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm run demo:change -- --amount 2500 [--month YYYY-MM] [--realm ID] [--memo TEXT]`: posts a
+// sale on credit (Dr receivables, Cr revenue) to the simulated QuickBooks company that npm start
+// runs, through the simulator's control endpoint; the simulator then sends Intuit's webhook to
+// LedgerFlow. Prints what changed and how the webhook delivery went.
+const USAGE = 'usage: npm run demo:change -- [--amount 2500.00] [--month YYYY-MM] [--realm REALM_ID] [--memo TEXT]';
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { help: true };
+    const m = /^--(amount|month|realm|memo)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
+    out[m[1]] = value;
+  }
+  if (out.amount !== undefined && !/^\d{1,13}(\.\d{1,2})?$/.test(out.amount.replace(/,/g, ''))) throw new Error(`--amount must be a positive amount with at most 2 decimals (got ${out.amount})`);
+  if (out.month !== undefined && !/^\d{4}-\d{2}$/.test(out.month)) throw new Error(`--month must be YYYY-MM (got ${out.month})`);
+  return out;
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`error: ${e.message}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const port = process.env.QBO_SIMULATOR_PORT || '8410';
+  const url = `http://127.0.0.1:${port}/simulator/v1/journal`;
+  const body = { ...(args.amount ? { amount: args.amount.replace(/,/g, '') } : {}), ...(args.month ? { month: args.month } : {}), ...(args.realm ? { realmId: args.realm } : {}), ...(args.memo ? { memo: args.memo } : {}) };
+  let res;
+  try {
+    res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30000) });
+  } catch (e) {
+    const why = e?.cause?.code === 'ECONNREFUSED' ? 'nothing listens there' : (e?.cause?.message ?? e.message);
+    process.stderr.write(`error: the QuickBooks simulator is not running at http://127.0.0.1:${port} (${why}).\nFix: start LedgerFlow with \`npm start\` (the simulators run on the embedded default unless SIMULATORS=false), or set QBO_SIMULATOR_PORT to the port it uses.\n`);
+    return 1;
+  }
+  const text = await res.text();
+  let answer;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    answer = null;
+  }
+  if (!res.ok || !answer?.journal) {
+    process.stderr.write(`error: the simulator refused the change (HTTP ${res.status}): ${answer?.error ?? text.slice(0, 300)}\n`);
+    return 1;
+  }
+  const j = answer.journal;
+  const out = [`Posted QuickBooks journal entry ${j.id} to ${j.company} (realm ${j.realmId}), ${j.date}: ${j.memo}`];
+  for (const l of j.lines) out.push(`  ${l.debit !== '0.00' ? `Dr ${l.debit}` : `Cr ${l.credit}`} USD  ${l.account} ${l.name}`);
+  out.push(`Trial balance at ${j.month} end (debit positive):`);
+  for (const c of answer.changes ?? []) out.push(`  ${c.account} ${c.name}: ${c.before} -> ${c.after}`);
+  const d = answer.delivered;
+  if (!d) out.push('Webhook: none sent (the simulator has no webhook URL).');
+  else if (d.ok) out.push(`Webhook (${d.format}): delivered to ${d.url}, HTTP ${d.status} after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}.`);
+  else out.push(`Webhook (${d.format}): not delivered to ${d.url} (${d.error ?? `HTTP ${d.status}`})${d.retrying ? `; the simulator retries, next in ${Math.round((d.nextRetryMs ?? 0) / 1000)} s` : ''}.`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+process.exitCode = await main();
