@@ -12,8 +12,10 @@ import { createCsvActivities, createCsvLoader } from './csv';
 import { createDataFactory, createPipelineActivities, type DataFactory } from './datafactory';
 import type { AzureDeps } from './datafactory/azure-clients';
 import { createOnboardingActivities } from './onboarding';
+import { createOrganizationDeleteActivities } from './organization-delete';
 import { createQuickBooksActivities } from './quickbooks';
 import { createQuickBooksConnectActivities } from './quickbooks/connect';
+import { createQuickBooksChangeActivities } from './quickbooks/changes';
 import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
 import { createSageActivities } from './sage';
@@ -50,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPipelineActivities({ ...providers, loadCsvBlob }),
     ...createQuickBooksActivities(providers),
     ...createQuickBooksConnectActivities(providers),
+    ...createQuickBooksChangeActivities(providers),
     ...createSageActivities(providers),
     ...createSageConnectActivities(providers),
     ...createNetSuiteActivities(providers),
@@ -57,6 +60,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCsvActivities(providers),
     ...createWarehouseActivities(providers),
     ...createConsolidationActivities(providers),
+    ...createOrganizationDeleteActivities(providers),
   };
 }
 

@@ -17,6 +17,7 @@ import { tablesRouter } from './resources/tables/router';
 import { reportsRouter } from './resources/reports/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { quickbooksRouter } from './resources/quickbooks/router';
+import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
 import { sageRouter } from './resources/sage/router';
 import { netsuiteRouter } from './resources/netsuite/router';
 import { contactRouter } from './resources/contact/router';
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps): Express {
       next();
     });
   }
+  // Intuit signs the notification's raw bytes: read before express.json can parse them.
+  app.use(QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody);
   app.use(express.json({ limit: '100kb' }));
   app.use(express.urlencoded({ extended: false, limit: '100kb' }));
   configurePassport(deps.config);

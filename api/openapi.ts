@@ -122,9 +122,16 @@ export const paths: Record<string, Record<string, Op>> = {
     }),
   },
   '/quickbooks/sync-runs': {
-    get: op('Sync history of a QuickBooks connection, newest first: data.runs [{ id, trigger (manual | schedule), status (running | succeeded | failed), startedAt, finishedAt, rows (per table), rowsTotal, periods, error }]', 'quickbooks', {
+    get: op('Sync history of a QuickBooks connection, newest first: data.runs [{ id, trigger (manual | schedule | webhook), status (running | succeeded | failed), startedAt, finishedAt, rows (per table), rowsTotal, periods, error }]', 'quickbooks', {
       parameters: [{ name: 'id', in: 'query', required: true, schema: str }, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', maximum: 100 } }],
     }),
+  },
+  '/quickbooks/webhooks': {
+    post: op(
+      "Intuit's change notifications (the app's Webhooks endpoint). No JWT: header intuit-signature must be base64(HMAC-SHA256(raw body, QBO_WEBHOOK_VERIFIER_TOKEN)), else 401 and nothing starts; 503 'QuickBooks webhooks are not configured on this server' while the token is unset. Body: the legacy { eventNotifications: [{ realmId, dataChangeEvent: { entities: [{ name, id, operation, lastUpdated }] } }] } or CloudEvents (one event or an array: specversion, id, type qbo.<entity>.<operation>.v1, time, intuitaccountid = realm id, intuitentityid); 400 for invalid JSON or another shape, 413 over 512 KB. Signals workflow quickbooks-changes-<accountId> of every active connection to each company named (it waits QBO_WEBHOOK_DEBOUNCE_SECONDS after the last notification, then runs sync-quickbooks-<accountId> with trigger webhook, the organization's pipelines and, when set up, its consolidation). 'Notification received' with data { accounts } (connections signalled; a company no active connection syncs is ignored, still 200)",
+      'quickbooks',
+      { public: true, requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [{ type: 'object', properties: { eventNotifications: { type: 'array', items: { type: 'object' } } }, required: ['eventNotifications'] }, { type: 'object', properties: { specversion: str, id: str, type: str, time: str, intuitaccountid: str, intuitentityid: str }, required: ['specversion', 'id', 'type', 'intuitaccountid'] }, { type: 'array', items: { type: 'object' } }] } } } } },
+    ),
   },
   '/quickbooks/{id}': { delete: op('Remove a QuickBooks connection and its schedule (synced tables stay)', 'quickbooks', { parameters: [pathParam('id')] }) },
   '/sage': {
@@ -227,6 +234,11 @@ export const paths: Record<string, Record<string, Op>> = {
       parameters: [pathParam('id')],
       requestBody: jsonBody({ organizationName: str, organizationEmail: str, organizationPhoneNumber: str, organizationAddress: str, organizationDescription: str, dashboards: { $ref: '#/components/schemas/Dashboards' } }),
     }),
+    delete: op(
+      "Delete an organization (admin): marks it deleting at once (no list or read shows it from then on; its users' sessions end; for the demo organization the app setting demo-organization is written, so the demo is never created again), then workflow organization-delete-<id> removes its sync schedules, connections (encrypted secrets, pending connections, OAuth states), files and storage container, SQL database (and data factory on azure), pipeline and sync runs, users and finally the organization; audited as organization.delete. 202 'Organization <name> is being deleted' with data { workflowId }; a repeated request while it is deleting answers the same workflowId. 409 while a pipeline run, sync, onboarding, consolidation or CSV save of it is in progress; 404 unknown. A failed step leaves it listed for admins with deletion { status: 'failed', error }: a new DELETE retries",
+      'organizations',
+      { parameters: [pathParam('id')] },
+    ),
   },
   '/contact-us': {
     post: op('Send a contact inquiry (stored; the admins are notified by mail). A visitor without a token gives name and email; for a signed-in user they default to the user. 429 when rate-limited', 'contact', {
@@ -396,6 +408,7 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'POST /sage': [201, 429, 502, 503, 504],
   'POST /quickbooks/token-exchange': [502, 503, 504],
   'POST /quickbooks': [202, 409, 502, 503],
+  'POST /quickbooks/webhooks': [401, 413, 503],
   'POST /pipeline/file-upload': [413, 415, 503],
   'POST /pipeline/saveCSV': [202, 404, 409, 413, 415, 503],
   'DELETE /pipeline/files/{orgId}/{uploadId}': [409, 503],
@@ -413,6 +426,7 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'GET /health/ready': [503],
   'POST /organization/add': [201, 409],
   'PUT /organization/{id}': [409],
+  'DELETE /organization/{id}': [202, 409, 503],
   'PUT /user/update/{userId}': [409],
   'PUT /auth/profile/{userId}': [409],
   'PUT /quickbooks/status/{id}': [409, 502],

@@ -6,3 +6,5 @@ export { csvSaveWorkflow } from './csv-save';
 export { dropCsvTableWorkflow } from './tables';
 export { netsuiteConnectWorkflow, quickbooksConnectWorkflow, sageConnectWorkflow } from './connect';
 export { consolidationWorkflow } from './consolidation';
+export { quickbooksChangesWorkflow } from './quickbooks-changes';
+export { organizationDeleteWorkflow } from './organization-delete';

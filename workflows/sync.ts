@@ -4,6 +4,7 @@
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import { PROGRESS_QUERY } from '../common/temporal';
 import type { ActivityOptions } from '@temporalio/workflow';
+import type { SyncTrigger } from '../common/contract/connections';
 import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
@@ -28,7 +29,7 @@ const netsuite = proxyActivities<ConnectorActivities>({ ...connectorCall, heartb
 
 export interface SyncInput {
   accountId: string;
-  trigger?: 'manual' | 'schedule';
+  trigger?: SyncTrigger;
 }
 export interface SyncResult {
   accountId: string;

@@ -6,7 +6,7 @@ import type { Config } from '../../common/config';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { SageAccount } from '../../common/models/sage-account';
 import { NetSuiteAccount } from '../../common/models/netsuite-account';
-import { SyncRun, type SyncProvider } from '../../common/models/sync-run';
+import { SyncRun, type SyncProvider, type SyncTrigger } from '../../common/models/sync-run';
 import { requireDatabase } from '../../common/org-resources';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
@@ -14,7 +14,7 @@ import { monthRanges, recentMonths } from '../connectors/periods';
 export interface BeginSyncRunInput {
   provider: SyncProvider;
   accountId: string;
-  trigger?: 'manual' | 'schedule';
+  trigger?: SyncTrigger;
 }
 export interface BeginSyncRunOutput {
   syncRunId: string;

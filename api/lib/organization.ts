@@ -30,11 +30,12 @@ export function checkOrgId(raw: unknown): string {
 /** The organization, or 404. Call after the tenant check so a stranger learns nothing. */
 export async function findOrganization(orgId: string): Promise<OrganizationDoc> {
   const org = await Organization.findById(orgId).lean<OrganizationDoc>();
-  if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
+  // An organization being deleted takes no new work (its deletion workflow is removing it).
+  if (!org || (org as { deletion?: { status?: string } | null }).deletion?.status === 'deleting') throw notFound(ORGANIZATION_NOT_FOUND);
   return org;
 }
 
 /** 404 unless the organization exists (cheap: reads only its id). */
 export async function assertOrganizationExists(orgId: string): Promise<void> {
-  if (!(await Organization.exists({ _id: orgId }))) throw notFound(ORGANIZATION_NOT_FOUND);
+  if (!(await Organization.exists({ _id: orgId, 'deletion.status': { $ne: 'deleting' } }))) throw notFound(ORGANIZATION_NOT_FOUND);
 }

@@ -15,7 +15,8 @@ export const NETSUITE_STATUSES = ['active', 'inactive', 'reconnect_needed'] as c
 export type NetSuiteStatus = (typeof NETSUITE_STATUSES)[number];
 export const SYNC_PROVIDERS = ['quickbooks', 'sage', 'netsuite'] as const;
 export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
-export const SYNC_TRIGGERS = ['manual', 'schedule'] as const;
+/** manual: Sync now; schedule: the connection's schedule; webhook: a QuickBooks change notification (workflow quickbooks-changes-<accountId>). */
+export const SYNC_TRIGGERS = ['manual', 'schedule', 'webhook'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
 export const SYNC_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];

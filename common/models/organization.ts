@@ -1,6 +1,6 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { announceWrites } from './writes';
-import type { OrganizationAnswer } from '../contract/organizations';
+import { ORGANIZATION_DELETION_STATUSES, type OrganizationAnswer } from '../contract/organizations';
 
 const dashboardSchema = new Schema({ name: { type: String, required: true }, url: { type: String, required: true } }, { _id: false });
 
@@ -41,6 +41,27 @@ const onboardingSchema = new Schema(
   { _id: false },
 );
 
+/**
+ * Set when an admin deletes the organization (DELETE /organization/:id): while 'deleting' the
+ * organization-delete workflow removes everything it has, then the document itself; 'failed'
+ * keeps the organization, with the error, until the admin retries.
+ */
+const deletionSchema = new Schema(
+  {
+    requestedAt: { type: Date, required: true },
+    requestedBy: {
+      userId: { type: Schema.Types.ObjectId, ref: 'User', default: null },
+      email: { type: String, default: '' },
+      name: { type: String, default: '' },
+    },
+    status: { type: String, enum: ORGANIZATION_DELETION_STATUSES, required: true },
+    workflowId: { type: String, default: null },
+    error: { type: String, default: null },
+    failedAt: { type: Date, default: null },
+  },
+  { _id: false },
+);
+
 const organizationSchema = new Schema(
   {
     organizationName: { type: String, required: true, trim: true },
@@ -52,6 +73,9 @@ const organizationSchema = new Schema(
     onboarding: { type: onboardingSchema, default: {} },
     /** Set when the organization's users first save the consolidation's settings: pipeline runs then consolidate too. */
     consolidationConfiguredAt: { type: Date, default: null },
+    /** The demo organization of the embedded default (api/demo): its deletion keeps it from ever being created again. */
+    demo: { type: Boolean, default: false },
+    deletion: { type: deletionSchema, default: undefined },
   },
   { timestamps: true },
 );
@@ -66,7 +90,7 @@ export const Organization = mongoose.model('Organization', organizationSchema);
 /** Onboarding fields safe to answer (never the encrypted secrets). */
 const PUBLIC_ONBOARDING_FIELDS = ['containerName', 'databaseName', 'dataFactoryName', 'factoryImportedAt', 'storageAccountName', 'sqlServerName', 'location'] as const;
 
-/** The organization as answers carry it: ids as strings, dashboards as { name, url }, no secrets. */
+/** The organization as answers carry it: ids as strings, dashboards as { name, url }, no secrets; admins also read a deletion's state. */
 export function publicOrganization(o: OrganizationDoc, opts: { withOnboarding?: boolean } = {}): OrganizationAnswer {
   const onboarding = (o.onboarding ?? {}) as Record<string, unknown>;
   return {
@@ -78,6 +102,17 @@ export function publicOrganization(o: OrganizationDoc, opts: { withOnboarding?: 
     organizationAddress: o.organizationAddress ?? '',
     organizationDescription: o.organizationDescription ?? '',
     dashboards: (o.dashboards ?? []).map((d) => ({ name: d.name, url: d.url })),
+    demo: Boolean(o.demo),
+    ...(opts.withOnboarding && o.deletion?.status
+      ? {
+          deletion: {
+            status: o.deletion.status,
+            requestedAt: new Date(o.deletion.requestedAt).toISOString(),
+            requestedBy: o.deletion.requestedBy?.email || null,
+            error: o.deletion.error ?? null,
+          },
+        }
+      : {}),
     ...(opts.withOnboarding ? { onboarding: Object.fromEntries(PUBLIC_ONBOARDING_FIELDS.filter((k) => onboarding[k] != null).map((k) => [k, onboarding[k]])) } : {}),
   };
 }

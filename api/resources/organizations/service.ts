@@ -5,10 +5,11 @@ import type { UserDoc } from '../../../common/models/user';
 import { assertOrgAccess } from '../../lib/auth';
 import { audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
-import { findOrganization } from '../../lib/organization';
+import { findOrganization, ORGANIZATION_NOT_FOUND } from '../../lib/organization';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAME_TAKEN = 'An organization with this name already exists';
+const NAME_BEING_DELETED = 'An organization with this name is being deleted: try again once it is gone';
 
 export interface OrganizationListQuery {
   name?: string;
@@ -44,8 +45,21 @@ export function listOrganizations(actor: UserDoc, q: OrganizationListQuery): Ret
   return list;
 }
 
+/**
+ * An organization being deleted is in no list and no read; one whose deletion failed stays in
+ * the admin's list (with the error, to retry) and is gone for its users.
+ */
+const SHOWN_TO_ADMIN = { 'deletion.status': { $ne: 'deleting' } };
+const SHOWN_TO_USER = { 'deletion.status': { $nin: ['deleting', 'failed'] } };
+
+/** 404 unless the actor may still see the organization (see SHOWN_TO_ADMIN, SHOWN_TO_USER). */
+function assertShown(actor: UserDoc, org: OrganizationDoc): void {
+  const status = org.deletion?.status;
+  if (status === 'deleting' || (status === 'failed' && actor.role !== 'admin')) throw notFound(ORGANIZATION_NOT_FOUND);
+}
+
 async function readOrganizations(actor: UserDoc, q: OrganizationListQuery) {
-  const filter: Record<string, unknown> = {};
+  const filter: Record<string, unknown> = { ...(actor.role === 'admin' ? SHOWN_TO_ADMIN : SHOWN_TO_USER) };
   if (actor.role !== 'admin') {
     // A user reaches its own organization only; without one, nothing.
     if (!actor.organization_id) return q.page ? { organizations: [], page: q.page, pageSize: PAGE_SIZE, total: 0, pages: 1 } : { organizations: [] };
@@ -67,6 +81,7 @@ async function readOrganizations(actor: UserDoc, q: OrganizationListQuery) {
 export async function getOrganization(actor: UserDoc, id: string) {
   assertOrgAccess(actor, id);
   const org = await findOrganization(id);
+  assertShown(actor, org);
   return { organization: publicOrganization(org, { withOnboarding: actor.role === 'admin' }) };
 }
 
@@ -81,8 +96,11 @@ export interface OrganizationInput {
 
 async function assertNameFree(name: string, exceptId?: string): Promise<void> {
   // Case-insensitive in code: FerretDB v1 has no collation.
-  const same = await Organization.find({ organizationName: { $regex: `^${escapeRegex(name)}$`, $options: 'i' } }).select('_id').lean();
-  if (same.some((o) => String(o._id) !== exceptId)) throw new ApiError(409, NAME_TAKEN);
+  const same = await Organization.find({ organizationName: { $regex: `^${escapeRegex(name)}$`, $options: 'i' } }).select('_id deletion.status').lean<Pick<OrganizationDoc, '_id' | 'deletion'>[]>();
+  const taken = same.filter((o) => String(o._id) !== exceptId);
+  if (taken.some((o) => o.deletion?.status !== 'deleting')) throw new ApiError(409, NAME_TAKEN);
+  // The name comes free once the deletion has removed the organization.
+  if (taken.length) throw new ApiError(409, NAME_BEING_DELETED);
 }
 
 const FIELDS = ['organizationName', 'organizationEmail', 'organizationPhoneNumber', 'organizationAddress', 'organizationDescription', 'dashboards'] as const;
@@ -99,7 +117,7 @@ export async function createOrganization(actor: UserDoc, input: OrganizationInpu
 
 export async function updateOrganization(actor: UserDoc, id: string, input: OrganizationInput) {
   const before = await Organization.findById(id).lean<OrganizationDoc>();
-  if (!before) throw notFound('Organization not found');
+  if (!before || before.deletion?.status === 'deleting') throw notFound(ORGANIZATION_NOT_FOUND);
   if (input.organizationName && input.organizationName !== before.organizationName) await assertNameFree(input.organizationName, id);
   const set: Record<string, unknown> = {};
   for (const k of FIELDS) if (input[k] !== undefined) set[k] = input[k];

@@ -25,6 +25,7 @@ import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/fai
 import { accountStatusBody, exchangeBody, historyQuery, idParams, objectId, optionalOrgId } from './schemas';
 export { SELECT_ORGANIZATION, optionalOrgId, accountStatusBody, idParams, historyQuery, resolveOrgId } from './schemas';
 import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../../lib/connections';
+import { quickbooksWebhookHandler } from './webhooks';
 
 /** An authorization must come back within this time. */
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -57,6 +58,9 @@ export function quickbooksRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const schedule = (a: QuickBooksAccountDoc, paused: boolean) =>
     upsertSyncSchedule(deps.temporal, { provider: 'quickbooks', accountId: String(a._id), orgId: String(a.organization_id), intervalHours: a.syncIntervalHours, paused, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
+
+  // Intuit's change notifications: signed by Intuit instead of a JWT (webhooks.ts; app.ts reads the raw body).
+  router.post('/webhooks', quickbooksWebhookHandler(deps));
 
   // Whether this server can connect QuickBooks at all (Intuit's app settings are the operator's):
   // the Apps screen shows the option as unavailable instead of failing on click.

@@ -1,6 +1,6 @@
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { check, email, phone } from '../../../../common/validation';
 import { paths } from '../../app/paths';
 import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEditor';
@@ -11,6 +11,8 @@ import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, par
 import type { Dashboard } from '../../lib/session';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { addOrganization, updateOrganization } from './api/saveOrganization';
+import { deleteOrganization } from './api/deleteOrganization';
+import { DeleteOrganizationDialog } from './DeleteOrganizationDialog';
 import { orgId, type Organization, type OrganizationInput } from '../../shared/organizations/types';
 import type { OrganizationFilter } from '../../shared/organizations/useOrganizations';
 import { useOrganizationPage } from './api/useOrganizationPage';
@@ -78,6 +80,13 @@ function OrganizationForm({ initial, editing, onDone, onCancel }: { initial: Org
   );
 }
 
+/** The Demo tag beside the demo organization's name. */
+function DemoTag({ o }: { o: Organization }) {
+  return o.demo ? <Tag minimal intent="primary">Demo</Tag> : null;
+}
+
+const beingDeleted = (name: string) => `Organization ${name} is being deleted`;
+
 function toInput(o: Organization): OrganizationInput {
   return {
     organizationName: o.organizationName ?? '',
@@ -98,6 +107,32 @@ export default function OrganizationsPage() {
   const [profile, setProfile] = useState<Organization | null>(null);
   const [editing, setEditing] = useState<Organization | null>(null);
   const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<Organization | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const [retryError, setRetryError] = useState<string | null>(null);
+  const navigate = useNavigate();
+
+  /** The deletion runs on in the background: back to the list, which no longer shows it. */
+  function deletionStarted(o: Organization) {
+    setDeleting(null);
+    setProfile(null);
+    setRetryError(null);
+    toast(beingDeleted(o.organizationName), 'success');
+    navigate(paths.organizations);
+  }
+
+  async function retryDeletion(o: Organization) {
+    setRetrying(true);
+    setRetryError(null);
+    try {
+      await deleteOrganization(orgId(o));
+      deletionStarted(o);
+    } catch (err) {
+      setRetryError((err as Error).message);
+    } finally {
+      setRetrying(false);
+    }
+  }
 
   return (
     <div className="page">
@@ -152,7 +187,10 @@ export default function OrganizationsPage() {
                 {organizations.map((o) => (
                   <tr key={orgId(o)}>
                     <td>
-                      <Button variant="minimal" className="link-button" text={o.organizationName} onClick={() => setProfile(o)} />
+                      <Button variant="minimal" className="link-button" text={o.organizationName} onClick={() => { setRetryError(null); setProfile(o); }} />
+                      {o.demo && ' '}
+                      <DemoTag o={o} />
+                      {o.deletion?.status === 'failed' && <> <Tag minimal intent="danger">Deletion failed</Tag></>}
                     </td>
                     <td className="wide-only">{o.organizationEmail}</td>
                     <td className="wide-only">{formatPhone(o.organizationPhoneNumber)}</td>
@@ -179,7 +217,16 @@ export default function OrganizationsPage() {
       <Dialog {...KEYBOARD_DIALOG} isOpen={Boolean(profile)} onClose={() => setProfile(null)} title="Organization Profile">
         {profile && (
           <DialogBody>
-            <H4>{profile.organizationName}</H4>
+            <H4>
+              {profile.organizationName} <DemoTag o={profile} />
+            </H4>
+            {profile.deletion?.status === 'failed' && (
+              <Callout intent="danger" role="alert" title="The deletion of this organization failed">
+                <p>{profile.deletion.error ?? 'The deletion stopped before it finished.'}</p>
+                {retryError && <p>{retryError}</p>}
+                <Button intent="danger" icon="refresh" text="Retry" loading={retrying} onClick={() => void retryDeletion(profile)} />
+              </Callout>
+            )}
             <dl className="details">
               <dt>Email</dt>
               <dd>{profile.organizationEmail}</dd>
@@ -203,11 +250,15 @@ export default function OrganizationsPage() {
             <p>
               <Link to={`${paths.orgOnboarding}?org=${orgId(profile)}`}>Onboarding</Link>
             </p>
-            <Button autoFocus icon="edit" text="Edit" onClick={() => { setEditing(profile); setProfile(null); }} />
+            <div className="button-row">
+              <Button autoFocus icon="edit" text="Edit" onClick={() => { setEditing(profile); setProfile(null); }} />
+              <Button intent="danger" variant="outlined" icon="trash" text="Delete organization" onClick={() => setDeleting(profile)} />
+            </div>
           </DialogBody>
         )}
       </Dialog>
 
+      <DeleteOrganizationDialog organization={deleting} onClose={() => setDeleting(null)} onDeleted={deletionStarted} />
       <Dialog {...KEYBOARD_DIALOG} isOpen={adding} onClose={() => setAdding(false)} title="Add Organization">
         {adding && <OrganizationForm initial={EMPTY} onDone={() => setAdding(false)} onCancel={() => setAdding(false)} />}
       </Dialog>

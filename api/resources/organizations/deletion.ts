@@ -1,0 +1,147 @@
+// Deleting an organization (admin): refused while its work runs, marked 'deleting' at once (no
+// list or read shows it from then on, its users' sessions end), then removed by the
+// organization-delete workflow (workflows/organization-delete.ts), which a repeated request joins.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Config } from '../../../common/config';
+import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../../../common/models/app-setting';
+import { NetSuiteAccount } from '../../../common/models/netsuite-account';
+import { Organization, type OrganizationDoc } from '../../../common/models/organization';
+import { PipelineRun } from '../../../common/models/pipeline-run';
+import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
+import { SageAccount } from '../../../common/models/sage-account';
+import { SyncRun, type SyncProvider } from '../../../common/models/sync-run';
+import { User, type UserDoc } from '../../../common/models/user';
+import { workflowIds } from '../../../common/temporal';
+import type { organizationDeleteWorkflow } from '../../../workflows/organization-delete';
+import { audit } from '../../lib/audit';
+import { ApiError, notFound } from '../../lib/errors';
+import { ORGANIZATION_NOT_FOUND } from '../../lib/organization';
+import { workflowStart } from '../../lib/temporal';
+
+/** The deletion's workflow id: one per organization, so a repeated request finds the running one. */
+export const organizationDeleteWorkflowId = (orgId: string) => `organization-delete-${orgId}`;
+
+const PROVIDER_NAMES: Record<SyncProvider, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
+const SYNC_TYPES: Record<string, SyncProvider> = { quickbooksSyncWorkflow: 'quickbooks', sageSyncWorkflow: 'sage', netsuiteSyncWorkflow: 'netsuite' };
+const ONBOARDING_TYPES = new Set(['onboardOrganizationWorkflow', 'createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow']);
+
+const PIPELINE_RUN = 'a pipeline run';
+const CONSOLIDATION = 'a consolidation';
+const ONBOARDING = 'onboarding';
+const CSV_SAVE = 'a CSV save';
+const syncOf = (provider: SyncProvider) => `a ${PROVIDER_NAMES[provider]} sync`;
+
+/** What a running workflow of the organization is, in the admin's words; null for work a deletion may stop. */
+function workOf(workflowType: string): string | null {
+  if (workflowType === 'pipelineRunWorkflow') return PIPELINE_RUN;
+  if (workflowType === 'consolidationWorkflow') return CONSOLIDATION;
+  if (ONBOARDING_TYPES.has(workflowType)) return ONBOARDING;
+  // A save writes into the database the deletion removes.
+  if (workflowType === 'csvSaveWorkflow') return CSV_SAVE;
+  const provider = SYNC_TYPES[workflowType];
+  return provider ? syncOf(provider) : null;
+}
+
+/** True while the workflow (its latest run, or the given one) runs. */
+async function running(temporal: Client, workflowId: string, runId?: string): Promise<boolean> {
+  try {
+    return (await temporal.workflow.getHandle(workflowId, runId).describe()).status.name === 'RUNNING';
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return false;
+    throw e;
+  }
+}
+
+/**
+ * The organization's work in progress that a deletion must not cut short: pipeline runs, syncs,
+ * onboarding, consolidations (and CSV saves). Three sources, because each misses something: the
+ * workflows under their known ids (authoritative; a scheduled sync's id carries its time), the run
+ * records still 'running' (checked against their workflow: a record left behind by a killed run
+ * does not count), and Temporal's list of the organization's running workflows (search attribute
+ * OrganizationId; it may lag a moment behind a start).
+ */
+export async function organizationBusyWith(temporal: Client, orgId: string): Promise<string[]> {
+  const [qb, sage, ns] = await Promise.all([
+    QuickBooksAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
+    SageAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
+    NetSuiteAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
+  ]);
+  const known: [string, string][] = [
+    [workflowIds.pipelineRun(orgId), PIPELINE_RUN],
+    [workflowIds.consolidation(orgId), CONSOLIDATION],
+    [workflowIds.onboarding(orgId), ONBOARDING],
+    ...['container', 'database', 'datafactory', 'import'].map((step): [string, string] => [workflowIds.onboardingStep(step, orgId), ONBOARDING]),
+    ...qb.map((a): [string, string] => [workflowIds.quickbooksSync(String(a._id)), syncOf('quickbooks')]),
+    ...sage.map((a): [string, string] => [workflowIds.sageSync(String(a._id)), syncOf('sage')]),
+    ...ns.map((a): [string, string] => [workflowIds.netsuiteSync(String(a._id)), syncOf('netsuite')]),
+  ];
+  const [pipelineRuns, syncRuns] = await Promise.all([
+    PipelineRun.find({ organization_id: orgId, status: 'running' }, { workflowId: 1, runId: 1 }).lean(),
+    SyncRun.find({ organization_id: orgId, status: 'running' }, { workflowId: 1, runId: 1, provider: 1 }).lean(),
+  ]);
+  const checks: Promise<string | null>[] = [
+    ...known.map(async ([id, what]) => ((await running(temporal, id)) ? what : null)),
+    ...pipelineRuns.map(async (r) => ((await running(temporal, r.workflowId, r.runId)) ? PIPELINE_RUN : null)),
+    ...syncRuns.map(async (r) => ((await running(temporal, r.workflowId, r.runId)) ? syncOf(r.provider as SyncProvider) : null)),
+    (async () => {
+      const found: string[] = [];
+      for await (const w of temporal.workflow.list({ query: `OrganizationId = '${orgId}' AND ExecutionStatus = 'Running'` })) {
+        const what = workOf(w.type);
+        if (what) found.push(what);
+      }
+      return found.join('\n') || null;
+    })(),
+  ];
+  const busy = new Set<string>();
+  for (const what of await Promise.all(checks)) for (const w of what?.split('\n') ?? []) busy.add(w);
+  return [...busy];
+}
+
+const listed = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The 409's message: what runs, and what to do. */
+export function busyMessage(name: string, busy: string[]): string {
+  return `Organization "${name}" cannot be deleted while ${listed(busy)} ${busy.length > 1 ? 'are' : 'is'} in progress: wait for ${busy.length > 1 ? 'them' : 'it'} to finish (or cancel ${busy.length > 1 ? 'them' : 'it'}), then delete the organization again.`;
+}
+
+export interface DeletionDeps {
+  temporal: Client;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>;
+}
+
+/**
+ * DELETE /organization/:id. A first request (or one after a failed deletion) checks that nothing
+ * runs, marks the organization, writes the demo marker for the demo organization (before any
+ * step, so a restart never brings the demo back), ends its users' sessions and starts the
+ * workflow; a request while it is deleting joins the running workflow (same id).
+ */
+export async function deleteOrganization(deps: DeletionDeps, actor: UserDoc, id: string): Promise<{ workflowId: string; organizationName: string }> {
+  const org = await Organization.findById(id).lean<OrganizationDoc>();
+  if (!org) throw notFound(ORGANIZATION_NOT_FOUND);
+  const workflowId = organizationDeleteWorkflowId(id);
+  const first = org.deletion?.status !== 'deleting';
+  if (first) {
+    const busy = await organizationBusyWith(deps.temporal, id);
+    if (busy.length) throw new ApiError(409, busyMessage(org.organizationName, busy));
+    if (org.demo) {
+      const marker: DemoRemoved = { removedAt: new Date(), removedBy: actor.email, organizationId: id, organizationName: org.organizationName };
+      await setAppSettingOnce(DEMO_ORGANIZATION_REMOVED, marker);
+    }
+    const deletion = { requestedAt: new Date(), requestedBy: { userId: actor._id, email: actor.email, name: actor.fullName || actor.email }, status: 'deleting', workflowId, error: null, failedAt: null };
+    const marked = await Organization.updateOne({ _id: id }, { $set: { deletion } });
+    if (marked.matchedCount === 0) throw notFound(ORGANIZATION_NOT_FOUND);
+    // Through the User model: this process's cache of signed-in users forgets them at once.
+    await User.updateMany({ organization_id: id, role: 'user' }, { $inc: { tokenVersion: 1 } });
+    await audit({ actor, action: 'organization.delete.requested', targetType: 'organization', targetId: id, before: { organizationName: org.organizationName, demo: Boolean(org.demo), retry: org.deletion?.status === 'failed' } });
+  }
+  try {
+    await deps.temporal.workflow.start<typeof organizationDeleteWorkflow>('organizationDeleteWorkflow', { ...workflowStart(deps.config, workflowId, id), args: [{ orgId: id }] });
+  } catch (e) {
+    if (!first) throw e;
+    // Not started: the organization shows again, as failed, for the admin to retry.
+    const error = `The deletion could not be started: ${(e as Error).message}`;
+    await Organization.updateOne({ _id: id, 'deletion.status': 'deleting' }, { $set: { 'deletion.status': 'failed', 'deletion.error': error, 'deletion.failedAt': new Date() } });
+    throw e;
+  }
+  return { workflowId, organizationName: org.organizationName };
+}
