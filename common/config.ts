@@ -84,6 +84,10 @@ export const configSchema = z
     ADMIN_EMAIL: z.string().email().default('admin@ledgerflow.local'),
     ADMIN_PASSWORD: optionalString,
     SELF_SIGNUP: bool.default('false'),
+    /** The demo organization on the embedded default (PROVIDER=local, not production): created on the first start unless false or removed once. */
+    DEMO: bool.default('true'),
+    /** The simulated companies' sign-ins for the demo (JSON, set by npm start when it starts simulators/). */
+    DEMO_CONNECTIONS: optionalString,
     CORS_ORIGINS: optionalString,
     TRUST_PROXY: trustProxy,
     SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
@@ -129,6 +133,10 @@ export const configSchema = z
     QBO_AUTHORIZE_URL: url.default('https://appcenter.intuit.com/connect/oauth2'),
     QBO_TOKEN_URL: url.default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
     QBO_API_BASE: optionalString.pipe(url.optional()),
+    /** Intuit's webhook verifier token (the app's Webhooks page): POST /quickbooks/webhooks answers 503 until it is set. */
+    QBO_WEBHOOK_VERIFIER_TOKEN: optionalString,
+    /** Quiet time after an account's last QuickBooks notification before its sync starts (a burst of changes syncs once). */
+    QBO_WEBHOOK_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
     /**
      * Where NetSuite accounts are reached: {account} becomes the account's host form (1234567_SB1 ->
@@ -141,8 +149,8 @@ export const configSchema = z
     /** Requests one worker sends one NetSuite account at once (lowered to what governanceLimits allows, when the role may read it). */
     NETSUITE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
-    /** Months each account sync fetches, up to and including the current one. */
-    SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+    /** Months each account sync fetches, up to and including the current one: two full years and the month in progress. */
+    SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(25),
     /** Wait before retrying a throttled connector call (Intuit asks for 60 s; Sage's GW-0010 doubles it per attempt). */
     SYNC_THROTTLE_RETRY_SECONDS: z.coerce.number().positive().default(60),
     /** How long GET /pipeline/run-pipeline waits for a run before answering 202 with its state (the web client gives up at 100 s). */
