@@ -6,6 +6,7 @@ import { logger, setLogLevel } from '../common/logger';
 import { createApp } from './app';
 import { createTemporalClient } from './lib/temporal';
 import { ensureFirstAdmin } from './lib/first-admin';
+import { demoWanted, runDemo } from './demo/seed';
 
 async function main() {
   const cfg = config();
@@ -30,6 +31,18 @@ async function main() {
       lines.push(`Sign in as ${admin.email} (or any user you created).`);
     }
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
+    // The demo organization (embedded default only) is made beside the api's own work.
+    const demo = demoWanted(cfg);
+    if (demo.wanted) {
+      const address = server.address();
+      const port = address && typeof address === 'object' ? address.port : cfg.PORT;
+      runDemo(cfg, `http://127.0.0.1:${port}`, demo.connections).catch((err: unknown) => {
+        logger.error({ err }, 'demo organization not created');
+        process.stdout.write(`[demo] not created: ${err instanceof Error ? err.message : String(err)}\n`);
+      });
+    } else if (cfg.PROVIDER === 'local' && cfg.NODE_ENV !== 'production' && cfg.DEMO) {
+      process.stdout.write(`[demo] no demo organization: ${demo.why}\n`);
+    }
   });
 
   const shutdown = () => {

@@ -69,9 +69,11 @@ await main(async () => {
   // connects without an outside account. Settings the user gave (QBO_CLIENT_ID, ...) win.
   let simulated = {};
   let simulatorNote = '';
+  let simulatorReady = null;
   if (simulators) {
     process.stdout.write('[start] starting the QuickBooks, Sage Intacct and NetSuite simulators ...\n');
     const ready = await startSimulators(group, { dataDir, ports, appUrl: `http://127.0.0.1:${ports.app}` });
+    simulatorReady = ready;
     simulated = simulatorEnv(env, ready.env);
     const { intacct, netsuite } = ready.companies;
     simulatorNote = [
@@ -83,6 +85,16 @@ await main(async () => {
     ].join('\n');
   }
   const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated };
+  // The demo organization connects to the simulators; it is made only when every connection
+  // points at them (a QuickBooks, Sage or NetSuite setting of the user's own turns it off).
+  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL) {
+    const { quickbooks, intacct, netsuite } = simulatorReady.companies;
+    childEnv.DEMO_CONNECTIONS = JSON.stringify({
+      quickbooks: { realmId: quickbooks.realmId },
+      sage: { senderId: simulatorReady.intacctSender.senderId, senderPassword: simulatorReady.intacctSender.senderPassword, companyId: intacct.companyId, userId: intacct.userId, userPassword: intacct.userPassword },
+      netsuite: { accountId: netsuite.accountId, clientId: netsuite.clientId, certificateId: netsuite.certificateId, keyFile: simulatorReady.netsuiteKeyFile },
+    });
+  }
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
   const worker = group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT });
   const api = group.spawn('api', process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT, echo: true });
