@@ -209,6 +209,14 @@ describe('the demo organization on the first npm start', () => {
     expect(deCa.likelyCause).not.toBe('within tolerance');
   });
 
+  it('gives the Dashboard overview the consolidated months at once', async () => {
+    const o = await api<{ currency: string; months: { period: string; revenue: string | null; netIncome: string | null }[] }>('GET', `/reports/${orgId}/overview`);
+    expect(o.status).toBe(200);
+    expect(o.data.currency).toBe('USD');
+    expect(o.data.months.map((m) => m.period)).toEqual(demoMonths().slice(-12));
+    for (const m of o.data.months) expect(Number(m.revenue)).toBeGreaterThan(0);
+  });
+
   it('saved the budget as a table', async () => {
     const tables = await api<{ tables: { name: string; rows: number }[] }>('GET', `/tables/${orgId}`);
     const budget = tables.data.tables.find((t) => t.name === 'budget');
