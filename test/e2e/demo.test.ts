@@ -114,25 +114,37 @@ const login = async (email: string, password: string) => {
 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-demo-'));
-  const [app, temporal, ui, mongo, blob, qbo, intacct, netsuite] = await Promise.all(Array.from({ length: 8 }, freePort));
-  env = {
-    DATA_DIR: dataDir,
-    PORT: String(app),
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporal}`,
-    TEMPORAL_UI_PORT: String(ui),
-    FERRETDB_PORT: String(mongo),
-    AZURITE_BLOB_PORT: String(blob),
-    QBO_SIMULATOR_PORT: String(qbo),
-    INTACCT_SIMULATOR_PORT: String(intacct),
-    NETSUITE_SIMULATOR_PORT: String(netsuite),
-    QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
-  };
-  base = `http://127.0.0.1:${app}`;
-  simulatorUrl = `http://127.0.0.1:${qbo}`;
-  launcher = startLauncher(env);
-  const a = await launcher.waitFor(/First admin created\. Sign in as (\S+) with password (\S+)/, 5 * 60_000);
-  admin = { email: a[1]!, password: a[2]! };
+  // Free ports are picked, then bound by the launcher's children a few seconds later: another
+  // test may take one meanwhile. A start that dies before the api is up is tried again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-demo-'));
+    const [app, temporal, ui, mongo, blob, qbo, intacct, netsuite] = await Promise.all(Array.from({ length: 8 }, freePort));
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(app),
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporal}`,
+      TEMPORAL_UI_PORT: String(ui),
+      FERRETDB_PORT: String(mongo),
+      AZURITE_BLOB_PORT: String(blob),
+      QBO_SIMULATOR_PORT: String(qbo),
+      INTACCT_SIMULATOR_PORT: String(intacct),
+      NETSUITE_SIMULATOR_PORT: String(netsuite),
+      QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
+    };
+    base = `http://127.0.0.1:${app}`;
+    simulatorUrl = `http://127.0.0.1:${qbo}`;
+    launcher = startLauncher(env);
+    try {
+      const a = await launcher.waitFor(/First admin created\. Sign in as (\S+) with password (\S+)/, 5 * 60_000);
+      admin = { email: a[1]!, password: a[2]! };
+      break;
+    } catch (e) {
+      await launcher.stop();
+      if (attempt >= 3 || launcher.child.exitCode === null) throw e;
+      process.stdout.write(`[demo test] the start failed (attempt ${attempt}), trying new ports:\n${launcher.output().slice(-600)}\n`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
   const m = await launcher.waitFor(/\[demo\] demo organization .* sign in as (\S+) with password (\S+)/, 15 * 60_000);
   demo = { email: m[1]!, password: m[2]! };
   token = await login(demo.email, demo.password);
