@@ -17,6 +17,8 @@
 // - Investments: US's investment in each subsidiary = ownership x the subsidiary's share
 //   capital x the month-1 closing rate (the historical rate), so the elimination is exact.
 
+import { divHalfEven, formatFixed } from '../common/consolidation/decimal';
+
 export type DemoRole = 'US' | 'UK' | 'DE' | 'CA';
 export const DEMO_ROLES: readonly DemoRole[] = ['US', 'UK', 'DE', 'CA'];
 export type DemoCurrency = 'USD' | 'GBP' | 'EUR' | 'CAD';
@@ -281,22 +283,11 @@ export interface DemoBooks {
   budget: DemoBudgetRow[];
 }
 
-// ---- integer helpers
+// ---- integer helpers (half-even division and fixed-point text are the consolidation's own)
+
+export { divHalfEven };
 
 const MICRO = 1_000_000n;
-
-/** n / d rounded half to even; d > 0. */
-export function divHalfEven(n: bigint, d: bigint): bigint {
-  let q = n / d;
-  let r = n % d;
-  if (r < 0n) {
-    q -= 1n;
-    r += d;
-  }
-  const twice = 2n * r;
-  if (twice > d || (twice === d && q % 2n !== 0n)) q += 1n;
-  return q;
-}
 
 /** A 6-decimal rate text as millionths. */
 export function rateMicro(rate: string): bigint {
@@ -312,10 +303,7 @@ export function translateCents(cents: bigint, rate: string): bigint {
 }
 
 /** Cents as decimal text ("-1234.50"). */
-export function centsToText(c: bigint): string {
-  const a = c < 0n ? -c : c;
-  return `${c < 0n ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
-}
+export const centsToText = (c: bigint): string => formatFixed(c, 2);
 
 /** Decimal text ("1000", "1000.5", "1000.50") as cents; null when it is not one. */
 export function textToCents(text: string): bigint | null {

@@ -292,6 +292,22 @@ interface CompiledQuery {
 
 // ---- the server ---------------------------------------------------------------------------
 
+/** The posted lines as columns, room for `size` of them (a quarter of a million lines stay small). */
+function lineArrays(size: number) {
+  return {
+    tx: new Int32Array(size),
+    line: new Uint8Array(size),
+    posting: new Uint8Array(size),
+    book: new Uint8Array(size),
+    account: new Int32Array(size),
+    cents: new Int32Array(size),
+    credit: new Uint8Array(size),
+    period: new Int32Array(size),
+    sub: new Uint8Array(size),
+    size: 0,
+  };
+}
+
 export class FakeNetSuite {
   readonly accountId: string;
   readonly months: string[];
@@ -454,18 +470,7 @@ export class FakeNetSuite {
     const nonPosting = Math.ceil(posted / 19) + 1;
     const secondary = Math.ceil(posted / 10);
     const size = 2 * (posted + outside + nonPosting + secondary);
-    const L = {
-      tx: new Int32Array(size),
-      line: new Uint8Array(size),
-      posting: new Uint8Array(size),
-      book: new Uint8Array(size),
-      account: new Int32Array(size),
-      cents: new Int32Array(size),
-      credit: new Uint8Array(size),
-      period: new Int32Array(size),
-      sub: new Uint8Array(size),
-      size: 0,
-    };
+    const L = lineArrays(size);
     const push = (tx: number, line: number, posting: number, book: number, account: number, cents: number, credit: number, period: number, sub: number) => {
       const i = L.size++;
       L.tx[i] = tx;
@@ -538,18 +543,7 @@ export class FakeNetSuite {
     const idOf = new Map(DEMO_NETSUITE_ACCOUNTS.map((a) => [a.acctnumber, a.id]));
     const entries = (['DE', 'CA'] as const).flatMap((role) => books.entities[role].journals.map((j) => ({ role, j }))).sort((x, y) => x.j.date.localeCompare(y.j.date) || x.role.localeCompare(y.role));
     const size = entries.reduce((n, e) => n + e.j.lines.length, 0);
-    const L = {
-      tx: new Int32Array(size),
-      line: new Uint8Array(size),
-      posting: new Uint8Array(size),
-      book: new Uint8Array(size),
-      account: new Int32Array(size),
-      cents: new Int32Array(size),
-      credit: new Uint8Array(size),
-      period: new Int32Array(size),
-      sub: new Uint8Array(size),
-      size: 0,
-    };
+    const L = lineArrays(size);
     let tx = 300000;
     for (const { role, j } of entries) {
       tx++;
