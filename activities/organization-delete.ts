@@ -8,7 +8,8 @@
 //   files        its uploads' blobs and records, and its storage container
 //   database     its SQL database (local: the SQLite file and its journal files; azure: the Azure
 //                SQL database through ARM) and, on azure, its data factory
-//   runs         pipeline runs and sync runs
+//   runs         pipeline runs and sync runs: they live in its database (gone with it); what
+//                the upgrade's move left in the legacy Mongo collections
 //   users        its users (role user), their reset tokens; an admin attached to it is detached
 //   finish       the audit record, then the organization document
 import type { BlobServiceClient } from '@azure/storage-blob';
@@ -27,11 +28,12 @@ import { NetSuiteAccount } from '../common/models/netsuite-account';
 import { OAuthState } from '../common/models/oauth-state';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { ResetToken } from '../common/models/reset-token';
 import { SageAccount } from '../common/models/sage-account';
-import { SyncRun, SYNC_PROVIDERS, type SyncProvider } from '../common/models/sync-run';
+import { SYNC_PROVIDERS, type SyncProvider } from '../common/models/sync-run';
+import { deleteLegacyRuns } from '../common/records/run-migration';
+import { forgetRunStore } from '../common/records/run-store';
 import { Upload } from '../common/models/upload';
 import { User } from '../common/models/user';
 import { localDatabaseFile } from '../common/org-database';
@@ -301,17 +303,17 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       }
       if (databaseName) {
         await assertOnlyOurs(orgId, 'databaseName', databaseName, 'Database');
+        // This process's handle on it (run records) closes first.
+        await forgetRunStore(orgId);
         database = await remover.removeDatabase(org, databaseName);
       }
       return { database, dataFactory };
     },
 
-    /** Its pipeline runs and sync runs. */
+    /** Its pipeline runs and sync runs left in the legacy Mongo collections (the rest went with its database). */
     async deleteOrganizationRuns({ orgId }: OrganizationDeleteStepInput): Promise<{ pipelineRuns: number; syncRuns: number }> {
       if (!(await markedOrganization(orgId))) return { pipelineRuns: 0, syncRuns: 0 };
-      const pipelineRuns = (await PipelineRun.deleteMany({ organization_id: orgId })).deletedCount;
-      const syncRuns = (await SyncRun.deleteMany({ organization_id: orgId })).deletedCount;
-      return { pipelineRuns, syncRuns };
+      return deleteLegacyRuns(orgId);
     },
 
     /** Its users (role user) with their reset tokens; an admin attached to it stays, detached. */

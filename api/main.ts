@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { createTemporalClient } from './lib/temporal';
 import { ensureFirstAdmin } from './lib/first-admin';
 import { demoWanted, runDemo } from './demo/seed';
+import { closeRunStores } from '../common/records/run-store';
 
 async function main() {
   const cfg = config();
@@ -47,7 +48,9 @@ async function main() {
 
   const shutdown = () => {
     server.close(() => {
-      void connection.close().finally(() => void mongoose.disconnect().finally(() => process.exit(0)));
+      void closeRunStores()
+        .then(() => connection.close())
+        .finally(() => void mongoose.disconnect().finally(() => process.exit(0)));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   };

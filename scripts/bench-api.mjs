@@ -15,7 +15,7 @@
 // Nothing is asserted.
 import bcrypt from 'bcryptjs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,20 +153,42 @@ try {
   await db.collection('quickbooksaccounts').insertOne({ _id: accountId, organization_id: orgId, realmId: 'bench-realm', companyName: 'Bench Co', accessTokenEnc: 'x', refreshTokenEnc: 'x', accessTokenExpiresAt: new Date(Date.now() + day), status: 'active', syncIntervalHours: 24, createdAt: new Date(), updatedAt: new Date() });
   const counts = { pipelineruns: Math.round(RECORDS * 0.4), syncruns: Math.round(RECORDS * 0.3), uploads: Math.round(RECORDS * 0.15), audits: Math.round(RECORDS * 0.15) };
   const at = (i, n) => new Date(t0 + Math.floor((i / n) * 365 * day));
+  // Pipeline runs and sync runs live in each organization's own database (common/records/run-store.ts):
+  // a tenth of them in the measured organization (its account's sync history among them), the
+  // rest spread over the others, written through the store's own bulk inserts.
+  const { tsImport } = await import('tsx/esm/api');
+  const { RunStore, withRequiredRunStore, closeRunStores } = await tsImport('../common/records/run-store.ts', import.meta.url);
+  const { openOrgConnection } = await tsImport('../common/org-database.ts', import.meta.url);
+  const { loadConfig } = await tsImport('../common/config.ts', import.meta.url);
+  const Database = (await import('better-sqlite3')).default;
+  mkdirSync(join(dir, 'warehouse'), { recursive: true });
+  const runsOf = Array.from({ length: ORGS }, () => ({ pipeline: [], sync: [] }));
   const runIds = [];
-  await bulk('pipelineruns', counts.pipelineruns, (i) => {
+  const otherAccounts = Array.from({ length: 100 }, () => new ObjectId());
+  for (let i = 0; i < counts.pipelineruns; i++) {
+    const o = i % 10 === 0 ? orgIndex : i % ORGS;
     const startedAt = at(i, counts.pipelineruns);
     const runId = `bench-run-${i}`;
-    if (i % ORGS === orgIndex) runIds.push(runId);
-    return { organization_id: orgIds[i % ORGS], workflowId: `pipeline-${orgIds[i % ORGS]}-${i}`, runId, status: i % 10 === 0 ? 'failed' : 'succeeded', startedAt, endedAt: new Date(startedAt.getTime() + 60_000), durationMs: 60_000, rowsMoved: 1000, fileCount: 2, error: null, startedBy: { userId: 'x', name: 'Bench', email: 'bench@example.com' }, pipelines: [{ name: 'Load CSV files', status: 'succeeded', rowsMoved: 1000, files: [], tables: [{ tableName: 'trial_balance', action: 'loaded', rows: 1000 }], warnings: [] }], createdAt: startedAt, updatedAt: startedAt };
-  });
-  // Sync runs: a tenth of them on the measured account, the rest spread over other accounts.
-  const otherAccounts = Array.from({ length: 100 }, () => new ObjectId());
-  await bulk('syncruns', counts.syncruns, (i) => {
+    if (o === orgIndex) runIds.push(runId);
+    runsOf[o].pipeline.push({ runId, organization_id: String(orgIds[o]), workflowId: `pipelines-${orgIds[o]}`, status: i % 10 === 1 ? 'failed' : 'succeeded', startedAt, endedAt: new Date(startedAt.getTime() + 60_000), durationMs: 60_000, rowsMoved: 1000, fileCount: 2, error: null, startedBy: { userId: 'x', name: 'Bench', email: 'bench@example.com' }, pipelines: [{ name: 'Load CSV files', status: 'succeeded', rowsMoved: 1000, files: [], tables: [{ tableName: 'trial_balance', action: 'loaded', rows: 1000 }], warnings: [] }], createdAt: startedAt, updatedAt: startedAt });
+  }
+  for (let i = 0; i < counts.syncruns; i++) {
     const mine = i % 10 === 0;
+    const o = mine ? orgIndex : i % ORGS;
     const startedAt = at(i, counts.syncruns);
-    return { provider: 'quickbooks', accountId: mine ? accountId : otherAccounts[i % 100], organization_id: mine ? orgId : orgIds[i % ORGS], workflowId: `sync-quickbooks-${i}`, runId: `bench-sync-${i}`, trigger: 'scheduled', status: 'succeeded', startedAt, finishedAt: new Date(startedAt.getTime() + 30_000), rows: { accounts: 100, journal_lines: 5000 }, rowsTotal: 5100, periods: ['2025-01'], error: null };
-  });
+    runsOf[o].sync.push({ id: new ObjectId().toHexString(), provider: 'quickbooks', accountId: String(mine ? accountId : otherAccounts[i % 100]), organization_id: String(orgIds[o]), workflowId: `sync-quickbooks-${i}`, runId: `bench-sync-${i}`, trigger: 'schedule', status: 'succeeded', startedAt, finishedAt: new Date(startedAt.getTime() + 30_000), rows: { accounts: 100, journal_lines: 5000 }, rowsTotal: 5100, periods: ['2025-01'], error: null });
+  }
+  for (let o = 0; o < ORGS; o++) {
+    const file = join(dir, 'warehouse', `org-${o}.sqlite`);
+    new Database(file).close();
+    const conn = await openOrgConnection({ dialect: 'sqlite', file });
+    const store = new RunStore(conn);
+    await store.ensureTables();
+    await store.insertPipelineRuns(runsOf[o].pipeline);
+    await store.insertSyncRuns(runsOf[o].sync);
+    await conn.close();
+    runsOf[o] = null;
+  }
   await bulk('uploads', counts.uploads, (i) => ({ organization_id: orgIds[i % ORGS], fileName: `file-${i}.csv`, containerName: `org-${i % ORGS}`, blobName: `uploads/file-${i}.csv`, url: `http://127.0.0.1/org-${i % ORGS}/uploads/file-${i}.csv`, size: 12345, columns: [{ name: 'a', type: 'string' }], createdAt: at(i, counts.uploads), updatedAt: at(i, counts.uploads) }));
   await bulk('auditrecords', counts.audits, (i) => ({ actor: { userId: 'x', email: 'bench@example.com', role: 'admin' }, action: 'organization.update', targetType: 'organization', targetId: String(orgIds[i % ORGS]), at: at(i, counts.audits), createdAt: at(i, counts.audits) }));
   // A worker's heartbeat that stays fresh for the run (no worker process: it would take a core).
@@ -205,6 +227,8 @@ try {
     ['GET /health', { path: '/api/v1/health' }],
     ['GET /pipeline/runs/:org (page 1)', { path: `/api/v1/pipeline/runs/${orgId}?page=1`, headers: as(userToken) }],
     ['GET /quickbooks/sync-runs', { path: `/api/v1/quickbooks/sync-runs?id=${accountId}&limit=20`, headers: as(userToken) }],
+    ['GET /pipeline/list-files/:org', { path: `/api/v1/pipeline/list-files/${orgId}`, headers: as(userToken) }],
+    ['GET /user?page=1 (admin)', { path: '/api/v1/user?page=1', headers: as(adminToken) }],
     ['POST /auth/login', { method: 'POST', path: '/api/v1/auth/login', body: { email: userEmail, password } }],
   ];
   // The bare handler answers each path with the api's own answer (status and body).
@@ -232,10 +256,20 @@ try {
     const b = await load(ports.bare, c);
     results.push({ name, a, b });
   }
-  // The run-state write as the pipeline activities do it (activities/datafactory/run-context.ts).
+  // The run-state write as the pipeline activities do it (activities/datafactory/run-context.ts):
+  // a read-modify-write of one run in its organization's database, through the store.
   process.stderr.write('[bench] run-state write ...\n');
-  const { PipelineRun } = await import('tsx/esm/api').then(({ tsImport }) => tsImport('../common/models/pipeline-run.ts', import.meta.url));
-  const write = await loadOp((i) => PipelineRun.updateOne({ runId: runIds[i % runIds.length] }, { $set: { 'pipelines.0.rowsMoved': i } }));
+  const benchConfig = loadConfig({ ...process.env, ...env });
+  const write = await loadOp((i) =>
+    withRequiredRunStore(benchConfig, String(orgId), (s) =>
+      s.updatePipelineRun(runIds[i % runIds.length], (r) => {
+        if (!r) return null;
+        r.pipelines[0].rowsMoved = i;
+        return r;
+      }),
+    ),
+  );
+  await closeRunStores();
   clearInterval(sampler);
   bare.kill('SIGTERM');
   await mongoose.disconnect();
@@ -246,7 +280,7 @@ try {
   for (const r of results) {
     process.stdout.write(`${r.name.padEnd(36)} | ${ms(r.a.p50)} | ${ms(r.a.p99)} | ${r.a.rps.toFixed(0).padStart(9)} | ${ms(r.b.p50)} | ${ms(r.b.p99)} | ${r.b.rps.toFixed(0).padStart(10)} | ${(r.a.p99 / r.b.p99).toFixed(1).padStart(8)}x | ${r.a.statuses}\n`);
   }
-  process.stdout.write(`${'run-state write updateOne({runId})'.padEnd(36)} | ${ms(write.p50)} | ${ms(write.p99)} | ${write.rps.toFixed(0).padStart(9)} | (driver straight to the store, ${write.n} writes)\n`);
+  process.stdout.write(`${'run-state write (run store)'.padEnd(36)} | ${ms(write.p50)} | ${ms(write.p99)} | ${write.rps.toFixed(0).padStart(9)} | (the store's read-modify-write in the organization's database, ${write.n} writes)\n`);
   process.stdout.write(`api RSS: ${rssStart.toFixed(0)} MB after start, ${rssPeak.toFixed(0)} MB peak under load\n`);
 } finally {
   await group.stopAll(3000);

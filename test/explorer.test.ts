@@ -25,10 +25,10 @@ import { OUTPUT_TABLES } from '../common/consolidation/store';
 import { MAX_PAGE_SIZE, PIPELINE_TABLES, rowsPageSchema, tableAnswerSchema, tableListSchema, type TableInfoAnswer } from '../common/contract/tables';
 import { Organization } from '../common/models/organization';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { SyncRun } from '../common/models/sync-run';
 import { localDatabaseFile, openOrgConnection, type OrgDatabase } from '../common/org-database';
 import { generatedCsv } from './fixtures/csv/helpers';
 import { LEDGER_CSV, RATES_CSV } from './helpers/consolidation-books';
+import { addSyncRuns, syncRunRecord } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
@@ -151,7 +151,7 @@ beforeAll(async () => {
     },
   ]);
   await writer.close();
-  await SyncRun.create({ provider: 'quickbooks', accountId: account._id, organization_id: orgId, workflowId: 'sync-quickbooks-x', runId: uniq('run'), status: 'succeeded', startedAt: new Date('2026-03-01T09:29:00Z'), finishedAt: new Date(syncedAt), rows: { quickbooks_accounts: 2 }, rowsTotal: 2 });
+  await addSyncRuns(stack.config, orgId, [syncRunRecord({ provider: 'quickbooks', accountId: String(account._id), organization_id: orgId, workflowId: 'sync-quickbooks-x', runId: uniq('run'), status: 'succeeded', startedAt: new Date('2026-03-01T09:29:00Z'), finishedAt: new Date(syncedAt), rows: { quickbooks_accounts: 2 }, rowsTotal: 2 })]);
 
   // The consolidation: settings, mappings, rates, one run by the user.
   expect((await api('put', `/consolidation/${orgId}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 })).status).toBe(200);

@@ -3,11 +3,17 @@
 // server that answers the ARM calls (test/fakes/azure-management.ts), driven through the api
 // and real workflows on the Temporal dev server. Blob storage stays Azurite (same SDK).
 import { Worker } from '@temporalio/worker';
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createActivities } from '../activities';
 import { createApp } from '../api/app';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
+import { openOrgConnection } from '../common/org-database';
+import { setRunStoreOpener } from '../common/records/run-store';
 import { Upload } from '../common/models/upload';
 import { trialBalanceScriptForDataFactory } from '../activities/warehouse/transforms/trial-balance';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
@@ -25,6 +31,13 @@ let adminToken: string;
 beforeAll(async () => {
   stack = await startStack();
   fake = await startFakeAzureManagement();
+  // Run records live in the organization's Azure SQL database: no SQL Server here, a SQLite file stands in for it.
+  const standIns = mkdtempSync(join(tmpdir(), 'azure-sql-'));
+  await setRunStoreOpener(async (_cfg, ref) => {
+    const file = join(standIns, `${ref.databaseName}.sqlite`);
+    new Database(file).close();
+    return openOrgConnection({ dialect: 'sqlite', file });
+  });
   config = {
     ...stack.config,
     PROVIDER: 'azure',
@@ -51,6 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   worker.shutdown();
   await running;
+  await setRunStoreOpener(undefined);
   await fake.close();
   await stack.stop();
 });

@@ -7,6 +7,7 @@
 // test/replay.test.ts with every other one) are recorded again with RECORD_HISTORIES=1 npm test
 // -- test/organization-delete.test.ts.
 import { ScheduleNotFoundError } from '@temporalio/client';
+import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +18,12 @@ import { AppSetting, DEMO_ORGANIZATION_REMOVED, getAppSetting } from '../common/
 import { OAuthState } from '../common/models/oauth-state';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { SyncRun } from '../common/models/sync-run';
 import { Upload } from '../common/models/upload';
 import { User } from '../common/models/user';
 import { localDatabaseFile } from '../common/org-database';
+import { LEGACY_PIPELINE_RUNS } from '../common/records/run-migration';
+import { withRunStore } from '../common/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { busyMessage, organizationBusyWith, organizationDeleteWorkflowId } from '../api/resources/organizations/deletion';
 import { syncScheduleId, upsertSyncSchedule } from '../api/lib/schedules';
@@ -34,6 +35,7 @@ import { ensureAzureDatabase } from '../activities/warehouse/provision';
 import type { Config } from '../common/config';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
 import { onboardThroughApi } from './helpers/consolidation-books';
+import { addSyncRuns, deleteSyncRuns, syncRunRecord } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
@@ -86,6 +88,10 @@ async function recordHistory(name: string, workflowId: string, runId?: string): 
 }
 
 const orgDoc = (id: string) => Organization.findById(id).lean<OrganizationDoc>();
+/** The organization's run records (none once its database is gone). */
+const runCounts = async (orgId: string) =>
+  (await withRunStore(stack.config, orgId, async (s) => ({ pipelineRuns: (await s.listPipelineRuns({}, { offset: 0, limit: 1 })).total, syncRuns: (await s.recentSucceededSyncRuns(100)).length }))) ?? { pipelineRuns: 0, syncRuns: 0 };
+const legacyRuns = () => mongoose.connection.db!.collection(LEGACY_PIPELINE_RUNS);
 
 describe('DELETE /api/v1/organization/:id', () => {
   it('deletes an onboarded organization with its users, connections, files, container, database and runs; another organization is untouched', async () => {
@@ -103,7 +109,9 @@ describe('DELETE /api/v1/organization/:id', () => {
     const account = await QuickBooksAccount.create({ organization_id: goneId, realmId: `r${run}`, companyName: 'Gone Books', accessTokenEnc: 'x', refreshTokenEnc: 'x', accessTokenExpiresAt: new Date(), syncIntervalHours: 24 });
     const accountId = String(account._id);
     await upsertSyncSchedule(stack.env.client, { provider: 'quickbooks', accountId, orgId: goneId, intervalHours: 24, paused: true, taskQueue: stack.config.TEMPORAL_TASK_QUEUE });
-    await SyncRun.create({ provider: 'quickbooks', accountId, organization_id: goneId, workflowId: workflowIds.quickbooksSync(accountId), runId: `sync-${run}`, status: 'succeeded', startedAt: new Date(), finishedAt: new Date() });
+    await addSyncRuns(stack.config, goneId, [syncRunRecord({ provider: 'quickbooks', accountId, organization_id: goneId, workflowId: workflowIds.quickbooksSync(accountId), runId: `sync-${run}` })]);
+    // A record an upgrade could not move (left in the legacy collection): removed too.
+    await legacyRuns().insertOne({ organization_id: new mongoose.Types.ObjectId(goneId), runId: `legacy-${run}`, workflowId: 'x', status: 'succeeded', startedAt: new Date(), pipelines: [] });
     await OAuthState.create({ state: `state-${run}`, userId: gone.user._id, organization_id: goneId, expiresAt: new Date(Date.now() + 600_000) });
     const pending = await PendingConnection.create({ provider: 'sage', secretEnc: 'x', expiresAt: new Date(Date.now() + 300_000) });
     // Its connect workflow (on a queue nobody polls: still running) is what names its organization.
@@ -115,7 +123,7 @@ describe('DELETE /api/v1/organization/:id', () => {
     expect(existsSync(dbFile)).toBe(true);
     expect(await stack.blobService.getContainerClient(containerName).exists()).toBe(true);
     expect(await Upload.countDocuments({ organization_id: goneId })).toBe(2);
-    expect(await PipelineRun.countDocuments({ organization_id: goneId })).toBe(1);
+    expect(await runCounts(goneId)).toEqual({ pipelineRuns: 1, syncRuns: 1 });
     const keptBefore = (await orgDoc(keptId))!;
     const keptDbFile = localDatabaseFile(stack.config.WAREHOUSE_DIR, keptBefore.onboarding!.databaseName!);
 
@@ -142,8 +150,8 @@ describe('DELETE /api/v1/organization/:id', () => {
     expect(await stack.blobService.getContainerClient(containerName).exists()).toBe(false);
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) expect(existsSync(f)).toBe(false);
     expect(await Upload.countDocuments({ organization_id: goneId })).toBe(0);
-    expect(await PipelineRun.countDocuments({ organization_id: goneId })).toBe(0);
-    expect(await SyncRun.countDocuments({ organization_id: goneId })).toBe(0);
+    expect(await runCounts(goneId)).toEqual({ pipelineRuns: 0, syncRuns: 0 });
+    expect(await legacyRuns().countDocuments({ organization_id: new mongoose.Types.ObjectId(goneId) })).toBe(0);
     expect(await QuickBooksAccount.countDocuments({ organization_id: goneId })).toBe(0);
     expect(await OAuthState.countDocuments({ organization_id: goneId })).toBe(0);
     expect(await PendingConnection.exists({ _id: pending._id })).toBeNull();
@@ -219,25 +227,27 @@ describe('DELETE /api/v1/organization/:id', () => {
     const orgId = await addOrg(`Syncing ${run}`);
     const account = await QuickBooksAccount.create({ organization_id: orgId, realmId: `s${run}`, accessTokenEnc: 'x', refreshTokenEnc: 'x', accessTokenExpiresAt: new Date(), syncIntervalHours: 24 });
     const accountId = String(account._id);
-    expect(await organizationBusyWith(stack.env.client, orgId)).toEqual([]);
+    // Its runs are kept in its database (created with the first record).
+    await Organization.updateOne({ _id: orgId }, { $set: { 'onboarding.databaseName': `syncing${run}` } });
+    expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual([]);
 
     // A run record still 'running' whose workflow is gone (a killed run) does not count.
-    await SyncRun.create({ provider: 'sage', accountId, organization_id: orgId, workflowId: `sync-sage-${accountId}-gone`, runId: randomUUID(), status: 'running', startedAt: new Date() });
-    expect(await organizationBusyWith(stack.env.client, orgId)).toEqual([]);
+    await addSyncRuns(stack.config, orgId, [syncRunRecord({ provider: 'sage', accountId, organization_id: orgId, workflowId: `sync-sage-${accountId}-gone`, runId: randomUUID(), status: 'running', finishedAt: null })]);
+    expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual([]);
 
     const scheduledId = `${workflowIds.quickbooksSync(accountId)}-2026-11-24T10:00:00Z`;
     const handle = await stack.env.client.workflow.start('quickbooksSyncWorkflow', { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, scheduledId, orgId), args: [{ accountId, trigger: 'schedule' }] });
-    await SyncRun.create({ provider: 'quickbooks', accountId, organization_id: orgId, workflowId: scheduledId, runId: handle.firstExecutionRunId, status: 'running', startedAt: new Date() });
-    expect(await organizationBusyWith(stack.env.client, orgId)).toEqual(['a QuickBooks sync']);
+    await addSyncRuns(stack.config, orgId, [syncRunRecord({ provider: 'quickbooks', accountId, organization_id: orgId, workflowId: scheduledId, runId: handle.firstExecutionRunId, status: 'running', finishedAt: null })]);
+    expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual(['a QuickBooks sync']);
     const res = await del(orgId);
     expect(res.status).toBe(409);
     expect(res.body.errors[0].msg).toContain('while a QuickBooks sync is in progress');
 
     // Without its record, Temporal's list of the organization's running workflows still finds it.
-    await SyncRun.deleteMany({ organization_id: orgId });
-    await waitFor('the sync in the visibility list', async () => (await organizationBusyWith(stack.env.client, orgId)).includes('a QuickBooks sync'), 10_000, 200);
+    await deleteSyncRuns(stack.config, orgId);
+    await waitFor('the sync in the visibility list', async () => (await organizationBusyWith(stack.env.client, stack.config, orgId)).includes('a QuickBooks sync'), 10_000, 200);
     await handle.terminate('test over');
-    expect(await organizationBusyWith(stack.env.client, orgId)).toEqual([]);
+    expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual([]);
   });
 
   it('a step that fails leaves the organization listed for admins with the error; a new DELETE retries and finishes', async () => {

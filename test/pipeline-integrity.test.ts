@@ -9,9 +9,9 @@ import { createPipelineActivities } from '../activities/datafactory';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
+import { pipelineRunOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
@@ -133,11 +133,11 @@ describe('the run record and the workflow', () => {
     await acts.startPipelineRun({ orgId: o.orgID, workflowId: 'direct-test', runId, startedAt: new Date().toISOString() });
     const out = await acts.runFactoryPipeline({ orgId: o.orgID, runId, pipelineName: 'load-uploaded-csvs' });
     expect(out).toMatchObject({ status: 'succeeded', rowsMoved: 5 });
-    const during = await PipelineRun.findOne({ runId }).lean();
+    const during = await pipelineRunOf(stack.config, o.orgID, runId);
     expect(during!.pipelines[0]).toMatchObject({ status: 'running', rowsMoved: 5 });
 
-    await acts.finishPipelineRun({ runId, status: 'cancelled', unstarted: 'cancelled', outcomes: [{ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 5 }, { name: 'rebuild-reporting-tables', status: 'running', rowsMoved: 0 }] });
-    const after = await PipelineRun.findOne({ runId }).lean();
+    await acts.finishPipelineRun({ orgId: o.orgID, runId, status: 'cancelled', unstarted: 'cancelled', outcomes: [{ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 5 }, { name: 'rebuild-reporting-tables', status: 'running', rowsMoved: 0 }] });
+    const after = await pipelineRunOf(stack.config, o.orgID, runId);
     expect(after!.status).toBe('cancelled');
     expect(after!.pipelines.map((p) => [p.name, p.status])).toEqual([
       ['load-uploaded-csvs', 'succeeded'],

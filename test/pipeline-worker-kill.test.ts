@@ -8,13 +8,13 @@ import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 import { startWorkerProcess } from './helpers/worker-process';
+import { pipelineRunOf } from './helpers/runs';
 
 let stack: TestStack;
 let token: string;
@@ -61,12 +61,12 @@ it('resumes after the worker process is killed, with every row exactly once', as
   const run = await api(`/pipeline/run-pipeline/${orgID}?wait=false`);
   const runId = run.body.data.run.runId as string;
   await waitFor('some files loaded by the worker process', async () => {
-    const n = (await PipelineRun.findOne({ runId }).lean())?.pipelines[0]?.files.length ?? 0;
+    const n = (await pipelineRunOf(config, orgID, runId))?.pipelines[0]?.files.length ?? 0;
     return n >= 1 && n < files;
   });
   child.kill('SIGKILL');
   await new Promise((r) => child!.once('exit', r));
-  const loadedBeforeKill = (await PipelineRun.findOne({ runId }).lean())!.pipelines[0]!.files.length;
+  const loadedBeforeKill = (await pipelineRunOf(config, orgID, runId))!.pipelines[0]!.files.length;
   expect(loadedBeforeKill).toBeLessThan(files);
 
   // A new worker takes over once the killed one's heartbeat times out.

@@ -7,11 +7,11 @@ import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { Upload } from '../common/models/upload';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
+import { addPipelineRuns, pipelineRunOf } from './helpers/runs';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor as waitUntil } from './helpers/wait';
@@ -164,10 +164,12 @@ describe('running the pipelines of an organization', () => {
 
   it('lists history with filters, 10 a page', async () => {
     const o = await onboarded();
-    const base = { organization_id: o.orgID, workflowId: workflowIds.pipelineRun(o.orgID), pipelines: [{ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 3 }] };
+    const base = { organization_id: o.orgID, workflowId: workflowIds.pipelineRun(o.orgID), pipelines: [{ name: 'load-uploaded-csvs', status: 'succeeded' as const, rowsMoved: 3, files: [], tables: [], warnings: [] }] };
     // Twelve finished runs over twelve days (records as the workflow writes them), one of them failed.
-    await PipelineRun.insertMany(
-      Array.from({ length: 12 }, (_, i) => ({ ...base, runId: `hist-${o.orgID}-${i}`, status: i === 5 ? 'failed' : 'succeeded', startedAt: new Date(Date.UTC(2024, 0, i + 1, 12)), endedAt: new Date(Date.UTC(2024, 0, i + 1, 12, 1)), rowsMoved: 3 })),
+    await addPipelineRuns(
+      stack.config,
+      o.orgID,
+      Array.from({ length: 12 }, (_, i) => ({ ...base, runId: `hist-${o.orgID}-${i}`, status: i === 5 ? ('failed' as const) : ('succeeded' as const), startedAt: new Date(Date.UTC(2024, 0, i + 1, 12)), endedAt: new Date(Date.UTC(2024, 0, i + 1, 12, 1)), rowsMoved: 3 })),
     );
     const page1 = await get(stack.app, `/pipeline/runs/${o.orgID}`);
     expect(page1.body.data).toMatchObject({ total: 12, page: 1, pageSize: 10, pages: 2 });
@@ -266,13 +268,13 @@ describe('long runs', () => {
     for (let f = 0; f < 4; f++) await upload(o.containerName, `ledger-${f}.csv`, bigLedger(`e${f}`, 40_000));
     const started = await get(app, `/pipeline/run-pipeline/${o.orgID}?wait=false`);
     const runId = started.body.data.run.runId as string;
-    await waitFor('the run record', () => PipelineRun.exists({ runId }));
+    await waitFor('the run record', () => pipelineRunOf(config, o.orgID, runId));
     await stack.env.client.workflow.getHandle(workflowIds.pipelineRun(o.orgID), runId).terminate('operator stopped it');
     const list = await get(app, `/pipeline/runs/${o.orgID}`);
     const run = list.body.data.runs.find((r: { runId: string }) => r.runId === runId);
     expect(run).toMatchObject({ status: 'failed', error: "The run's workflow ended (terminated) before the run was recorded as finished" });
     expect(run.endedAt).toBeTruthy();
-    expect((await PipelineRun.findOne({ runId }).lean())?.status).toBe('failed');
+    expect((await pipelineRunOf(config, o.orgID, runId))?.status).toBe('failed');
   });
 
   it('a worker killed mid-run: the new worker resumes and finishes with the same rows, no duplicates, nothing lost', async () => {
@@ -285,12 +287,12 @@ describe('long runs', () => {
 
     // Stop the worker once some files are loaded and others are not.
     await waitFor('the first files to load', async () => {
-      const run = await PipelineRun.findOne({ runId }).lean();
+      const run = await pipelineRunOf(config, o.orgID, runId);
       const done = run?.pipelines[0]?.files.length ?? 0;
       return done >= 1 && done < files;
     });
     await stopWorker();
-    const atStop = (await PipelineRun.findOne({ runId }).lean())!.pipelines[0]!.files.length;
+    const atStop = (await pipelineRunOf(config, o.orgID, runId))!.pipelines[0]!.files.length;
     expect(atStop).toBeLessThan(files);
     await startWorker();
 

@@ -9,13 +9,13 @@ import request from 'supertest';
 import { createApp } from '../api/app';
 import { BAD_SIGNATURE, WEBHOOKS_NOT_CONFIGURED } from '../api/resources/quickbooks/webhooks';
 import { Organization } from '../common/models/organization';
-import { PipelineRun } from '../common/models/pipeline-run';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { SyncRun } from '../common/models/sync-run';
+import { withRunStore } from '../common/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { FakeIntuit } from '../simulators/intuit';
 import { quickbooksChangesSignal, quickbooksChangesWorkflowId, type quickbooksChangesWorkflow, type QuickBooksChangesOutput, type QuickBooksChangesSignal } from '../workflows/quickbooks-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
+import { syncRunOf, syncRunsOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
@@ -60,7 +60,13 @@ async function connect(orgId: string, realmId: string): Promise<string> {
 const changesHandle = (accountId: string) => stack.env.client.workflow.getHandle(quickbooksChangesWorkflowId(accountId));
 /** The changes workflow's outcome once its rounds are done (it ends when nothing is left). */
 const changesDone = (accountId: string) => changesHandle(accountId).result() as Promise<QuickBooksChangesOutput>;
-const webhookSyncs = (accountId: string) => SyncRun.find({ accountId, trigger: 'webhook' }).sort({ startedAt: 1 }).lean();
+/** The organization an account belongs to (its runs are kept in that organization's database). */
+const orgOfAccount = async (accountId: string) => String((await QuickBooksAccount.findById(accountId).lean())!.organization_id);
+/** An account's sync runs, oldest first. */
+const syncsOf = async (accountId: string) => (await syncRunsOf(stack.config, await orgOfAccount(accountId), 'quickbooks', accountId)).reverse();
+const webhookSyncs = async (accountId: string) => (await syncsOf(accountId)).filter((r) => r.trigger === 'webhook');
+/** The organization's pipeline run started since `since`. */
+const runSince = async (orgId: string, since: Date) => (await withRunStore(stack.config, orgId, (s) => s.listPipelineRuns({ from: since }, { offset: 0, limit: 1 })))?.runs[0];
 async function changesStarted(accountId: string): Promise<boolean> {
   try {
     await changesHandle(accountId).describe();
@@ -160,7 +166,7 @@ describe('a signed notification', () => {
     expect(group.rounds).toBe(1);
     expect(group.lastRound).toMatchObject({ changes: 2, sync: 'succeeded', pipelines: 'succeeded', consolidation: 'in-pipeline-run' });
     expect(group.failures).toEqual([]);
-    const run = await PipelineRun.findOne({ organization_id: groupOrg, startedAt: { $gte: before } }).lean();
+    const run = await runSince(groupOrg, before);
     expect(run).toMatchObject({ status: 'succeeded', workflowId: workflowIds.pipelineRun(groupOrg), startedBy: { name: 'QuickBooks change' } });
     expect(run!.pipelines.map((p) => p.name)).toContain('consolidate');
     // Branch Co is not onboarded with pipelines, nor has it a consolidation.
@@ -190,12 +196,12 @@ describe('a signed notification', () => {
     // Intuit throttles the running sync's first report for 3 s: the notification lands meanwhile.
     fake.inject(new RegExp(`/v3/company/${REALM_B}/reports/`), { status: 429, headers: { 'Retry-After': '3' }, body: '{"fault":{"type":"ThrottleExceeded"}}' });
     const manual = api().post('/api/v1/quickbooks').set(bearer()).send({ id: accounts.other }).then((r) => r);
-    const running = await waitFor('the manual sync', () => SyncRun.findOne({ accountId: accounts.other, trigger: 'manual', status: 'running' }).lean(), 20_000);
+    const running = await waitFor('the manual sync', async () => (await syncsOf(accounts.other)).find((r) => r.trigger === 'manual' && r.status === 'running'), 20_000);
     expect((await notify([cloudEvent(REALM_B, 'evt-during-sync')])).body.data).toEqual({ accounts: 1 });
     const [manualRes, out] = await Promise.all([manual, changesDone(accounts.other)]);
     expect(manualRes.status).toBe(200);
     expect(out.lastRound).toMatchObject({ sync: 'succeeded' });
-    const done = await SyncRun.findById(running._id).lean();
+    const done = await syncRunOf(stack.config, await orgOfAccount(accounts.other), running.runId);
     expect(done!.status).toBe('succeeded');
     const runs = await webhookSyncs(accounts.other);
     expect(runs).toHaveLength(2);
@@ -234,7 +240,7 @@ describe('a signed notification', () => {
     expect(group.lastRound).toMatchObject({ sync: 'succeeded', pipelines: 'succeeded', consolidation: 'succeeded' });
     const months = (await webhookSyncs(accounts.group)).at(-1)!.periods;
     expect([group.lastRound!.from, group.lastRound!.to]).toEqual([months[0], months.at(-1)]);
-    const run = await PipelineRun.findOne({ organization_id: groupOrg, startedAt: { $gte: before } }).lean();
+    const run = await runSince(groupOrg, before);
     expect(run!.pipelines.map((p) => p.name)).not.toContain('consolidate');
     const consolidation = await stack.env.client.workflow.getHandle(workflowIds.consolidation(groupOrg)).describe();
     expect(consolidation.status.name).toBe('COMPLETED');

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { PipelineRun } from '../common/models/pipeline-run';
+import { pipelineRunOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 import { freePort, listening, waitFor } from './helpers/wait';
@@ -82,12 +82,12 @@ it('a pipeline run survives the Temporal server being killed and restarted, and 
   expect(run.status).toBe(202);
   const runId = run.body.data.run.runId as string;
   await waitFor('some files loaded', async () => {
-    const n = (await PipelineRun.findOne({ runId }).lean())?.pipelines[0]?.files.length ?? 0;
+    const n = (await pipelineRunOf(stack.config, orgID, runId))?.pipelines[0]?.files.length ?? 0;
     return n >= 1 && n < files;
   });
 
   await killTemporal();
-  const atKill = (await PipelineRun.findOne({ runId }).lean())!.pipelines[0]!.files.length;
+  const atKill = (await pipelineRunOf(stack.config, orgID, runId))!.pipelines[0]!.files.length;
   expect(atKill).toBeLessThan(files);
   // Down for a moment: the worker's polls and the activity's heartbeats fail meanwhile.
   await new Promise((r) => setTimeout(r, 3000));

@@ -7,18 +7,23 @@ import { loadWorkflowBundle } from './bundle';
 import { startHeartbeat } from './heartbeat';
 import { createWorker } from './worker';
 import { createWarehouse } from '../activities/warehouse';
+import { moveLegacyRuns } from '../common/records/run-migration';
+import { closeRunStores } from '../common/records/run-store';
 
 async function main() {
   const cfg = config();
   setLogLevel(cfg.LOG_LEVEL);
   Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
+  // Before any task: a run started by the previous version finds its record where it now lives.
+  await moveLegacyRuns(cfg).catch((err: unknown) => logger.error({ err }, 'legacy run records not moved (the next start tries again)'));
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
   const worker = await createWorker({ config: cfg, connection, workflowBundle: await loadWorkflowBundle(cfg) });
   const heartbeat = await startHeartbeat({ config: cfg, warehouse: createWarehouse(cfg) });
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, provider: cfg.PROVIDER }, 'worker started');
   await worker.run();
   await heartbeat.stop();
+  await closeRunStores();
   await connection.close();
   await mongoose.disconnect();
 }

@@ -47,7 +47,7 @@ export async function pipelineRunWorkflow(input: PipelineRunInput): Promise<Pipe
   setHandler(pipelineProgressQuery, () => progress);
   const finish = (status: PipelineRunStatus, extra: { error?: string; unstarted?: 'skipped' | 'cancelled' } = {}) =>
     // Recorded even when the run is being cancelled.
-    CancellationScope.nonCancellable(() => finishPipelineRun({ runId: info.runId, status, ...extra, outcomes: progress.pipelines }));
+    CancellationScope.nonCancellable(() => finishPipelineRun({ orgId: input.orgId, runId: info.runId, status, ...extra, outcomes: progress.pipelines }));
 
   const start = await startPipelineRun({ orgId: input.orgId, workflowId: info.workflowId, runId: info.runId, startedAt: info.startTime.toISOString(), startedBy: input.startedBy });
   progress.fileCount = start.fileCount;

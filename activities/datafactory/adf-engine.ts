@@ -5,11 +5,10 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { AZURE_FACTORY_NAME } from '../../common/resources';
-import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { sqlConnectionStringOf } from '../warehouse/connection';
 import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
-import { cancelled, heartbeat, heartbeatRunId, setPipeline, sleep, type OnboardedOrg, type RunPipelineOutput } from './run-context';
+import { cancelled, findRun, heartbeat, heartbeatRunId, setPipeline, sleep, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import { Upload, type UploadDoc } from '../../common/models/upload';
 import { trialBalanceScriptForDataFactory, type SchemaSnapshot } from '../warehouse/transforms/trial-balance';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
@@ -59,14 +58,15 @@ export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory
 
     async runPipeline({ org, runId, pipelineName, startedAt }: RunPipelineInput): Promise<RunPipelineOutput> {
       const factory = org.onboarding.dataFactoryName;
-      const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+      const orgId = String(org._id);
+      const run = await findRun(cfg, orgId, runId);
       // A retried attempt polls the Data Factory run it already created (kept on the record and in
       // the heartbeat details) instead of starting a second one.
       let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? heartbeatRunId(pipelineName);
       if (!externalRunId) {
         externalRunId = await adf.createRun(factory, pipelineName, await runParameters(org, pipelineName));
         heartbeat({ pipeline: pipelineName, externalRunId });
-        await setPipeline(runId, pipelineName, { externalRunId });
+        await setPipeline(cfg, orgId, runId, pipelineName, { externalRunId });
       }
       for (;;) {
         heartbeat({ pipeline: pipelineName, externalRunId });

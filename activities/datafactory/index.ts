@@ -1,12 +1,16 @@
 // Pipeline runs of an organization's data factory: the local engine (./local-engine.ts: the
 // installed pipeline's steps run by the worker, transforms on the warehouse) or Azure Data
 // Factory (./adf-engine.ts: one Data Factory run per pipeline, created once and polled).
-// The run record (common/models/pipeline-run) is written at each transition and is also the
-// resume point of a retried step.
+// The run record (common/models/pipeline-run, kept in the organization's database by
+// common/records/run-store.ts) is written at each transition and is also the resume point of a
+// retried step.
 import type { BlobServiceClient } from '@azure/storage-blob';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
-import { PipelineRun, type PipelineRunDoc, type RunStatus } from '../../common/models/pipeline-run';
+import type { PipelineRunRecord, PipelineStatus, RunStatus } from '../../common/models/pipeline-run';
+import { withRequiredRunStore } from '../../common/records/run-store';
+import { workflowIds } from '../../common/temporal';
 import { createCsvLoader } from '../csv';
 import type { LoadCsvBlob } from '../csv/contract';
 import { createWarehouse } from '../warehouse';
@@ -63,6 +67,8 @@ export interface RunPipelineInput {
   pipelineName: string;
 }
 export interface FinishPipelineRunInput {
+  /** Absent in histories of earlier versions: then read from the workflow id (pipelines-<orgId>). */
+  orgId?: string;
   runId: string;
   status: RunStatus;
   error?: string;
@@ -70,6 +76,17 @@ export interface FinishPipelineRunInput {
   unstarted?: 'skipped' | 'cancelled';
   /** Each pipeline as the workflow saw it end (status, rows, error): what the record says. */
   outcomes?: { name: string; status: string; rowsMoved: number; error?: string }[];
+}
+
+/** The organization of the pipeline run workflow this activity runs for (workflowIds.pipelineRun). */
+function orgOfWorkflow(): string | undefined {
+  try {
+    const id = Context.current().info.workflowExecution?.workflowId;
+    const prefix = workflowIds.pipelineRun('');
+    return id?.startsWith(prefix) ? id.slice(prefix.length) : undefined;
+  } catch {
+    return undefined; // called outside an activity (tests)
+  }
 }
 
 export function createPipelineActivities(deps: PipelineActivityDeps) {
@@ -82,7 +99,7 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
     try {
       const out = await consolidate({ orgId, runId });
       const warnings = out.summary.filter((s) => s.status === 'blocked').map((s) => `${s.period}: ${s.messages.join('; ')}`);
-      await setPipeline(runId, name, { warnings });
+      await setPipeline(cfg, orgId, runId, name, { warnings });
       return { name, status: 'succeeded', rowsMoved: out.rows };
     } catch (e) {
       if (e instanceof ApplicationFailure && e.nonRetryable) return { name, status: 'failed', rowsMoved: 0, error: e.message };
@@ -101,21 +118,22 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
       if (org.consolidationConfiguredAt && !pipelines.some((p) => p.name === CONSOLIDATE_PIPELINE)) {
         pipelines.push({ name: CONSOLIDATE_PIPELINE, dependsOn: pipelines.filter((p) => p.name === 'rebuild-reporting-tables').map((p) => p.name) });
       }
-      await PipelineRun.updateOne(
-        { runId: input.runId },
-        {
-          $setOnInsert: {
+      // Created once (a retried attempt finds it); the file count is the latest attempt's.
+      await withRequiredRunStore(cfg, input.orgId, (s) =>
+        s.updatePipelineRun(input.runId, (run) => {
+          const record: PipelineRunRecord = run ?? {
             organization_id: input.orgId,
             workflowId: input.workflowId,
             runId: input.runId,
             startedAt: new Date(input.startedAt),
             startedBy: input.startedBy ?? {},
             status: 'running',
-            pipelines: pipelines.map((p) => ({ name: p.name, status: 'pending', rowsMoved: 0, files: [] })),
-          },
-          $set: { fileCount: files.length },
-        },
-        { upsert: true },
+            rowsMoved: 0,
+            pipelines: pipelines.map((p) => ({ name: p.name, status: 'pending', rowsMoved: 0, files: [], tables: [], warnings: [] })),
+          };
+          record.fileCount = files.length;
+          return record;
+        }),
       );
       return { pipelines, fileCount: files.length };
     },
@@ -125,11 +143,11 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
       const org = await loadOnboardedOrg(orgId);
       const startedAt = new Date();
       // A run the workflow already closed (cancelled while this attempt was starting) stays closed.
-      if (await PipelineRun.exists({ runId, status: 'running' })) await setPipeline(runId, pipelineName, { status: 'running', startedAt });
+      await setPipeline(cfg, orgId, runId, pipelineName, { status: 'running', startedAt }, { onlyWhileRunning: true });
       const out = pipelineName === CONSOLIDATE_PIPELINE ? await consolidateStep(orgId, runId, pipelineName) : await dataFactory.runPipeline({ org, runId, pipelineName, startedAt });
       // Rows and error only: the pipeline's status is the workflow's to record (finishPipelineRun),
       // so the record never says "succeeded" for a step the workflow has not seen finish.
-      await setPipeline(runId, pipelineName, { endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });
+      await setPipeline(cfg, orgId, runId, pipelineName, { endedAt: new Date(), rowsMoved: out.rowsMoved, error: out.error ?? null });
       return out;
     },
 
@@ -138,30 +156,30 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
      * status, rows and error as the workflow counted them (older histories send no outcomes:
      * then the record's own entries are closed as before).
      */
-    async finishPipelineRun({ runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
-      const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
-      if (!run) throw fail.notFound(`Pipeline run ${runId} not found`);
-      const endedAt = run.endedAt ?? new Date();
-      const pipelines = run.pipelines.map((p) => {
-        const o = outcomes?.find((x) => x.name === p.name);
-        if (o) {
-          const st = o.status === 'pending' ? (unstarted ?? 'skipped') : o.status === 'running' ? (status === 'cancelled' ? 'cancelled' : 'failed') : o.status;
-          return { ...p, status: st, rowsMoved: o.rowsMoved, error: o.error ?? (st === 'cancelled' ? 'Cancelled' : p.error), endedAt: p.endedAt ?? (p.startedAt ? endedAt : undefined) };
-        }
-        return { ...p, status: p.status === 'pending' ? (unstarted ?? 'skipped') : p.status === 'running' && status === 'cancelled' ? 'cancelled' : p.status };
-      });
-      await PipelineRun.updateOne(
-        { runId },
-        {
-          $set: {
+    async finishPipelineRun({ orgId = orgOfWorkflow(), runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
+      if (!orgId) throw fail.validation('Organization ID is missing');
+      await withRequiredRunStore(cfg, orgId, (s) =>
+        s.updatePipelineRun(runId, (run) => {
+          if (!run) throw fail.notFound(`Pipeline run ${runId} not found`);
+          const endedAt = run.endedAt ?? new Date();
+          const pipelines = run.pipelines.map((p) => {
+            const o = outcomes?.find((x) => x.name === p.name);
+            if (o) {
+              const st = (o.status === 'pending' ? (unstarted ?? 'skipped') : o.status === 'running' ? (status === 'cancelled' ? 'cancelled' : 'failed') : o.status) as PipelineStatus;
+              return { ...p, status: st, rowsMoved: o.rowsMoved, error: o.error ?? (st === 'cancelled' ? 'Cancelled' : p.error), endedAt: p.endedAt ?? (p.startedAt ? endedAt : undefined) };
+            }
+            return { ...p, status: p.status === 'pending' ? (unstarted ?? 'skipped') : p.status === 'running' && status === 'cancelled' ? 'cancelled' : p.status };
+          });
+          return {
+            ...run,
             status,
             endedAt,
             durationMs: endedAt.getTime() - new Date(run.startedAt).getTime(),
             rowsMoved: pipelines.reduce((n, p) => n + (p.rowsMoved ?? 0), 0),
             error: error ?? pipelines.find((p) => p.error)?.error ?? null,
             pipelines,
-          },
-        },
+          };
+        }),
       );
     },
   };

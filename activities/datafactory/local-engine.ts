@@ -8,13 +8,12 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { LOCAL_FACTORY_NAME } from '../../common/resources';
 import { Organization } from '../../common/models/organization';
-import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
 import { Upload, type UploadDoc } from '../../common/models/upload';
 import type { LoadCsvBlob } from '../csv/contract';
 import type { Warehouse } from '../warehouse/types';
 import { planCsvLoads, type TableOutcome } from './load-plan';
 import { listContainerFiles } from './local';
-import { cancellationSignal, cancelled, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
+import { cancellationSignal, cancelled, findRun, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
 import { withOrgDatabase } from '../../common/org-database';
@@ -37,7 +36,7 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
   async function loadCsvFiles(org: OnboardedOrg, runId: string, pipelineName: string): Promise<RunPipelineOutput> {
     const orgId = String(org._id);
     const { containerName, databaseName } = org.onboarding;
-    const run = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    const run = await findRun(config, orgId, runId);
     const entry = run?.pipelines.find((p) => p.name === pipelineName);
     // A retried attempt (worker killed, transient failure) resumes after the files already done.
     const files = [...(entry?.files ?? [])].map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows ?? 0, status: f.status, error: f.error ?? undefined }));
@@ -84,10 +83,10 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
         files.push({ blobName: load.blobName, tableName: load.tableName, rows: 0, status: 'failed', error: e.message });
       }
       const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
-      await setPipeline(runId, pipelineName, { files, rowsMoved, tables: tables() });
+      await setPipeline(config, orgId, runId, pipelineName, { files, rowsMoved, tables: tables() });
       heartbeat({ pipeline: pipelineName, filesDone: files.length });
     }
-    await setPipeline(runId, pipelineName, { tables: tables() });
+    await setPipeline(config, orgId, runId, pipelineName, { tables: tables() });
     const failed = files.filter((f) => f.status === 'failed');
     const rowsMoved = files.reduce((n, f) => n + f.rows, 0);
     return failed.length
@@ -129,7 +128,7 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
             );
             rowsMoved += res.rows;
             // Source tables it could not read were left out: said on the run, the run goes on.
-            await setPipeline(runId, pipelineName, { warnings: res.warnings ?? [] });
+            await setPipeline(config, String(org._id), runId, pipelineName, { warnings: res.warnings ?? [] });
           } catch (e) {
             if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
             throw e;

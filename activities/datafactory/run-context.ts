@@ -5,7 +5,9 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { loadOrganization } from '../../common/org-resources';
 import type { OrganizationDoc } from '../../common/models/organization';
-import { PipelineRun, type PipelineRunDoc } from '../../common/models/pipeline-run';
+import type { Config } from '../../common/config';
+import type { PipelineOfRunRecord, PipelineRunRecord } from '../../common/models/pipeline-run';
+import { withRequiredRunStore } from '../../common/records/run-store';
 import { fail } from '../../common/failures';
 
 export type OnboardedOrg = OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> & { containerName: string; databaseName: string; dataFactoryName: string } };
@@ -26,12 +28,28 @@ export async function loadOnboardedOrg(orgId: string): Promise<OnboardedOrg> {
   return org as never;
 }
 
-/** Writes one pipeline's entry of the run record (by index: FerretDB v1 has no arrayFilters). */
-export async function setPipeline(runId: string, name: string, fields: Record<string, unknown>): Promise<void> {
-  const run = await PipelineRun.findOne({ runId }, { pipelines: 1 }).lean<PipelineRunDoc>();
-  const idx = run?.pipelines.findIndex((p) => p.name === name) ?? -1;
-  if (idx < 0) throw fail.notFound(`Pipeline ${name} is not part of run ${runId}`);
-  await PipelineRun.updateOne({ runId }, { $set: Object.fromEntries(Object.entries(fields).map(([k, v]) => [`pipelines.${idx}.${k}`, v])) });
+/** The run's record in the organization's database, or null. */
+export function findRun(cfg: Config, orgId: string, runId: string): Promise<PipelineRunRecord | null> {
+  return withRequiredRunStore(cfg, orgId, (s) => s.findPipelineRun(runId));
+}
+
+/**
+ * Writes fields of one pipeline's entry of the run record (read, changed and written back in one
+ * transaction). `onlyWhileRunning`: a run already closed is left as it is (false is answered).
+ */
+export async function setPipeline(cfg: Config, orgId: string, runId: string, name: string, fields: Partial<PipelineOfRunRecord>, { onlyWhileRunning = false } = {}): Promise<boolean> {
+  let written = false;
+  await withRequiredRunStore(cfg, orgId, (s) =>
+    s.updatePipelineRun(runId, (run) => {
+      if (onlyWhileRunning && run?.status !== 'running') return null;
+      const entry = run?.pipelines.find((p) => p.name === name);
+      if (!run || !entry) throw fail.notFound(`Pipeline ${name} is not part of run ${runId}`);
+      Object.assign(entry, fields);
+      written = true;
+      return run;
+    }),
+  );
+  return written;
 }
 
 export function heartbeat(details: unknown): void {

@@ -1,13 +1,14 @@
-// Sync history records (start, end, rows, error) written by the sync workflows, and the plan of
-// a sync (which months, in which ranges) decided once at its start.
+// Sync history records (start, end, rows, error) written by the sync workflows into the
+// organization's database (common/records/run-store.ts), and the plan of a sync (which months,
+// in which ranges) decided once at its start.
 import { Context } from '@temporalio/activity';
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { SageAccount } from '../../common/models/sage-account';
 import { NetSuiteAccount } from '../../common/models/netsuite-account';
-import { SyncRun, type SyncProvider, type SyncTrigger } from '../../common/models/sync-run';
-import { requireDatabase } from '../../common/org-resources';
+import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
+import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 
@@ -55,25 +56,33 @@ export function createSyncRunActivities({ config }: { config: Config }) {
       const account = await accountModel(provider).findById(accountId).lean();
       if (!account) throw businessFailure('Account not found', 'NotFound');
       const orgId = String(account.organization_id);
-      // A retried activity finds the record it created instead of adding a second one.
-      const run = await SyncRun.findOneAndUpdate(
-        { runId },
-        { $setOnInsert: { provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date() } },
-        { upsert: true, new: true },
-      ).lean();
+      // A retried activity finds the record it created instead of adding a second one. An
+      // organization without a database fails here (NotOnboarded): there is nowhere to sync to.
+      const run = await withRequiredRunStore(config, orgId, (s) =>
+        s.updateSyncRun(
+          runId,
+          (current): SyncRunRecord | null =>
+            current ? null : { id: new mongoose.Types.ObjectId().toHexString(), provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date(), finishedAt: null, rows: {}, rowsTotal: 0, periods: [], error: null },
+        ),
+      );
       if (account.status === 'reconnect_needed') throw businessFailure(RECONNECT[provider], FailureType.ReconnectNeeded);
       if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
-      await requireDatabase(orgId);
       const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);
-      return { syncRunId: String(run!._id), orgId, ranges: monthRanges(months, 6) };
+      return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6) };
     },
 
     async finishSyncRun({ provider, accountId, rows, periods, error }: FinishSyncRunInput): Promise<void> {
       const { runId } = execution();
       const finishedAt = new Date();
       const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
-      await SyncRun.updateOne({ runId }, { $set: { status: error ? 'failed' : 'succeeded', finishedAt, rows, rowsTotal, periods, error: error ?? null } });
       if (!mongoose.isValidObjectId(accountId)) return;
+      const account = await accountModel(provider).findById(accountId, { organization_id: 1 }).lean();
+      // No record when the start found no account or no database.
+      if (account) {
+        await withRunStore(config, String(account.organization_id), (s) =>
+          s.updateSyncRun(runId, (run) => run && { ...run, status: error ? 'failed' : 'succeeded', finishedAt, rows, rowsTotal, periods, error: error ?? null }),
+        );
+      }
       await accountModel(provider).updateOne({ _id: accountId }, { $set: error ? { lastError: error } : { last_synced: finishedAt, lastError: null } });
     },
   };

@@ -3,7 +3,8 @@
 // sync history of an account.
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../common/config';
-import { publicSyncRun, SyncRun, type SyncProvider } from '../../common/models/sync-run';
+import { publicSyncRun, type SyncProvider } from '../../common/models/sync-run';
+import { withRunStore } from '../../common/records/run-store';
 import type { UserDoc } from '../../common/models/user';
 import type { SyncResult } from '../../workflows/sync';
 import { resolveOrgId } from '../resources/quickbooks/schemas';
@@ -31,7 +32,8 @@ export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncPr
   return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }
 
-export async function syncHistory(provider: SyncProvider, accountId: string, limit: number) {
-  const runs = await SyncRun.find({ provider, accountId }).sort({ startedAt: -1 }).limit(limit).lean();
-  return runs.map((r) => publicSyncRun(r as never));
+/** The account's sync runs, newest first (kept in its organization's database). */
+export async function syncHistory(cfg: Config, orgId: string, provider: SyncProvider, accountId: string, limit: number) {
+  const runs = (await withRunStore(cfg, orgId, (s) => s.syncHistory(provider, accountId, limit))) ?? [];
+  return runs.map(publicSyncRun);
 }

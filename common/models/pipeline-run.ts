@@ -1,84 +1,64 @@
-// One run of an organization's pipelines (one Temporal workflow execution): what the
-// pipelines screen lists. Written by activities at the run's state transitions.
-import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { FILE_STATUSES, PIPELINE_STATUSES, RUN_STATUSES, TABLE_ACTIONS } from '../contract/pipeline-runs';
+// One run of an organization's pipelines (one Temporal workflow execution): what the pipelines
+// screen lists. Kept in the organization's own database (common/records/run-store.ts), written
+// by activities at the run's state transitions; the Mongo collection of earlier versions is only
+// read by the upgrade's move (common/records/run-migration.ts).
+import type { FILE_STATUSES, PipelineStatus, RunStatus, TABLE_ACTIONS } from '../contract/pipeline-runs';
 
 export { PIPELINE_STATUSES, RUN_STATUSES, type PipelineStatus, type RunStatus } from '../contract/pipeline-runs';
 
 /** A file the "load every uploaded CSV" pipeline has loaded in this run (the resume point). */
-const loadedFileSchema = new Schema(
-  {
-    blobName: { type: String, required: true },
-    tableName: { type: String, required: true },
-    rows: { type: Number, default: 0 },
-    status: { type: String, enum: FILE_STATUSES, required: true },
-    error: String,
-  },
-  { _id: false },
-);
+export interface LoadedFileRecord {
+  blobName: string;
+  tableName: string;
+  rows: number;
+  status: (typeof FILE_STATUSES)[number];
+  error?: string | null;
+}
 
 /** What a run did for one table (loaded, up to date, skipped, failed) and why. */
-const tableOutcomeSchema = new Schema(
-  {
-    tableName: { type: String, required: true },
-    action: { type: String, enum: TABLE_ACTIONS, required: true },
-    blobName: String,
-    rows: { type: Number, default: 0 },
-    reason: String,
-  },
-  { _id: false },
-);
+export interface TableOutcomeRecord {
+  tableName: string;
+  action: (typeof TABLE_ACTIONS)[number];
+  blobName?: string | null;
+  rows: number;
+  reason?: string | null;
+}
 
-const pipelineOutcomeSchema = new Schema(
-  {
-    name: { type: String, required: true },
-    status: { type: String, enum: PIPELINE_STATUSES, default: 'pending' },
-    startedAt: Date,
-    endedAt: Date,
-    rowsMoved: { type: Number, default: 0 },
-    error: String,
-    /** Azure Data Factory's run id (azure provider). */
-    externalRunId: String,
-    files: { type: [loadedFileSchema], default: [] },
-    tables: { type: [tableOutcomeSchema], default: [] },
-    /** Sources a step passed over without failing (e.g. a table the rebuild cannot read). */
-    warnings: { type: [String], default: [] },
-  },
-  { _id: false },
-);
+export interface PipelineOfRunRecord {
+  name: string;
+  status: PipelineStatus;
+  startedAt?: Date | null;
+  endedAt?: Date | null;
+  rowsMoved: number;
+  error?: string | null;
+  /** Azure Data Factory's run id (azure provider). */
+  externalRunId?: string | null;
+  files: LoadedFileRecord[];
+  tables: TableOutcomeRecord[];
+  /** Sources a step passed over without failing (e.g. a table the rebuild cannot read). */
+  warnings: string[];
+}
 
-const pipelineRunSchema = new Schema(
-  {
-    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true, index: true },
-    workflowId: { type: String, required: true },
-    /** The Temporal run id: unique per run, and the id the api answers. */
-    runId: { type: String, required: true, unique: true },
-    status: { type: String, enum: RUN_STATUSES, default: 'running', index: true },
-    startedAt: { type: Date, required: true },
-    endedAt: Date,
-    durationMs: Number,
-    rowsMoved: { type: Number, default: 0 },
-    fileCount: Number,
-    error: String,
-    startedBy: {
-      userId: String,
-      name: String,
-      email: String,
-    },
-    pipelines: { type: [pipelineOutcomeSchema], default: [] },
-  },
-  { timestamps: true },
-);
-
-// An organization's runs, newest first (the run history's page); a real MongoDB uses it, FerretDB on SQLite does not.
-pipelineRunSchema.index({ organization_id: 1, startedAt: -1 });
-
-export type PipelineRunDoc = InferSchemaType<typeof pipelineRunSchema> & { _id: mongoose.Types.ObjectId };
-
-export const PipelineRun = mongoose.model('PipelineRun', pipelineRunSchema);
+export interface PipelineRunRecord {
+  /** The Temporal run id: unique per run, and the id the api answers. */
+  runId: string;
+  workflowId: string;
+  organization_id: string;
+  status: RunStatus;
+  startedAt: Date;
+  endedAt?: Date | null;
+  durationMs?: number | null;
+  rowsMoved?: number;
+  fileCount?: number | null;
+  error?: string | null;
+  startedBy?: { userId?: string; name?: string; email?: string } | null;
+  pipelines: PipelineOfRunRecord[];
+  createdAt?: Date;
+  updatedAt?: Date;
+}
 
 /** A run as answers carry it. */
-export function publicPipelineRun(r: PipelineRunDoc) {
+export function publicPipelineRun(r: PipelineRunRecord) {
   return {
     id: r.runId,
     runId: r.runId,

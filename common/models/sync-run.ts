@@ -1,42 +1,34 @@
-import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { SYNC_PROVIDERS, SYNC_RUN_STATUSES, SYNC_TRIGGERS, type SyncRunAnswer } from '../contract/connections';
+// One sync of one accounting connection: written by the sync workflow's activities at start and
+// end, kept in the organization's own database (common/records/run-store.ts); the Mongo
+// collection of earlier versions is only read by the upgrade's move (common/records/run-migration.ts).
+import type { SyncProvider, SyncRunAnswer, SyncRunStatus, SyncTrigger } from '../contract/connections';
 
 export { SYNC_PROVIDERS, SYNC_RUN_STATUSES, SYNC_TRIGGERS, type SyncProvider, type SyncRunStatus, type SyncTrigger } from '../contract/connections';
 
-/** One sync of one accounting connection: written by the sync workflow's activities at start and end. */
-const syncRunSchema = new Schema(
-  {
-    provider: { type: String, enum: SYNC_PROVIDERS, required: true },
-    accountId: { type: Schema.Types.ObjectId, required: true, index: true },
-    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true },
-    workflowId: { type: String, required: true },
-    /** Temporal run id: a retried start activity finds its own record instead of adding one. */
-    runId: { type: String, required: true, unique: true },
-    trigger: { type: String, enum: SYNC_TRIGGERS, default: 'manual' },
-    status: { type: String, enum: SYNC_RUN_STATUSES, default: 'running' },
-    startedAt: { type: Date, required: true },
-    finishedAt: { type: Date, default: null },
-    /** Rows written per table. */
-    rows: { type: Map, of: Number, default: {} },
-    rowsTotal: { type: Number, default: 0 },
-    periods: { type: [String], default: [] },
-    error: { type: String, default: null },
-  },
-  { timestamps: false },
-);
-
-// A connection's sync history, newest first; a real MongoDB uses it, FerretDB on SQLite does not.
-syncRunSchema.index({ accountId: 1, provider: 1, startedAt: -1 });
-
-export type SyncRunDoc = InferSchemaType<typeof syncRunSchema> & { _id: mongoose.Types.ObjectId };
-
-export const SyncRun = mongoose.model('SyncRun', syncRunSchema);
+export interface SyncRunRecord {
+  /** The id answers carry (an ObjectId's hex, as the Mongo record's _id was). */
+  id: string;
+  provider: SyncProvider;
+  accountId: string;
+  organization_id: string;
+  workflowId: string;
+  /** Temporal run id: a retried start activity finds its own record instead of adding one. */
+  runId: string;
+  trigger: SyncTrigger;
+  status: SyncRunStatus;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** Rows written per table. */
+  rows: Record<string, number>;
+  rowsTotal: number;
+  periods: string[];
+  error: string | null;
+}
 
 /** A sync run as answers carry it (dates as ISO text). */
-export function publicSyncRun(r: SyncRunDoc): SyncRunAnswer {
-  const rows = r.rows instanceof Map ? Object.fromEntries(r.rows) : ((r.rows ?? {}) as Record<string, number>);
+export function publicSyncRun(r: SyncRunRecord): SyncRunAnswer {
   return {
-    id: String(r._id),
+    id: r.id,
     provider: r.provider,
     accountId: String(r.accountId),
     organization_id: String(r.organization_id),
@@ -45,7 +37,7 @@ export function publicSyncRun(r: SyncRunDoc): SyncRunAnswer {
     status: r.status,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
-    rows,
+    rows: { ...(r.rows ?? {}) },
     rowsTotal: r.rowsTotal ?? 0,
     periods: r.periods ?? [],
     error: r.error ?? null,

@@ -115,8 +115,8 @@ export function netsuiteRouter(deps: AppDeps): Router {
 
   router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
     const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
-    await loadAccount(req.user!, id);
-    ok(res, 'Sync history fetched successfully', { runs: await syncHistory('netsuite', id, limit) });
+    const account = await loadAccount(req.user!, id);
+    ok(res, 'Sync history fetched successfully', { runs: await syncHistory(cfg, String(account.organization_id), 'netsuite', id, limit) });
   });
 
   router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {

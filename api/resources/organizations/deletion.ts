@@ -6,10 +6,10 @@ import type { Config } from '../../../common/config';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../../../common/models/app-setting';
 import { NetSuiteAccount } from '../../../common/models/netsuite-account';
 import { Organization, type OrganizationDoc } from '../../../common/models/organization';
-import { PipelineRun } from '../../../common/models/pipeline-run';
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { SageAccount } from '../../../common/models/sage-account';
-import { SyncRun, type SyncProvider } from '../../../common/models/sync-run';
+import type { SyncProvider } from '../../../common/models/sync-run';
+import { withRunStore } from '../../../common/records/run-store';
 import { User, type UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import type { organizationDeleteWorkflow } from '../../../workflows/organization-delete';
@@ -60,7 +60,7 @@ async function running(temporal: Client, workflowId: string, runId?: string): Pr
  * does not count), and Temporal's list of the organization's running workflows (search attribute
  * OrganizationId; it may lag a moment behind a start).
  */
-export async function organizationBusyWith(temporal: Client, orgId: string): Promise<string[]> {
+export async function organizationBusyWith(temporal: Client, cfg: Config, orgId: string): Promise<string[]> {
   const [qb, sage, ns] = await Promise.all([
     QuickBooksAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
     SageAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
@@ -75,10 +75,8 @@ export async function organizationBusyWith(temporal: Client, orgId: string): Pro
     ...sage.map((a): [string, string] => [workflowIds.sageSync(String(a._id)), syncOf('sage')]),
     ...ns.map((a): [string, string] => [workflowIds.netsuiteSync(String(a._id)), syncOf('netsuite')]),
   ];
-  const [pipelineRuns, syncRuns] = await Promise.all([
-    PipelineRun.find({ organization_id: orgId, status: 'running' }, { workflowId: 1, runId: 1 }).lean(),
-    SyncRun.find({ organization_id: orgId, status: 'running' }, { workflowId: 1, runId: 1, provider: 1 }).lean(),
-  ]);
+  // Run records still 'running' (none when the organization has no database).
+  const { pipelineRuns, syncRuns } = (await withRunStore(cfg, orgId, async (s) => ({ pipelineRuns: await s.runningPipelineRuns(), syncRuns: await s.runningSyncRuns() }))) ?? { pipelineRuns: [], syncRuns: [] };
   const checks: Promise<string | null>[] = [
     ...known.map(async ([id, what]) => ((await running(temporal, id)) ? what : null)),
     ...pipelineRuns.map(async (r) => ((await running(temporal, r.workflowId, r.runId)) ? PIPELINE_RUN : null)),
@@ -106,7 +104,7 @@ export function busyMessage(name: string, busy: string[]): string {
 
 export interface DeletionDeps {
   temporal: Client;
-  config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>;
+  config: Config;
 }
 
 /**
@@ -121,7 +119,7 @@ export async function deleteOrganization(deps: DeletionDeps, actor: UserDoc, id:
   const workflowId = organizationDeleteWorkflowId(id);
   const first = org.deletion?.status !== 'deleting';
   if (first) {
-    const busy = await organizationBusyWith(deps.temporal, id);
+    const busy = await organizationBusyWith(deps.temporal, deps.config, id);
     if (busy.length) throw new ApiError(409, busyMessage(org.organizationName, busy));
     if (org.demo) {
       const marker: DemoRemoved = { removedAt: new Date(), removedBy: actor.email, organizationId: id, organizationName: org.organizationName };

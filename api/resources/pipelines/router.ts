@@ -4,7 +4,8 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
-import { PipelineRun, publicPipelineRun, type PipelineRunDoc } from '../../../common/models/pipeline-run';
+import { publicPipelineRun, type PipelineRunRecord } from '../../../common/models/pipeline-run';
+import { withRunStore, type PipelineRunFilter } from '../../../common/records/run-store';
 import { workflowIds } from '../../../common/temporal';
 import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../../workflows/pipelines';
 import type { AppDeps } from '../../deps';
@@ -26,7 +27,7 @@ const onboardedOrg = findOrganization;
 export function pipelinesRouter(deps: AppDeps): Router {
   const router = Router();
   const cfg = deps.config;
-  const withLink = (r: PipelineRunDoc) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
+  const withLink = (r: PipelineRunRecord) => ({ ...publicPipelineRun(r), temporalUrl: temporalUiUrl(cfg, r.workflowId, r.runId) });
 
   /** A running run's live state (the workflow's progress query), or null when no worker answers within 3 s. */
   const runProgress = (workflowId: string, runId: string) => queryProgress<PipelineRunProgress>(deps.temporal, deps.temporal.workflow.getHandle(workflowId, runId));
@@ -35,7 +36,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
    * A record still "running" whose workflow has ended without closing it (terminated by an
    * operator, timed out) is closed here, so the screen never shows a ghost run forever.
    */
-  async function reconcile(runs: PipelineRunDoc[]): Promise<PipelineRunDoc[]> {
+  async function reconcile(runs: PipelineRunRecord[]): Promise<PipelineRunRecord[]> {
     return Promise.all(
       runs.map(async (r) => {
         if (r.status !== 'running') return r;
@@ -55,15 +56,17 @@ export function pipelinesRouter(deps: AppDeps): Router {
             const l = live.pipelines.find((x) => x.name === p.name);
             return l ? { ...p, status: l.status, rowsMoved: l.status === 'running' ? p.rowsMoved : l.rowsMoved, error: l.error ?? p.error } : p;
           });
-          return { ...r, pipelines } as PipelineRunDoc;
+          return { ...r, pipelines } as PipelineRunRecord;
         }
         const status = ended.how === 'cancelled' ? 'cancelled' : 'failed';
         const error = `The run's workflow ended (${ended.how}) before the run was recorded as finished`;
         const durationMs = ended.at.getTime() - new Date(r.startedAt).getTime();
         // Its pipelines end with it (e.g. cancelled before the run's first step returned).
-        const pipelines = r.pipelines.map((p) => (p.status === 'pending' || p.status === 'running' ? { ...p, status } : p));
-        await PipelineRun.updateOne({ runId: r.runId, status: 'running' }, { $set: { status, endedAt: ended.at, durationMs, error, pipelines } });
-        return { ...r, status, endedAt: ended.at, durationMs, error, pipelines } as PipelineRunDoc;
+        const pipelines: PipelineRunRecord['pipelines'] = r.pipelines.map((p) => (p.status === 'pending' || p.status === 'running' ? { ...p, status } : p));
+        const closed = { ...r, status, endedAt: ended.at, durationMs, error, pipelines } as PipelineRunRecord;
+        // Only while still running: the workflow's own close, if it came meanwhile, stays.
+        await withRunStore(cfg, String(r.organization_id), (s) => s.updatePipelineRun(r.runId, (now) => (now?.status === 'running' ? { ...now, status, endedAt: ended.at, durationMs, error, pipelines } : null)));
+        return closed;
       }),
     );
   }
@@ -74,7 +77,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     const org = await onboardedOrg(organizationId);
     const pipelines = await Promise.all(
       (org.onboarding?.pipelines ?? []).map(async (p) => {
-        const last = await PipelineRun.findOne({ organization_id: organizationId, 'pipelines.name': p.name, status: { $ne: 'no_files' } }).sort({ startedAt: -1 }).lean<PipelineRunDoc>();
+        const last = await withRunStore(cfg, organizationId, (s) => s.lastPipelineRun(p.name));
         const mine = last?.pipelines.find((x) => x.name === p.name);
         const lastRun = last && mine ? { runId: last.runId, status: mine.status, startedAt: mine.startedAt ?? last.startedAt, endedAt: mine.endedAt ?? null, rowsMoved: mine.rowsMoved ?? 0, error: mine.error ?? null } : null;
         return {
@@ -127,7 +130,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
       if (e instanceof WorkflowFailedError && e.cause instanceof CancelledFailure) throw new ApiError(409, 'The pipeline run was cancelled');
       return stepFailure(e, RUN_FAILED);
     }
-    const record = await PipelineRun.findOne({ runId }).lean<PipelineRunDoc>();
+    const record = await withRunStore(cfg, orgId, (s) => s.findPipelineRun(runId));
     const run = record ? withLink(record) : { ...out, temporalUrl };
     if (out.status === 'no_files') throw notFound('No files found to process.');
     if (out.status === 'succeeded') return ok(res, 'All pipelines ran successfully!', { run, pipelines: out.pipelines });
@@ -141,23 +144,13 @@ export function pipelinesRouter(deps: AppDeps): Router {
     assertOrgAccess(req.user!, organizationId);
     await assertOrganizationExists(organizationId);
     const q = res.locals.query as z.infer<typeof runsQuery>;
-    const filter: Record<string, unknown> = { organization_id: organizationId };
-    if (q.status) filter.status = q.status;
-    if (q.pipeline) filter['pipelines.name'] = q.pipeline;
-    if (q.from || q.to) {
-      const range: Record<string, Date> = {};
-      if (q.from) range.$gte = new Date(`${q.from}T00:00:00.000Z`);
-      if (q.to) range.$lt = new Date(new Date(`${q.to}T00:00:00.000Z`).getTime() + 86_400_000);
-      filter.startedAt = range;
-    }
-    const [total, runs] = await Promise.all([
-      PipelineRun.countDocuments(filter),
-      PipelineRun.find(filter)
-        .sort({ startedAt: -1 })
-        .skip((q.page - 1) * PAGE_SIZE)
-        .limit(PAGE_SIZE)
-        .lean<PipelineRunDoc[]>(),
-    ]);
+    const filter: PipelineRunFilter = {
+      status: q.status,
+      pipeline: q.pipeline,
+      from: q.from ? new Date(`${q.from}T00:00:00.000Z`) : undefined,
+      to: q.to ? new Date(new Date(`${q.to}T00:00:00.000Z`).getTime() + 86_400_000) : undefined,
+    };
+    const { total, runs } = (await withRunStore(cfg, organizationId, (s) => s.listPipelineRuns(filter, { offset: (q.page - 1) * PAGE_SIZE, limit: PAGE_SIZE }))) ?? { total: 0, runs: [] };
     ok(res, 'Pipeline runs fetched successfully', { runs: (await reconcile(runs)).map(withLink), total, page: q.page, pageSize: PAGE_SIZE, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
   });
 
@@ -165,7 +158,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     const { organizationId, runId } = req.params as z.infer<typeof runParams>;
     assertOrgAccess(req.user!, organizationId);
     await assertOrganizationExists(organizationId);
-    const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
+    const run = await withRunStore(cfg, organizationId, (s) => s.findPipelineRun(runId));
     if (!run) throw notFound('Pipeline run not found');
     const [current] = await reconcile([run]);
     ok(res, 'Pipeline run fetched successfully', { run: withLink(current!) });
@@ -175,7 +168,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
   router.post('/runs/:organizationId/:runId/cancel', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
     const { organizationId, runId } = req.params as z.infer<typeof runParams>;
     assertOrgAccess(req.user!, organizationId);
-    const run = await PipelineRun.findOne({ runId, organization_id: organizationId }).lean<PipelineRunDoc>();
+    const run = await withRunStore(cfg, organizationId, (s) => s.findPipelineRun(runId));
     if (!run) throw notFound('Pipeline run not found');
     if (run.status !== 'running') throw new ApiError(409, 'This pipeline run is not running');
     try {

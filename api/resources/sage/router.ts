@@ -132,8 +132,8 @@ export function sageRouter(deps: AppDeps): Router {
 
   router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
     const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
-    await loadAccount(req.user!, id);
-    ok(res, 'Sync history fetched successfully', { runs: await syncHistory('sage', id, limit) });
+    const account = await loadAccount(req.user!, id);
+    ok(res, 'Sync history fetched successfully', { runs: await syncHistory(cfg, String(account.organization_id), 'sage', id, limit) });
   });
 
   router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {

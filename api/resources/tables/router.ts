@@ -49,13 +49,13 @@ export function tablesRouter(deps: AppDeps): Router {
 
   router.get('/:orgId', any, validate({ params: s.orgParams }), async (req, res) => {
     const { orgId } = req.params as { orgId: string };
-    const tables = await svc.withExplorerDatabase(cfg, req.user!, orgId, async (o, org) => (await svc.describeTables(o, org, await svc.readCatalog(o))).sort(svc.byKindThenName));
+    const tables = await svc.withExplorerDatabase(cfg, req.user!, orgId, async (o, org) => (await svc.describeTables(cfg, o, org, await svc.readCatalog(o))).sort(svc.byKindThenName));
     if (!tables) return ok(res, NOT_ONBOARDED, { databaseReady: false, tables: [] });
     ok(res, `${tables.length} table${tables.length === 1 ? '' : 's'}`, { databaseReady: true, tables });
   });
 
   router.get('/:orgId/:table', any, validate({ params: s.tableParams }), async (req, res) => {
-    const [table] = await onTable(req, (o, t, org) => svc.describeTables(o, org, [t]));
+    const [table] = await onTable(req, (o, t, org) => svc.describeTables(cfg, o, org, [t]));
     ok(res, 'Table fetched', { table });
   });
 

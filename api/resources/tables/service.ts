@@ -1,7 +1,8 @@
 // The data explorer's reads of an organization's own database (issue 19), for SQLite and Azure
 // SQL alike through common/org-database.ts: which tables there are (from the database's own
-// catalog: never a name taken from the request), what each is and who wrote it last (the upload,
-// sync or pipeline records in Mongo), and a table's rows paged, sorted and filtered.
+// catalog: never a name taken from the request), what each is and who wrote it last (the upload
+// records in Mongo, the sync and pipeline runs kept beside the tables), and a table's rows paged,
+// sorted and filtered.
 // Identifiers in SQL are only names read from the catalog, quoted by Kysely (sql.id); every
 // value is a bound parameter.
 import { sql, type CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
@@ -10,10 +11,11 @@ import { ORDER_OPS, PIPELINE_TABLES, type ColumnAnswer, type FilterOp, type Rows
 import { ApplicationFailure } from '@temporalio/common';
 import { failureMessage, failureTypeOf, httpStatusOf, isFailureOf } from '../../../common/failures';
 import type { OrganizationDoc } from '../../../common/models/organization';
-import { PipelineRun, type PipelineRunDoc } from '../../../common/models/pipeline-run';
+import type { PipelineRunRecord } from '../../../common/models/pipeline-run';
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { SageAccount } from '../../../common/models/sage-account';
-import { SyncRun, type SyncRunDoc } from '../../../common/models/sync-run';
+import type { SyncRunRecord } from '../../../common/models/sync-run';
+import { withRunStore } from '../../../common/records/run-store';
 import { Upload, type UploadDoc } from '../../../common/models/upload';
 import type { UserDoc } from '../../../common/models/user';
 import { openOrgDatabase, resolveOrgConnection, type OrgDatabase, type OrgDialect } from '../../../common/org-database';
@@ -161,7 +163,7 @@ const iso = (d: Date | string | null | undefined): string | null => {
   const t = d instanceof Date ? d : new Date(d);
   return Number.isNaN(t.getTime()) ? null : t.toISOString();
 };
-const whoStarted = (r: PipelineRunDoc) => r.startedBy?.name || r.startedBy?.email || null;
+const whoStarted = (r: PipelineRunRecord) => r.startedBy?.name || r.startedBy?.email || null;
 
 /** What the consolidation's audit says of its settings' tables (by action) and of its runs. */
 const AUDIT_TABLES: Record<string, string> = {
@@ -213,8 +215,8 @@ async function csvHolding(o: OrgDatabase, table: string): Promise<{ uploadId: st
 }
 
 interface Records {
-  runs: PipelineRunDoc[];
-  syncs: SyncRunDoc[];
+  runs: PipelineRunRecord[];
+  syncs: SyncRunRecord[];
   uploads: Map<string, UploadDoc>;
   accountNames: Map<string, string>;
   /** Pipelines that rebuild trial_balance (by their installed steps and the template's names). */
@@ -222,11 +224,11 @@ interface Records {
   audit: AuditEntry[];
 }
 
-async function readRecords(o: OrgDatabase, orgId: string, uploadIds: string[], tables: Set<string>, installed: { name: string; activities?: { type?: string | null }[] }[]): Promise<Records> {
+async function readRecords(cfg: Config, o: OrgDatabase, orgId: string, uploadIds: string[], tables: Set<string>, installed: { name: string; activities?: { type?: string | null }[] }[]): Promise<Records> {
   const ids = [...new Set(uploadIds.filter((id) => OBJECT_ID_RE.test(id)))];
   const [runs, syncs, uploads, qbo, sage, audit] = await Promise.all([
-    PipelineRun.find({ organization_id: orgId }).sort({ startedAt: -1 }).limit(100).lean<PipelineRunDoc[]>(),
-    SyncRun.find({ organization_id: orgId, status: 'succeeded' }).sort({ finishedAt: -1 }).limit(200).lean<SyncRunDoc[]>(),
+    withRunStore(cfg, orgId, (s) => s.recentPipelineRuns(100)).then((r) => r ?? []),
+    withRunStore(cfg, orgId, (s) => s.recentSucceededSyncRuns(200)).then((r) => r ?? []),
     ids.length ? Upload.find({ _id: { $in: ids }, organization_id: orgId }).lean<UploadDoc[]>() : Promise.resolve([] as UploadDoc[]),
     QuickBooksAccount.find({ organization_id: orgId }, { companyName: 1, realmId: 1 }).lean<{ _id: unknown; companyName?: string; realmId: string }[]>(),
     SageAccount.find({ organization_id: orgId }, { sageCompanyID: 1 }).lean<{ _id: unknown; sageCompanyID: string }[]>(),
@@ -244,8 +246,8 @@ async function readRecords(o: OrgDatabase, orgId: string, uploadIds: string[], t
 const noSource = { upload: null, pipelineRun: null, sync: null };
 
 /** The latest succeeded pipeline (of `names`) in the runs, newest first. */
-function latestPipeline(runs: PipelineRunDoc[], names: (name: string) => boolean): { run: PipelineRunDoc; name: string; at: string | null } | null {
-  let best: { run: PipelineRunDoc; name: string; at: string | null } | null = null;
+function latestPipeline(runs: PipelineRunRecord[], names: (name: string) => boolean): { run: PipelineRunRecord; name: string; at: string | null } | null {
+  let best: { run: PipelineRunRecord; name: string; at: string | null } | null = null;
   for (const run of runs) {
     for (const p of run.pipelines ?? []) {
       if (!names(p.name) || p.status !== 'succeeded') continue;
@@ -256,7 +258,7 @@ function latestPipeline(runs: PipelineRunDoc[], names: (name: string) => boolean
   return best;
 }
 
-function pipelineSource(found: { run: PipelineRunDoc; name: string; at: string | null }, label: string): TableSourceAnswer {
+function pipelineSource(found: { run: PipelineRunRecord; name: string; at: string | null }, label: string): TableSourceAnswer {
   const by = whoStarted(found.run);
   return { ...noSource, type: 'pipeline', label: by ? `${label}, run started by ${by}` : label, at: found.at, pipelineRun: { runId: found.run.runId, pipeline: found.name, startedBy: by } };
 }
@@ -285,8 +287,7 @@ function csvSource(table: string, holding: { uploadId: string | null; loadedAt: 
 
 function syncSource(table: string, r: Records): TableSourceAnswer | null {
   for (const s of r.syncs) {
-    const rows = s.rows instanceof Map ? Object.fromEntries(s.rows) : ((s.rows ?? {}) as Record<string, number>);
-    if (!(table in rows)) continue;
+    if (!(table in (s.rows ?? {}))) continue;
     const account = r.accountNames.get(String(s.accountId)) ?? null;
     const provider = PROVIDER_NAMES[s.provider] ?? s.provider;
     return { ...noSource, type: 'sync', label: `${provider} sync${account ? ` of ${account}` : ''}`, at: iso(s.finishedAt ?? s.startedAt), sync: { provider: s.provider, account } };
@@ -318,7 +319,7 @@ async function latestTime(o: OrgDatabase, t: TableSchema): Promise<string | null
 }
 
 /** Kind, row count, columns, source and last write of each table. */
-export async function describeTables(o: OrgDatabase, org: OrganizationDoc, tables: TableSchema[]): Promise<TableInfoAnswer[]> {
+export async function describeTables(cfg: Config, o: OrgDatabase, org: OrganizationDoc, tables: TableSchema[]): Promise<TableInfoAnswer[]> {
   const orgId = String(org._id);
   const installed = org.onboarding?.pipelines ?? [];
   const kinds = tables.map((t) => tableKind(t.name, t.columns.map((c) => c.name)));
@@ -329,7 +330,7 @@ export async function describeTables(o: OrgDatabase, org: OrganizationDoc, table
     counts.set(t.name, await countRows(o, t.name));
     if (kinds[i] === 'csv') holdings.set(t.name, await csvHolding(o, t.name));
   }
-  const records = await readRecords(o, orgId, [...holdings.values()].map((h) => h.uploadId ?? ''), new Set(tables.map((t) => t.name)), installed);
+  const records = await readRecords(cfg, o, orgId, [...holdings.values()].map((h) => h.uploadId ?? ''), new Set(tables.map((t) => t.name)), installed);
   const out: TableInfoAnswer[] = [];
   for (const [i, t] of tables.entries()) {
     const kind = kinds[i]!;

@@ -1,0 +1,628 @@
+// Pipeline runs and sync runs, kept in the organization's own database (issue 17): they grow
+// without bound, and there an index answers a run list, a sync history or a run-state write in
+// time independent of how many there are (FerretDB on SQLite filters every query but {_id} over
+// the whole collection). Two internal tables (the "_" prefix hides them from the data explorer
+// and the trial_balance planner): the columns the queries filter and sort on, and the whole
+// record as JSON. Dates are ISO text (sortable). Written once with Kysely for SQLite and Azure SQL;
+// only the column types and the create-if-missing guard differ per dialect.
+// Each process keeps one open handle per organization (withRunStore below): the organization is
+// resolved once, not on every call, and forgotten when its record is written.
+import Database from 'better-sqlite3';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import mongoose from 'mongoose';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Config } from '../config';
+import { fail, isFailureOf } from '../failures';
+import { Organization, organizationWrites, type OrganizationDoc } from '../models/organization';
+import type { PipelineRunRecord, RunStatus } from '../models/pipeline-run';
+import type { SyncProvider, SyncRunRecord } from '../models/sync-run';
+import { localDatabaseFile, openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../org-database';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables created at run time
+type Db = Kysely<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Select = SelectQueryBuilder<any, any, any>;
+
+export const PIPELINE_RUNS_TABLE = '_pipeline_runs';
+export const SYNC_RUNS_TABLE = '_sync_runs';
+
+type ColType = 'key' | 'long';
+const TYPES: Record<OrgDialect, Record<ColType, string>> = {
+  sqlite: { key: 'text', long: 'text' },
+  mssql: { key: 'nvarchar(100)', long: 'nvarchar(max)' },
+};
+
+interface TableDef {
+  columns: [string, ColType, 'null'?][];
+  key: string;
+  /** Index name -> columns. */
+  indexes: Record<string, string[]>;
+}
+
+export const RUN_TABLES: Record<string, TableDef> = {
+  [PIPELINE_RUNS_TABLE]: {
+    columns: [
+      ['run_id', 'key'],
+      ['organization_id', 'key'],
+      ['status', 'key'],
+      ['started_at', 'key'],
+      ['ended_at', 'key', 'null'],
+      // Its pipelines' names between separators: the "runs of pipeline X" filter.
+      ['pipeline_names', 'long'],
+      ['doc', 'long'],
+    ],
+    key: 'run_id',
+    indexes: {
+      _pipeline_runs_started: ['started_at desc', 'run_id desc'],
+      _pipeline_runs_status: ['status', 'started_at desc', 'run_id desc'],
+    },
+  },
+  [SYNC_RUNS_TABLE]: {
+    columns: [
+      ['run_id', 'key'],
+      ['id', 'key'],
+      ['organization_id', 'key'],
+      ['provider', 'key'],
+      ['account_id', 'key'],
+      ['status', 'key'],
+      ['started_at', 'key'],
+      ['finished_at', 'key', 'null'],
+      ['doc', 'long'],
+    ],
+    key: 'run_id',
+    indexes: {
+      _sync_runs_account: ['account_id', 'provider', 'started_at desc', 'run_id desc'],
+      _sync_runs_status: ['status', 'finished_at desc', 'run_id desc'],
+    },
+  },
+};
+
+/** The statements that create what is missing of the two tables (each guarded: idempotent, safe to race). */
+export function runTablesDdl(db: Db, dialect: OrgDialect): string[] {
+  const out: string[] = [];
+  for (const [name, def] of Object.entries(RUN_TABLES)) {
+    let t = db.schema.createTable(name);
+    if (dialect === 'sqlite') t = t.ifNotExists();
+    for (const [col, type, nullable] of def.columns) t = t.addColumn(col, sql.raw(TYPES[dialect][type]), (c) => (nullable ? c : c.notNull()));
+    t = t.addPrimaryKeyConstraint(`${name}_pk`, [def.key] as never);
+    const table = t.compile().sql;
+    // T-SQL has no "if not exists" on create table / create index: the same guard the rebuild's script uses.
+    out.push(dialect === 'mssql' ? `if object_id(N'dbo.${name}', N'U') is null ${table}` : table);
+    for (const [index, cols] of Object.entries(def.indexes)) {
+      let ix = db.schema.createIndex(index).on(name).columns(cols);
+      if (dialect === 'sqlite') ix = ix.ifNotExists();
+      const text = ix.compile().sql;
+      out.push(dialect === 'mssql' ? `if not exists (select 1 from sys.indexes where name = N'${index}' and object_id = object_id(N'dbo.${name}')) ${text}` : text);
+    }
+  }
+  return out;
+}
+
+// --- records <-> rows --------------------------------------------------------------------------
+
+const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+const date = (v: unknown): Date | null | undefined => (typeof v === 'string' ? new Date(v) : (v as Date | null | undefined));
+/** Separates pipeline names in pipeline_names (no name holds it). */
+const SEP = '\u001f';
+
+function pipelineRow(r: PipelineRunRecord) {
+  return {
+    run_id: r.runId,
+    organization_id: String(r.organization_id),
+    status: r.status,
+    started_at: iso(r.startedAt)!,
+    ended_at: iso(r.endedAt),
+    pipeline_names: `${SEP}${(r.pipelines ?? []).map((p) => p.name).join(SEP)}${SEP}`,
+    doc: JSON.stringify(r),
+  };
+}
+
+export function parsePipelineRun(doc: string): PipelineRunRecord {
+  const r = JSON.parse(doc) as PipelineRunRecord;
+  r.startedAt = date(r.startedAt)!;
+  for (const k of ['endedAt', 'createdAt', 'updatedAt'] as const) if (r[k] !== undefined) r[k] = date(r[k]) as Date;
+  for (const p of r.pipelines ?? []) {
+    if (p.startedAt !== undefined) p.startedAt = date(p.startedAt);
+    if (p.endedAt !== undefined) p.endedAt = date(p.endedAt);
+  }
+  return r;
+}
+
+function syncRow(r: SyncRunRecord) {
+  return {
+    run_id: r.runId,
+    id: r.id,
+    organization_id: String(r.organization_id),
+    provider: r.provider,
+    account_id: String(r.accountId),
+    status: r.status,
+    started_at: iso(r.startedAt)!,
+    finished_at: iso(r.finishedAt),
+    doc: JSON.stringify(r),
+  };
+}
+
+export function parseSyncRun(doc: string): SyncRunRecord {
+  const r = JSON.parse(doc) as SyncRunRecord;
+  r.startedAt = date(r.startedAt)!;
+  r.finishedAt = date(r.finishedAt) ?? null;
+  return r;
+}
+
+/** Filters of the run history (dates by start: from inclusive, to exclusive). */
+export interface PipelineRunFilter {
+  status?: RunStatus;
+  pipeline?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** What a record change does: the record to write (the one given, changed, or a new one), or null to leave it as it is. */
+export type RunChange<R> = (current: R | null) => R | null | undefined;
+
+const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
+
+/** How long a write waits for another writer of the same SQLite file (a CSV swap, a rebuild). */
+const LOCK_WAIT_MS = 30_000;
+
+/** The run records of one organization's database. */
+export class RunStore {
+  readonly db: Db;
+  readonly dialect: OrgDialect;
+
+  constructor(readonly org: Pick<OrgDatabase, 'db' | 'dialect'>) {
+    this.db = org.db;
+    this.dialect = org.dialect;
+  }
+
+  /** Creates the tables and indexes when missing (idempotent). */
+  async ensureTables(): Promise<void> {
+    const run = async () => {
+      for (const ddl of runTablesDdl(this.db, this.dialect)) await sql.raw(ddl).execute(this.db);
+    };
+    if (this.dialect === 'sqlite') return this.waitForLock(run);
+    try {
+      await run();
+    } catch {
+      // Another process created it between the guard and the create: the guards now pass.
+      await run();
+    }
+  }
+
+  /**
+   * SQLite: waits for a busy database without blocking the event loop (the connection's own
+   * busy timeout is short), so a writer in this process, a thread or another process, finishes.
+   */
+  private async waitForLock<T>(op: () => Promise<T>): Promise<T> {
+    const until = Date.now() + LOCK_WAIT_MS;
+    for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
+      try {
+        return await op();
+      } catch (e) {
+        if (!isBusy(e) || Date.now() > until) throw e;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /**
+   * One write transaction. SQLite: BEGIN IMMEDIATE (the write lock first, so a read-modify-write
+   * never works on a copy another writer changes meanwhile). T-SQL: serializable, and `lock`
+   * takes the row's (or its key range's) update lock before anything is read.
+   */
+  private async transaction<T>(fn: (trx: Db) => Promise<T>, lock?: { table: string; runId: string }): Promise<T> {
+    if (this.dialect === 'mssql') {
+      return this.db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute(async (trx) => {
+          if (lock) await this.lockQuery(lock.table, lock.runId, trx).execute();
+          return fn(trx);
+        });
+    }
+    return this.waitForLock(() =>
+      this.db.connection().execute(async (c) => {
+        await sql`begin immediate`.execute(c);
+        try {
+          const out = await fn(c);
+          await sql`commit`.execute(c);
+          return out;
+        } catch (e) {
+          await sql`rollback`.execute(c).catch(() => undefined);
+          throw e;
+        }
+      }),
+    );
+  }
+
+  private limit(q: Select, n: number): Select {
+    return this.dialect === 'mssql' ? q.top(n) : q.limit(n);
+  }
+
+  /** The run has a pipeline of that name. */
+  private hasPipeline(name: string): Expression<SqlBool> {
+    const marker = `${SEP}${name}${SEP}`;
+    return this.dialect === 'mssql' ? sql<SqlBool>`charindex(${marker}, pipeline_names) > 0` : sql<SqlBool>`instr(pipeline_names, ${marker}) > 0`;
+  }
+
+  private pipelineRunsWhere(q: Select, f: PipelineRunFilter): Select {
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.pipeline) q = q.where(this.hasPipeline(f.pipeline));
+    if (f.from) q = q.where('started_at', '>=', iso(f.from));
+    if (f.to) q = q.where('started_at', '<', iso(f.to));
+    return q;
+  }
+
+  private newestFirst(q: Select, column = 'started_at'): Select {
+    return q.orderBy(column, 'desc').orderBy('run_id', 'desc');
+  }
+
+  // --- the queries (built here, so tests compile them for T-SQL without a server) --------------
+
+  /** How many runs match the history's filters. */
+  countQuery(filter: PipelineRunFilter): Select {
+    return this.pipelineRunsWhere(this.db.selectFrom(PIPELINE_RUNS_TABLE).select((eb) => eb.fn.countAll().as('n')), filter);
+  }
+
+  /** One page of the history, newest first. */
+  pageQuery(filter: PipelineRunFilter, page: { offset: number; limit: number }): Select {
+    const q = this.newestFirst(this.pipelineRunsWhere(this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc'), filter));
+    return this.dialect === 'mssql' ? q.offset(page.offset).fetch(page.limit) : q.limit(page.limit).offset(page.offset);
+  }
+
+  /** The newest run that ran (not 'no_files') the named pipeline. */
+  lastRunQuery(pipeline: string): Select {
+    return this.limit(this.newestFirst(this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc').where('status', '<>', 'no_files').where(this.hasPipeline(pipeline))), 1);
+  }
+
+  /** The newest pipeline runs. */
+  recentRunsQuery(limit: number): Select {
+    return this.limit(this.newestFirst(this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc')), limit);
+  }
+
+  /** Records of either kind still 'running'. */
+  runningQuery(table: typeof PIPELINE_RUNS_TABLE | typeof SYNC_RUNS_TABLE): Select {
+    return this.newestFirst(this.db.selectFrom(table).select('doc').where('status', '=', 'running'));
+  }
+
+  /** A connection's sync history, newest first. */
+  historyQuery(provider: SyncProvider, accountId: string, limit: number): Select {
+    return this.limit(this.newestFirst(this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('account_id', '=', accountId).where('provider', '=', provider)), limit);
+  }
+
+  /** The syncs that succeeded, the latest finished first. */
+  succeededSyncsQuery(limit: number): Select {
+    return this.limit(this.newestFirst(this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('status', '=', 'succeeded'), 'finished_at'), limit);
+  }
+
+  /** T-SQL: the update lock a read-modify-write takes on its row before reading it. */
+  lockQuery(table: string, runId: string, db: Db = this.db) {
+    return db.updateTable(table).set({ run_id: sql.ref('run_id') }).where('run_id', '=', runId);
+  }
+
+  // --- pipeline runs ---------------------------------------------------------------------------
+
+  async findPipelineRun(runId: string): Promise<PipelineRunRecord | null> {
+    const row = (await this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
+    return row ? parsePipelineRun(row.doc) : null;
+  }
+
+  /**
+   * Reads the run, applies `change` and writes the result back, in one transaction (a new run
+   * when there was none and `change` makes one). Returns the run as it is after.
+   */
+  async updatePipelineRun(runId: string, change: RunChange<PipelineRunRecord>): Promise<PipelineRunRecord | null> {
+    return this.transaction(
+      async (trx) => {
+        const row = (await trx.selectFrom(PIPELINE_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
+        const current = row ? parsePipelineRun(row.doc) : null;
+        const next = change(current);
+        if (!next) return current;
+        if (next.runId !== runId) throw new Error(`a change of run ${runId} returned run ${next.runId}`);
+        next.updatedAt = new Date();
+        next.createdAt ??= next.updatedAt;
+        const { run_id: _id, ...values } = pipelineRow(next);
+        if (row) await trx.updateTable(PIPELINE_RUNS_TABLE).set(values).where('run_id', '=', runId).execute();
+        else await trx.insertInto(PIPELINE_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
+        return next;
+      },
+      { table: PIPELINE_RUNS_TABLE, runId },
+    );
+  }
+
+  /** The run history: how many runs match, and one page of them, newest first. */
+  async listPipelineRuns(filter: PipelineRunFilter, page: { offset: number; limit: number }): Promise<{ total: number; runs: PipelineRunRecord[] }> {
+    const counted = (await this.countQuery(filter).executeTakeFirst()) as { n: number | string } | undefined;
+    const total = Number(counted?.n ?? 0);
+    if (!total || page.offset >= total) return { total, runs: [] };
+    return { total, runs: await this.docs(this.pageQuery(filter, page), parsePipelineRun) };
+  }
+
+  async lastPipelineRun(pipeline: string): Promise<PipelineRunRecord | null> {
+    return (await this.docs(this.lastRunQuery(pipeline), parsePipelineRun))[0] ?? null;
+  }
+
+  async recentPipelineRuns(limit: number): Promise<PipelineRunRecord[]> {
+    return this.docs(this.recentRunsQuery(limit), parsePipelineRun);
+  }
+
+  async runningPipelineRuns(): Promise<PipelineRunRecord[]> {
+    return this.docs(this.runningQuery(PIPELINE_RUNS_TABLE), parsePipelineRun);
+  }
+
+  /** Many runs at once (the upgrade's move, benchmarks); a run id already there is left as it is. Returns how many were added. */
+  async insertPipelineRuns(runs: PipelineRunRecord[]): Promise<number> {
+    return this.insertMissing(PIPELINE_RUNS_TABLE, runs.map(pipelineRow));
+  }
+
+  private async docs<R>(q: Select, parse: (doc: string) => R): Promise<R[]> {
+    return ((await q.execute()) as { doc: string }[]).map((r) => parse(r.doc));
+  }
+
+  // --- sync runs -------------------------------------------------------------------------------
+
+  async findSyncRun(runId: string): Promise<SyncRunRecord | null> {
+    const row = (await this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
+    return row ? parseSyncRun(row.doc) : null;
+  }
+
+  /** As updatePipelineRun, for a sync run. */
+  async updateSyncRun(runId: string, change: RunChange<SyncRunRecord>): Promise<SyncRunRecord | null> {
+    return this.transaction(
+      async (trx) => {
+        const row = (await trx.selectFrom(SYNC_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
+        const current = row ? parseSyncRun(row.doc) : null;
+        const next = change(current);
+        if (!next) return current;
+        if (next.runId !== runId) throw new Error(`a change of sync run ${runId} returned run ${next.runId}`);
+        const { run_id: _id, ...values } = syncRow(next);
+        if (row) await trx.updateTable(SYNC_RUNS_TABLE).set(values).where('run_id', '=', runId).execute();
+        else await trx.insertInto(SYNC_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
+        return next;
+      },
+      { table: SYNC_RUNS_TABLE, runId },
+    );
+  }
+
+  async syncHistory(provider: SyncProvider, accountId: string, limit: number): Promise<SyncRunRecord[]> {
+    return this.docs(this.historyQuery(provider, accountId, limit), parseSyncRun);
+  }
+
+  async recentSucceededSyncRuns(limit: number): Promise<SyncRunRecord[]> {
+    return this.docs(this.succeededSyncsQuery(limit), parseSyncRun);
+  }
+
+  async runningSyncRuns(): Promise<SyncRunRecord[]> {
+    return this.docs(this.runningQuery(SYNC_RUNS_TABLE), parseSyncRun);
+  }
+
+  /** As insertPipelineRuns, for sync runs. */
+  async insertSyncRuns(runs: SyncRunRecord[]): Promise<number> {
+    return this.insertMissing(SYNC_RUNS_TABLE, runs.map(syncRow));
+  }
+
+  /** Rows whose run id is not there yet, in statements within either dialect's parameter limit. */
+  private async insertMissing(table: string, rows: Record<string, unknown>[]): Promise<number> {
+    if (!rows.length) return 0;
+    const cols = Object.keys(rows[0]!).length;
+    if (this.dialect === 'sqlite') {
+      const size = Math.floor(32_000 / cols);
+      return this.transaction(async (trx) => {
+        let added = 0;
+        for (let i = 0; i < rows.length; i += size) {
+          const res = await trx.insertInto(table).values(rows.slice(i, i + size)).orIgnore().executeTakeFirst();
+          added += Number(res.numInsertedOrUpdatedRows ?? 0);
+        }
+        return added;
+      });
+    }
+    const size = Math.min(1000, Math.floor(2000 / cols));
+    let added = 0;
+    for (let i = 0; i < rows.length; i += size) {
+      const chunk = rows.slice(i, i + size);
+      const write = () =>
+        this.transaction(async (trx) => {
+          const have = new Set(((await trx.selectFrom(table).select('run_id').where('run_id', 'in', chunk.map((r) => r.run_id as string)).execute()) as { run_id: string }[]).map((r) => r.run_id));
+          const fresh = chunk.filter((r) => !have.has(r.run_id as string));
+          if (fresh.length) await trx.insertInto(table).values(fresh).execute();
+          return fresh.length;
+        });
+      try {
+        added += await write();
+      } catch {
+        // Another process inserted some of them meanwhile: the next read leaves those out.
+        added += await write();
+      }
+    }
+    return added;
+  }
+}
+
+// --- one handle per organization and process ---------------------------------------------------
+
+interface Handle {
+  orgId: string;
+  ref: DatabaseRef;
+  opened: Promise<{ org: OrgDatabase; store: RunStore }>;
+  leases: number;
+  retired: boolean;
+  lastUsed: number;
+}
+
+const handles = new Map<string, Handle>();
+/** Bumped whenever an organization's record is written: a lookup that raced it is not kept. */
+let generation = 0;
+/** A handle unused this long is closed. */
+const IDLE_MS = 5 * 60_000;
+/** Open handles kept at most (each SQLite one holds three files open); the least recently used idle ones close first. */
+const MAX_HANDLES = 64;
+const keyOf = (cfg: Config, orgId: string) => `${cfg.PROVIDER}\u0000${cfg.WAREHOUSE_DIR}\u0000${orgId}`;
+
+/** Closing handles (closeRunStores waits for them). */
+const closing = new Set<Promise<void>>();
+
+function closeHandle(h: Handle): Promise<void> {
+  const done: Promise<void> = h.opened
+    .then(({ org }) => org.close())
+    .catch(() => undefined)
+    .finally(() => closing.delete(done));
+  closing.add(done);
+  return done;
+}
+
+function retire(h: Handle, key: string): void {
+  if (handles.get(key) === h) handles.delete(key);
+  if (h.retired) return;
+  h.retired = true;
+  if (h.leases === 0) void closeHandle(h);
+}
+
+/**
+ * Forgets the organization's handle (every one when no id is given): calls in flight finish on
+ * it, then it closes; resolves once the idle ones are closed.
+ */
+export async function forgetRunStore(orgId?: string | null): Promise<void> {
+  generation++;
+  for (const [key, h] of [...handles]) if (!orgId || h.orgId === orgId) retire(h, key);
+  await Promise.all([...closing]);
+}
+
+// Onboarding (the database's name) or deletion changes the organization's record.
+organizationWrites.on('written', (id) => void forgetRunStore(id));
+
+const sweeper = setInterval(() => {
+  const now = Date.now();
+  for (const [key, h] of [...handles]) if (h.leases === 0 && now - h.lastUsed > IDLE_MS) retire(h, key);
+}, 60_000);
+sweeper.unref();
+
+/** Closes every handle of this process (tests, shutdown). */
+export function closeRunStores(): Promise<void> {
+  return forgetRunStore();
+}
+
+type Lookup = { kind: 'ok'; handle: Handle } | { kind: 'none'; reason: 'no-organization' | 'no-database' };
+
+/**
+ * The organization's handle with a lease taken (released by use), or why there is none.
+ * `create`: a local database its record names but that is not there yet is created (as the
+ * connector writer does on a sync's first write); reads never create it.
+ */
+async function acquire(cfg: Config, orgId: string, create: boolean): Promise<Lookup> {
+  const key = keyOf(cfg, orgId);
+  const take = (h: Handle): Lookup => {
+    h.leases++;
+    return { kind: 'ok', handle: h };
+  };
+  const known = handles.get(key);
+  if (known) return take(known);
+  if (!mongoose.isValidObjectId(orgId)) return { kind: 'none', reason: 'no-organization' };
+  const gen = generation;
+  const org = await Organization.findById(orgId, { 'onboarding.databaseName': 1 }).lean<Pick<OrganizationDoc, 'onboarding'>>();
+  if (!org) return { kind: 'none', reason: 'no-organization' };
+  const databaseName = org.onboarding?.databaseName;
+  if (!databaseName) return { kind: 'none', reason: 'no-database' };
+  const raced = handles.get(key);
+  if (raced) return take(raced);
+  const ref = { orgId, databaseName };
+  const handle: Handle = { orgId, ref, leases: 0, retired: false, lastUsed: Date.now(), opened: openStore(cfg, ref, create) };
+  handle.opened.catch(() => {
+    if (handles.get(key) === handle) handles.delete(key);
+  });
+  const found = take(handle);
+  if (gen !== generation) {
+    // The record changed while it was read: used once, not kept.
+    handle.retired = true;
+    return found;
+  }
+  handles.set(key, handle);
+  if (handles.size > MAX_HANDLES) {
+    const idle = [...handles].filter(([, h]) => h.leases === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [k, h] of idle.slice(0, handles.size - MAX_HANDLES)) retire(h, k);
+  }
+  return found;
+}
+
+type Opener = (cfg: Config, ref: DatabaseRef) => Promise<OrgDatabase>;
+let opener: Opener | undefined;
+
+/**
+ * Where the handles open an organization's database: tests of the azure provider (no SQL Server
+ * here) give a SQLite file in its place; undefined restores the organization's own database.
+ */
+export async function setRunStoreOpener(open: Opener | undefined): Promise<void> {
+  opener = open;
+  await forgetRunStore();
+}
+
+async function openStore(cfg: Config, ref: DatabaseRef, create: boolean): Promise<{ org: OrgDatabase; store: RunStore }> {
+  if (opener) return withTables(await opener(cfg, ref));
+  if (create && cfg.PROVIDER === 'local') {
+    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
+    if (!existsSync(file)) {
+      mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
+      new Database(file).close();
+    }
+  }
+  return withTables(await openOrgDatabase(cfg, ref));
+}
+
+async function withTables(org: OrgDatabase): Promise<{ org: OrgDatabase; store: RunStore }> {
+  try {
+    // Lock waits happen in waitForLock, off the event loop.
+    if (org.dialect === 'sqlite') await sql`pragma busy_timeout = 20`.execute(org.db);
+    const store = new RunStore(org);
+    await store.ensureTables();
+    return { org, store };
+  } catch (e) {
+    await org.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Runs `fn` on a leased handle, then releases the lease. */
+async function use<T>(h: Handle, fn: (s: RunStore) => Promise<T>): Promise<T> {
+  try {
+    const { store } = await h.opened;
+    return await fn(store);
+  } finally {
+    h.leases--;
+    h.lastUsed = Date.now();
+    if (h.retired && h.leases === 0) void closeHandle(h);
+  }
+}
+
+/**
+ * Runs `fn` on the organization's run records; null when it has no database (not onboarded,
+ * its database not made yet, or the organization is gone): it has no runs.
+ */
+export async function withRunStore<T>(cfg: Config, orgId: string, fn: (s: RunStore) => Promise<T>): Promise<T | null> {
+  const found = await acquire(cfg, orgId, false);
+  if (found.kind === 'none') return null;
+  const opened = found.handle.opened.then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await use(found.handle, fn);
+  } catch (e) {
+    // Named by onboarding, but the local file is not there (yet).
+    if (isFailureOf(e, 'NotFound') && !(await opened)) return null;
+    throw e;
+  }
+}
+
+/** As withRunStore, for writes: an organization without a database is the failure activities report. */
+export async function withRequiredRunStore<T>(cfg: Config, orgId: string, fn: (s: RunStore) => Promise<T>): Promise<T> {
+  const found = await acquire(cfg, orgId, true);
+  if (found.kind === 'none') {
+    if (found.reason === 'no-organization') throw fail.notFound(`Organization ${orgId} not found`);
+    throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
+  }
+  return use(found.handle, fn);
+}
+
+/** The database a handle of this process is on, if any (tests). */
+export function cachedRunStoreRef(cfg: Config, orgId: string): DatabaseRef | undefined {
+  return handles.get(keyOf(cfg, orgId))?.ref;
+}

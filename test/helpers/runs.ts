@@ -1,0 +1,42 @@
+// Run records as tests read and plant them: through the store in the organization's database
+// (common/records/run-store.ts), as the api and the worker do.
+import mongoose from 'mongoose';
+import type { Config } from '../../common/config';
+import type { PipelineRunRecord } from '../../common/models/pipeline-run';
+import type { SyncRunRecord } from '../../common/models/sync-run';
+import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
+
+export const pipelineRunOf = (cfg: Config, orgId: string, runId: string) => withRunStore(cfg, orgId, (s) => s.findPipelineRun(runId));
+
+export const syncRunOf = (cfg: Config, orgId: string, runId: string) => withRunStore(cfg, orgId, (s) => s.findSyncRun(runId));
+
+/** An account's sync runs, newest first. */
+export const syncRunsOf = async (cfg: Config, orgId: string, provider: SyncRunRecord['provider'], accountId: string, limit = 100) =>
+  (await withRunStore(cfg, orgId, (s) => s.syncHistory(provider, accountId, limit))) ?? [];
+
+export const addPipelineRuns = (cfg: Config, orgId: string, runs: PipelineRunRecord[]) => withRequiredRunStore(cfg, orgId, (s) => s.insertPipelineRuns(runs));
+
+/** A sync run record as the sync workflow writes it (defaults of a finished, succeeded run). */
+export function syncRunRecord(fields: Partial<SyncRunRecord> & Pick<SyncRunRecord, 'accountId' | 'organization_id' | 'runId'>): SyncRunRecord {
+  return {
+    id: new mongoose.Types.ObjectId().toHexString(),
+    provider: 'quickbooks',
+    workflowId: `sync-${fields.provider ?? 'quickbooks'}-${fields.accountId}`,
+    trigger: 'manual',
+    status: 'succeeded',
+    startedAt: new Date(),
+    finishedAt: new Date(),
+    rows: {},
+    rowsTotal: 0,
+    periods: [],
+    error: null,
+    ...fields,
+  };
+}
+
+export const addSyncRuns = (cfg: Config, orgId: string, runs: SyncRunRecord[]) => withRequiredRunStore(cfg, orgId, (s) => s.insertSyncRuns(runs));
+
+export const deleteSyncRuns = (cfg: Config, orgId: string) =>
+  withRunStore(cfg, orgId, async (s) => {
+    await s.db.deleteFrom('_sync_runs').execute();
+  });
