@@ -8,6 +8,7 @@ import { createTemporalClient } from './lib/temporal';
 import { ensureFirstAdmin } from './lib/first-admin';
 import { demoWanted, runDemo } from './demo/seed';
 import { closeRunStores } from '../common/records/run-store';
+import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
 
 async function main() {
   const cfg = config();
@@ -16,6 +17,8 @@ async function main() {
   mongoose.set('skipOriginalStackTraces', true);
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
+  // On FerretDB: login and the user list read the user directory once it is built (in the background).
+  await openUserDirectory(cfg, { rebuild: true });
   const { connection, client: temporal } = createTemporalClient(cfg);
   await connection.ensureConnected();
   const blobService = BlobServiceClient.fromConnectionString(cfg.AZURE_STORAGE_CONNECTION_STRING);
@@ -49,6 +52,7 @@ async function main() {
   const shutdown = () => {
     server.close(() => {
       void closeRunStores()
+        .then(() => closeUserDirectory())
         .then(() => connection.close())
         .finally(() => void mongoose.disconnect().finally(() => process.exit(0)));
     });

@@ -9,6 +9,7 @@ import { createWorker } from './worker';
 import { createWarehouse } from '../activities/warehouse';
 import { moveLegacyRuns } from '../common/records/run-migration';
 import { closeRunStores } from '../common/records/run-store';
+import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
 
 async function main() {
   const cfg = config();
@@ -17,6 +18,8 @@ async function main() {
   await mongoose.connect(cfg.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   // Before any task: a run started by the previous version finds its record where it now lives.
   await moveLegacyRuns(cfg).catch((err: unknown) => logger.error({ err }, 'legacy run records not moved (the next start tries again)'));
+  // On FerretDB: the users this worker writes (organization deletion) are copied to the api's directory.
+  await openUserDirectory(cfg, { rebuild: false });
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
   const worker = await createWorker({ config: cfg, connection, workflowBundle: await loadWorkflowBundle(cfg) });
   const heartbeat = await startHeartbeat({ config: cfg, warehouse: createWarehouse(cfg) });
@@ -24,6 +27,7 @@ async function main() {
   await worker.run();
   await heartbeat.stop();
   await closeRunStores();
+  await closeUserDirectory();
   await connection.close();
   await mongoose.disconnect();
 }

@@ -1,6 +1,6 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { ROLES, type UserAnswer } from '../contract/users';
-import { announceWrites } from './writes';
+import { announceWrites, followWrites } from './writes';
 
 export { ROLES, type Role } from '../contract/users';
 
@@ -41,6 +41,9 @@ export interface LoginSource {
 
 /** Writes to users through this process: the api's cache of signed-in users (api/lib/auth.ts) forgets them at once. */
 export const userWrites = announceWrites(userSchema);
+
+/** Sets what follows every write to users (the user directory on FerretDB: common/records/user-directory.ts). */
+export const followUserWrites = followWrites(userSchema);
 
 export const User = mongoose.model('User', userSchema);
 

@@ -8,6 +8,7 @@ import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { createWarehouse } from '../../activities/warehouse';
 import { createApp } from '../../api/app';
+import { closeUserDirectory, openUserDirectory, userDirectoryBuilt } from '../../common/records/user-directory';
 import type { AppDeps } from '../../api/deps';
 import { loadConfig, type Config } from '../../common/config';
 import { setLogLevel } from '../../common/logger';
@@ -52,6 +53,9 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
   setLogLevel(config.LOG_LEVEL);
   await mongoose.connect(config.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
   await mongoose.syncIndexes();
+  // As api/main.ts: on FerretDB login and the user list answer from the directory.
+  await openUserDirectory(config, { rebuild: true });
+  await userDirectoryBuilt();
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   const worker = await createWorker({ config, connection: env.nativeConnection, workflowBundle: await workflowBundle(config) });
   const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
@@ -71,6 +75,7 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
       worker.shutdown();
       await running;
       await heartbeat.stop();
+      await closeUserDirectory();
       await mongoose.connection.dropDatabase().catch(() => undefined);
       await mongoose.disconnect();
       await env.teardown();

@@ -1,5 +1,6 @@
 // Password hashing, reset and invitation tokens, password change.
 import bcrypt from 'bcryptjs';
+import { findUserByEmail } from '../../../common/records/user-directory';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../../common/config';
 import { logger } from '../../../common/logger';
@@ -47,7 +48,7 @@ export function settleBackgroundWork(): Promise<void> {
 /** Starts the reset for an email, if it belongs to a user; never says whether it does. */
 export function requestPasswordReset(cfg: Config, email: string): void {
   const work = (async () => {
-    const user = await User.findOne({ email }).lean<UserDoc>();
+    const user = await findUserByEmail(email);
     if (!user) return;
     const token = await issueToken(user._id, 'reset');
     await mailerFor(cfg).send({

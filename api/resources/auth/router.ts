@@ -1,5 +1,6 @@
 // /api/v1/auth: login, forgot/reset password, profile update.
 import bcrypt from 'bcryptjs';
+import { findUserByEmail } from '../../../common/records/user-directory';
 import { Router, type Request, type RequestHandler } from 'express';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
@@ -54,7 +55,7 @@ export function authRouter(deps: AppDeps): Router {
     const { email: address, password: pw } = req.body as z.infer<typeof loginBody>;
     const ip = clientIp(req);
     const key = sourceKey(ip);
-    const user = await User.findOne({ email: address }).select('+passwordHash +loginSources').lean<LoginUser>();
+    const user = await findUserByEmail<LoginUser>(address, '+passwordHash +loginSources');
     const t = now();
     const known = Boolean(user?.loginSources?.some((s) => s.key === key && t - new Date(s.lastAt).getTime() < knownForMs));
     // Decided before the password is looked at: a refused attempt learns nothing about it.

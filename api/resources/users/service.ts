@@ -7,6 +7,7 @@ import { audit } from '../../lib/audit';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashPassword, sendInvitation, unusableHash } from '../auth/passwords';
 import { PAGE_SIZE } from '../../../common/constants';
+import { userDirectory } from '../../../common/records/user-directory';
 
 export { PAGE_SIZE };
 export const EMAIL_TAKEN = 'Email is already registered';
@@ -172,21 +173,27 @@ export interface UserListQuery {
 
 /** Admin list: filters by name, email (contains, any case), role, organization; 10 per page. */
 export async function listUsers(q: UserListQuery) {
-  const filter: Record<string, unknown> = {};
-  if (q.name) filter.fullName = { $regex: escapeRegex(q.name), $options: 'i' };
-  if (q.email) filter.email = { $regex: escapeRegex(q.email.toLowerCase()), $options: 'i' };
-  if (q.role) filter.role = q.role;
-  if (q.organization) filter.organization_id = q.organization;
-  const total = await User.countDocuments(filter);
+  const page = { offset: (q.page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
+  // On FerretDB the directory answers (it scans and sorts every user in Go otherwise).
+  const directory = userDirectory();
+  let total: number;
+  let docs: UserDoc[];
+  if (directory) {
+    ({ total, users: docs } = directory.list({ name: q.name, email: q.email, role: q.role, organization: q.organization }, page) as { total: number; users: UserDoc[] });
+  } else {
+    const filter: Record<string, unknown> = {};
+    if (q.name) filter.fullName = { $regex: escapeRegex(q.name), $options: 'i' };
+    if (q.email) filter.email = { $regex: escapeRegex(q.email.toLowerCase()), $options: 'i' };
+    if (q.role) filter.role = q.role;
+    if (q.organization) filter.organization_id = q.organization;
+    total = await User.countDocuments(filter);
+    docs = await User.find(filter).sort({ fullName: 1, _id: 1 }).skip(page.offset).limit(page.limit).lean<UserDoc[]>();
+  }
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const docs = await User.find(filter)
-    .sort({ fullName: 1, _id: 1 })
-    .skip((q.page - 1) * PAGE_SIZE)
-    .limit(PAGE_SIZE)
-    .lean<UserDoc[]>();
+  // One read by id per organization on the page ($in is filtered over the whole collection on FerretDB).
   const orgIds = [...new Set(docs.map((u) => u.organization_id).filter(Boolean).map(String))];
-  const orgs = orgIds.length ? await Organization.find({ _id: { $in: orgIds } }).select('organizationName').lean() : [];
-  const orgName = new Map(orgs.map((o) => [String(o._id), o.organizationName]));
+  const orgs = await Promise.all(orgIds.map((id) => Organization.findById(id).select('organizationName').lean<{ _id: unknown; organizationName: string }>()));
+  const orgName = new Map(orgs.filter((o) => o !== null).map((o) => [String(o._id), o.organizationName]));
   const users = docs.map((u) => ({ ...publicUser(u), organizationName: u.organization_id ? (orgName.get(String(u.organization_id)) ?? '') : '' }));
   return { users, page: q.page, pageSize: PAGE_SIZE, total, pages };
 }
