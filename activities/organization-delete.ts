@@ -5,7 +5,9 @@
 //   schedules    the Temporal schedules of its connections' syncs
 //   workflows    what still runs for it (started after the api's check), terminated
 //   connections  QuickBooks, Sage and NetSuite accounts (their encrypted secrets), pending connections, OAuth states
-//   files        its uploads' blobs and records, and its storage container
+//   files        its uploads' blobs (listed from the upload records in its database, and what the
+//                upgrade's move left in Mongo) and records, and its storage container; before
+//                the database step, which removes those records with the rest
 //   database     its SQL database (local: the SQLite file and its journal files; azure: the Azure
 //                SQL database through ARM) and, on azure, its data factory
 //   runs         pipeline runs and sync runs: they live in its database (gone with it); what
@@ -32,9 +34,9 @@ import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { ResetToken } from '../common/models/reset-token';
 import { SageAccount } from '../common/models/sage-account';
 import { SYNC_PROVIDERS, type SyncProvider } from '../common/models/sync-run';
-import { deleteLegacyRuns } from '../common/records/run-migration';
-import { forgetRunStore } from '../common/records/run-store';
-import { Upload } from '../common/models/upload';
+import { deleteLegacyRuns, deleteLegacyUploads, legacyUploadsOf } from '../common/records/run-migration';
+import { forgetRunStore, withRunStore } from '../common/records/run-store';
+import { forgetUploadOrganizations } from '../common/records/uploads';
 import { User } from '../common/models/user';
 import { localDatabaseFile } from '../common/org-database';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './datafactory/azure-clients';
@@ -269,12 +271,19 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       return { accounts, oauthStates, pendingConnections: pending };
     },
 
-    /** Its uploads' blobs (also any outside its container), its container with whatever else it holds, then the upload records. */
+    /**
+     * Its uploads' blobs (also any outside its container), its container with whatever else it
+     * holds, then the upload records. The records are read from its database, so this step runs
+     * before the database's; a retry after the database went finds those blobs gone with the
+     * container (and the legacy records, if any, still in Mongo).
+     */
     async deleteOrganizationFiles({ orgId }: OrganizationDeleteStepInput): Promise<{ uploads: number; containerDeleted: boolean }> {
       const org = await markedOrganization(orgId);
       if (!org) return { uploads: 0, containerDeleted: false };
       const containerName = org.onboarding?.containerName ?? undefined;
-      const uploads = await Upload.find({ organization_id: orgId }, { containerName: 1, blobName: 1 }).lean();
+      const stored = (await withRunStore(config, orgId, (s) => s.allUploads())) ?? [];
+      const legacy = await legacyUploadsOf(orgId);
+      const uploads = [...stored, ...legacy].map((u) => ({ containerName: u.containerName, blobName: u.blobName }));
       for (const u of uploads) {
         if (u.containerName === containerName) continue;
         await assertOnlyOurs(orgId, 'containerName', u.containerName, 'Container');
@@ -285,7 +294,8 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
         await assertOnlyOurs(orgId, 'containerName', containerName, 'Container');
         containerDeleted = (await blobService.getContainerClient(containerName).deleteIfExists()).succeeded;
       }
-      const removed = (await Upload.deleteMany({ organization_id: orgId })).deletedCount;
+      const removed = ((await withRunStore(config, orgId, (s) => s.deleteAllUploads())) ?? 0) + (await deleteLegacyUploads(orgId));
+      await forgetUploadOrganizations(orgId);
       return { uploads: removed, containerDeleted };
     },
 

@@ -46,12 +46,12 @@ const str = { type: 'string' };
 export const paths: Record<string, Record<string, Op>> = {
   // CSV files (issue 5): upload into the organization's container, list, save as a table (workflow csv-<orgId>-<uploadId>).
   '/pipeline/file-upload': {
-    post: op("Upload CSV files (multipart: file, up to 10, plus organizationId; user of the organization or admin), streamed into the organization's container. Only CSV (text/csv, checked on content: UTF-8, no binary, comma/semicolon/tab columns, every row). Answers message { fileUrls, message: 'File uploaded successfully!' } and data { fileUrls, files }. 400 'File upload failed.' with the reason in errors[0].msg, 413 over UPLOAD_MAX_BYTES, 415 not CSV, 400 'Please select an organization first', 403 another organization", 'files', {
+    post: op("Upload CSV files (multipart: file, up to 10, plus organizationId; user of the organization or admin), streamed into the organization's container. Only CSV (text/csv, checked on content: UTF-8, no binary, comma/semicolon/tab columns, every row). Answers message { fileUrls, message: 'File uploaded successfully!' } and data { fileUrls, files }. 400 'File upload failed.' with the reason in errors[0].msg, 413 over UPLOAD_MAX_BYTES, 415 not CSV, 400 'Please select an organization first', 403 another organization, 409 an organization not onboarded (no container or no SQL database yet: nothing is stored)", 'files', {
       requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadForm } } },
     }),
   },
   '/pipeline/list-files/{orgId}': {
-    get: op("The organization's uploaded files, newest first, one row per file: data.files [{ id, name, size, uploadedAt (YYYY-MM-DD), uploadedBy, tableName (the latest table it was saved to, null until saved), tables (every table it was saved to), status, rowsLoaded, url }]. 400 naming a malformed id, 404 'Organization not found'", 'files', { parameters: [pathParam('orgId')] }),
+    get: op("The organization's uploaded files, newest first, one row per file: data.files [{ id, name, size, uploadedAt (YYYY-MM-DD), uploadedBy, tableName (the latest table it was saved to, null until saved), tables (every table it was saved to), status, rowsLoaded, url }] (the newest 1,000; empty before onboarding made its SQL database). 400 naming a malformed id, 404 'Organization not found'", 'files', { parameters: [pathParam('orgId')] }),
   },
   '/pipeline/saveCSV': {
     post: op("Save a CSV as a table of the organization's SQL database. Either multipart (file, orgID, tableName): stores the file, then runs workflow csv-<orgId>-<uploadId>; or a file stored before, named by uploadId (JSON { orgID, uploadId, tableName }, or multipart fields without a file): the same workflow on the stored blob, nothing stored again, the file's tables list grows; 404 'File not found' when the upload is not the organization's, 409 while a save of it runs, and a refused save keeps the stored file. The workflow streams, infers types (number, date, boolean, text) and swaps a staging table in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name', 400 '\"<name>\" is a name LedgerFlow uses for its own tables: choose another table name.' (trial_balance and names starting quickbooks_, sage_, netsuite_, consolidation_, consolidated_, group_, fx_, intercompany_, sqlite_, _; refused before anything is stored), 'Please select an organization first'; 403 another organization", 'files', {
@@ -71,7 +71,7 @@ export const paths: Record<string, Record<string, Op>> = {
     delete: op("Delete a table saved from a CSV (it has the _upload_id column) through workflow table-delete-<orgId>-<tableName>; every file's tables list forgets it (the files stay 'saved'). Audited as table.delete. 'Table deleted' with data { tableName, rows, uploads }; 202 when still running after 60 s; 400 for a reserved name or a table not made from a CSV; 404 unknown table or organization; 403 another organization", 'files', { parameters: [pathParam('orgId'), pathParam('tableName')] }),
   },
   '/pipeline/saveCSV/{uploadId}': {
-    get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }", 'files', { parameters: [pathParam('uploadId')] }),
+    get: op("A CSV save's live state from its workflow's progress query: data { upload, workflowId, progress { status, currentStep, load { phase, rowsLoaded, bytesRead, totalBytes }, result, error } }. orgId (optional) names the upload's organization; without it the organization the upload was recorded for. 404 unknown upload, 403 another organization", 'files', { parameters: [pathParam('uploadId'), { name: 'orgId', in: 'query', required: false, schema: str }] }),
   },
   // Data explorer (issue 19): the tables of the organization's database, their rows, CSV downloads.
   '/tables/{orgId}': {
@@ -409,11 +409,11 @@ const EXTRA_STATUSES: Record<string, number[]> = {
   'POST /quickbooks/token-exchange': [502, 503, 504],
   'POST /quickbooks': [202, 409, 502, 503],
   'POST /quickbooks/webhooks': [401, 413, 503],
-  'POST /pipeline/file-upload': [413, 415, 503],
+  'POST /pipeline/file-upload': [409, 413, 415, 503],
   'POST /pipeline/saveCSV': [202, 404, 409, 413, 415, 503],
   'DELETE /pipeline/files/{orgId}/{uploadId}': [409, 503],
   'DELETE /pipeline/tables/{orgId}/{tableName}': [202, 503],
-  'GET /pipeline/saveCSV/{uploadId}': [503],
+  'GET /pipeline/saveCSV/{uploadId}': [400, 503],
   'GET /pipeline/run-pipeline/{id}': [202, 409, 502, 503],
   'POST /pipeline/runs/{organizationId}/{runId}/cancel': [409, 503],
   'POST /onboard/storage/create-container': [409, 502, 503],

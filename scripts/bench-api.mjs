@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run bench:api [-- --records 100000 --seconds 5 --connections 10 --keep]`: the api's
-// routes under load at a year's data. The launcher's Temporal dev server, FerretDB and Azurite
-// on free loopback ports; the data grown with bulk inserts straight into Mongo (1,000
+// `npm run bench:api [-- --records 100000 --uploads N --seconds 5 --connections 10 --keep]`: the
+// api's routes under load at a year's data. The launcher's Temporal dev server, FerretDB and
+// Azurite on free loopback ports; the data grown with bulk inserts straight into Mongo (1,000
 // organizations, 10,000 users, and --records pipeline runs, sync runs, uploads and audit
-// records, 40/30/15/15); then the real api process (api/main.ts with `npm start`'s node flags)
+// records, 40/30/15/15; the runs and uploads into the organizations' own databases, a tenth of
+// them in the organization measured; --uploads sets the uploads' count apart); then the real api process (api/main.ts with `npm start`'s node flags)
 // and, in its own process, a bare Express handler answering the same JSON bodies. For each
 // route a bounded keep-alive load loop on loopback (--connections sockets, --seconds each):
 // p50, p99 and req/s of the api beside the bare handler, and the p99 ratio. Also login (bcrypt
@@ -30,6 +31,7 @@ const arg = (name, dflt) => {
 const ORGS = Number(arg('organizations', 1000));
 const USERS = Number(arg('users', 10_000));
 const RECORDS = Number(arg('records', 100_000));
+const UPLOADS = arg('uploads') === undefined ? Math.round(RECORDS * 0.15) : Number(arg('uploads'));
 const SECONDS = Number(arg('seconds', 5));
 const CONNECTIONS = Number(arg('connections', 10));
 // A hard cap per case besides the duration: the loop stays bounded whatever the speed.
@@ -151,18 +153,17 @@ try {
   const userEmail = `user${USERS - 1 - ((USERS - 1) % ORGS) + orgIndex}@example.com`;
   const accountId = new ObjectId();
   await db.collection('quickbooksaccounts').insertOne({ _id: accountId, organization_id: orgId, realmId: 'bench-realm', companyName: 'Bench Co', accessTokenEnc: 'x', refreshTokenEnc: 'x', accessTokenExpiresAt: new Date(Date.now() + day), status: 'active', syncIntervalHours: 24, createdAt: new Date(), updatedAt: new Date() });
-  const counts = { pipelineruns: Math.round(RECORDS * 0.4), syncruns: Math.round(RECORDS * 0.3), uploads: Math.round(RECORDS * 0.15), audits: Math.round(RECORDS * 0.15) };
+  const counts = { pipelineruns: Math.round(RECORDS * 0.4), syncruns: Math.round(RECORDS * 0.3), uploads: UPLOADS, audits: Math.round(RECORDS * 0.15) };
   const at = (i, n) => new Date(t0 + Math.floor((i / n) * 365 * day));
-  // Pipeline runs and sync runs live in each organization's own database (common/records/run-store.ts):
-  // a tenth of them in the measured organization (its account's sync history among them), the
-  // rest spread over the others, written through the store's own bulk inserts.
+  // Pipeline runs, sync runs and upload records live in each organization's own database
+  // (common/records/run-store.ts): a tenth of them in the measured organization (its account's
+  // sync history among them), the rest spread over the others, written through the store's own
+  // bulk inserts; each upload's organization noted by its id in Mongo, as the api does.
   const { tsImport } = await import('tsx/esm/api');
-  const { RunStore, withRequiredRunStore, closeRunStores } = await tsImport('../common/records/run-store.ts', import.meta.url);
-  const { openOrgConnection } = await tsImport('../common/org-database.ts', import.meta.url);
-  const { loadConfig } = await tsImport('../common/config.ts', import.meta.url);
+  const { RunStore, withRequiredRunStore, closeRunStores, openOrgConnection, loadConfig } = await tsImport('./lib/bench-records.ts', import.meta.url);
   const Database = (await import('better-sqlite3')).default;
   mkdirSync(join(dir, 'warehouse'), { recursive: true });
-  const runsOf = Array.from({ length: ORGS }, () => ({ pipeline: [], sync: [] }));
+  const runsOf = Array.from({ length: ORGS }, () => ({ pipeline: [], sync: [], uploads: [] }));
   const runIds = [];
   const otherAccounts = Array.from({ length: 100 }, () => new ObjectId());
   for (let i = 0; i < counts.pipelineruns; i++) {
@@ -178,6 +179,15 @@ try {
     const startedAt = at(i, counts.syncruns);
     runsOf[o].sync.push({ id: new ObjectId().toHexString(), provider: 'quickbooks', accountId: String(mine ? accountId : otherAccounts[i % 100]), organization_id: String(orgIds[o]), workflowId: `sync-quickbooks-${i}`, runId: `bench-sync-${i}`, trigger: 'schedule', status: 'succeeded', startedAt, finishedAt: new Date(startedAt.getTime() + 30_000), rows: { accounts: 100, journal_lines: 5000 }, rowsTotal: 5100, periods: ['2025-01'], error: null });
   }
+  const uploadIds = Array.from({ length: counts.uploads }, () => new ObjectId());
+  for (let i = 0; i < counts.uploads; i++) {
+    const o = i % 10 === 0 ? orgIndex : i % ORGS;
+    const createdAt = at(i, counts.uploads);
+    const id = uploadIds[i].toHexString();
+    const saved = i % 3 === 0;
+    runsOf[o].uploads.push({ _id: id, organization_id: String(orgIds[o]), fileName: `file-${i}.csv`, containerName: `org-${o}`, blobName: `uploads/${id}/file-${i}.csv`, url: `http://127.0.0.1/org-${o}/uploads/${id}/file-${i}.csv`, size: 12345, contentType: 'text/csv', delimiter: ',', uploadedBy: null, uploadedByName: 'Bench User', status: saved ? 'saved' : 'uploaded', tableName: saved ? `table_${i % 50}` : null, tables: saved ? [`table_${i % 50}`] : [], rowsLoaded: saved ? 1000 : null, columns: [{ name: 'a', type: 'text' }], workflowId: null, savedAt: saved ? createdAt : null, error: null, createdAt, updatedAt: createdAt });
+  }
+  await bulk('uploadorganizations', counts.uploads, (i) => ({ _id: uploadIds[i], organization_id: orgIds[i % 10 === 0 ? orgIndex : i % ORGS] }));
   for (let o = 0; o < ORGS; o++) {
     const file = join(dir, 'warehouse', `org-${o}.sqlite`);
     new Database(file).close();
@@ -186,14 +196,14 @@ try {
     await store.ensureTables();
     await store.insertPipelineRuns(runsOf[o].pipeline);
     await store.insertSyncRuns(runsOf[o].sync);
+    await store.insertUploads(runsOf[o].uploads);
     await conn.close();
     runsOf[o] = null;
   }
-  await bulk('uploads', counts.uploads, (i) => ({ organization_id: orgIds[i % ORGS], fileName: `file-${i}.csv`, containerName: `org-${i % ORGS}`, blobName: `uploads/file-${i}.csv`, url: `http://127.0.0.1/org-${i % ORGS}/uploads/file-${i}.csv`, size: 12345, columns: [{ name: 'a', type: 'string' }], createdAt: at(i, counts.uploads), updatedAt: at(i, counts.uploads) }));
   await bulk('auditrecords', counts.audits, (i) => ({ actor: { userId: 'x', email: 'bench@example.com', role: 'admin' }, action: 'organization.update', targetType: 'organization', targetId: String(orgIds[i % ORGS]), at: at(i, counts.audits), createdAt: at(i, counts.audits) }));
   // A worker's heartbeat that stays fresh for the run (no worker process: it would take a core).
   await db.collection('workerheartbeats').insertOne({ taskQueue: 'ledgerflow', host: 'bench', pid: 1, provider: 'local', at: new Date(), intervalSeconds: 3600, warehouse: { status: 'up', latencyMs: 1 } });
-  const total = ORGS + USERS + RECORDS + 2;
+  const total = ORGS + USERS + counts.pipelineruns + counts.syncruns + counts.uploads + counts.audits + 2;
   const growSecs = (performance.now() - g0) / 1000;
   process.stderr.write(`[bench] ${total.toLocaleString('en-US')} documents inserted in ${growSecs.toFixed(1)} s (${Math.round(total / growSecs)}/s)\n`);
 

@@ -14,9 +14,10 @@ import { sniffCsv } from '../common/csv/sniff';
 import { localDatabaseFile } from '../activities/warehouse';
 import { classifyWarehouseError, READ_ONLY_MESSAGE, WAREHOUSE_UNAVAILABLE } from '../activities/warehouse/failures';
 import { WorkSlots } from '../activities/warehouse/heavy-work';
-import { Upload } from '../common/models/upload';
+import { forgetRunStore } from '../common/records/run-store';
 import { blobNames, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
+import { countUploads, uploadsOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
@@ -52,7 +53,7 @@ describe('a file wider than a table (item 10)', () => {
     expect(JSON.stringify(res.body)).not.toContain('__csv_');
     expect(tableNames(stack, org.databaseName)).toEqual([]); // not even a staging table
     expect(await blobNames(stack, org.containerName)).toEqual([]);
-    expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+    expect(await countUploads(stack.config, org.orgId)).toBe(0);
   });
 
   it('the limit itself loads (1,998 columns, with _upload_id and _loaded_at: SQLite\'s 2,000); one more is refused, by either reader', async () => {
@@ -122,21 +123,31 @@ describe('warehouse failures are classified once (item 10)', () => {
 describe('a read-only organization database (item 11)', () => {
   const chattr = (flag: '+i' | '-i', file: string) => execFileSync('chattr', [flag, file]);
 
-  it('fails the save at once with a 503 saying so, keeps the file, and health says the warehouse cannot be written', async () => {
+  it('fails the save at once with a 503 saying so, keeps a stored file, and health says the warehouse cannot be written', async () => {
     const org = await onboardedOrg(stack, 'readonly');
     const first = await saveCsv({ orgID: org.orgId, tableName: 'ledger' }, generatedCsv(100, 'first'));
     expect(first.status).toBe(200);
+    const firstId = first.body.data.uploadId as string;
     const file = localDatabaseFile(stack.config.WAREHOUSE_DIR, org.databaseName);
-    // As root, file modes do not stop writes: the immutable flag does (as in the issue).
+    // As root, file modes do not stop writes: the immutable flag does (as in the issue). A
+    // connection this process opened before keeps writing (into the WAL), so the database is
+    // read-only from its next opening: this process's handles on it close first.
+    await forgetRunStore(org.orgId);
     chattr('+i', file);
     try {
+      // A new file: its record is kept in that database too, so nothing is stored.
       const res = await saveCsv({ orgID: org.orgId, tableName: 'ledger' }, generatedCsv(200, 'second'));
       expect(res.status).toBe(503);
-      expect(res.body.errors[0].msg).toBe(READ_ONLY_MESSAGE);
-      const records = await Upload.find({ organization_id: org.orgId }).sort({ _id: 1 }).lean<{ status: string; error?: string }[]>();
-      expect(records).toHaveLength(2);
-      expect(records[1]).toMatchObject({ status: 'failed', error: READ_ONLY_MESSAGE });
-      expect(await blobNames(stack, org.containerName)).toHaveLength(2); // the file is kept: saved again later
+      expect(res.body).toMatchObject({ message: 'Failed to save CSV.', errors: [{ msg: READ_ONLY_MESSAGE }] });
+      const records = await uploadsOf(stack.config, org.orgId);
+      expect(records.map((r) => [r._id, r.status])).toEqual([[firstId, 'saved']]);
+      expect(await blobNames(stack, org.containerName)).toHaveLength(1);
+      // A stored file: kept as it was, to be saved again later.
+      const again = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).send({ orgID: org.orgId, uploadId: firstId, tableName: 'ledger_again' });
+      expect(again.status).toBe(503);
+      expect(again.body).toMatchObject({ message: 'Failed to save CSV.', errors: [{ msg: READ_ONLY_MESSAGE }] });
+      expect((await uploadsOf(stack.config, org.orgId)).map((r) => [r._id, r.status, r.tables])).toEqual([[firstId, 'saved', ['ledger']]]);
+      expect(await blobNames(stack, org.containerName)).toHaveLength(1);
       expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n FROM ledger').get())).toEqual({ n: 100 });
 
       // Health reports what the worker's heartbeat found: its next beat checks that the warehouse can write.

@@ -10,10 +10,10 @@ import { createCsvLoader, loadCsvBlob } from '../activities/csv';
 import { UPLOAD_GIVEN_UP } from '../activities/csv/growing';
 import { discardBlob } from '../api/resources/files/store';
 import { localDatabaseFile } from '../activities/warehouse';
-import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
 import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
+import { countUploads, uploadOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
 
 let stack: TestStack;
@@ -114,7 +114,7 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
       expect(res.body.errors[0].msg).toMatch(message);
       expect(tableNames(stack, org.databaseName)).toEqual([]);
       expect(await blobNames(stack, org.containerName)).toEqual([]);
-      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+      expect(await countUploads(stack.config, org.orgId)).toBe(0);
     });
 
     it('a table name outside the rule', async () => {
@@ -310,7 +310,7 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
         const props = await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(name!).getProperties();
         expect(props.contentLength).toBe(csv.length);
         expect(props.metadata).not.toHaveProperty('uploadstate');
-        expect(await Upload.findById(uploadId).lean()).toMatchObject({ status: 'saved', size: csv.length, delimiter: ',', rowsLoaded: 400000 });
+        expect(await uploadOf(stack.config, org.orgId, uploadId)).toMatchObject({ status: 'saved', size: csv.length, delimiter: ',', rowsLoaded: 400000 });
         expect(withDatabase(stack, org.databaseName, (db) => db.prepare('SELECT count(*) AS n, max(id) AS last FROM overlap').get())).toEqual({ n: 400000, last: 400000 });
         expect(tableNames(stack, org.databaseName)).toEqual(['overlap']);
       });
@@ -324,7 +324,7 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
         expect(marked()).toBeGreaterThanOrEqual(1); // the workflow was reading it
         expect(await blobNames(stack, org.containerName)).toEqual([]);
         expect(tableNames(stack, org.databaseName)).toEqual([]); // not even a staging table
-        expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+        expect(await countUploads(stack.config, org.orgId)).toBe(0);
       });
 
       it('bad rows found by the workflow while the file arrives: its message, and nothing left', async () => {
@@ -338,7 +338,7 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
         expect(marked()).toBeGreaterThanOrEqual(1);
         expect(await blobNames(stack, org.containerName)).toEqual([]);
         expect(tableNames(stack, org.databaseName)).toEqual([]);
-        expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+        expect(await countUploads(stack.config, org.orgId)).toBe(0);
       });
     });
   });

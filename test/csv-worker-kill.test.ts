@@ -6,11 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../api/app';
-import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
+import { uploadsOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
 
 jest.setTimeout(180_000);
@@ -65,7 +65,7 @@ it('finishes on a new worker with exactly the file rows once', async () => {
   let progressSeen = 0;
   for (let i = 0; i < 600 && progressSeen === 0; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    const upload = await Upload.findOne({ organization_id: org.orgId }).lean();
+    const [upload] = await uploadsOf(stack.config, org.orgId);
     if (!upload) continue;
     const handle = stack.env.client.workflow.getHandle(workflowIds.csvSave(org.orgId, String(upload._id)));
     const p = await handle.query<{ load: { rowsLoaded: number; phase: string } }>('progress').catch(() => undefined);

@@ -11,9 +11,9 @@ import { createApp } from '../api/app';
 import { fileListSchema, uploadSchema } from '../common/contract/uploads';
 import { AuditRecord } from '../common/models/audit';
 import { Organization } from '../common/models/organization';
-import { Upload } from '../common/models/upload';
 import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
+import { countUploads, setUpload, uploadOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
@@ -64,7 +64,7 @@ describe('saving a stored file as a table (item 2)', () => {
     expect(second.body.data).toMatchObject({ uploadId: org.uploadId, tableName: 'ledger_b', rowsLoaded: 50 });
 
     expect(await blobNames(stack, org.containerName)).toEqual([expect.stringMatching(new RegExp(`^uploads/${org.uploadId}/ledger\\.csv$`))]);
-    expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(1);
+    expect(await countUploads(stack.config, org.orgId)).toBe(1);
     const list = await listFiles(adminToken, org.orgId);
     expect(list.body.data.files).toEqual([expect.objectContaining({ id: org.uploadId, name: 'ledger.csv', tables: ['ledger_a', 'ledger_b'], tableName: 'ledger_b', status: 'saved', rowsLoaded: 50 })]);
     expect(tableNames(stack, org.databaseName)).toEqual(['ledger_a', 'ledger_b']);
@@ -81,7 +81,7 @@ describe('saving a stored file as a table (item 2)', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors[0].msg).toMatch(/already exists and was not made from a CSV/);
     expect(await blobNames(stack, org.containerName)).toHaveLength(1);
-    expect(await Upload.findById(org.uploadId).lean()).toMatchObject({ status: 'uploaded', tables: [] });
+    expect(await uploadOf(stack.config, org.orgId, org.uploadId)).toMatchObject({ status: 'uploaded', tables: [] });
     // And it can still be saved elsewhere.
     expect((await saveStored(adminToken, { orgID: org.orgId, uploadId: org.uploadId, tableName: 'ledger_ok' })).status).toBe(200);
   });
@@ -101,7 +101,7 @@ describe('saving a stored file as a table (item 2)', () => {
     expect(both.status).toBe(400);
     expect(both.body.errors[0].msg).toBe('Send either a file or the uploadId of a stored file, not both.');
     expect(await blobNames(stack, org.containerName)).toHaveLength(1);
-    await Upload.updateOne({ _id: org.uploadId }, { $set: { status: 'saving' } });
+    await setUpload(stack.config, org.orgId, org.uploadId, { status: 'saving' });
     const busy = await saveStored(token, { orgID: org.orgId, uploadId: org.uploadId, tableName: 't' });
     expect(busy.status).toBe(409);
     expect(busy.body.message).toBe('This file is being saved: try again once the save has finished.');
@@ -132,6 +132,28 @@ describe('the file answer is the shared contract (common/contract/uploads.ts), w
   });
 });
 
+describe("a save's live state (GET /pipeline/saveCSV/:uploadId): the upload read from its organization's database", () => {
+  it('in the organization named, else the one the upload was recorded for; 403 for a user of another organization, 404 unknown', async () => {
+    const org = await orgWithUpload('state');
+    const other = await onboardedOrg(stack, 'stateother');
+    expect((await saveStored(adminToken, { orgID: org.orgId, uploadId: org.uploadId, tableName: 'ledger_state' })).status).toBe(200);
+    const { token: member } = await userWithToken(stack.app, { email: 'state-member@example.com', organization_id: org.orgId });
+    const { token: stranger } = await userWithToken(stack.app, { email: 'state-stranger@example.com', organization_id: other.orgId });
+    const state = (token: string, query = '', id = org.uploadId) => request(stack.app).get(api(`/pipeline/saveCSV/${id}${query}`)).set('Authorization', `Bearer ${token}`);
+    const answers = [await state(adminToken), await state(adminToken, `?orgId=${org.orgId}`), await state(member), await state(member, `?orgId=${org.orgId}`), await state(adminToken, '', org.uploadId.toUpperCase())];
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ upload: { id: org.uploadId, status: 'saved', tables: ['ledger_state'] }, workflowId: `csv-${org.orgId}-${org.uploadId}`, progress: { status: 'done' } });
+    }
+    expect((await state(stranger)).status).toBe(403);
+    expect((await state(stranger, `?orgId=${other.orgId}`)).status).toBe(404);
+    expect((await state(adminToken, `?orgId=${other.orgId}`)).status).toBe(404);
+    expect((await state(adminToken, '?orgId=nope')).status).toBe(400);
+    expect((await state(adminToken, '', '0123456789abcdef01234567')).status).toBe(404);
+    expect((await state(adminToken, '', 'nope')).status).toBe(404);
+  });
+});
+
 describe('names the product writes are reserved (item 3)', () => {
   it.each(['trial_balance', 'sage_trial_balance', 'quickbooks_accounts'])('%s is refused before anything is stored', async (tableName) => {
     const org = await onboardedOrg(stack, 'reserved');
@@ -139,7 +161,7 @@ describe('names the product writes are reserved (item 3)', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors[0].msg).toBe(`"${tableName}" is a name LedgerFlow uses for its own tables: choose another table name.`);
     expect(await blobNames(stack, org.containerName)).toEqual([]);
-    expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+    expect(await countUploads(stack.config, org.orgId)).toBe(0);
     expect(tableNames(stack, org.databaseName)).toEqual([]);
   });
 
@@ -184,17 +206,17 @@ describe('deleting files and tables (item 14)', () => {
     expect((await del(token, `/pipeline/files/${org.orgId}/0123456789abcdef01234567`)).status).toBe(404);
     expect((await del(token, `/pipeline/files/0123456789abcdef01234567/${goneId}`)).status).toBe(403); // not the user's organization
     expect((await del(adminToken, `/pipeline/files/0123456789abcdef01234567/${goneId}`)).status).toBe(404);
-    await Upload.updateOne({ _id: goneId }, { $set: { status: 'saving' } });
+    await setUpload(stack.config, org.orgId, goneId, { status: 'saving' });
     const busy = await del(token, `/pipeline/files/${org.orgId}/${goneId}`);
     expect(busy.status).toBe(409);
-    await Upload.updateOne({ _id: goneId }, { $set: { status: 'saved' } });
+    await setUpload(stack.config, org.orgId, goneId, { status: 'saved' });
     expect(await blobNames(stack, org.containerName)).toHaveLength(2);
 
     const res = await del(token, `/pipeline/files/${org.orgId}/${goneId}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: true, message: 'File deleted', data: { id: goneId, name: 'gone.csv', tables: ['gone_table'] } });
     expect((await blobNames(stack, org.containerName)).map((n) => n.split('/').pop())).toEqual(['keep.csv']);
-    expect(await Upload.exists({ _id: goneId })).toBeNull();
+    expect(await uploadOf(stack.config, org.orgId, goneId)).toBeNull();
     expect((await listFiles(token, org.orgId)).body.data.files.map((f: { name: string }) => f.name)).toEqual(['keep.csv']);
     expect(tableNames(stack, org.databaseName)).toEqual(expect.arrayContaining(['gone_table', 'keep_table']));
     expect(await AuditRecord.findOne({ action: 'file.delete', targetId: goneId }).lean()).toMatchObject({ actorEmail: 'deleter@example.com', targetType: 'upload', before: { name: 'gone.csv', organization_id: org.orgId } });
@@ -235,14 +257,14 @@ describe('deleting files and tables (item 14)', () => {
     expect(res.body).toMatchObject({ status: true, message: 'Table deleted', data: { tableName: 'Sales_New', rows: 30, uploads: 1 } });
     expect(tableNames(stack, org.databaseName)).not.toContain('Sales_New');
     expect(tableNames(stack, org.databaseName)).toEqual(expect.arrayContaining(['sales_old', 'hand_made']));
-    expect(await Upload.findById(uploadId).lean()).toMatchObject({ status: 'saved', tables: ['sales_old'], tableName: 'sales_old' });
+    expect(await uploadOf(stack.config, org.orgId, uploadId)).toMatchObject({ status: 'saved', tables: ['sales_old'], tableName: 'sales_old' });
     expect(await blobNames(stack, org.containerName)).toHaveLength(1);
     expect(await AuditRecord.findOne({ action: 'table.delete', targetId: `${org.orgId}/Sales_New` }).lean()).toMatchObject({ actorEmail: 'table-deleter@example.com', targetType: 'table', before: { tableName: 'Sales_New', rows: 30 } });
     const desc = await stack.env.client.workflow.getHandle(`table-delete-${org.orgId}-sales_new`).describe();
     expect(desc.searchAttributes.OrganizationId).toEqual([org.orgId]);
 
     expect((await del(token, `/pipeline/tables/${org.orgId}/sales_old`)).status).toBe(200);
-    expect(await Upload.findById(uploadId).lean()).toMatchObject({ status: 'saved', tables: [], tableName: null });
+    expect(await uploadOf(stack.config, org.orgId, uploadId)).toMatchObject({ status: 'saved', tables: [], tableName: null });
     expect((await listFiles(token, org.orgId)).body.data.files).toEqual([expect.objectContaining({ id: uploadId, tables: [], tableName: null, status: 'saved' })]);
 
     const run = await runPipelines(org.orgId);

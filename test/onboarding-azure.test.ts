@@ -14,11 +14,11 @@ import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
 import { openOrgConnection } from '../common/org-database';
 import { setRunStoreOpener } from '../common/records/run-store';
-import { Upload } from '../common/models/upload';
 import { trialBalanceScriptForDataFactory } from '../activities/warehouse/transforms/trial-balance';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { addUploads } from './helpers/uploads';
 
 let stack: TestStack;
 let fake: FakeAzureManagement;
@@ -173,8 +173,11 @@ describe('azure provider', () => {
   it("rebuilds trial_balance in Data Factory with a script compiled for the run: the organization's saved CSV tables come in too", async () => {
     const o = await onboardedWithFile();
     // A CSV saved as table "ledger" (the save itself needs Azure SQL; its record is what the run reads).
-    await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'ledger.csv', url: 'x', size: 8, status: 'saved', tableName: 'ledger', tables: ['ledger'], savedAt: new Date(), columns: [{ name: 'entity', type: 'text' }, { name: 'period', type: 'text' }, { name: 'account', type: 'text' }, { name: 'amount', type: 'number' }] });
-    await Upload.create({ organization_id: o.orgID, fileName: 'notes.csv', containerName: o.containerName, blobName: 'notes.csv', url: 'x', size: 8, status: 'saved', tableName: 'notes', tables: ['notes'], savedAt: new Date(), columns: [{ name: 'title', type: 'text' }] });
+    // In the organization's database (here the SQLite stand-in for its Azure SQL one).
+    await addUploads(config, o.orgID, [
+      { fileName: 'ledger.csv', containerName: o.containerName, blobName: 'ledger.csv', url: 'x', size: 8, status: 'saved', tableName: 'ledger', tables: ['ledger'], savedAt: new Date(), columns: [{ name: 'entity', type: 'text' }, { name: 'period', type: 'text' }, { name: 'account', type: 'text' }, { name: 'amount', type: 'number' }] },
+      { fileName: 'notes.csv', containerName: o.containerName, blobName: 'notes.csv', url: 'x', size: 8, status: 'saved', tableName: 'notes', tables: ['notes'], savedAt: new Date(), columns: [{ name: 'title', type: 'text' }] },
+    ]);
     fake.runPlan = () => ({ polls: 1, status: 'Succeeded' });
     expect((await get(`/pipeline/run-pipeline/${o.orgID}`)).body.message).toBe('All pipelines ran successfully!');
     const creates = runCalls(o.dataFactoryName).filter((r) => r.path.endsWith('/createRun'));

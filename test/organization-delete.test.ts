@@ -19,10 +19,10 @@ import { OAuthState } from '../common/models/oauth-state';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { Upload } from '../common/models/upload';
+import { UploadOrganization } from '../common/models/upload';
 import { User } from '../common/models/user';
 import { localDatabaseFile } from '../common/org-database';
-import { LEGACY_PIPELINE_RUNS } from '../common/records/run-migration';
+import { LEGACY_PIPELINE_RUNS, LEGACY_UPLOADS } from '../common/records/run-migration';
 import { withRunStore } from '../common/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { busyMessage, organizationBusyWith, organizationDeleteWorkflowId } from '../api/resources/organizations/deletion';
@@ -38,6 +38,7 @@ import { onboardThroughApi } from './helpers/consolidation-books';
 import { addSyncRuns, deleteSyncRuns, syncRunRecord } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
+import { countUploads } from './helpers/uploads';
 import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
@@ -92,6 +93,9 @@ const orgDoc = (id: string) => Organization.findById(id).lean<OrganizationDoc>()
 const runCounts = async (orgId: string) =>
   (await withRunStore(stack.config, orgId, async (s) => ({ pipelineRuns: (await s.listPipelineRuns({}, { offset: 0, limit: 1 })).total, syncRuns: (await s.recentSucceededSyncRuns(100)).length }))) ?? { pipelineRuns: 0, syncRuns: 0 };
 const legacyRuns = () => mongoose.connection.db!.collection(LEGACY_PIPELINE_RUNS);
+const legacyUploads = () => mongoose.connection.db!.collection(LEGACY_UPLOADS);
+/** The organization's entries of the upload id -> organization index (common/records/uploads.ts). */
+const uploadEntries = (orgId: string) => UploadOrganization.countDocuments({ organization_id: orgId });
 
 describe('DELETE /api/v1/organization/:id', () => {
   it('deletes an onboarded organization with its users, connections, files, container, database and runs; another organization is untouched', async () => {
@@ -112,6 +116,11 @@ describe('DELETE /api/v1/organization/:id', () => {
     await addSyncRuns(stack.config, goneId, [syncRunRecord({ provider: 'quickbooks', accountId, organization_id: goneId, workflowId: workflowIds.quickbooksSync(accountId), runId: `sync-${run}` })]);
     // A record an upgrade could not move (left in the legacy collection): removed too.
     await legacyRuns().insertOne({ organization_id: new mongoose.Types.ObjectId(goneId), runId: `legacy-${run}`, workflowId: 'x', status: 'succeeded', startedAt: new Date(), pipelines: [] });
+    // Likewise an upload record (its blob in a container of the organization's own, outside its onboarded one).
+    const legacyContainer = `legacy-${run}`;
+    await stack.blobService.getContainerClient(legacyContainer).createIfNotExists();
+    await stack.blobService.getContainerClient(legacyContainer).getBlockBlobClient('uploads/old.csv').upload(CSV, CSV.length);
+    await legacyUploads().insertOne({ organization_id: new mongoose.Types.ObjectId(goneId), fileName: 'old.csv', containerName: legacyContainer, blobName: 'uploads/old.csv', url: 'x', size: CSV.length, status: 'uploaded', createdAt: new Date(), updatedAt: new Date() });
     await OAuthState.create({ state: `state-${run}`, userId: gone.user._id, organization_id: goneId, expiresAt: new Date(Date.now() + 600_000) });
     const pending = await PendingConnection.create({ provider: 'sage', secretEnc: 'x', expiresAt: new Date(Date.now() + 300_000) });
     // Its connect workflow (on a queue nobody polls: still running) is what names its organization.
@@ -122,7 +131,8 @@ describe('DELETE /api/v1/organization/:id', () => {
     const dbFile = localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName);
     expect(existsSync(dbFile)).toBe(true);
     expect(await stack.blobService.getContainerClient(containerName).exists()).toBe(true);
-    expect(await Upload.countDocuments({ organization_id: goneId })).toBe(2);
+    expect(await countUploads(stack.config, goneId)).toBe(2);
+    expect(await uploadEntries(goneId)).toBe(2);
     expect(await runCounts(goneId)).toEqual({ pipelineRuns: 1, syncRuns: 1 });
     const keptBefore = (await orgDoc(keptId))!;
     const keptDbFile = localDatabaseFile(stack.config.WAREHOUSE_DIR, keptBefore.onboarding!.databaseName!);
@@ -149,7 +159,10 @@ describe('DELETE /api/v1/organization/:id', () => {
     expect((await request(stack.app).get('/api/v1/user/profile').set(as(gone.token))).status).toBe(401);
     expect(await stack.blobService.getContainerClient(containerName).exists()).toBe(false);
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) expect(existsSync(f)).toBe(false);
-    expect(await Upload.countDocuments({ organization_id: goneId })).toBe(0);
+    expect(await countUploads(stack.config, goneId)).toBe(0);
+    expect(await uploadEntries(goneId)).toBe(0);
+    expect(await legacyUploads().countDocuments({ organization_id: new mongoose.Types.ObjectId(goneId) })).toBe(0);
+    expect(await stack.blobService.getContainerClient(legacyContainer).getBlockBlobClient('uploads/old.csv').exists()).toBe(false);
     expect(await runCounts(goneId)).toEqual({ pipelineRuns: 0, syncRuns: 0 });
     expect(await legacyRuns().countDocuments({ organization_id: new mongoose.Types.ObjectId(goneId) })).toBe(0);
     expect(await QuickBooksAccount.countDocuments({ organization_id: goneId })).toBe(0);
@@ -168,7 +181,8 @@ describe('DELETE /api/v1/organization/:id', () => {
     expect(existsSync(keptDbFile)).toBe(true);
     const tables = await request(stack.app).get(`/api/v1/tables/${keptId}/ledger/rows`).set(as(kept.token));
     expect(tables.status).toBe(200);
-    expect(await Upload.countDocuments({ organization_id: keptId })).toBe(1);
+    expect(await countUploads(stack.config, keptId)).toBe(1);
+    expect(await uploadEntries(keptId)).toBe(1);
 
     // Gone for good: a new DELETE finds nothing.
     expect((await del(goneId)).status).toBe(404);

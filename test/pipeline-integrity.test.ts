@@ -9,11 +9,11 @@ import { createPipelineActivities } from '../activities/datafactory';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { Upload } from '../common/models/upload';
 import { workflowIds } from '../common/temporal';
 import { pipelineRunOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { addUploads } from './helpers/uploads';
 import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
@@ -111,8 +111,8 @@ describe('a pipeline run and the tables users saved', () => {
     const put = (name: string, text: string, metadata?: Record<string, string>) => container.getBlockBlobClient(name).upload(text, Buffer.byteLength(text), { metadata });
     // Still arriving (a save streamed in), recorded as saving, and committed but not yet recorded.
     await put('uploads/a1/arriving.csv', csv('arriving', 10), { uploadstate: 'receiving', uploadid: '0123456789abcdef01234567' });
-    const saving = await Upload.create({ organization_id: o.orgID, fileName: 'saving.csv', containerName: o.containerName, blobName: 'uploads/a2/saving.csv', url: 'http://127.0.0.1/x', size: 10, status: 'saving' });
-    await put('uploads/a2/saving.csv', csv('saving', 10), { uploadid: String(saving._id) });
+    const [saving] = await addUploads(stack.config, o.orgID, [{ fileName: 'saving.csv', containerName: o.containerName, blobName: 'uploads/a2/saving.csv', url: 'http://127.0.0.1/x', size: 10, status: 'saving' }]);
+    await put('uploads/a2/saving.csv', csv('saving', 10), { uploadid: String(saving!._id) });
     await put('uploads/a3/unrecorded.csv', csv('unrecorded', 10), { uploadid: '0123456789abcdef01234568' });
     // And one file another tool put there, which a run does load.
     await put('external.csv', csv('external', 4));

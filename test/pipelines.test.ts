@@ -7,13 +7,13 @@ import request from 'supertest';
 import { localDatabaseFile } from '../activities/warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
-import { Upload } from '../common/models/upload';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
 import { addPipelineRuns, pipelineRunOf } from './helpers/runs';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { addUploads } from './helpers/uploads';
 import { waitFor as waitUntil } from './helpers/wait';
 
 let stack: TestStack;
@@ -152,12 +152,14 @@ describe('running the pipelines of an organization', () => {
     const o = await onboarded();
     await upload(o.containerName, 'uploads/abc123/ledger.csv', GL);
     await upload(o.containerName, 'uploads/def456/saved.csv', GL);
-    const uploaded = await Upload.create({ organization_id: o.orgID, fileName: 'ledger.csv', containerName: o.containerName, blobName: 'uploads/abc123/ledger.csv', url: 'http://127.0.0.1/x', size: GL.length, status: 'uploaded' });
-    await Upload.create({ organization_id: o.orgID, fileName: 'saved.csv', containerName: o.containerName, blobName: 'uploads/def456/saved.csv', url: 'http://127.0.0.1/y', size: GL.length, status: 'saved', tableName: 'general_ledger', tables: ['general_ledger'] });
+    const [uploaded] = await addUploads(stack.config, o.orgID, [
+      { fileName: 'ledger.csv', containerName: o.containerName, blobName: 'uploads/abc123/ledger.csv', url: 'http://127.0.0.1/x', size: GL.length, status: 'uploaded' },
+      { fileName: 'saved.csv', containerName: o.containerName, blobName: 'uploads/def456/saved.csv', url: 'http://127.0.0.1/y', size: GL.length, status: 'saved', tableName: 'general_ledger', tables: ['general_ledger'] },
+    ]);
     const res = await get(stack.app, `/pipeline/run-pipeline/${o.orgID}`);
     expect(res.status).toBe(200);
     expect(res.body.data.run.pipelines[0].files).toEqual([expect.objectContaining({ blobName: 'uploads/abc123/ledger.csv', tableName: 'ledger', rows: 4 })]);
-    expect(query(o.file, 'select count(*) as n, min(_upload_id) as id from ledger')).toEqual([{ n: 4, id: String(uploaded._id) }]);
+    expect(query(o.file, 'select count(*) as n, min(_upload_id) as id from ledger')).toEqual([{ n: 4, id: String(uploaded!._id) }]);
     expect(query(o.file, `select name from sqlite_master where name = 'general_ledger' or name = 'saved'`)).toEqual([]);
     expect(query(o.file, `select distinct source from trial_balance`)).toEqual([{ source: 'csv:ledger' }]);
   });

@@ -85,6 +85,8 @@ describe('the store on SQLite', () => {
       { name: '_sync_runs', type: 'table' },
       { name: '_sync_runs_account', type: 'index' },
       { name: '_sync_runs_status', type: 'index' },
+      { name: '_uploads', type: 'table' },
+      { name: '_uploads_created', type: 'index' },
     ]);
   });
 
@@ -309,6 +311,8 @@ describe('the store on Azure SQL (T-SQL compiled, not run: no SQL Server here)',
       `if object_id(N'dbo._sync_runs', N'U') is null create table "_sync_runs" ("run_id" nvarchar(100) not null, "id" nvarchar(100) not null, "organization_id" nvarchar(100) not null, "provider" nvarchar(100) not null, "account_id" nvarchar(100) not null, "status" nvarchar(100) not null, "started_at" nvarchar(100) not null, "finished_at" nvarchar(100), "doc" nvarchar(max) not null, constraint "_sync_runs_pk" primary key ("run_id"))`,
       `if not exists (select 1 from sys.indexes where name = N'_sync_runs_account' and object_id = object_id(N'dbo._sync_runs')) create index "_sync_runs_account" on "_sync_runs" ("account_id", "provider", "started_at" desc, "run_id" desc)`,
       `if not exists (select 1 from sys.indexes where name = N'_sync_runs_status' and object_id = object_id(N'dbo._sync_runs')) create index "_sync_runs_status" on "_sync_runs" ("status", "finished_at" desc, "run_id" desc)`,
+      `if object_id(N'dbo._uploads', N'U') is null create table "_uploads" ("upload_id" nvarchar(100) not null, "organization_id" nvarchar(100) not null, "status" nvarchar(100) not null, "created_at" nvarchar(100) not null, "doc" nvarchar(max) not null, constraint "_uploads_pk" primary key ("upload_id"))`,
+      `if not exists (select 1 from sys.indexes where name = N'_uploads_created' and object_id = object_id(N'dbo._uploads')) create index "_uploads_created" on "_uploads" ("created_at" desc, "upload_id" desc)`,
     ]);
     // SQLite: the same tables with its own guard.
     const sqlite = runTablesDdl(db, 'sqlite');
@@ -441,7 +445,7 @@ describe('per process: the organization resolved once, moved with Mongo (FerretD
     };
 
     const first = await moveLegacyRuns(cfg, { batchSize: 2 });
-    expect(first).toEqual({ pipelineRuns: { moved: 3, left: 1 }, syncRuns: { moved: 2, left: 1 } });
+    expect(first).toEqual({ pipelineRuns: { moved: 3, left: 1 }, syncRuns: { moved: 2, left: 1 }, uploads: { moved: 0, left: 0 } });
     // Moved ones left Mongo; the others stayed.
     expect((await db.collection(LEGACY_PIPELINE_RUNS).find().toArray()).map((d) => d.runId)).toEqual(['lp-x']);
     expect((await db.collection(LEGACY_SYNC_RUNS).find().toArray()).map((d) => d.runId)).toEqual(['ls-x']);
@@ -456,12 +460,12 @@ describe('per process: the organization resolved once, moved with Mongo (FerretD
     expect(json(after!.syncs.map(publicSyncRun))).toEqual(before.syncs);
 
     // Again: nothing more to move; the ones without a database are still left.
-    expect(await moveLegacyRuns(cfg, { batchSize: 2 })).toEqual({ pipelineRuns: { moved: 0, left: 1 }, syncRuns: { moved: 0, left: 1 } });
+    expect(await moveLegacyRuns(cfg, { batchSize: 2 })).toEqual({ pipelineRuns: { moved: 0, left: 1 }, syncRuns: { moved: 0, left: 1 }, uploads: { moved: 0, left: 0 } });
     // Once nothing is left the collections go.
     await db.collection(LEGACY_PIPELINE_RUNS).deleteMany({});
     await db.collection(LEGACY_SYNC_RUNS).deleteMany({});
-    expect(await moveLegacyRuns(cfg)).toEqual({ pipelineRuns: { moved: 0, left: 0 }, syncRuns: { moved: 0, left: 0 } });
+    expect(await moveLegacyRuns(cfg)).toEqual({ pipelineRuns: { moved: 0, left: 0 }, syncRuns: { moved: 0, left: 0 }, uploads: { moved: 0, left: 0 } });
     await waitFor('the empty collections dropped', async () => !(await db.listCollections({ name: LEGACY_PIPELINE_RUNS }).toArray()).length);
-    expect(await moveLegacyRuns(cfg)).toEqual({ pipelineRuns: { moved: 0, left: 0 }, syncRuns: { moved: 0, left: 0 } });
+    expect(await moveLegacyRuns(cfg)).toEqual({ pipelineRuns: { moved: 0, left: 0 }, syncRuns: { moved: 0, left: 0 }, uploads: { moved: 0, left: 0 } });
   });
 });

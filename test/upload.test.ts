@@ -2,10 +2,12 @@
 // stack: files stream into the organization's Azurite container; refused files leave nothing.
 import request from 'supertest';
 import { createApp } from '../api/app';
-import { Upload } from '../common/models/upload';
+import { Organization } from '../common/models/organization';
+import { UploadOrganization } from '../common/models/upload';
 import { blobNames, fixture, generatedCsv, onboardedOrg } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { countUploads } from './helpers/uploads';
 
 let stack: TestStack;
 let adminToken: string;
@@ -92,7 +94,7 @@ describe('POST /api/v1/pipeline/file-upload', () => {
       expect(res.body).toMatchObject({ status: false, message: 'File upload failed.' });
       expect(res.body.errors[0].msg).toMatch(message);
       expect(await allBlobs(org.containerName)).toEqual([]);
-      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+      expect(await countUploads(stack.config, org.orgId)).toBe(0);
     });
 
     it('a file over the size limit (default 5 MB), removing the partial blob', async () => {
@@ -103,7 +105,7 @@ describe('POST /api/v1/pipeline/file-upload', () => {
       expect(res.status).toBe(413);
       expect(res.body.errors[0].msg).toBe('The file is larger than the 5 MB limit.');
       expect(await allBlobs(org.containerName)).toEqual([]);
-      expect(await Upload.countDocuments({ organization_id: org.orgId })).toBe(0);
+      expect(await countUploads(stack.config, org.orgId)).toBe(0);
     });
 
     it('the limit follows UPLOAD_MAX_BYTES', async () => {
@@ -134,6 +136,32 @@ describe('POST /api/v1/pipeline/file-upload', () => {
       expect((await request(stack.app).post('/api/v1/pipeline/file-upload')).status).toBe(401);
       expect((await request(stack.app).get(`/api/v1/pipeline/list-files/${other.orgId}`).set('Authorization', `Bearer ${token}`)).status).toBe(403);
       expect((await request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}`).set('Authorization', `Bearer ${token}`)).body.data.files).toEqual([]);
+    });
+
+    it('an organization without its SQL database yet (the file records live there): no files listed; an upload answers what a CSV save answers, storing nothing', async () => {
+      // Onboarding stopped after the container: the database is not named yet.
+      const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      const containerName = `csv-nodb-${suffix}`;
+      const org = await Organization.create({ organizationName: 'Org nodb', onboarding: { containerName } });
+      const orgId = String(org._id);
+      await stack.blobService.getContainerClient(containerName).createIfNotExists();
+      const list = await request(stack.app).get(`/api/v1/pipeline/list-files/${orgId}`).set('Authorization', `Bearer ${adminToken}`);
+      expect(list.status).toBe(200);
+      expect(list.body.data.files).toEqual([]);
+
+      const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${adminToken}`).field('orgID', orgId).field('tableName', 'ledger').attach('file', fixture('tab.csv'), { filename: 'data.csv', contentType: 'text/csv' });
+      // Either order of the parts: the file after the organization (streamed) or before it (spooled).
+      const after = await upload(adminToken, [{ field: 'organizationId', value: orgId }, { file: fixture('tab.csv') }]);
+      const before = await upload(adminToken, [{ file: fixture('tab.csv') }, { field: 'organizationId', value: orgId }]);
+      expect(saved.status).toBe(409);
+      for (const res of [after, before]) {
+        expect(res.status).toBe(saved.status);
+        expect(res.body).toEqual(saved.body);
+      }
+      expect(saved.body).toEqual({ status: false, message: 'This organization has no SQL database yet: an admin must onboard it first.', errors: [{ msg: 'This organization has no SQL database yet: an admin must onboard it first.' }] });
+      expect(await allBlobs(containerName)).toEqual([]);
+      expect(await countUploads(stack.config, orgId)).toBe(0);
+      expect(await UploadOrganization.countDocuments({ organization_id: orgId })).toBe(0);
     });
   });
 });

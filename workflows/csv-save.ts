@@ -57,7 +57,7 @@ export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutpu
     const loaded = await loadCsvBlob({ ...input, reportProgress: true });
     progress.currentStep = 'record';
     progress.load = { ...progress.load, phase: 'done', rowsLoaded: loaded.rowsLoaded };
-    await recordCsvSaved({ uploadId: input.uploadId, tableName: loaded.tableName, rowsLoaded: loaded.rowsLoaded, columns: loaded.columns, workflowId });
+    await recordCsvSaved({ orgId: input.orgId, uploadId: input.uploadId, tableName: loaded.tableName, rowsLoaded: loaded.rowsLoaded, columns: loaded.columns, workflowId });
     progress.status = 'done';
     progress.result = { ...loaded, uploadId: input.uploadId };
     return progress.result;
@@ -65,16 +65,16 @@ export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutpu
     progress.status = 'failed';
     progress.error = failureMessage(e);
     if (input.storedUpload) {
-      await recordCsvSaveFailed({ uploadId: input.uploadId, error: progress.error, workflowId, storedUpload: true });
+      await recordCsvSaveFailed({ orgId: input.orgId, uploadId: input.uploadId, error: progress.error, workflowId, storedUpload: true });
       if (isValidationFailure(e)) throw ApplicationFailure.nonRetryable(progress.error, 'ValidationError');
       throw e;
     }
     if (isValidationFailure(e)) {
       // Bad input writes nothing: the stored file goes too. The user sees the message.
-      await discardCsvUpload({ uploadId: input.uploadId, containerName: input.containerName, blobName: input.blobName });
+      await discardCsvUpload({ orgId: input.orgId, uploadId: input.uploadId, containerName: input.containerName, blobName: input.blobName });
       throw ApplicationFailure.nonRetryable(progress.error, 'ValidationError');
     }
-    await recordCsvSaveFailed({ uploadId: input.uploadId, error: progress.error, workflowId });
+    await recordCsvSaveFailed({ orgId: input.orgId, uploadId: input.uploadId, error: progress.error, workflowId });
     throw e;
   }
 }

@@ -1,12 +1,13 @@
 // CSV activities: load a CSV blob into a table (the contract in ./contract.ts) and the upload
 // records the CSV save writes at its state transitions.
 import { BlobServiceClient } from '@azure/storage-blob';
-import mongoose from 'mongoose';
+import { Context } from '@temporalio/activity';
 import { config as processConfig } from '../../common/config';
 import { uploadRecords } from '../../common/records/uploads';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';
 import { fail } from '../../common/failures';
+import { OBJECT_ID_RE } from '../../common/validation';
 
 export type { CsvLoadProgress, LoadCsvBlobOptions, LoadCsvBlobResult } from './load';
 export { CSV_PROGRESS_SIGNAL, checkTableName, createCsvLoader } from './load';
@@ -26,6 +27,8 @@ export const loadCsvBlob: LoadCsvBlob = (input) => {
 };
 
 export interface RecordCsvSavedInput {
+  /** The upload's organization (its record is in the organization's database); from the workflow id when absent (a save started before it was sent). */
+  orgId?: string;
   uploadId: string;
   tableName: string;
   rowsLoaded: number;
@@ -34,6 +37,7 @@ export interface RecordCsvSavedInput {
 }
 
 export interface RecordCsvFailedInput {
+  orgId?: string;
   uploadId: string;
   error: string;
   workflowId: string;
@@ -47,38 +51,59 @@ export interface ForgetCsvTableInput {
 }
 
 export interface DiscardCsvUploadInput {
+  orgId?: string;
   uploadId: string;
   containerName: string;
   blobName: string;
 }
 
 const uploadObjectId = (uploadId: string) => {
-  if (!mongoose.isValidObjectId(uploadId)) throw fail.validation(`Invalid upload id ${uploadId}`);
+  if (!OBJECT_ID_RE.test(uploadId)) throw fail.validation(`Invalid upload id ${uploadId}`);
   return uploadId;
 };
 
+/**
+ * The upload's organization: the one the input names, else the one in the save's workflow id
+ * (csv-<orgId>-<uploadId>: the input's, or the running activity's own workflow).
+ */
+function uploadOrgId(input: { orgId?: string; workflowId?: string }): string {
+  if (input.orgId) return input.orgId;
+  let workflowId = input.workflowId;
+  if (!workflowId) {
+    try {
+      workflowId = Context.current().info.workflowExecution?.workflowId;
+    } catch {
+      // not in an activity
+    }
+  }
+  const orgId = /^csv-([a-f\d]{24})-[a-f\d]{24}$/i.exec(workflowId ?? '')?.[1];
+  if (!orgId) throw fail.validation('The upload names no organization');
+  return orgId;
+}
+
 export function createCsvActivities(deps: CsvLoaderDeps) {
+  const records = uploadRecords(deps.config);
   return {
     /** Registered as an activity: the same loader, with the worker's clients. */
     loadCsvBlob: createCsvLoader(deps),
 
     async recordCsvSaved(input: RecordCsvSavedInput): Promise<void> {
-      await uploadRecords.saved({ ...input, uploadId: uploadObjectId(input.uploadId) });
+      await records.saved({ ...input, orgId: uploadOrgId(input), uploadId: uploadObjectId(input.uploadId) });
     },
 
     async recordCsvSaveFailed(input: RecordCsvFailedInput): Promise<void> {
-      await uploadRecords.saveFailed({ ...input, uploadId: uploadObjectId(input.uploadId) });
+      await records.saveFailed({ ...input, orgId: uploadOrgId(input), uploadId: uploadObjectId(input.uploadId) });
     },
 
     /** A table was deleted: no upload record names it any more (each keeps its status, so a pipeline run does not load the file again). */
     async forgetCsvTable(input: ForgetCsvTableInput): Promise<{ uploads: number }> {
-      return { uploads: await uploadRecords.tableForgotten(input.orgId, input.tableName) };
+      return { uploads: await records.tableForgotten(input.orgId, input.tableName) };
     },
 
     /** Bad input writes nothing: the stored file and its record go again. */
     async discardCsvUpload(input: DiscardCsvUploadInput): Promise<void> {
       await deps.blobService.getContainerClient(input.containerName).getBlockBlobClient(input.blobName).deleteIfExists();
-      await uploadRecords.removed(uploadObjectId(input.uploadId));
+      await records.removed(uploadObjectId(input.uploadId), uploadOrgId(input));
     },
   };
 }

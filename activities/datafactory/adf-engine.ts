@@ -9,7 +9,7 @@ import { sqlConnectionStringOf } from '../warehouse/connection';
 import { createAzureFactory } from './azure';
 import type { AzureDeps } from './azure-clients';
 import { cancelled, findRun, heartbeat, heartbeatRunId, setPipeline, sleep, type OnboardedOrg, type RunPipelineOutput } from './run-context';
-import { Upload, type UploadDoc } from '../../common/models/upload';
+import { uploadRecords } from '../../common/records/uploads';
 import { trialBalanceScriptForDataFactory, type SchemaSnapshot } from '../warehouse/transforms/trial-balance';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
@@ -21,8 +21,9 @@ const REBUILD_PIPELINE = 'rebuild-reporting-tables';
  * The organization's saved CSV tables and their columns, from its upload records: the last save
  * to a table is what the table holds (a save replaces it), plus the two columns every load adds.
  */
-export async function savedCsvTables(orgId: string): Promise<SchemaSnapshot> {
-  const uploads = await Upload.find({ organization_id: orgId, status: 'saved', tableName: { $ne: null } }, { tables: 1, tableName: 1, columns: 1, savedAt: 1 }).sort({ savedAt: 1 }).lean<UploadDoc[]>();
+export async function savedCsvTables(cfg: Config, orgId: string): Promise<SchemaSnapshot> {
+  const time = (d: Date | null) => (d ? d.getTime() : -Infinity);
+  const uploads = (await uploadRecords(cfg).all(orgId)).filter((u) => u.status === 'saved' && u.tableName != null).sort((a, b) => time(a.savedAt) - time(b.savedAt));
   const tables = new Map<string, string[]>();
   for (const u of uploads) {
     const columns = [...(u.columns ?? []).map((c) => c.name), '_upload_id', '_loaded_at'];
@@ -31,9 +32,9 @@ export async function savedCsvTables(orgId: string): Promise<SchemaSnapshot> {
   return [...tables].map(([name, columns]) => ({ name, columns }));
 }
 
-async function runParameters(org: OnboardedOrg, pipelineName: string): Promise<Record<string, string> | undefined> {
+async function runParameters(cfg: Config, org: OnboardedOrg, pipelineName: string): Promise<Record<string, string> | undefined> {
   if (pipelineName !== REBUILD_PIPELINE || (org.onboarding.factoryTemplateVersion ?? 0) < 3) return undefined;
-  return { script: trialBalanceScriptForDataFactory(await savedCsvTables(String(org._id))) };
+  return { script: trialBalanceScriptForDataFactory(await savedCsvTables(cfg, String(org._id))) };
 }
 
 export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory {
@@ -64,7 +65,7 @@ export function createAdfEngine(cfg: Config, azure: AzureDeps = {}): DataFactory
       // the heartbeat details) instead of starting a second one.
       let externalRunId = run?.pipelines.find((p) => p.name === pipelineName)?.externalRunId ?? heartbeatRunId(pipelineName);
       if (!externalRunId) {
-        externalRunId = await adf.createRun(factory, pipelineName, await runParameters(org, pipelineName));
+        externalRunId = await adf.createRun(factory, pipelineName, await runParameters(cfg, org, pipelineName));
         heartbeat({ pipeline: pipelineName, externalRunId });
         await setPipeline(cfg, orgId, runId, pipelineName, { externalRunId });
       }

@@ -8,7 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { LOCAL_FACTORY_NAME } from '../../common/resources';
 import { Organization } from '../../common/models/organization';
-import { Upload, type UploadDoc } from '../../common/models/upload';
+import { uploadRecords } from '../../common/records/uploads';
 import type { LoadCsvBlob } from '../csv/contract';
 import type { Warehouse } from '../warehouse/types';
 import { planCsvLoads, type TableOutcome } from './load-plan';
@@ -42,7 +42,7 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
     const files = [...(entry?.files ?? [])].map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows ?? 0, status: f.status, error: f.error ?? undefined }));
     const done = new Set(files.map((f) => f.blobName));
     const blobs = await listContainerFiles(blobService, containerName);
-    const uploads = (await Upload.find({ organization_id: orgId, containerName }, { blobName: 1, status: 1, tableName: 1, tables: 1, createdAt: 1 }).lean<UploadDoc[]>()).map((u) => ({
+    const uploads = (await uploadRecords(config).all(orgId)).filter((u) => u.containerName === containerName).map((u) => ({
       id: String(u._id),
       blobName: u.blobName,
       status: u.status,

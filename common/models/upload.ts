@@ -1,46 +1,73 @@
-import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { UPLOAD_STATUSES, type UploadAnswer } from '../contract/uploads';
+// An upload record: one CSV file put into an organization's container (file-upload or saveCSV).
+// Kept in the organization's own database (common/records/run-store.ts, table _uploads; issue
+// 17), changed only through common/records/uploads.ts. Earlier versions kept them in the Mongo
+// collection `uploads` (moved at worker start by common/records/run-migration.ts).
+import mongoose, { Schema } from 'mongoose';
+import type { UploadAnswer, UploadStatus } from '../contract/uploads';
 
 export { UPLOAD_STATUSES, type UploadStatus } from '../contract/uploads';
 
-const columnSchema = new Schema({ name: { type: String, required: true }, type: { type: String, required: true } }, { _id: false });
+export interface UploadColumn {
+  name: string;
+  type: string;
+}
 
 /**
- * One CSV file put into an organization's container (file-upload or saveCSV). Written only
- * once the blob is committed, so a failed upload leaves no record; the CSV save updates it.
+ * The record, with the fields (and defaults) the mongoose model of earlier versions had. Written
+ * once the blob is committed (or, for a save streamed in, as its first blocks are), so a failed
+ * upload leaves no record; the CSV save updates it.
  */
-const uploadSchema = new Schema(
-  {
-    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true, index: true },
-    /** The name the user's file had (shown in the file list). */
-    fileName: { type: String, required: true },
-    containerName: { type: String, required: true },
-    blobName: { type: String, required: true },
-    url: { type: String, required: true },
-    size: { type: Number, required: true },
-    contentType: { type: String, default: 'text/csv' },
-    /** Detected column delimiter: ',', ';' or a tab. */
-    delimiter: { type: String, default: ',' },
-    uploadedBy: { type: Schema.Types.ObjectId, ref: 'User', default: null },
-    /** Full name (or email) at upload time, so the list needs no join. */
-    uploadedByName: { type: String, default: '' },
-    status: { type: String, enum: UPLOAD_STATUSES, default: 'uploaded' },
-    /** The table the CSV was last saved to, once a save succeeded. */
-    tableName: { type: String, default: null },
-    /** Every table this file was saved to (oldest first); saving a stored file again adds to it. */
-    tables: { type: [String], default: [] },
-    rowsLoaded: { type: Number, default: null },
-    columns: { type: [columnSchema], default: undefined },
-    workflowId: { type: String, default: null },
-    savedAt: { type: Date, default: null },
-    error: { type: String, default: null },
-  },
-  { timestamps: true },
-);
+export interface UploadDoc {
+  /** 24 hex digits (an ObjectId's text), chosen before the blob is written: the blob's folder and the save's workflow id name it. */
+  _id: string;
+  organization_id: string;
+  /** The name the user's file had (shown in the file list). */
+  fileName: string;
+  containerName: string;
+  blobName: string;
+  url: string;
+  size: number;
+  contentType: string;
+  /** Detected column delimiter: ',', ';' or a tab. */
+  delimiter: string;
+  uploadedBy: string | null;
+  /** Full name (or email) at upload time, so the list needs no join. */
+  uploadedByName: string;
+  status: UploadStatus;
+  /** The table the CSV was last saved to, once a save succeeded. */
+  tableName: string | null;
+  /** Every table this file was saved to (oldest first); saving a stored file again adds to it. */
+  tables: string[];
+  rowsLoaded: number | null;
+  columns?: UploadColumn[];
+  workflowId: string | null;
+  savedAt: Date | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
-export type UploadDoc = InferSchemaType<typeof uploadSchema> & { _id: mongoose.Types.ObjectId; createdAt: Date; updatedAt: Date };
-
-export const Upload = mongoose.model('Upload', uploadSchema);
+/** A new record with the defaults every record has. */
+export function newUploadDoc(fields: Pick<UploadDoc, '_id' | 'organization_id' | 'fileName' | 'containerName' | 'blobName' | 'url'> & Partial<UploadDoc>, now = new Date()): UploadDoc {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
+  return {
+    size: 0,
+    contentType: 'text/csv',
+    delimiter: ',',
+    uploadedBy: null,
+    uploadedByName: '',
+    status: 'uploaded',
+    tableName: null,
+    tables: [],
+    rowsLoaded: null,
+    workflowId: null,
+    savedAt: null,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+    ...defined,
+  };
+}
 
 /** A file as data.files carries it (dates as YYYY-MM-DD, spec section 9). */
 export function publicUpload(u: UploadDoc): UploadAnswer {
@@ -58,3 +85,20 @@ export function publicUpload(u: UploadDoc): UploadAnswer {
     url: u.url,
   };
 }
+
+/**
+ * Which organization an upload id belongs to: the one question about an upload asked without its
+ * organization (GET /pipeline/saveCSV/:uploadId). Keyed by _id, the one lookup FerretDB on
+ * SQLite answers from an index; written once per upload, never scanned but by an organization's
+ * deletion. The record itself is in the organization's database: an entry without one is stale.
+ */
+const uploadOrganizationSchema = new Schema(
+  {
+    _id: { type: Schema.Types.ObjectId, required: true },
+    // An organization's deletion removes its entries (a real MongoDB answers that from the index).
+    organization_id: { type: Schema.Types.ObjectId, required: true, index: true },
+  },
+  { versionKey: false },
+);
+
+export const UploadOrganization = mongoose.model('UploadOrganization', uploadOrganizationSchema, 'uploadorganizations');

@@ -1,7 +1,8 @@
-// The upgrade's move of run records out of Mongo (issue 17): pipeline runs and sync runs that
-// earlier versions kept in the `pipelineruns` and `syncruns` collections go to their
-// organization's own database (./run-store.ts), added unless their run id is there already, then
-// leave Mongo. Run by the worker at start (after the previous version's workers stopped: a record
+// The upgrade's move of run records out of Mongo (issue 17): pipeline runs, sync runs and upload
+// records that earlier versions kept in the `pipelineruns`, `syncruns` and `uploads` collections
+// go to their organization's own database (./run-store.ts), added unless their id is there
+// already, then leave Mongo (a moved upload's organization is noted by its id first, for
+// GET /pipeline/saveCSV/:uploadId: ./uploads.ts). Run by the worker at start (after the previous version's workers stopped: a record
 // written to Mongo during the move may go with the moved ones); a second run finds nothing to
 // move. Records of an organization without a database (gone, or never onboarded) stay in Mongo
 // and are logged.
@@ -10,10 +11,14 @@ import type { Config } from '../config';
 import { logger } from '../logger';
 import type { PipelineRunRecord } from '../models/pipeline-run';
 import type { SyncRunRecord } from '../models/sync-run';
-import { parsePipelineRun, parseSyncRun, withRunStore, type RunStore } from './run-store';
+import { newUploadDoc, type UploadDoc } from '../models/upload';
+import { OBJECT_ID_RE } from '../validation';
+import { parsePipelineRun, parseSyncRun, parseUpload, withRunStore, type RunStore } from './run-store';
+import { noteUploadOrganizations } from './uploads';
 
 export const LEGACY_PIPELINE_RUNS = 'pipelineruns';
 export const LEGACY_SYNC_RUNS = 'syncruns';
+export const LEGACY_UPLOADS = 'uploads';
 /** Moved records deleted from Mongo per statement (FerretDB on SQLite fails a delete of more than 32,766). */
 const DELETE_BATCH = 10_000;
 
@@ -41,6 +46,22 @@ export function syncRunOfLegacy(d: RawDoc): SyncRunRecord | null {
   const { _id, __v, ...rest } = d;
   const r = parseSyncRun(JSON.stringify({ ...rest, id: String(_id) }));
   return { ...r, trigger: r.trigger ?? 'manual', status: r.status ?? 'running', finishedAt: r.finishedAt ?? null, rows: r.rows ?? {}, rowsTotal: r.rowsTotal ?? 0, periods: r.periods ?? [], error: r.error ?? null };
+}
+
+/** An upload record of the mongoose model of earlier versions as the store keeps it (ids as lowercase text, its defaults filled in). */
+export function uploadOfLegacy(d: RawDoc): UploadDoc | null {
+  const id = d._id instanceof mongoose.mongo.ObjectId ? d._id.toHexString() : String(d._id ?? '');
+  const orgId = d.organization_id == null ? '' : String(d.organization_id);
+  if (!OBJECT_ID_RE.test(id) || !OBJECT_ID_RE.test(orgId) || typeof d.containerName !== 'string' || typeof d.blobName !== 'string') return null;
+  const { _id, __v, ...rest } = d;
+  const created = d.createdAt ?? (d._id instanceof mongoose.mongo.ObjectId ? d._id.getTimestamp() : undefined);
+  const parsed = parseUpload(JSON.stringify({ ...rest, _id: id.toLowerCase(), organization_id: orgId.toLowerCase(), uploadedBy: d.uploadedBy == null ? null : String(d.uploadedBy), createdAt: created ?? new Date(0) }));
+  return newUploadDoc({
+    ...parsed,
+    fileName: typeof d.fileName === 'string' ? d.fileName : (d.blobName.split('/').pop() ?? d.blobName),
+    url: typeof d.url === 'string' ? d.url : '',
+    tables: Array.isArray(parsed.tables) ? parsed.tables : [],
+  });
 }
 
 /**
@@ -82,7 +103,7 @@ async function moveCollection<R>(cfg: Config, name: string, convert: (d: RawDoc)
       const orgId = String(d.organization_id ?? '');
       const record = convert(d);
       if (!record) {
-        leave(orgId, [d._id], 'not a readable run record');
+        leave(orgId, [d._id], 'not a readable record');
         continue;
       }
       const group = byOrg.get(orgId) ?? { ids: [], records: [] };
@@ -113,7 +134,7 @@ async function moveCollection<R>(cfg: Config, name: string, convert: (d: RawDoc)
   if (batch.length) await flush(batch);
 
   const left = leftIds.length;
-  for (const [orgId, l] of leftByOrg) logger.warn({ collection: name, orgId, records: l.n, reason: l.why }, 'legacy run records left in Mongo');
+  for (const [orgId, l] of leftByOrg) logger.warn({ collection: name, orgId, records: l.n, reason: l.why }, 'legacy records left in Mongo');
   if (!left) {
     // Everything moved: the collection (and its indexes) goes at once.
     await collection.drop().catch(() => undefined);
@@ -123,12 +144,47 @@ async function moveCollection<R>(cfg: Config, name: string, convert: (d: RawDoc)
   return { moved: moved.length, left };
 }
 
-/** Moves every legacy run record it can; returns the counts (also logged). */
-export async function moveLegacyRuns(cfg: Config, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<{ pipelineRuns: MovedRuns; syncRuns: MovedRuns }> {
+/** Moves every legacy run record and upload record it can; returns the counts (also logged). */
+export async function moveLegacyRuns(cfg: Config, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<{ pipelineRuns: MovedRuns; syncRuns: MovedRuns; uploads: MovedRuns }> {
   const pipelineRuns = await moveCollection(cfg, LEGACY_PIPELINE_RUNS, pipelineRunOfLegacy, (s, r) => s.insertPipelineRuns(r), batchSize);
   const syncRuns = await moveCollection(cfg, LEGACY_SYNC_RUNS, syncRunOfLegacy, (s, r) => s.insertSyncRuns(r), batchSize);
-  if (pipelineRuns.moved || pipelineRuns.left || syncRuns.moved || syncRuns.left) logger.info({ pipelineRuns, syncRuns }, 'legacy run records moved to the organizations’ databases');
-  return { pipelineRuns, syncRuns };
+  const uploads = await moveCollection(
+    cfg,
+    LEGACY_UPLOADS,
+    uploadOfLegacy,
+    async (s, r) => {
+      await noteUploadOrganizations(r.map((u) => ({ uploadId: u._id, orgId: u.organization_id })));
+      return s.insertUploads(r);
+    },
+    batchSize,
+  );
+  if ([pipelineRuns, syncRuns, uploads].some((m) => m.moved || m.left)) logger.info({ pipelineRuns, syncRuns, uploads }, 'legacy run and upload records moved to the organizations’ databases');
+  return { pipelineRuns, syncRuns, uploads };
+}
+
+/** The legacy collection, when it is still there. */
+async function legacyCollection(name: string): Promise<mongo.Collection<RawDoc> | null> {
+  const db = mongoose.connection.db;
+  if (!db || !(await db.listCollections({ name }, { nameOnly: true }).toArray()).length) return null;
+  return db.collection<RawDoc>(name);
+}
+
+const byOrganization = (orgId: string) => ({ organization_id: { $in: [new mongoose.Types.ObjectId(orgId), orgId] } }) as never;
+
+/** An organization's upload records the upgrade's move left in Mongo (where its blobs are). */
+export async function legacyUploadsOf(orgId: string): Promise<{ containerName: string; blobName: string }[]> {
+  if (!mongoose.isValidObjectId(orgId)) return [];
+  const collection = await legacyCollection(LEGACY_UPLOADS);
+  if (!collection) return [];
+  const docs = await collection.find(byOrganization(orgId), { projection: { containerName: 1, blobName: 1 } }).toArray();
+  return docs.filter((d) => typeof d.containerName === 'string' && typeof d.blobName === 'string').map((d) => ({ containerName: d.containerName as string, blobName: d.blobName as string }));
+}
+
+/** Deletes an organization's upload records left in Mongo; returns how many. */
+export async function deleteLegacyUploads(orgId: string): Promise<number> {
+  if (!mongoose.isValidObjectId(orgId)) return 0;
+  const collection = await legacyCollection(LEGACY_UPLOADS);
+  return collection ? (await collection.deleteMany(byOrganization(orgId))).deletedCount : 0;
 }
 
 /** Deletes an organization's records left in the legacy collections, where those still exist. */

@@ -1,10 +1,11 @@
-// Pipeline runs and sync runs, kept in the organization's own database (issue 17): they grow
-// without bound, and there an index answers a run list, a sync history or a run-state write in
-// time independent of how many there are (FerretDB on SQLite filters every query but {_id} over
-// the whole collection). Two internal tables (the "_" prefix hides them from the data explorer
-// and the trial_balance planner): the columns the queries filter and sort on, and the whole
-// record as JSON. Dates are ISO text (sortable). Written once with Kysely for SQLite and Azure SQL;
-// only the column types and the create-if-missing guard differ per dialect.
+// Pipeline runs, sync runs and upload records, kept in the organization's own database (issue
+// 17): they grow without bound, and there an index answers a run list, a sync history, a
+// run-state write or the file list in time independent of how many there are (FerretDB on SQLite
+// filters every query but {_id} over the whole collection). Internal tables (the "_" prefix hides
+// them from the data explorer and the trial_balance planner): the columns the queries filter and
+// sort on, and the whole record as JSON. Dates are ISO text (sortable). Written once with Kysely
+// for SQLite and Azure SQL; only the column types and the create-if-missing guard differ per
+// dialect.
 // Each process keeps one open handle per organization (withRunStore below): the organization is
 // resolved once, not on every call, and forgotten when its record is written.
 import Database from 'better-sqlite3';
@@ -16,6 +17,7 @@ import { fail, isFailureOf } from '../failures';
 import { Organization, organizationWrites, type OrganizationDoc } from '../models/organization';
 import type { PipelineRunRecord, RunStatus } from '../models/pipeline-run';
 import type { SyncProvider, SyncRunRecord } from '../models/sync-run';
+import type { UploadDoc } from '../models/upload';
 import { localDatabaseFile, openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../org-database';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables created at run time
@@ -25,6 +27,7 @@ type Select = SelectQueryBuilder<any, any, any>;
 
 export const PIPELINE_RUNS_TABLE = '_pipeline_runs';
 export const SYNC_RUNS_TABLE = '_sync_runs';
+export const UPLOADS_TABLE = '_uploads';
 
 type ColType = 'key' | 'long';
 const TYPES: Record<OrgDialect, Record<ColType, string>> = {
@@ -75,9 +78,26 @@ export const RUN_TABLES: Record<string, TableDef> = {
       _sync_runs_status: ['status', 'finished_at desc', 'run_id desc'],
     },
   },
+  [UPLOADS_TABLE]: {
+    columns: [
+      ['upload_id', 'key'],
+      ['organization_id', 'key'],
+      ['status', 'key'],
+      ['created_at', 'key'],
+      ['doc', 'long'],
+    ],
+    key: 'upload_id',
+    indexes: {
+      // The file list: newest first.
+      _uploads_created: ['created_at desc', 'upload_id desc'],
+    },
+  },
 };
 
-/** The statements that create what is missing of the two tables (each guarded: idempotent, safe to race). */
+/** The key column of one of the tables. */
+const keyOf = (table: string): string => RUN_TABLES[table]!.key;
+
+/** The statements that create what is missing of the tables (each guarded: idempotent, safe to race). */
 export function runTablesDdl(db: Db, dialect: OrgDialect): string[] {
   const out: string[] = [];
   for (const [name, def] of Object.entries(RUN_TABLES)) {
@@ -149,6 +169,27 @@ export function parseSyncRun(doc: string): SyncRunRecord {
   return r;
 }
 
+function uploadRow(u: UploadDoc) {
+  return {
+    upload_id: String(u._id),
+    organization_id: String(u.organization_id),
+    status: u.status,
+    created_at: iso(u.createdAt)!,
+    doc: JSON.stringify({ ...u, _id: String(u._id), organization_id: String(u.organization_id), uploadedBy: u.uploadedBy == null ? null : String(u.uploadedBy) }),
+  };
+}
+
+export function parseUpload(doc: string): UploadDoc {
+  const u = JSON.parse(doc) as UploadDoc;
+  u.createdAt = date(u.createdAt)!;
+  u.updatedAt = date(u.updatedAt) ?? u.createdAt;
+  u.savedAt = date(u.savedAt) ?? null;
+  return u;
+}
+
+/** What an upload change does: the record to write, 'delete' to delete it, or undefined to leave it as it is. */
+export type UploadChange = (current: UploadDoc | null) => UploadDoc | 'delete' | undefined;
+
 /** Filters of the run history (dates by start: from inclusive, to exclusive). */
 export interface PipelineRunFilter {
   status?: RunStatus;
@@ -165,7 +206,7 @@ const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'strin
 /** How long a write waits for another writer of the same SQLite file (a CSV swap, a rebuild). */
 const LOCK_WAIT_MS = 30_000;
 
-/** The run records of one organization's database. */
+/** The run records and upload records of one organization's database. */
 export class RunStore {
   readonly db: Db;
   readonly dialect: OrgDialect;
@@ -210,13 +251,13 @@ export class RunStore {
    * never works on a copy another writer changes meanwhile). T-SQL: serializable, and `lock`
    * takes the row's (or its key range's) update lock before anything is read.
    */
-  private async transaction<T>(fn: (trx: Db) => Promise<T>, lock?: { table: string; runId: string }): Promise<T> {
+  private async transaction<T>(fn: (trx: Db) => Promise<T>, lock?: { table: string; key: string }): Promise<T> {
     if (this.dialect === 'mssql') {
       return this.db
         .transaction()
         .setIsolationLevel('serializable')
         .execute(async (trx) => {
-          if (lock) await this.lockQuery(lock.table, lock.runId, trx).execute();
+          if (lock) await this.lockQuery(lock.table, lock.key, trx).execute();
           return fn(trx);
         });
     }
@@ -253,8 +294,8 @@ export class RunStore {
     return q;
   }
 
-  private newestFirst(q: Select, column = 'started_at'): Select {
-    return q.orderBy(column, 'desc').orderBy('run_id', 'desc');
+  private newestFirst(q: Select, column = 'started_at', key = 'run_id'): Select {
+    return q.orderBy(column, 'desc').orderBy(key, 'desc');
   }
 
   // --- the queries (built here, so tests compile them for T-SQL without a server) --------------
@@ -295,9 +336,15 @@ export class RunStore {
     return this.limit(this.newestFirst(this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('status', '=', 'succeeded'), 'finished_at'), limit);
   }
 
-  /** T-SQL: the update lock a read-modify-write takes on its row before reading it. */
-  lockQuery(table: string, runId: string, db: Db = this.db) {
-    return db.updateTable(table).set({ run_id: sql.ref('run_id') }).where('run_id', '=', runId);
+  /** The organization's files, newest first (the file list). */
+  uploadListQuery(limit: number): Select {
+    return this.limit(this.newestFirst(this.db.selectFrom(UPLOADS_TABLE).select('doc'), 'created_at', 'upload_id'), limit);
+  }
+
+  /** T-SQL: the update lock a read-modify-write takes on its row (by the table's key) before reading it. */
+  lockQuery(table: string, key: string, db: Db = this.db) {
+    const k = keyOf(table);
+    return db.updateTable(table).set({ [k]: sql.ref(k) }).where(k, '=', key);
   }
 
   // --- pipeline runs ---------------------------------------------------------------------------
@@ -326,7 +373,7 @@ export class RunStore {
         else await trx.insertInto(PIPELINE_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
         return next;
       },
-      { table: PIPELINE_RUNS_TABLE, runId },
+      { table: PIPELINE_RUNS_TABLE, key: runId },
     );
   }
 
@@ -380,7 +427,7 @@ export class RunStore {
         else await trx.insertInto(SYNC_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
         return next;
       },
-      { table: SYNC_RUNS_TABLE, runId },
+      { table: SYNC_RUNS_TABLE, key: runId },
     );
   }
 
@@ -401,9 +448,82 @@ export class RunStore {
     return this.insertMissing(SYNC_RUNS_TABLE, runs.map(syncRow));
   }
 
-  /** Rows whose run id is not there yet, in statements within either dialect's parameter limit. */
+  // --- upload records --------------------------------------------------------------------------
+
+  async findUpload(uploadId: string): Promise<UploadDoc | null> {
+    const row = (await this.db.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', '=', uploadId).executeTakeFirst()) as { doc: string } | undefined;
+    return row ? parseUpload(row.doc) : null;
+  }
+
+  /** The records of these ids that exist (in no particular order). */
+  async findUploads(uploadIds: string[]): Promise<UploadDoc[]> {
+    const ids = [...new Set(uploadIds)];
+    const out: UploadDoc[] = [];
+    for (let i = 0; i < ids.length; i += 500) out.push(...(await this.docs(this.db.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', 'in', ids.slice(i, i + 500)), parseUpload)));
+    return out;
+  }
+
+  /** The file list: the newest `limit` files, newest first. */
+  async listUploads(limit: number): Promise<UploadDoc[]> {
+    return this.docs(this.uploadListQuery(limit), parseUpload);
+  }
+
+  /** Every record of the organization, oldest first (a pipeline's file plan, a table's deletion, the organization's deletion). */
+  async allUploads(): Promise<UploadDoc[]> {
+    return this.docs(this.db.selectFrom(UPLOADS_TABLE).select('doc').orderBy('created_at').orderBy('upload_id'), parseUpload);
+  }
+
+  /** New records, in one transaction: all or none (an id there already fails them all). */
+  async addUploads(uploads: UploadDoc[]): Promise<void> {
+    if (!uploads.length) return;
+    await this.transaction(async (trx) => {
+      await trx.insertInto(UPLOADS_TABLE).values(uploads.map(uploadRow)).execute();
+    });
+  }
+
+  /**
+   * Reads the record, applies `change` and writes (or deletes) the result, in one transaction with
+   * the row's lock taken first: a conditional transition (claim unless 'saving', delete unless
+   * 'saving') is atomic against any other writer. Returns the record before and after.
+   */
+  async changeUpload(uploadId: string, change: UploadChange): Promise<{ before: UploadDoc | null; after: UploadDoc | null }> {
+    return this.transaction(
+      async (trx) => {
+        const row = (await trx.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', '=', uploadId).executeTakeFirst()) as { doc: string } | undefined;
+        const before = row ? parseUpload(row.doc) : null;
+        // The change gets its own copy: `before` stays what was read.
+        const next = change(row ? parseUpload(row.doc) : null);
+        if (next === undefined) return { before, after: before };
+        if (next === 'delete') {
+          if (row) await trx.deleteFrom(UPLOADS_TABLE).where('upload_id', '=', uploadId).execute();
+          return { before, after: null };
+        }
+        if (String(next._id) !== uploadId) throw new Error(`a change of upload ${uploadId} returned upload ${String(next._id)}`);
+        next.updatedAt = new Date();
+        const { upload_id: _id, ...values } = uploadRow(next);
+        if (row) await trx.updateTable(UPLOADS_TABLE).set(values).where('upload_id', '=', uploadId).execute();
+        else await trx.insertInto(UPLOADS_TABLE).values({ upload_id: uploadId, ...values }).execute();
+        return { before, after: next };
+      },
+      { table: UPLOADS_TABLE, key: uploadId },
+    );
+  }
+
+  /** Deletes every record (the organization's deletion); returns how many there were. */
+  async deleteAllUploads(): Promise<number> {
+    const res = await this.transaction((trx) => trx.deleteFrom(UPLOADS_TABLE).executeTakeFirst());
+    return Number(res.numDeletedRows ?? 0);
+  }
+
+  /** As insertPipelineRuns, for upload records (the upgrade's move, benchmarks). */
+  async insertUploads(uploads: UploadDoc[]): Promise<number> {
+    return this.insertMissing(UPLOADS_TABLE, uploads.map(uploadRow));
+  }
+
+  /** Rows whose key is not there yet, in statements within either dialect's parameter limit. */
   private async insertMissing(table: string, rows: Record<string, unknown>[]): Promise<number> {
     if (!rows.length) return 0;
+    const k = keyOf(table);
     const cols = Object.keys(rows[0]!).length;
     if (this.dialect === 'sqlite') {
       const size = Math.floor(32_000 / cols);
@@ -422,8 +542,8 @@ export class RunStore {
       const chunk = rows.slice(i, i + size);
       const write = () =>
         this.transaction(async (trx) => {
-          const have = new Set(((await trx.selectFrom(table).select('run_id').where('run_id', 'in', chunk.map((r) => r.run_id as string)).execute()) as { run_id: string }[]).map((r) => r.run_id));
-          const fresh = chunk.filter((r) => !have.has(r.run_id as string));
+          const have = new Set(((await trx.selectFrom(table).select(k).where(k, 'in', chunk.map((r) => r[k] as string)).execute()) as Record<string, string>[]).map((r) => r[k]));
+          const fresh = chunk.filter((r) => !have.has(r[k] as string));
           if (fresh.length) await trx.insertInto(table).values(fresh).execute();
           return fresh.length;
         });
@@ -456,7 +576,7 @@ let generation = 0;
 const IDLE_MS = 5 * 60_000;
 /** Open handles kept at most (each SQLite one holds three files open); the least recently used idle ones close first. */
 const MAX_HANDLES = 64;
-const keyOf = (cfg: Config, orgId: string) => `${cfg.PROVIDER}\u0000${cfg.WAREHOUSE_DIR}\u0000${orgId}`;
+const handleKey = (cfg: Config, orgId: string) => `${cfg.PROVIDER}\u0000${cfg.WAREHOUSE_DIR}\u0000${orgId}`;
 
 /** Closing handles (closeRunStores waits for them). */
 const closing = new Set<Promise<void>>();
@@ -509,7 +629,7 @@ type Lookup = { kind: 'ok'; handle: Handle } | { kind: 'none'; reason: 'no-organ
  * connector writer does on a sync's first write); reads never create it.
  */
 async function acquire(cfg: Config, orgId: string, create: boolean): Promise<Lookup> {
-  const key = keyOf(cfg, orgId);
+  const key = handleKey(cfg, orgId);
   const take = (h: Handle): Lookup => {
     h.leases++;
     return { kind: 'ok', handle: h };
@@ -624,5 +744,5 @@ export async function withRequiredRunStore<T>(cfg: Config, orgId: string, fn: (s
 
 /** The database a handle of this process is on, if any (tests). */
 export function cachedRunStoreRef(cfg: Config, orgId: string): DatabaseRef | undefined {
-  return handles.get(keyOf(cfg, orgId))?.ref;
+  return handles.get(handleKey(cfg, orgId))?.ref;
 }

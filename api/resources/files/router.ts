@@ -18,7 +18,7 @@ import { storeCsvBlob, uploadBlobName, type StoredCsv } from './store';
 import { UPLOAD_MESSAGES } from '../../../common/constants';
 import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../../common/failures';
 import { requireContainer, requireDatabase } from '../../../common/org-resources';
-import { publicUpload, Upload, type UploadDoc } from '../../../common/models/upload';
+import { publicUpload, type UploadDoc } from '../../../common/models/upload';
 import { uploadRecords } from '../../../common/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
@@ -115,6 +115,11 @@ function acceptedType(file: IncomingFile): boolean {
   return CSV_TYPES.has(type) || (GENERIC_TYPES.has(type) && /\.csv$/i.test(file.filename));
 }
 
+/** A change of an upload record its organization's database cannot take (read-only, full, ...): 503 with the request's message (else the reason) and the reason. */
+function recordError(e: unknown, message?: string): unknown {
+  return isFailureOf(e, WAREHOUSE_UNAVAILABLE) ? new ApiError(httpStatusOf(WAREHOUSE_UNAVAILABLE), message ?? failureMessage(e), failureMessage(e)) : e;
+}
+
 /** What onboarding lookups throw, as api answers. */
 function orgResourceError(e: unknown): unknown {
   if (!(e instanceof ApplicationFailure)) return e;
@@ -175,6 +180,8 @@ function readMultipart(req: Request, maxBytes: number, maxFiles: number, onFile:
 export function pipelineFilesRouter(deps: AppDeps): Router {
   const router = Router();
   const { config, blobService } = deps;
+  // The organizations' upload records (in each one's own database).
+  const records = uploadRecords(config);
   const spoolDir = join(config.DATA_DIR, 'tmp', 'uploads');
   cleanSpoolDir(spoolDir);
 
@@ -195,13 +202,17 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     }
   }
 
-  /** Organization, tenant, container (and for a save: table name, database) from the form fields. */
+  /**
+   * Organization, tenant, container, database (and for a save: table name) from the form fields.
+   * An upload needs the database too: its record is kept there, so an organization without one
+   * is refused (NotOnboarded, 409) before anything is stored.
+   */
   async function resolveTarget(user: UserDoc, fields: Record<string, string>, forSave: boolean): Promise<Target> {
     const orgId = formOrgId(user, fields);
     const tableName = forSave ? formTableName(fields.tableName) : undefined;
     try {
       const containerName = await requireContainer(orgId);
-      const databaseName = forSave ? await requireDatabase(orgId) : undefined;
+      const databaseName = await requireDatabase(orgId);
       return { orgId, containerName, databaseName, tableName };
     } catch (e) {
       throw orgResourceError(e);
@@ -233,7 +244,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
               try {
                 save = await startSave(t, uploadId, blobName);
               } catch (e) {
-                await uploadRecords.removed(uploadId).catch(() => undefined);
+                await records.removed(uploadId, t.orgId).catch(() => undefined);
                 throw e;
               }
             },
@@ -252,7 +263,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         });
         stored.push({ ...res, fileName, uploadId, save });
       } catch (e) {
-        if (save) throw await saveStoppedWhileReceiving(e, save, uploadId);
+        if (save) throw await saveStoppedWhileReceiving(e, save, uploadId, t.orgId);
         throw e;
       }
     };
@@ -301,7 +312,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
    * file it refused. Waits for the workflow to end, so that nothing is left once the user has
    * the answer; the user's message is the upload's own, else the workflow's.
    */
-  async function saveStoppedWhileReceiving(e: unknown, save: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string): Promise<unknown> {
+  async function saveStoppedWhileReceiving(e: unknown, save: WorkflowHandle<typeof csvSaveWorkflow>, uploadId: string, orgId: string): Promise<unknown> {
     let reason: string | undefined;
     try {
       await resultWithin(deps.temporal, save, SAVE_STOP_WAIT_MS);
@@ -310,20 +321,21 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         if (isFailureOf(failure, 'ValidationError')) reason = failureMessage(failure);
       }
     }
-    await uploadRecords.removed(uploadId).catch(() => undefined);
+    await records.removed(uploadId, orgId).catch(() => undefined);
     if (e instanceof CsvInputError || !reason) return e;
     return new CsvInputError(reason);
   }
 
   async function recordUploads(user: UserDoc, target: Target, stored: UploadRecord[], status: 'uploaded' | 'saving'): Promise<UploadDoc[]> {
     try {
-      return await uploadRecords.created(
+      return await records.created(
         stored.map((s) => ({ uploadId: s.uploadId, orgId: target.orgId, fileName: s.fileName, containerName: target.containerName, blobName: s.blobName, url: s.url, size: s.size, delimiter: s.delimiter, uploadedBy: user._id, uploadedByName: user.fullName || user.email })),
         status,
       );
     } catch (e) {
       await Promise.all(stored.map((s) => blobService.getContainerClient(target.containerName).getBlockBlobClient(s.blobName).deleteIfExists().catch(() => undefined)));
-      throw e;
+      // Its database cannot take the record (503), or went since the target was resolved (NotOnboarded, 409).
+      throw orgResourceError(recordError(e, status === 'saving' ? UPLOAD_MESSAGES.saveFailed : UPLOAD_MESSAGES.uploadFailed));
     }
   }
 
@@ -339,7 +351,8 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     const { orgId } = req.params as { orgId: string };
     assertOrgAccess(req.user as UserDoc, orgId);
     await assertOrganizationExists(orgId);
-    const uploads = await Upload.find({ organization_id: orgId }).sort({ createdAt: -1 }).limit(1000).lean<UploadDoc[]>();
+    // From the organization's database (newest first, by index); none yet: no files.
+    const uploads = await records.list(orgId);
     ok(res, 'Files retrieved successfully', { files: uploads.map(publicUpload) });
   });
 
@@ -359,9 +372,11 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       throw orgResourceError(e);
     }
     // Claims the file atomically: a second save (or a delete) of it meanwhile finds it 'saving'.
-    const upload = await uploadRecords.claimForSave(uploadId, orgId);
+    const upload = await records.claimForSave(uploadId, orgId).catch((e: unknown) => {
+      throw recordError(e, UPLOAD_MESSAGES.saveFailed);
+    });
     if (!upload) {
-      if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
+      if (await records.find(uploadId, orgId)) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
       throw notFound(UPLOAD_MESSAGES.uploadNotFound);
     }
     const input: CsvSaveInput = { orgId, uploadId, containerName: upload.containerName, blobName: upload.blobName, databaseName, tableName, storedUpload: true };
@@ -370,7 +385,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       return { handle, uploadId, url: upload.url };
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
-      await uploadRecords.releaseClaim(uploadId, upload.status).catch(() => undefined);
+      await records.releaseClaim(uploadId, orgId, upload.status).catch(() => undefined);
       throw e;
     }
   }
@@ -418,7 +433,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     let handle = file.save;
     if (handle) {
       // Recorded and started while the file arrived: now its size and delimiter are known.
-      await uploadRecords.stored(file.uploadId, { size: file.size, delimiter: file.delimiter });
+      await records.stored(file.uploadId, target.orgId, { size: file.size, delimiter: file.delimiter });
     } else {
       await recordUploads(user, target, stored, 'saving');
       handle = await startSave(target, file.uploadId, file.blobName);
@@ -438,16 +453,18 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
       await assertOrganizationExists(orgId);
       if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
       // Atomic against a save of the file starting meanwhile (which claims it as 'saving').
-      const upload = await uploadRecords.removeUnlessSaving(uploadId, orgId);
+      const upload = await records.removeUnlessSaving(uploadId, orgId).catch((e: unknown) => {
+        throw recordError(e);
+      });
       if (!upload) {
-        if (await Upload.exists({ _id: uploadId, organization_id: orgId })) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
+        if (await records.find(uploadId, orgId)) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
         throw notFound(UPLOAD_MESSAGES.uploadNotFound);
       }
       try {
         await blobService.getContainerClient(upload.containerName).getBlockBlobClient(upload.blobName).deleteIfExists();
       } catch (e) {
         // Storage refused: the file stays listed, so it can be deleted again.
-        await uploadRecords.restore(upload).catch((err: unknown) => logger.error({ err, uploadId }, 'upload record could not be restored'));
+        await records.restore(upload).catch((err: unknown) => logger.error({ err, uploadId }, 'upload record could not be restored'));
         throw e;
       }
       const before = { ...publicUpload(upload), organization_id: orgId, blobName: upload.blobName, containerName: upload.containerName };
@@ -494,13 +511,22 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     },
   );
 
-  /** The save's live state (the workflow's progress query), for the web app. */
+  /**
+   * The save's live state (the workflow's progress query), for the web app. The record is in its
+   * organization's database: the organization is the one named (?orgId=, optional), else the one
+   * the upload was recorded for (UploadOrganization, by _id), else the user's own; each a lookup
+   * by key, never a search through the organizations.
+   */
   router.get('/saveCSV/:uploadId', auth('admin', 'user'), async (req, res) => {
-    const uploadId = String(req.params.uploadId ?? '');
-    if (!mongoose.isValidObjectId(uploadId)) throw notFound('Upload not found');
-    const upload = await Upload.findById(uploadId).lean<UploadDoc>();
+    const user = req.user as UserDoc;
+    const uploadId = String(req.params.uploadId ?? '').toLowerCase();
+    if (!OBJECT_ID_RE.test(uploadId)) throw notFound('Upload not found');
+    const named = typeof req.query.orgId === 'string' && req.query.orgId.trim() ? checkOrgId(req.query.orgId) : null;
+    const orgId = named ?? (await records.organizationOf(uploadId)) ?? (user.organization_id ? String(user.organization_id) : null);
+    if (!orgId) throw notFound('Upload not found');
+    assertOrgAccess(user, orgId);
+    const upload = await records.find(uploadId, orgId);
     if (!upload) throw notFound('Upload not found');
-    assertOrgAccess(req.user as UserDoc, String(upload.organization_id));
     const workflowId = workflowIds.csvSave(String(upload.organization_id), uploadId);
     const progress = await queryProgress<CsvSaveProgress>(deps.temporal, deps.temporal.workflow.getHandle(workflowId));
     ok(res, 'CSV save status', { upload: publicUpload(upload), workflowId, progress: progress ?? null });

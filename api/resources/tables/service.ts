@@ -16,7 +16,8 @@ import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { SageAccount } from '../../../common/models/sage-account';
 import type { SyncRunRecord } from '../../../common/models/sync-run';
 import { withRunStore } from '../../../common/records/run-store';
-import { Upload, type UploadDoc } from '../../../common/models/upload';
+import type { UploadDoc } from '../../../common/models/upload';
+import { uploadRecords } from '../../../common/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
 import { openOrgDatabase, resolveOrgConnection, type OrgDatabase, type OrgDialect } from '../../../common/org-database';
 import { columnKind, CSV_LOADED_AT_COLUMN, CSV_UPLOAD_COLUMN, isInternalTable, tableKind, TRIAL_BALANCE_TABLE } from '../../../common/table-catalog';
@@ -229,7 +230,7 @@ async function readRecords(cfg: Config, o: OrgDatabase, orgId: string, uploadIds
   const [runs, syncs, uploads, qbo, sage, audit] = await Promise.all([
     withRunStore(cfg, orgId, (s) => s.recentPipelineRuns(100)).then((r) => r ?? []),
     withRunStore(cfg, orgId, (s) => s.recentSucceededSyncRuns(200)).then((r) => r ?? []),
-    ids.length ? Upload.find({ _id: { $in: ids }, organization_id: orgId }).lean<UploadDoc[]>() : Promise.resolve([] as UploadDoc[]),
+    uploadRecords(cfg).findMany(ids, orgId),
     QuickBooksAccount.find({ organization_id: orgId }, { companyName: 1, realmId: 1 }).lean<{ _id: unknown; companyName?: string; realmId: string }[]>(),
     SageAccount.find({ organization_id: orgId }, { sageCompanyID: 1 }).lean<{ _id: unknown; sageCompanyID: string }[]>(),
     latestAudit(o, tables),

@@ -1,0 +1,6 @@
+// What scripts/bench-api.mjs takes from the product's TypeScript, in one module: tsx loads each
+// tsImport apart (its own copy of every module it reaches), and the mongoose models may be
+// compiled once only.
+export { loadConfig } from '../../common/config';
+export { openOrgConnection } from '../../common/org-database';
+export { closeRunStores, RunStore, withRequiredRunStore } from '../../common/records/run-store';
