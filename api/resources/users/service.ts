@@ -190,9 +190,10 @@ export async function listUsers(q: UserListQuery) {
     docs = await User.find(filter).sort({ fullName: 1, _id: 1 }).skip(page.offset).limit(page.limit).lean<UserDoc[]>();
   }
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  // One read by id per organization on the page ($in is filtered over the whole collection on FerretDB).
+  // The page's organizations by id, through the profiles' short-lived cache ($in is filtered over
+  // the whole collection on FerretDB; by id it is one indexed read, and most are cached).
   const orgIds = [...new Set(docs.map((u) => u.organization_id).filter(Boolean).map(String))];
-  const orgs = await Promise.all(orgIds.map((id) => Organization.findById(id).select('organizationName').lean<{ _id: unknown; organizationName: string }>()));
+  const orgs = await Promise.all(orgIds.map((id) => profileOrganization(id)));
   const orgName = new Map(orgs.filter((o) => o !== null).map((o) => [String(o._id), o.organizationName]));
   const users = docs.map((u) => ({ ...publicUser(u), organizationName: u.organization_id ? (orgName.get(String(u.organization_id)) ?? '') : '' }));
   return { users, page: q.page, pageSize: PAGE_SIZE, total, pages };
