@@ -255,7 +255,7 @@ try {
     ['GET /health', { path: '/api/v1/health' }],
     ['GET /pipeline/runs/:org (page 1)', { path: `/api/v1/pipeline/runs/${orgId}?page=1`, headers: as(userToken) }],
     ['GET /quickbooks/sync-runs', { path: `/api/v1/quickbooks/sync-runs?id=${accountId}&limit=20`, headers: as(userToken) }],
-    ['GET /pipeline/list-files/:org', { path: `/api/v1/pipeline/list-files/${orgId}`, headers: as(userToken) }],
+    ['GET /pipeline/list-files/:org (page 1)', { path: `/api/v1/pipeline/list-files/${orgId}?page=1`, headers: as(userToken) }],
     ['GET /user?page=1 (admin)', { path: '/api/v1/user?page=1', headers: as(adminToken) }],
     ['POST /auth/login', { method: 'POST', path: '/api/v1/auth/login', body: { email: userEmail, password } }],
   ];

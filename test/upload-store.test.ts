@@ -52,7 +52,7 @@ describe('upload records in the store (SQLite)', () => {
   });
   afterAll(() => s.org.close());
 
-  it('adds, finds, lists newest first within the limit, and answers the api exactly as before', async () => {
+  it('adds, finds, lists newest first one page at a time with the total, and answers the api exactly as before', async () => {
     const day = (d: number) => new Date(Date.UTC(2024, 0, d, 9, 30));
     const docs = Array.from({ length: 12 }, (_, i) => upload({ createdAt: day(1 + i), updatedAt: day(1 + i) }));
     // Two at the same instant: the id breaks the tie, the same way every time.
@@ -63,8 +63,16 @@ describe('upload records in the store (SQLite)', () => {
     expect(await s.store.allUploads()).toHaveLength(13);
 
     const newest = [...docs].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1));
-    expect((await s.store.listUploads(1000)).map((u) => u._id)).toEqual(newest.map((u) => u._id));
-    expect((await s.store.listUploads(3)).map((u) => u._id)).toEqual(newest.slice(0, 3).map((u) => u._id));
+    const page = async (offset: number, limit: number) => {
+      const { total, uploads } = await s.store.listUploadPage({ offset, limit });
+      return { total, ids: uploads.map((u) => u._id) };
+    };
+    expect(await page(0, 1000)).toEqual({ total: 13, ids: newest.map((u) => u._id) });
+    // Pages of 10: 10 then 3, in the same order; past the last, none (with the total).
+    expect(await page(0, 10)).toEqual({ total: 13, ids: newest.slice(0, 10).map((u) => u._id) });
+    expect(await page(10, 10)).toEqual({ total: 13, ids: newest.slice(10).map((u) => u._id) });
+    expect(await page(20, 10)).toEqual({ total: 13, ids: [] });
+    expect(await page(3, 4)).toEqual({ total: 13, ids: newest.slice(3, 7).map((u) => u._id) });
     expect((await s.store.allUploads()).map((u) => u._id)).toEqual([...newest].reverse().map((u) => u._id));
 
     const found = (await s.store.findUpload(docs[0]!._id))!;
@@ -185,7 +193,7 @@ describe('upload records in the store (SQLite)', () => {
     await org.close();
   });
 
-  it('answers the file list and a file by its id through indexes, never a scan or a sort', async () => {
+  it('answers the file list (a page and its count) and a file by its id through indexes, never a scan or a sort', async () => {
     // Enough rows that a scan would show.
     const many = Array.from({ length: 3000 }, (_, i) => upload({ createdAt: new Date(Date.UTC(2023, 0, 1) + i * 60_000) }));
     await s.store.insertUploads(many);
@@ -195,16 +203,27 @@ describe('upload records in the store (SQLite)', () => {
       const c = q.compile();
       return (raw.prepare(`explain query plan ${c.sql}`).all(...c.parameters) as { detail: string }[]).map((r) => r.detail).join('\n');
     };
-    const list = plan(s.store.uploadListQuery(1000));
-    expect(list).toMatch(/SCAN _uploads USING INDEX _uploads_created/);
-    expect(list).not.toMatch(/TEMP B-TREE/);
+    // Every page, the first and one far in: along the index, no sort (no temp b-tree for ORDER BY).
+    for (const offset of [0, 10, 2990]) {
+      const list = plan(s.store.uploadPageQuery({ offset, limit: 10 }));
+      expect(list).toMatch(/SCAN _uploads USING INDEX _uploads_created/);
+      expect(list).not.toMatch(/TEMP B-TREE/);
+    }
+    // The count reads an index, never the records.
+    const count = plan(s.store.uploadCountQuery());
+    expect(count).toMatch(/SCAN _uploads USING COVERING INDEX/);
+    expect(count).not.toMatch(/TEMP B-TREE/);
     const byId = plan(s.org.db.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', '=', 'x'));
     expect(byId).toMatch(/USING INDEX sqlite_autoindex__uploads_1 \(upload_id=\?\)/);
     const byIds = plan(s.org.db.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', 'in', ['x', 'y']));
     expect(byIds).toMatch(/USING INDEX sqlite_autoindex__uploads_1 \(upload_id=\?\)/);
     raw.close();
-    // The list reads its 1,000 rows, whatever the table holds.
-    expect((await s.store.listUploads(1000)).length).toBe(1000);
+    // A page reads its 10 rows, whatever the table holds; the last one what is left.
+    const total = 3000 + 13 + 2; // the earlier tests' records too
+    expect(await s.store.listUploadPage({ offset: 2990, limit: 10 })).toMatchObject({ total, uploads: { length: 10 } });
+    const last = await s.store.listUploadPage({ offset: total - 5, limit: 10 });
+    expect(last.uploads.map((u) => u._id)).toEqual(many.slice(0, 5).reverse().map((u) => u._id));
+    expect(await s.store.listUploadPage({ offset: total, limit: 10 })).toEqual({ total, uploads: [] });
   });
 });
 
@@ -213,8 +232,11 @@ describe('upload records on Azure SQL (T-SQL compiled, not run: no SQL Server he
   const db = new Kysely<any>({ dialect: { createAdapter: () => new MssqlAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new MssqlIntrospector(k), createQueryCompiler: () => new MssqlQueryCompiler() } });
   const store = new RunStore({ db, dialect: 'mssql' });
 
-  it('lists with TOP in the index order, locks the row by its key first, and binds every value', () => {
-    expect(store.uploadListQuery(1000).compile().sql).toBe(`select top(1000) "doc" from "_uploads" order by "created_at" desc, "upload_id" desc`);
+  it('pages with OFFSET / FETCH in the index order, counts, locks the row by its key first, and binds every value', () => {
+    const page = store.uploadPageQuery({ offset: 20, limit: 10 }).compile();
+    expect(page.sql).toBe(`select "doc" from "_uploads" order by "created_at" desc, "upload_id" desc offset @1 rows fetch next @2 rows only`);
+    expect(page.parameters).toEqual([20, 10]);
+    expect(store.uploadCountQuery().compile().sql).toBe(`select count(*) as "n" from "_uploads"`);
     const lock = store.lockQuery(UPLOADS_TABLE, 'abc').compile();
     expect(lock.sql).toBe(`update "_uploads" set "upload_id" = "upload_id" where "upload_id" = @1`);
     expect(lock.parameters).toEqual(['abc']);
@@ -304,7 +326,10 @@ describe('the transitions, per organization (FerretDB for the organizations)', (
       { id: a.uploadId, name: 'ledger.csv', size: 7, uploadedAt: new Date().toISOString().slice(0, 10), uploadedBy: 'Uma User', tableName: null, tables: [], status: 'uploaded', rowsLoaded: null, url: a.url },
       expect.objectContaining({ id: b.uploadId, name: 'b.csv' }),
     ]);
-    expect((await records.list(orgId)).map((u) => u._id).sort()).toEqual([a.uploadId, b.uploadId].sort());
+    const listed = await records.listPage(orgId, 1);
+    expect(listed.total).toBe(2);
+    expect(listed.uploads.map((u) => u._id).sort()).toEqual([a.uploadId, b.uploadId].sort());
+    expect(await records.listPage(orgId, 2)).toEqual({ total: 2, uploads: [] });
     expect(await records.find(a.uploadId, orgId)).toMatchObject({ delimiter: ';', uploadedBy: String(a.uploadedBy), contentType: 'text/csv' });
     // Ids in any case, as Mongo matched them.
     expect((await records.find(a.uploadId.toUpperCase(), orgId))?._id).toBe(a.uploadId);
@@ -369,7 +394,7 @@ describe('the transitions, per organization (FerretDB for the organizations)', (
   it('an organization without a database has no files, and recording one there fails NotOnboarded, noting nothing', async () => {
     const records = uploadRecords(cfg);
     const bare = String((await Organization.create({ organizationName: 'No database' }))._id);
-    expect(await records.list(bare)).toEqual([]);
+    expect(await records.listPage(bare, 1)).toEqual({ total: 0, uploads: [] });
     expect(await records.find(hexId(), bare)).toBeNull();
     const f = fileOf(bare);
     await expect(records.created([f], 'uploaded')).rejects.toMatchObject({ type: 'NotOnboarded', message: 'This organization has no SQL database yet: an admin must onboard it first.' });
@@ -428,7 +453,7 @@ describe('the transitions, per organization (FerretDB for the organizations)', (
     expect(first).toEqual({ pipelineRuns: { moved: 0, left: 0 }, syncRuns: { moved: 0, left: 0 }, uploads: { moved: 3, left: 1 } });
     expect((await db.collection(LEGACY_UPLOADS).find().toArray()).map((d) => d.fileName)).toEqual(['x.csv']);
     const records = uploadRecords(cfg);
-    const after = await records.list(orgId);
+    const after = (await records.listPage(orgId, 1)).uploads;
     expect(after.map(publicUpload)).toEqual(before);
     expect(after[0]).toMatchObject({ savedAt: t(4), columns: [{ name: 'x', type: 'number' }], uploadedBy: String(docs[1]!.uploadedBy), organization_id: orgId });
     // Each moved upload's organization is known by its id (GET /pipeline/saveCSV/:uploadId).

@@ -1,7 +1,9 @@
 // POST /api/v1/pipeline/file-upload and GET /api/v1/pipeline/list-files/{orgId} on the real
-// stack: files stream into the organization's Azurite container; refused files leave nothing.
+// stack: files stream into the organization's Azurite container; refused files leave nothing;
+// the list answers one page of 10, newest first, with the counts.
 import request from 'supertest';
 import { createApp } from '../api/app';
+import { fileListSchema } from '../common/contract/uploads';
 import { Organization } from '../common/models/organization';
 import { UploadOrganization } from '../common/models/upload';
 import { blobNames, fixture, generatedCsv, onboardedOrg } from './fixtures/csv/helpers';
@@ -71,6 +73,48 @@ describe('POST /api/v1/pipeline/file-upload', () => {
       ['first.csv', 'Ada Admin'],
       ['second.csv', 'Ada Admin'],
     ]);
+  });
+
+  it('lists one page of 10 files at a time, newest first, with page, pageSize, total and pages', async () => {
+    const org = await onboardedOrg(stack, 'pages');
+    const { token } = await userWithToken(stack.app, { email: 'pager@example.com', organization_id: org.orgId, fullName: 'Pat Pager' });
+    const names = Array.from({ length: 23 }, (_, i) => `f${String(i + 1).padStart(2, '0')}.csv`);
+    // Three uploads of 10, 10 and 3 files: f23 is the newest (within an upload the later file is newer).
+    for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20)]) {
+      const res = await upload(token, [{ field: 'organizationId', value: org.orgId }, ...batch.map((name) => ({ file: fixture('tab.csv'), name }))]);
+      expect(res.status).toBe(200);
+    }
+    const list = (query: string, t = token) => request(stack.app).get(`/api/v1/pipeline/list-files/${org.orgId}${query}`).set('Authorization', `Bearer ${t}`);
+    const newest = [...names].reverse();
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) {
+      const res = await list(`?page=${page}`);
+      expect(res.status).toBe(200);
+      const data = fileListSchema.strict().parse(res.body.data);
+      expect({ ...data, files: undefined }).toEqual({ files: undefined, page, pageSize: 10, total: 23, pages: 3 });
+      pages.push(data.files.map((f) => f.name));
+    }
+    expect(pages).toEqual([newest.slice(0, 10), newest.slice(10, 20), newest.slice(20), []]);
+    // No page: the first; an empty page parameter too.
+    for (const query of ['', '?page=']) {
+      const res = await list(query);
+      expect(res.body.data).toMatchObject({ page: 1, pageSize: 10, total: 23, pages: 3 });
+      expect(res.body.data.files.map((f: { name: string }) => f.name)).toEqual(newest.slice(0, 10));
+    }
+    // Not a page number: 400, as the user and organization lists answer.
+    for (const query of ['?page=0', '?page=abc', '?page=-1', '?page=1.5', '?page=1&page=2']) {
+      const res = await list(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: false, message: 'Page must be a positive number', errors: [{ msg: 'Page must be a positive number' }] });
+    }
+    // Another organization's user: 403, whatever the page.
+    const other = await onboardedOrg(stack, 'pages-other');
+    const { token: stranger } = await userWithToken(stack.app, { email: 'pager-stranger@example.com', organization_id: other.orgId });
+    expect((await list('?page=2', stranger)).status).toBe(403);
+    expect((await list('', stranger)).status).toBe(403);
+    // An organization without files: one empty page.
+    const empty = await request(stack.app).get(`/api/v1/pipeline/list-files/${other.orgId}?page=2`).set('Authorization', `Bearer ${stranger}`);
+    expect(empty.body.data).toEqual({ files: [], page: 2, pageSize: 10, total: 0, pages: 1 });
   });
 
   describe('refuses, with a clear message, and writes nothing', () => {

@@ -26,8 +26,14 @@ export const uploadSchema = z.object({
   url: z.string(),
 });
 
-/** GET /pipeline/list-files/{orgId}: the organization's files, newest first. */
-export const fileListSchema = z.object({ files: z.array(uploadSchema) });
+/** GET /pipeline/list-files/{orgId}?page=N: one page of the organization's files (10, newest first) and the counts. */
+export const fileListSchema = z.object({
+  files: z.array(uploadSchema),
+  page: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  total: z.number().int().min(0),
+  pages: z.number().int().min(1),
+});
 
 export type UploadAnswer = z.infer<typeof uploadSchema>;
 export type FileListAnswer = z.infer<typeof fileListSchema>;

@@ -336,9 +336,15 @@ export class RunStore {
     return this.limit(this.newestFirst(this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('status', '=', 'succeeded'), 'finished_at'), limit);
   }
 
-  /** The organization's files, newest first (the file list). */
-  uploadListQuery(limit: number): Select {
-    return this.limit(this.newestFirst(this.db.selectFrom(UPLOADS_TABLE).select('doc'), 'created_at', 'upload_id'), limit);
+  /** How many files the organization has (the file list's total). */
+  uploadCountQuery(): Select {
+    return this.db.selectFrom(UPLOADS_TABLE).select((eb) => eb.fn.countAll().as('n'));
+  }
+
+  /** One page of the organization's files, newest first (the file list): offset and limit along the (created_at desc, upload_id desc) index. */
+  uploadPageQuery(page: { offset: number; limit: number }): Select {
+    const q = this.newestFirst(this.db.selectFrom(UPLOADS_TABLE).select('doc'), 'created_at', 'upload_id');
+    return this.dialect === 'mssql' ? q.offset(page.offset).fetch(page.limit) : q.limit(page.limit).offset(page.offset);
   }
 
   /** T-SQL: the update lock a read-modify-write takes on its row (by the table's key) before reading it. */
@@ -463,9 +469,12 @@ export class RunStore {
     return out;
   }
 
-  /** The file list: the newest `limit` files, newest first. */
-  async listUploads(limit: number): Promise<UploadDoc[]> {
-    return this.docs(this.uploadListQuery(limit), parseUpload);
+  /** The file list: how many files there are, and one page of them, newest first (none past the last page). */
+  async listUploadPage(page: { offset: number; limit: number }): Promise<{ total: number; uploads: UploadDoc[] }> {
+    const counted = (await this.uploadCountQuery().executeTakeFirst()) as { n: number | string } | undefined;
+    const total = Number(counted?.n ?? 0);
+    if (!total || page.offset >= total) return { total, uploads: [] };
+    return { total, uploads: await this.docs(this.uploadPageQuery(page), parseUpload) };
   }
 
   /** Every record of the organization, oldest first (a pipeline's file plan, a table's deletion, the organization's deletion). */

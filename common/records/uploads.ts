@@ -15,6 +15,7 @@
 import mongoose from 'mongoose';
 import { classifyWarehouseError } from '../../activities/warehouse/failures';
 import type { Config } from '../config';
+import { PAGE_SIZE } from '../constants';
 import { WAREHOUSE_UNAVAILABLE } from '../failures';
 import { OBJECT_ID_RE } from '../validation';
 import { newUploadDoc, UploadOrganization, type UploadColumn, type UploadDoc, type UploadStatus } from '../models/upload';
@@ -32,9 +33,6 @@ export interface NewUpload {
   uploadedBy: unknown;
   uploadedByName: string;
 }
-
-/** The file list's length (as before: the newest 1,000). */
-export const FILE_LIST_LIMIT = 1000;
 
 /** Every write of a bulk insert failed on a key there already. */
 function isDuplicateKey(e: unknown): boolean {
@@ -209,9 +207,13 @@ export function uploadRecords(cfg: Config) {
       return (await read(orgId, (s) => s.findUpload(idOf(uploadId)))) ?? null;
     },
 
-    /** The file list: the newest files first (at most FILE_LIST_LIMIT); empty without a database. */
-    async list(orgId: string, limit = FILE_LIST_LIMIT): Promise<UploadDoc[]> {
-      return (await read(orgId, (s) => s.listUploads(limit))) ?? [];
+    /**
+     * One page of the file list (PAGE_SIZE files, newest first; page 1 the newest) and how many
+     * files there are: a page past the last has none; no files without a database.
+     */
+    async listPage(orgId: string, page: number): Promise<{ total: number; uploads: UploadDoc[] }> {
+      const offset = (Math.max(1, Math.floor(page)) - 1) * PAGE_SIZE;
+      return (await read(orgId, (s) => s.listUploadPage({ offset, limit: PAGE_SIZE }))) ?? { total: 0, uploads: [] };
     },
 
     /** The organization's files of these ids that exist. */

@@ -14,8 +14,9 @@ import { pipeline } from 'node:stream/promises';
 import { CsvInputError } from '../../../common/csv/errors';
 import { CsvByteGuard } from '../../../common/csv/sniff';
 import { checkTableName } from '../../../common/csv/table-name';
+import { listFilesQuery } from './schemas';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from './store';
-import { UPLOAD_MESSAGES } from '../../../common/constants';
+import { PAGE_SIZE, UPLOAD_MESSAGES } from '../../../common/constants';
 import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../../common/failures';
 import { requireContainer, requireDatabase } from '../../../common/org-resources';
 import { publicUpload, type UploadDoc } from '../../../common/models/upload';
@@ -347,13 +348,14 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     res.status(200).json({ status: true, message: { fileUrls, message: UPLOAD_MESSAGES.uploaded }, data: { fileUrls, files: docs.map(publicUpload) } });
   });
 
-  router.get('/list-files/:orgId', auth('admin', 'user'), validate({ params: z.object({ orgId: orgIdSchema }) }), async (req, res) => {
+  router.get('/list-files/:orgId', auth('admin', 'user'), validate({ params: z.object({ orgId: orgIdSchema }), query: listFilesQuery }), async (req, res) => {
     const { orgId } = req.params as { orgId: string };
+    const { page } = res.locals.query as z.infer<typeof listFilesQuery>;
     assertOrgAccess(req.user as UserDoc, orgId);
     await assertOrganizationExists(orgId);
-    // From the organization's database (newest first, by index); none yet: no files.
-    const uploads = await records.list(orgId);
-    ok(res, 'Files retrieved successfully', { files: uploads.map(publicUpload) });
+    // One page from the organization's database (newest first, by index); none yet: no files.
+    const { total, uploads } = await records.listPage(orgId, page);
+    ok(res, 'Files retrieved successfully', { files: uploads.map(publicUpload), page, pageSize: PAGE_SIZE, total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
   });
 
   /**

@@ -19,3 +19,15 @@ export const saveForm = z.object({ orgID: orgIdSchema, tableName, file: file.opt
 
 /** POST /pipeline/saveCSV (JSON): a stored file saved again. */
 export const saveStoredBody = z.object({ orgID: orgIdSchema, uploadId, tableName });
+
+/** GET /pipeline/list-files/:orgId?page=N: 10 files per page, page 1 (the newest) by default; as the user list's page. */
+export const listFilesQuery = z.object({
+  page: z.preprocess(
+    (v) => (v === undefined || v === '' ? '1' : v),
+    z
+      .string({ invalid_type_error: 'Page must be a positive number' })
+      .regex(/^\d{1,6}$/, 'Page must be a positive number')
+      .transform(Number)
+      .refine((n) => n >= 1, 'Page must be a positive number'),
+  ),
+});

@@ -26,6 +26,8 @@ function renderAt(path: string) {
 }
 
 const profile = (user: object, organization: unknown = null) => ok({ user, organization });
+/** GET /pipeline/list-files: the first page of an organization without files. */
+const NO_FILES = ok({ files: [], page: 1, pageSize: 10, total: 0, pages: 1 });
 const dashboards = [
   { name: 'Revenue', url: 'https://bi.example.com/revenue' },
   { name: 'Cash Flow', url: 'https://bi.example.com/cash' },
@@ -57,7 +59,7 @@ describe('the shell', () => {
     const user = signIn();
     mockApi({
       'GET /user/profile': profile(user, { id: ORG_ID, organizationName: 'Acme Holdings', dashboards: JSON.stringify(dashboards) }),
-      'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }),
+      'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES,
     });
     renderAt('/file-upload');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
@@ -83,7 +85,7 @@ describe('the shell', () => {
 
   it('the root selects Upload File for a signed-in user; the toggle hides and shows the sidebar', async () => {
     const user = signIn();
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
     expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
@@ -98,7 +100,7 @@ describe('the shell', () => {
 
   it('the user dropdown leads to Change Password', async () => {
     const user = signIn();
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/file-upload');
     await userEvent.click(await screen.findByRole('button', { name: 'User menu' }));
     await userEvent.click(await screen.findByText('Change Password'));
@@ -110,7 +112,7 @@ describe('the shell', () => {
     const user = signIn();
     const token = getToken();
     // No answer for POST /auth/logout: the mock says 404, and the session still ends here.
-    const { calls } = mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    const { calls } = mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/file-upload');
     await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
@@ -147,14 +149,14 @@ describe('routing and the session', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/organizations'));
     unmount();
     const user = signIn();
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/login');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
   });
 
   it('a user cannot open admin screens: "Not allowed", at the same address', async () => {
     const user = signIn();
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/users');
     expect(await screen.findByText('Not allowed')).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent('/users');
@@ -199,7 +201,7 @@ describe('routing and the session', () => {
   it('checks expiry every 120000 ms and ends an expired session', async () => {
     jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
     const user = signIn({}, 200);
-    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': ok({ files: [] }) });
+    mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/file-upload');
     await act(async () => {
       jest.advanceTimersByTime(120000);

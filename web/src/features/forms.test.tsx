@@ -91,7 +91,7 @@ describe('reset password', () => {
 describe('file upload', () => {
   it('asks for a file first, then for an organization (admin), with the spec messages', async () => {
     signIn();
-    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [] }) });
+    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [], page: 1, pageSize: 10, total: 0, pages: 1 }) });
     renderPage(<FileUploadPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please select a file before uploading.');
@@ -108,7 +108,7 @@ describe('file upload', () => {
 
   it('lists the files with dates as YYYY-MM-DD, and a list failure shows the spec message', async () => {
     signIn();
-    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [{ name: 'sales.csv', size: 2048, uploadedAt: '2026-03-04T10:00:00Z', uploadedBy: 'ada@example.com', tableName: 'sales' }] }) });
+    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [{ name: 'sales.csv', size: 2048, uploadedAt: '2026-03-04T10:00:00Z', uploadedBy: 'ada@example.com', tableName: 'sales' }], page: 1, pageSize: 10, total: 1, pages: 1 }) });
     const { unmount } = renderPage(<FileUploadPage />);
     const table = await screen.findByRole('table', { name: 'Uploaded files' });
     expect(within(table).getByText('sales.csv')).toBeInTheDocument();
@@ -122,7 +122,7 @@ describe('file upload', () => {
 
   it('the table-name prompt refuses an invalid name', async () => {
     signIn();
-    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [] }) });
+    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [], page: 1, pageSize: 10, total: 0, pages: 1 }) });
     renderPage(<FileUploadPage />);
     await userEvent.upload(screen.getByLabelText('CSV file'), new File(['a,b\n1,2\n'], 'a.csv', { type: 'text/csv' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save as table' }));

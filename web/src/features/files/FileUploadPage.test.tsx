@@ -10,6 +10,47 @@ import FileUploadPage from './FileUploadPage';
 const FILE_ID = '65f0000000000000000000f1';
 const stored = { id: FILE_ID, name: 'ledger.csv', size: 2048, uploadedAt: '2026-03-04', uploadedBy: 'Ada', tableName: 'ledger_b', tables: ['ledger_a', 'ledger_b'], status: 'saved', rowsLoaded: 4 };
 
+/** GET /pipeline/list-files: one page of the files (all of them, unless more pages are said). */
+const fileList = (files: unknown[], more: { page?: number; total?: number; pages?: number } = {}) => ok({ files, page: 1, pageSize: 10, total: files.length, pages: 1, ...more });
+
+const pageOf = (path: string) => Number(new URLSearchParams(path.split('?')[1] ?? '').get('page') ?? '1');
+
+/** `total` files, the last named the newest: the api's answer for the page asked (?page=N, default 1). */
+function pagedFiles(total: () => number) {
+  return (req: { path: string }) => {
+    const page = pageOf(req.path);
+    const newest = Array.from({ length: total() }, (_, i) => `f${String(total() - i).padStart(2, '0')}.csv`);
+    const files = newest.slice((page - 1) * 10, page * 10).map((name) => ({ ...stored, id: `65f00000000000000000${name.slice(1, 3)}ff`, name, tables: [], tableName: null, status: 'uploaded', rowsLoaded: null }));
+    return fileList(files, { page, total: total(), pages: Math.max(1, Math.ceil(total() / 10)) });
+  };
+}
+
+const listCalls = (calls: { method: string; path: string }[]) => calls.filter((c) => c.method === 'GET' && c.path.startsWith(`/pipeline/list-files/${ORG_ID}`)).map((c) => c.path);
+
+/** An XMLHttpRequest stand-in for the upload (apiUpload): answers `body` with 200 once sent; returns the urls sent to. */
+function fakeUpload(body: unknown): string[] {
+  const sent: string[] = [];
+  jest.spyOn(window, 'XMLHttpRequest').mockImplementation(() => {
+    const xhr = {
+      status: 0,
+      responseText: '',
+      upload: {},
+      onload: null as null | (() => void),
+      open: (_method: string, url: string) => void sent.push(url),
+      setRequestHeader: () => undefined,
+      send: () => {
+        setTimeout(() => {
+          xhr.status = 200;
+          xhr.responseText = JSON.stringify(body);
+          xhr.onload?.();
+        });
+      },
+    };
+    return xhr as unknown as XMLHttpRequest;
+  });
+  return sent;
+}
+
 function renderPage() {
   return render(
     <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>
@@ -28,7 +69,7 @@ afterEach(() => {
 describe('stored files on the Upload File screen', () => {
   it('lists every table of a file; "save as table" of a row sends its id, not the file', async () => {
     signIn();
-    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [stored] }), 'POST /pipeline/saveCSV': ok({ rowsLoaded: 4, tableName: 'ledger_c' }, 'CSV saved successfully!') });
+    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: fileList([stored]), 'POST /pipeline/saveCSV': ok({ rowsLoaded: 4, tableName: 'ledger_c' }, 'CSV saved successfully!') });
     renderPage();
     const table = await screen.findByRole('table', { name: 'Uploaded files' });
     expect(within(table).getByText('ledger_a')).toBeInTheDocument();
@@ -45,7 +86,7 @@ describe('stored files on the Upload File screen', () => {
 
   it('the table-name prompt refuses a name the product keeps, with the shared message', async () => {
     signIn();
-    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [stored] }) });
+    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: fileList([stored]) });
     renderPage();
     const table = await screen.findByRole('table', { name: 'Uploaded files' });
     await userEvent.click(within(table).getByRole('button', { name: 'Save ledger.csv as a table' }));
@@ -58,7 +99,7 @@ describe('stored files on the Upload File screen', () => {
   it('deletes a file and a table only after confirmation', async () => {
     signIn();
     const { calls } = mockApi({
-      [`GET /pipeline/list-files/${ORG_ID}`]: ok({ files: [stored] }),
+      [`GET /pipeline/list-files/${ORG_ID}`]: fileList([stored]),
       [`DELETE /pipeline/files/${ORG_ID}/${FILE_ID}`]: ok({ id: FILE_ID }, 'File deleted'),
       [`DELETE /pipeline/tables/${ORG_ID}/ledger_a`]: ok({ tableName: 'ledger_a' }, 'Table deleted'),
     });
@@ -77,5 +118,75 @@ describe('stored files on the Upload File screen', () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Delete table ledger_a' }));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete table' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/pipeline/files/${ORG_ID}/${FILE_ID}`, `/pipeline/tables/${ORG_ID}/ledger_a`]));
+  });
+});
+
+describe('the file list, one page of 10 at a time', () => {
+  it('asks for page 1, shows the pager, and Next / Previous ask for the next and previous pages', async () => {
+    signIn();
+    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: pagedFiles(() => 23) });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Uploaded files' });
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    expect(within(table).getByText('f23.csv')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 3 (23 files, 10 per page)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    expect(listCalls(calls)).toEqual([`/pipeline/list-files/${ORG_ID}?page=1`]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 2 of 3 (23 files, 10 per page)')).toBeInTheDocument();
+    const second = screen.getByRole('table', { name: 'Uploaded files' });
+    expect(within(second).getByText('f13.csv')).toBeInTheDocument();
+    expect(within(second).queryByText('f23.csv')).toBeNull();
+    expect(listCalls(calls).at(-1)).toBe(`/pipeline/list-files/${ORG_ID}?page=2`);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 3 of 3 (23 files, 10 per page)')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: 'Uploaded files' })).getAllByRole('row')).toHaveLength(4);
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(listCalls(calls).at(-1)).toBe(`/pipeline/list-files/${ORG_ID}?page=3`);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('Page 2 of 3 (23 files, 10 per page)')).toBeInTheDocument();
+  });
+
+  it('goes back to page 1 after an upload: the new file is the newest', async () => {
+    signIn();
+    let total = 23;
+    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: pagedFiles(() => total) });
+    const sent = fakeUpload({ status: true, message: { message: 'File uploaded successfully!' }, data: { fileUrls: [], files: [{ ...stored, id: '65f0000000000000000024ff', name: 'f24.csv' }] } });
+    renderPage();
+    await screen.findByRole('table', { name: 'Uploaded files' });
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 2 of 3 (23 files, 10 per page)')).toBeInTheDocument();
+
+    total = 24;
+    await userEvent.upload(screen.getByLabelText('CSV file'), new File(['a,b\n1,2\n'], 'f24.csv', { type: 'text/csv' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Page 1 of 3 (24 files, 10 per page)')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: 'Uploaded files' })).getByText('f24.csv')).toBeInTheDocument();
+    expect(sent).toEqual(['/api/v1/pipeline/file-upload']);
+    expect(listCalls(calls).at(-1)).toBe(`/pipeline/list-files/${ORG_ID}?page=1`);
+  });
+
+  it('a page that is past the last by the time it is asked for (files deleted meanwhile) gives way to the last page', async () => {
+    signIn();
+    let total = 11;
+    const { calls } = mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: pagedFiles(() => total) });
+    renderPage();
+    expect(await screen.findByText('Page 1 of 2 (11 files, 10 per page)')).toBeInTheDocument();
+    total = 10;
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 1 of 1 (10 files, 10 per page)')).toBeInTheDocument();
+    expect(screen.queryByText('No files yet')).toBeNull();
+    expect(listCalls(calls)).toEqual([1, 2, 1].map((p) => `/pipeline/list-files/${ORG_ID}?page=${p}`));
+  });
+
+  it('no files: the empty state as before, no pager', async () => {
+    signIn();
+    mockApi({ [`GET /pipeline/list-files/${ORG_ID}`]: fileList([]) });
+    renderPage();
+    expect(await screen.findByText('No files yet')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
   });
 });

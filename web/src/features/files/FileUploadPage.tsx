@@ -1,12 +1,13 @@
 import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H2, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { check, messages, tableName as tableNameRule } from '../../../../common/validation';
 import { dataTablePath } from '../../app/paths';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
+import { Pager } from '../../components/Pager';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
-import { formatBytes, formatDate } from '../../lib/format';
+import { formatBytes, formatDate, perPage, plural } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { deleteFile, deleteTable, saveCsv, saveStoredCsv, uploadFile, useFiles } from './api/files';
 
@@ -36,7 +37,18 @@ export default function FileUploadPage() {
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
   const [deleting, setDeleting] = useState(false);
   const inputKey = useRef(0);
-  const files = useFiles(orgId);
+  /** The page of the file list shown, for the organization it was chosen for: another organization starts at page 1. */
+  const [paging, setPaging] = useState({ orgId, page: 1 });
+  const page = paging.orgId === orgId ? paging.page : 1;
+  const setPage = (p: number) => setPaging({ orgId, page: p });
+  const files = useFiles(orgId, page);
+  const { pages, total } = files;
+  const pastLast = Boolean(files.data) && files.files.length === 0 && total > 0 && page > pages;
+
+  // A page past the last (its files were deleted): the last page instead.
+  useEffect(() => {
+    if (pastLast) setPaging({ orgId, page: pages });
+  }, [pastLast, orgId, pages]);
 
   function reset() {
     setFile(null);
@@ -68,6 +80,8 @@ export default function FileUploadPage() {
     setProgress(0);
     try {
       const { message, stored: storedFile } = await uploadFile(orgId, file, setProgress);
+      // The new file is the newest: on page 1.
+      setPage(1);
       setStored(storedFile?.id ? { file, id: storedFile.id } : null);
       setSuccess(message);
       toast(message, 'success');
@@ -216,13 +230,14 @@ export default function FileUploadPage() {
       <Card className="page-card">
         {!orgId ? (
           <p className={Classes.TEXT_MUTED}>{user?.role === 'admin' ? 'Pick an organization to see its files.' : 'Your account has no organization yet.'}</p>
-        ) : files.isLoading ? (
+        ) : files.isLoading || pastLast ? (
           <Spinner size={24} />
         ) : files.error ? (
           <Callout intent="danger" role="alert">{(files.error as Error).message}</Callout>
         ) : files.files.length === 0 ? (
           <NonIdealState icon="document" title="No files yet" description="Upload a CSV file to see it here." />
         ) : (
+          <>
           <div className="table-scroll">
             <HTMLTable striped compact className="full-width" aria-label="Uploaded files">
               <thead>
@@ -277,6 +292,8 @@ export default function FileUploadPage() {
               </tbody>
             </HTMLTable>
           </div>
+          <Pager page={page} pages={pages} summary={`${plural(total, 'file')}, ${perPage(files.pageSize)}`} onPage={setPage} />
+          </>
         )}
       </Card>
     </div>

@@ -6,6 +6,7 @@ import { paths } from '../../app/paths';
 import { DashboardsEditor, dashboardsError } from '../../components/DashboardsEditor';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { Field } from '../../components/Field';
+import { Pager } from '../../components/Pager';
 import { toast } from '../../components/toaster';
 import { DASHBOARDS_FAILED, formatPhone, labelledDetails, ONBOARDING_LABELS, parseDashboards, perPage, plural } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
@@ -203,13 +204,7 @@ export default function OrganizationsPage() {
               </tbody>
             </HTMLTable>
           </div>
-          <div className="pager">
-            <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
-            <span>
-              Page {page} of {pages} ({plural(total, 'organization')}, {perPage(pageSize)})
-            </span>
-            <Button small icon="chevron-right" aria-label="Next page" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} />
-          </div>
+          <Pager page={page} pages={pages} summary={`${plural(total, 'organization')}, ${perPage(pageSize)}`} onPage={setPage} />
           </>
         )}
       </Card>

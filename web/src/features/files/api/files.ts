@@ -1,6 +1,6 @@
 import useSWR, { mutate } from 'swr';
-import { apiRequest, apiUpload, fetchData } from '../../../lib/api-client';
-import { UPLOAD_MESSAGES } from '../../../../../common/constants';
+import { apiRequest, apiUpload, fetchData, query } from '../../../lib/api-client';
+import { PAGE_SIZE, UPLOAD_MESSAGES } from '../../../../../common/constants';
 import type { FileListAnswer, UploadAnswer } from '../../../../../common/contract/uploads';
 
 /** A stored file as the api answers it: the type inferred from the shared contract's schema. */
@@ -13,15 +13,25 @@ export const DELETE_FILE_FAILED = 'Failed to delete the file.';
 export const DELETE_TABLE_FAILED = 'Failed to delete the table.';
 export const CSV_TIMEOUT_MS = 100000;
 
-export const filesKey = (orgId: string) => [`/pipeline/list-files/${encodeURIComponent(orgId)}`, FILE_LIST_FAILED] as const;
+const filesPath = (orgId: string) => `/pipeline/list-files/${encodeURIComponent(orgId)}`;
 
-/** GET /pipeline/list-files/{orgId} -> data.files */
-export function useFiles(orgId: string) {
+/** The SWR key of one page of the organization's file list. */
+export const filesKey = (orgId: string, page: number) => [`${filesPath(orgId)}${query({ page })}`, FILE_LIST_FAILED] as const;
+
+/** Asks again for every page of the organization's file list that is cached (the shown one at once; the others when shown). */
+export function revalidateFiles(orgId: string) {
+  const path = filesPath(orgId);
+  return mutate((key) => Array.isArray(key) && typeof key[0] === 'string' && (key[0] === path || key[0].startsWith(`${path}?`)));
+}
+
+/** GET /pipeline/list-files/{orgId}?page=N -> data { files, page, pageSize, total, pages }: one page of 10, newest first. */
+export function useFiles(orgId: string, page: number) {
   // While a save goes on in the background (the api answered 202), the list refreshes.
-  const swr = useSWR(orgId ? filesKey(orgId) : null, fetchData<FileListAnswer>, {
+  const swr = useSWR(orgId ? filesKey(orgId, page) : null, fetchData<FileListAnswer>, {
     refreshInterval: (d) => (d?.files?.some((f) => f.status === 'saving') ? 2000 : 0),
   });
-  return { ...swr, files: swr.data?.files ?? [] };
+  const d = swr.data;
+  return { ...swr, files: d?.files ?? [], total: d?.total ?? 0, pages: d?.pages ?? 1, pageSize: d?.pageSize ?? PAGE_SIZE };
 }
 
 /** POST /pipeline/file-upload: multipart file + organizationId, with upload progress. Answers the stored file (its id saves it as a table later). */
@@ -30,7 +40,7 @@ export async function uploadFile(orgId: string, file: File, onProgress: (f: numb
   form.append('organizationId', orgId);
   form.append('file', file);
   const res = await apiUpload<{ fileUrls?: string[]; files?: UploadedFile[] }>('/pipeline/file-upload', form, { fallback: UPLOAD_FAILED, onProgress });
-  await mutate(filesKey(orgId));
+  await revalidateFiles(orgId);
   return { message: UPLOAD_MESSAGES.uploaded, stored: res.data?.files?.[0] };
 }
 
@@ -41,7 +51,7 @@ export async function saveCsv(orgId: string, file: File, tableName: string, onPr
   form.append('tableName', tableName);
   form.append('file', file);
   const res = await apiUpload<{ rowsLoaded?: number; progress?: unknown }>('/pipeline/saveCSV', form, { fallback: SAVE_CSV_FAILED, timeoutMs: CSV_TIMEOUT_MS, onProgress });
-  await mutate(filesKey(orgId));
+  await revalidateFiles(orgId);
   // 202: the load is still running in its workflow; the file list shows when it lands.
   if (res.data?.progress !== undefined && res.data?.rowsLoaded === undefined) return typeof res.message === 'string' ? res.message : 'The CSV is still being saved.';
   return 'CSV saved successfully!';
@@ -53,7 +63,7 @@ async function changingFiles<T>(orgId: string, change: () => Promise<T>): Promis
   try {
     return await change();
   } finally {
-    await mutate(filesKey(orgId));
+    await revalidateFiles(orgId);
   }
 }
 
