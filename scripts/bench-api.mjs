@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-// `npm run bench:api [-- --records 100000 --uploads N --seconds 5 --connections 10 --keep]`: the
+// `npm run bench:api [-- --records 1000000 --uploads N --seconds 5 --connections 10 --keep]`: the
 // api's routes under load at a year's data. The launcher's Temporal dev server, FerretDB and
-// Azurite on free loopback ports; the data grown with bulk inserts straight into Mongo (1,000
-// organizations, 10,000 users, and --records pipeline runs, sync runs, uploads and audit
-// records, 40/30/15/15; the runs and uploads into the organizations' own databases, a tenth of
-// them in the organization measured; --uploads sets the uploads' count apart); then the real api process (api/main.ts with `npm start`'s node flags)
-// and, in its own process, a bare Express handler answering the same JSON bodies. For each
-// route a bounded keep-alive load loop on loopback (--connections sockets, --seconds each):
-// p50, p99 and req/s of the api beside the bare handler, and the p99 ratio. Also login (bcrypt
-// at the configured cost) and a run-state write (the records activity's `updateOne({runId})`).
-// --records defaults to 100,000, not the issue's 1,000,000: FerretDB on SQLite inserts a few
-// thousand documents a second here, and at 100,000 one organization's run list already takes
-// minutes per request (the figure is printed). BENCH_MONGODB_URI=mongodb://... measures another
-// Mongo-wire server instead (FerretDB on PostgreSQL, a real MongoDB): the data and the api go there.
+// Azurite on free loopback ports; the data grown in bulk: 1,000 organizations and 10,000 users
+// into Mongo, and --records records (default 1,000,000), 40/30/15/15 pipeline runs, sync runs,
+// uploads and audit records. The runs and uploads go into the organizations' own databases
+// through the run store, a tenth of them in the organization measured; --uploads sets the
+// uploads' count apart; audit goes into Mongo. Then the real api process (api/main.ts with
+// `npm start`'s node flags), once its user directory is built, and, in its own process, a bare
+// Express handler answering the same status and body. For each route a bounded keep-alive load
+// loop on loopback (--connections sockets, --seconds each): p50, p99 and req/s of the api beside
+// the bare handler, and the p99 ratio. Then login's floor (bcrypt.compare alone at cost 12), a
+// run-state write (the store's read-modify-write, as the pipeline activities make it) and the
+// api's RSS. BENCH_MONGODB_URI=mongodb://... measures another Mongo-wire server instead
+// (FerretDB on PostgreSQL, a real MongoDB): the data and the api go there.
 // Nothing is asserted.
 import bcrypt from 'bcryptjs';
 import { spawn } from 'node:child_process';
@@ -30,7 +30,7 @@ const arg = (name, dflt) => {
 };
 const ORGS = Number(arg('organizations', 1000));
 const USERS = Number(arg('users', 10_000));
-const RECORDS = Number(arg('records', 100_000));
+const RECORDS = Number(arg('records', 1_000_000));
 const UPLOADS = arg('uploads') === undefined ? Math.round(RECORDS * 0.15) : Number(arg('uploads'));
 const SECONDS = Number(arg('seconds', 5));
 const CONNECTIONS = Number(arg('connections', 10));

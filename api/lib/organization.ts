@@ -35,7 +35,12 @@ export async function findOrganization(orgId: string): Promise<OrganizationDoc> 
   return org;
 }
 
-/** 404 unless the organization exists (cheap: reads only its id). */
+/**
+ * 404 unless the organization exists and is not being deleted. Read by _id alone, the one filter
+ * FerretDB answers from an index (with the deletion status in the filter it reads every
+ * organization), and checked here.
+ */
 export async function assertOrganizationExists(orgId: string): Promise<void> {
-  if (!(await Organization.exists({ _id: orgId, 'deletion.status': { $ne: 'deleting' } }))) throw notFound(ORGANIZATION_NOT_FOUND);
+  const org = await Organization.findById(orgId, { 'deletion.status': 1 }).lean<{ deletion?: { status?: string } | null }>();
+  if (!org || org.deletion?.status === 'deleting') throw notFound(ORGANIZATION_NOT_FOUND);
 }
