@@ -6,6 +6,7 @@
 // figures are written to test-results/netsuite-figures.json) and a worker process killed mid-sync.
 // RECORD_HISTORIES=1 also saves a succeeded and a failed sync history for the replay tests
 // (test/histories/sync-netsuite-*.json, replayed by test/sync-replay.test.ts and test/replay.test.ts).
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
@@ -485,7 +486,19 @@ describe('a worker process killed in the middle of a sync', () => {
     fake.holdTrialBalance(20);
     const handle = await stack.env.client.workflow.start('netsuiteSyncWorkflow', { ...workflowStart(config, workflowIds.netsuiteSync(killedAccount), killedOrg), args: [{ accountId: killedAccount, trigger: 'manual' }] });
     await waitFor('pages held', async () => fake.heldRequests > 0, 120000, 100);
-    await new Promise((r) => setTimeout(r, 26000));
+    // Killed once Temporal has recorded the heartbeat that carries the pages read (not after a
+    // fixed wait: on a loaded machine the heartbeat's flush can come later).
+    await waitFor(
+      'the heartbeat carrying the pages read',
+      async () => {
+        const pending = (await handle.describe()).raw.pendingActivities ?? [];
+        const payload = pending.find((a) => a.activityType?.name === 'syncNetSuiteTrialBalance')?.heartbeatDetails?.payloads?.[0];
+        const details = payload ? defaultPayloadConverter.fromPayload<{ lines?: number }>(payload as Payload) : undefined;
+        return (details?.lines ?? 0) >= 20 * 1000;
+      },
+      120000,
+      500,
+    );
     const beforeKill = fake.requests.length;
     child.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
