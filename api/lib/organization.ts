@@ -2,7 +2,7 @@
 // ID is missing"; malformed -> 400 naming the id; unknown -> 404 "Organization not found".
 import mongoose from 'mongoose';
 import { z } from './zod';
-import { Organization, type OrganizationDoc } from '../../common/models/organization';
+import { Organization, organizationWrites, type OrganizationDoc } from '../../common/models/organization';
 import { badRequest, notFound } from './errors';
 
 export const ORG_ID_MISSING = 'Organization ID is missing';
@@ -36,11 +36,38 @@ export async function findOrganization(orgId: string): Promise<OrganizationDoc> 
 }
 
 /**
+ * Organizations seen to exist (and not being deleted), for EXISTS_CACHE_MS: the run list, the
+ * sync history and the file list ask on every request. A write through the Organization model in
+ * this process (deletion marks it at once) drops its entry at once; another process's write shows
+ * within EXISTS_CACHE_MS, as for the organization lists.
+ */
+const EXISTS_CACHE_MS = 5000;
+const MAX_KNOWN = 10_000;
+const seenExisting = new Map<string, number>();
+/** Bumped by every write: a read that raced one is not kept. */
+let writes = 0;
+organizationWrites.on('written', (id) => {
+  writes++;
+  if (id === null) seenExisting.clear();
+  else seenExisting.delete(id);
+});
+
+/**
  * 404 unless the organization exists and is not being deleted. Read by _id alone, the one filter
  * FerretDB answers from an index (with the deletion status in the filter it reads every
  * organization), and checked here.
  */
 export async function assertOrganizationExists(orgId: string): Promise<void> {
+  const seen = seenExisting.get(orgId);
+  if (seen !== undefined && Date.now() - seen < EXISTS_CACHE_MS) return;
+  const before = writes;
   const org = await Organization.findById(orgId, { 'deletion.status': 1 }).lean<{ deletion?: { status?: string } | null }>();
-  if (!org || org.deletion?.status === 'deleting') throw notFound(ORGANIZATION_NOT_FOUND);
+  if (!org || org.deletion?.status === 'deleting') {
+    seenExisting.delete(orgId);
+    throw notFound(ORGANIZATION_NOT_FOUND);
+  }
+  if (before !== writes) return;
+  seenExisting.delete(orgId);
+  if (seenExisting.size >= MAX_KNOWN) seenExisting.delete(seenExisting.keys().next().value!);
+  seenExisting.set(orgId, Date.now());
 }
