@@ -4,6 +4,7 @@
 // checks real answers against them. Pure: zod only, so the web app can include it; the word
 // lists repeat common/consolidation/types.ts (the consolidation screens' test compares them).
 import { z } from 'zod';
+import { pageCounts } from './paging';
 
 export const METHODS = ['full', 'proportional'] as const;
 export const AMOUNT_BASES = ['balances', 'movements', 'ytd'] as const;
@@ -100,11 +101,8 @@ export const mappingRowSchema = z.object({
 /** GET /consolidation/{orgId}/mappings */
 export const mappingsPageSchema = z.object({
   mappings: z.array(mappingRowSchema),
-  total: z.number().int().min(0),
+  ...pageCounts,
   unmapped: z.number().int().min(0),
-  page: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-  pages: z.number().int().min(1),
 });
 
 export const rateSchema = z.object({

@@ -3,6 +3,7 @@
 // real answers against them) and the TypeScript types inferred from them (the web app's types).
 // Pure: zod only, so the web app can include it.
 import { z } from 'zod';
+import { pageCounts } from './paging';
 
 export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'no_files'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -53,10 +54,7 @@ export const pipelineRunSchema = z.object({
 
 export const runHistorySchema = z.object({
   runs: z.array(pipelineRunSchema),
-  total: z.number().int().min(0),
-  page: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-  pages: z.number().int().min(1),
+  ...pageCounts,
 });
 
 export type TableOutcome = z.infer<typeof tableOutcomeSchema>;

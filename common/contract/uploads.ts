@@ -3,6 +3,7 @@
 // type inferred for the web app, checked against real answers by test/file-tables.test.ts; api/openapi.ts
 // shows it for the 200 answers that carry files. Pure: zod only.
 import { z } from 'zod';
+import { pageCounts } from './paging';
 
 export const UPLOAD_STATUSES = ['uploaded', 'saving', 'saved', 'failed'] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
@@ -29,10 +30,7 @@ export const uploadSchema = z.object({
 /** GET /pipeline/list-files/{orgId}?page=N: one page of the organization's files (10, newest first) and the counts. */
 export const fileListSchema = z.object({
   files: z.array(uploadSchema),
-  page: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-  total: z.number().int().min(0),
-  pages: z.number().int().min(1),
+  ...pageCounts,
 });
 
 export type UploadAnswer = z.infer<typeof uploadSchema>;

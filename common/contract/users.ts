@@ -2,6 +2,7 @@
 // reads it: one zod schema, its type inferred for the web app, checked against real answers by
 // test/users.test.ts; api/openapi.ts shows it for the 200 answers that carry users. Pure: zod only.
 import { z } from 'zod';
+import { pageCounts } from './paging';
 
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
@@ -31,10 +32,7 @@ export const listedUserSchema = userSchema.extend({ organizationName: z.string()
 /** GET /user: one page of users. */
 export const userListSchema = z.object({
   users: z.array(listedUserSchema),
-  page: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
-  total: z.number().int().min(0),
-  pages: z.number().int().min(1),
+  ...pageCounts,
 });
 
 /** GET /user/profile: the signed-in user and, when it has one, its organization (for the header). */

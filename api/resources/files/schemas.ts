@@ -3,6 +3,7 @@
 // checkTableName is common/validation's tableName); these schemas are those rules gathered per
 // request, for api/openapi.ts.
 import { TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
+import { pageOrFirst } from '../../lib/list-query';
 import { orgIdSchema } from '../../lib/organization';
 import { z } from '../../lib/zod';
 
@@ -21,13 +22,4 @@ export const saveForm = z.object({ orgID: orgIdSchema, tableName, file: file.opt
 export const saveStoredBody = z.object({ orgID: orgIdSchema, uploadId, tableName });
 
 /** GET /pipeline/list-files/:orgId?page=N: 10 files per page, page 1 (the newest) by default; as the user list's page. */
-export const listFilesQuery = z.object({
-  page: z.preprocess(
-    (v) => (v === undefined || v === '' ? '1' : v),
-    z
-      .string({ invalid_type_error: 'Page must be a positive number' })
-      .regex(/^\d{1,6}$/, 'Page must be a positive number')
-      .transform(Number)
-      .refine((n) => n >= 1, 'Page must be a positive number'),
-  ),
-});
+export const listFilesQuery = z.object({ page: pageOrFirst() });

@@ -2,25 +2,11 @@
 // describes (one definition each).
 import { z } from 'zod';
 import { dashboards, email, messages, objectId, organizationName, phone } from '../../../common/validation';
+import { listFilter, optionalPage } from '../../lib/list-query';
 
 export const BODY_OBJECT = 'Request body must be a JSON object';
-export const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
-
-export const filter = (label: string, max: number) =>
-  z.preprocess(emptyToUndefined, z.string({ invalid_type_error: `The ${label} filter must be a single value` }).trim().max(max, `The ${label} filter is too long`).optional());
-
 /** A page of 10 when asked for (the Organizations screen); without it, every match (pickers). */
-const page = z.preprocess(
-  emptyToUndefined,
-  z
-    .string({ invalid_type_error: 'Page must be a positive number' })
-    .regex(/^\d{1,6}$/, 'Page must be a positive number')
-    .transform(Number)
-    .refine((n) => n >= 1, 'Page must be a positive number')
-    .optional(),
-);
-
-export const listQuery = z.object({ name: filter('name', 100), email: filter('email', 254), phone: filter('phone', 30), page });
+export const listQuery = z.object({ name: listFilter('name', 100), email: listFilter('email', 254), phone: listFilter('phone', 30), page: optionalPage() });
 
 export const idParams = z.object({ id: objectId('Invalid organization ID') });
 

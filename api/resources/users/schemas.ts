@@ -2,6 +2,7 @@
 // describes (one definition each).
 import { z } from 'zod';
 import { dashboards, email, messages, objectId, password, personName, phone, role } from '../../../common/validation';
+import { emptyToUndefined, listFilter, pageOrFirst } from '../../lib/list-query';
 
 export const INVALID_USER_ID = 'Invalid user ID';
 export const INVALID_ORGANIZATION_ID = 'Invalid organization ID';
@@ -17,7 +18,6 @@ export function userAliases(v: unknown): unknown {
 }
 
 export const emptyToNull = (v: unknown) => (v === '' ? null : v);
-export const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 export const organizationRef = z.preprocess(emptyToNull, objectId(INVALID_ORGANIZATION_ID).nullable());
 export const pipelineField = z.string({ invalid_type_error: messages.pipeline }).trim().max(200, messages.pipeline);
@@ -79,23 +79,13 @@ export const changePasswordBody = z
   )
   .refine((b) => b.newPassword === b.confirmPassword, { message: messages.passwordsMatch, path: ['confirmPassword'] });
 
-export const filter = (label: string, max: number) =>
-  z.preprocess(emptyToUndefined, z.string({ invalid_type_error: `The ${label} filter must be a single value` }).trim().max(max, `The ${label} filter is too long`).optional());
-
 export const userListQuery = z.preprocess(
   (q) => (isPlainObject(q) ? { ...q, organization: q.organization ?? q.organization_id } : q),
   z.object({
-    name: filter('name', 100),
-    email: filter('email', 254),
+    name: listFilter('name', 100),
+    email: listFilter('email', 254),
     role: z.preprocess(emptyToUndefined, role.optional()),
     organization: z.preprocess(emptyToUndefined, objectId(INVALID_ORGANIZATION_ID).optional()),
-    page: z.preprocess(
-      (v) => (v === undefined || v === '' ? '1' : v),
-      z
-        .string({ invalid_type_error: 'Page must be a positive number' })
-        .regex(/^\d{1,6}$/, 'Page must be a positive number')
-        .transform(Number)
-        .refine((n) => n >= 1, 'Page must be a positive number'),
-    ),
+    page: pageOrFirst(),
   }),
 );
