@@ -353,11 +353,25 @@ export class RunStore {
     return db.updateTable(table).set({ [k]: sql.ref(k) }).where(k, '=', key);
   }
 
+  /** A record's JSON by its table's key, read through `db` (a transaction's, or the store's). */
+  private async docByKey(table: string, key: string, db: Db = this.db): Promise<string | null> {
+    const row = (await db.selectFrom(table).select('doc').where(keyOf(table), '=', key).executeTakeFirst()) as { doc: string } | undefined;
+    return row?.doc ?? null;
+  }
+
+  /** Writes a record's row: an update of the row read before, or an insert when there was none. */
+  private async putRow(trx: Db, table: string, row: Record<string, unknown>, existed: boolean): Promise<void> {
+    const k = keyOf(table);
+    const { [k]: key, ...values } = row;
+    if (existed) await trx.updateTable(table).set(values).where(k, '=', key as string).execute();
+    else await trx.insertInto(table).values(row).execute();
+  }
+
   // --- pipeline runs ---------------------------------------------------------------------------
 
   async findPipelineRun(runId: string): Promise<PipelineRunRecord | null> {
-    const row = (await this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
-    return row ? parsePipelineRun(row.doc) : null;
+    const doc = await this.docByKey(PIPELINE_RUNS_TABLE, runId);
+    return doc ? parsePipelineRun(doc) : null;
   }
 
   /**
@@ -367,16 +381,14 @@ export class RunStore {
   async updatePipelineRun(runId: string, change: RunChange<PipelineRunRecord>): Promise<PipelineRunRecord | null> {
     return this.transaction(
       async (trx) => {
-        const row = (await trx.selectFrom(PIPELINE_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
-        const current = row ? parsePipelineRun(row.doc) : null;
+        const doc = await this.docByKey(PIPELINE_RUNS_TABLE, runId, trx);
+        const current = doc ? parsePipelineRun(doc) : null;
         const next = change(current);
         if (!next) return current;
         if (next.runId !== runId) throw new Error(`a change of run ${runId} returned run ${next.runId}`);
         next.updatedAt = new Date();
         next.createdAt ??= next.updatedAt;
-        const { run_id: _id, ...values } = pipelineRow(next);
-        if (row) await trx.updateTable(PIPELINE_RUNS_TABLE).set(values).where('run_id', '=', runId).execute();
-        else await trx.insertInto(PIPELINE_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
+        await this.putRow(trx, PIPELINE_RUNS_TABLE, pipelineRow(next), doc !== null);
         return next;
       },
       { table: PIPELINE_RUNS_TABLE, key: runId },
@@ -385,8 +397,7 @@ export class RunStore {
 
   /** The run history: how many runs match, and one page of them, newest first. */
   async listPipelineRuns(filter: PipelineRunFilter, page: { offset: number; limit: number }): Promise<{ total: number; runs: PipelineRunRecord[] }> {
-    const counted = (await this.countQuery(filter).executeTakeFirst()) as { n: number | string } | undefined;
-    const total = Number(counted?.n ?? 0);
+    const total = await this.count(this.countQuery(filter));
     if (!total || page.offset >= total) return { total, runs: [] };
     return { total, runs: await this.docs(this.pageQuery(filter, page), parsePipelineRun) };
   }
@@ -412,25 +423,29 @@ export class RunStore {
     return ((await q.execute()) as { doc: string }[]).map((r) => parse(r.doc));
   }
 
+  /** A count query's number (its `n`, whichever type the driver answers it in). */
+  private async count(q: Select): Promise<number> {
+    const counted = (await q.executeTakeFirst()) as { n: number | string } | undefined;
+    return Number(counted?.n ?? 0);
+  }
+
   // --- sync runs -------------------------------------------------------------------------------
 
   async findSyncRun(runId: string): Promise<SyncRunRecord | null> {
-    const row = (await this.db.selectFrom(SYNC_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
-    return row ? parseSyncRun(row.doc) : null;
+    const doc = await this.docByKey(SYNC_RUNS_TABLE, runId);
+    return doc ? parseSyncRun(doc) : null;
   }
 
   /** As updatePipelineRun, for a sync run. */
   async updateSyncRun(runId: string, change: RunChange<SyncRunRecord>): Promise<SyncRunRecord | null> {
     return this.transaction(
       async (trx) => {
-        const row = (await trx.selectFrom(SYNC_RUNS_TABLE).select('doc').where('run_id', '=', runId).executeTakeFirst()) as { doc: string } | undefined;
-        const current = row ? parseSyncRun(row.doc) : null;
+        const doc = await this.docByKey(SYNC_RUNS_TABLE, runId, trx);
+        const current = doc ? parseSyncRun(doc) : null;
         const next = change(current);
         if (!next) return current;
         if (next.runId !== runId) throw new Error(`a change of sync run ${runId} returned run ${next.runId}`);
-        const { run_id: _id, ...values } = syncRow(next);
-        if (row) await trx.updateTable(SYNC_RUNS_TABLE).set(values).where('run_id', '=', runId).execute();
-        else await trx.insertInto(SYNC_RUNS_TABLE).values({ run_id: runId, ...values }).execute();
+        await this.putRow(trx, SYNC_RUNS_TABLE, syncRow(next), doc !== null);
         return next;
       },
       { table: SYNC_RUNS_TABLE, key: runId },
@@ -457,8 +472,8 @@ export class RunStore {
   // --- upload records --------------------------------------------------------------------------
 
   async findUpload(uploadId: string): Promise<UploadDoc | null> {
-    const row = (await this.db.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', '=', uploadId).executeTakeFirst()) as { doc: string } | undefined;
-    return row ? parseUpload(row.doc) : null;
+    const doc = await this.docByKey(UPLOADS_TABLE, uploadId);
+    return doc ? parseUpload(doc) : null;
   }
 
   /** The records of these ids that exist (in no particular order). */
@@ -471,8 +486,7 @@ export class RunStore {
 
   /** The file list: how many files there are, and one page of them, newest first (none past the last page). */
   async listUploadPage(page: { offset: number; limit: number }): Promise<{ total: number; uploads: UploadDoc[] }> {
-    const counted = (await this.uploadCountQuery().executeTakeFirst()) as { n: number | string } | undefined;
-    const total = Number(counted?.n ?? 0);
+    const total = await this.count(this.uploadCountQuery());
     if (!total || page.offset >= total) return { total, uploads: [] };
     return { total, uploads: await this.docs(this.uploadPageQuery(page), parseUpload) };
   }
@@ -498,20 +512,18 @@ export class RunStore {
   async changeUpload(uploadId: string, change: UploadChange): Promise<{ before: UploadDoc | null; after: UploadDoc | null }> {
     return this.transaction(
       async (trx) => {
-        const row = (await trx.selectFrom(UPLOADS_TABLE).select('doc').where('upload_id', '=', uploadId).executeTakeFirst()) as { doc: string } | undefined;
-        const before = row ? parseUpload(row.doc) : null;
+        const doc = await this.docByKey(UPLOADS_TABLE, uploadId, trx);
+        const before = doc ? parseUpload(doc) : null;
         // The change gets its own copy: `before` stays what was read.
-        const next = change(row ? parseUpload(row.doc) : null);
+        const next = change(doc ? parseUpload(doc) : null);
         if (next === undefined) return { before, after: before };
         if (next === 'delete') {
-          if (row) await trx.deleteFrom(UPLOADS_TABLE).where('upload_id', '=', uploadId).execute();
+          if (doc) await trx.deleteFrom(UPLOADS_TABLE).where('upload_id', '=', uploadId).execute();
           return { before, after: null };
         }
         if (String(next._id) !== uploadId) throw new Error(`a change of upload ${uploadId} returned upload ${String(next._id)}`);
         next.updatedAt = new Date();
-        const { upload_id: _id, ...values } = uploadRow(next);
-        if (row) await trx.updateTable(UPLOADS_TABLE).set(values).where('upload_id', '=', uploadId).execute();
-        else await trx.insertInto(UPLOADS_TABLE).values({ upload_id: uploadId, ...values }).execute();
+        await this.putRow(trx, UPLOADS_TABLE, uploadRow(next), doc !== null);
         return { before, after: next };
       },
       { table: UPLOADS_TABLE, key: uploadId },
