@@ -35,39 +35,42 @@ export async function findOrganization(orgId: string): Promise<OrganizationDoc> 
   return org;
 }
 
-/**
- * Organizations seen to exist (and not being deleted), for EXISTS_CACHE_MS: the run list, the
- * sync history and the file list ask on every request. A write through the Organization model in
- * this process (deletion marks it at once) drops its entry at once; another process's write shows
- * within EXISTS_CACHE_MS, as for the organization lists.
- */
-const EXISTS_CACHE_MS = 5000;
-const MAX_KNOWN = 10_000;
-const seenExisting = new Map<string, number>();
-/** Bumped by every write: a read that raced one is not kept. */
-let writes = 0;
-organizationWrites.on('written', (id) => {
-  writes++;
-  if (id === null) seenExisting.clear();
-  else seenExisting.delete(id);
-});
+/** What cachedOrganization reads: the names and dashboards screens show, and whether it is being deleted. */
+export type CachedOrganization = { _id: unknown; organizationName: string; dashboards?: { name: string; url: string }[]; deletion?: { status?: string } | null };
 
 /**
- * 404 unless the organization exists and is not being deleted. Read by _id alone, the one filter
- * FerretDB answers from an index (with the deletion status in the filter it reads every
- * organization), and checked here.
+ * Organizations as last read by id, for ORGANIZATION_CACHE_MS: every page load asks for the
+ * profile's organization, and the run list, sync history and file list check the organization on
+ * every request. A write through the Organization model in this process (deletion marks it at
+ * once) drops its entry at once, a read in flight with it; another process's write shows within
+ * ORGANIZATION_CACHE_MS, as for the organization lists. An organization not found is not kept.
+ */
+const ORGANIZATION_CACHE_MS = 5000;
+const MAX_CACHED_ORGANIZATIONS = 10_000;
+const cachedOrganizations = new Map<string, { at: number; read: Promise<CachedOrganization | null> }>();
+organizationWrites.on('written', (id) => (id === null ? cachedOrganizations.clear() : cachedOrganizations.delete(id)));
+
+export function cachedOrganization(id: string): Promise<CachedOrganization | null> {
+  const now = Date.now();
+  const hit = cachedOrganizations.get(id);
+  if (hit && now - hit.at < ORGANIZATION_CACHE_MS) return hit.read;
+  // Read by _id alone: the one filter FerretDB answers from an index.
+  const read = Organization.findById(id).select('organizationName dashboards deletion.status').lean<CachedOrganization>().exec();
+  cachedOrganizations.delete(id);
+  if (cachedOrganizations.size >= MAX_CACHED_ORGANIZATIONS) cachedOrganizations.delete(cachedOrganizations.keys().next().value!);
+  cachedOrganizations.set(id, { at: now, read });
+  const forget = () => {
+    if (cachedOrganizations.get(id)?.read === read) cachedOrganizations.delete(id);
+  };
+  read.then((org) => org ?? forget(), forget);
+  return read;
+}
+
+/**
+ * 404 unless the organization exists and is not being deleted (with the deletion status in a
+ * Mongo filter, FerretDB would read every organization: checked here on the cached read).
  */
 export async function assertOrganizationExists(orgId: string): Promise<void> {
-  const seen = seenExisting.get(orgId);
-  if (seen !== undefined && Date.now() - seen < EXISTS_CACHE_MS) return;
-  const before = writes;
-  const org = await Organization.findById(orgId, { 'deletion.status': 1 }).lean<{ deletion?: { status?: string } | null }>();
-  if (!org || org.deletion?.status === 'deleting') {
-    seenExisting.delete(orgId);
-    throw notFound(ORGANIZATION_NOT_FOUND);
-  }
-  if (before !== writes) return;
-  seenExisting.delete(orgId);
-  if (seenExisting.size >= MAX_KNOWN) seenExisting.delete(seenExisting.keys().next().value!);
-  seenExisting.set(orgId, Date.now());
+  const org = await cachedOrganization(orgId);
+  if (!org || org.deletion?.status === 'deleting') throw notFound(ORGANIZATION_NOT_FOUND);
 }

@@ -1,9 +1,10 @@
 // Users: admin add / self sign-up, profile, list with filters and pages, admin update.
 // Tenant and role checks happen here, where the queries are built.
 import type { Config } from '../../../common/config';
-import { Organization, organizationWrites } from '../../../common/models/organization';
+import { Organization } from '../../../common/models/organization';
 import { publicUser, User, type Role, type UserDoc } from '../../../common/models/user';
 import { audit } from '../../lib/audit';
+import { cachedOrganization } from '../../lib/organization';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { hashPassword, sendInvitation, unusableHash } from '../auth/passwords';
 import { PAGE_SIZE } from '../../../common/constants';
@@ -71,33 +72,9 @@ export async function createUser(cfg: Config, actor: UserDoc | null, input: NewU
   return { user: publicUser(created), invitationSent };
 }
 
-/**
- * The organization part of profiles, kept PROFILE_ORG_CACHE_MS (every page load asks for the
- * profile); dropped at once on a write through the Organization model in this process, seen within
- * PROFILE_ORG_CACHE_MS when another process writes.
- */
-const PROFILE_ORG_CACHE_MS = 5000;
-type ProfileOrg = { _id: unknown; organizationName: string; dashboards?: { name: string; url: string }[] } | null;
-const profileOrgs = new Map<string, { at: number; read: Promise<ProfileOrg> }>();
-organizationWrites.on('written', (id) => (id === null ? profileOrgs.clear() : profileOrgs.delete(id)));
-
-function profileOrganization(id: string): Promise<ProfileOrg> {
-  const now = Date.now();
-  const hit = profileOrgs.get(id);
-  if (hit && now - hit.at < PROFILE_ORG_CACHE_MS) return hit.read;
-  const read = Organization.findById(id).select('organizationName dashboards').lean<ProfileOrg>().exec();
-  profileOrgs.delete(id);
-  if (profileOrgs.size >= 10_000) profileOrgs.delete(profileOrgs.keys().next().value!);
-  profileOrgs.set(id, { at: now, read });
-  read.catch(() => {
-    if (profileOrgs.get(id)?.read === read) profileOrgs.delete(id);
-  });
-  return read;
-}
-
 /** The signed-in user as auth() read it for this request (no second read), with its organization's name (for the header). */
 export async function getProfile(fresh: UserDoc) {
-  const org = fresh.organization_id ? await profileOrganization(String(fresh.organization_id)) : null;
+  const org = fresh.organization_id ? await cachedOrganization(String(fresh.organization_id)) : null;
   return {
     user: publicUser(fresh),
     organization: org ? { id: String(org._id), organizationName: org.organizationName, dashboards: (org.dashboards ?? []).map((d) => ({ name: d.name, url: d.url })) } : null,
@@ -190,10 +167,10 @@ export async function listUsers(q: UserListQuery) {
     docs = await User.find(filter).sort({ fullName: 1, _id: 1 }).skip(page.offset).limit(page.limit).lean<UserDoc[]>();
   }
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  // The page's organizations by id, through the profiles' short-lived cache ($in is filtered over
+  // The page's organizations by id, through the short-lived cache of organizations ($in is filtered over
   // the whole collection on FerretDB; by id it is one indexed read, and most are cached).
   const orgIds = [...new Set(docs.map((u) => u.organization_id).filter(Boolean).map(String))];
-  const orgs = await Promise.all(orgIds.map((id) => profileOrganization(id)));
+  const orgs = await Promise.all(orgIds.map((id) => cachedOrganization(id)));
   const orgName = new Map(orgs.filter((o) => o !== null).map((o) => [String(o._id), o.organizationName]));
   const users = docs.map((u) => ({ ...publicUser(u), organizationName: u.organization_id ? (orgName.get(String(u.organization_id)) ?? '') : '' }));
   return { users, page: q.page, pageSize: PAGE_SIZE, total, pages };
