@@ -10,7 +10,6 @@
 // and the writers' backpressure (a slow client holds the reading back: memory stays bounded).
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
-import { DummyDriver, Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler } from 'kysely';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +29,7 @@ import { generatedCsv } from './fixtures/csv/helpers';
 import { LEDGER_CSV, RATES_CSV } from './helpers/consolidation-books';
 import { addSyncRuns, syncRunRecord } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
+import { tsqlCompileOnly } from './helpers/tsql';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
@@ -356,8 +356,7 @@ describe('identifiers and values never reach SQL unquoted or unbound', () => {
   });
 
   it('compiles the same reads for SQL Server with quoted names and bound values (OFFSET/FETCH paging)', () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const db = new Kysely<any>({ dialect: { createAdapter: () => new MssqlAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new MssqlIntrospector(k), createQueryCompiler: () => new MssqlQueryCompiler() } });
+    const db = tsqlCompileOnly();
     const o = { db, dialect: 'mssql' } as OrgDatabase;
     const table: explorer.TableSchema = { name: 'odd"name]', columns: [{ name: 'a"b', type: 'nvarchar(50)', kind: 'text' }, { name: 'amount', type: 'decimal(19,4)', kind: 'number' }], primaryKey: [], rowid: false };
     const q = explorer.rowsQuery(o, table, { sort: 'amount', dir: 'desc', filters: [{ column: 'a"b', op: 'contains', value: "50%_' --" }, { column: 'amount', op: 'gte', value: '10' }] }).offset(100).fetch(50).compile();

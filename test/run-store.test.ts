@@ -6,7 +6,7 @@
 // forgotten when the organization's record is written; and the upgrade's move of the legacy
 // Mongo collections (common/records/run-migration.ts) on FerretDB.
 import Database from 'better-sqlite3';
-import { DummyDriver, Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler, sql } from 'kysely';
+import { sql } from 'kysely';
 import mongoose from 'mongoose';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -17,10 +17,12 @@ import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
 import { publicPipelineRun, type PipelineRunRecord } from '../common/models/pipeline-run';
 import { publicSyncRun, type SyncRunRecord } from '../common/models/sync-run';
-import { openOrgConnection, type OrgDatabase } from '../common/org-database';
+import type { OrgDatabase } from '../common/org-database';
 import { LEGACY_PIPELINE_RUNS, LEGACY_SYNC_RUNS, moveLegacyRuns } from '../common/records/run-migration';
 import { cachedRunStoreRef, closeRunStores, PIPELINE_RUNS_TABLE, RunStore, runTablesDdl, withRequiredRunStore, withRunStore } from '../common/records/run-store';
+import { sqliteRunStore } from './helpers/runs';
 import { testConfig } from './helpers/stack';
+import { tsqlCompileOnly } from './helpers/tsql';
 import { waitFor } from './helpers/wait';
 
 const ROOT = join(__dirname, '..');
@@ -58,15 +60,7 @@ function syncRun(runId: string, fields: Partial<SyncRunRecord> = {}): SyncRunRec
   };
 }
 
-/** A store on a new SQLite file (as the process-wide handles open it). */
-async function sqliteStore(file = join(mkdtempSync(join(tmpdir(), 'runs-')), 'org.sqlite')): Promise<{ file: string; org: OrgDatabase; store: RunStore }> {
-  new Database(file).close();
-  const org = await openOrgConnection({ dialect: 'sqlite', file });
-  await sql`pragma busy_timeout = 20`.execute(org.db);
-  const store = new RunStore(org);
-  await store.ensureTables();
-  return { file, org, store };
-}
+const sqliteStore = () => sqliteRunStore('runs-');
 
 describe('the store on SQLite', () => {
   let s: { file: string; org: OrgDatabase; store: RunStore };
@@ -299,8 +293,7 @@ describe('the store on SQLite', () => {
 });
 
 describe('the store on Azure SQL (T-SQL compiled, not run: no SQL Server here)', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const db = new Kysely<any>({ dialect: { createAdapter: () => new MssqlAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new MssqlIntrospector(k), createQueryCompiler: () => new MssqlQueryCompiler() } });
+  const db = tsqlCompileOnly();
   const store = new RunStore({ db, dialect: 'mssql' });
 
   it('creates the tables and indexes behind T-SQL existence guards, with T-SQL types', () => {

@@ -8,7 +8,7 @@
 // index behind GET /pipeline/saveCSV/:uploadId; and the upgrade's move of the legacy `uploads`
 // collection (common/records/run-migration.ts) on FerretDB.
 import Database from 'better-sqlite3';
-import { DummyDriver, Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler, sql, type QueryResult } from 'kysely';
+import { Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler, sql, type QueryResult } from 'kysely';
 import mongoose from 'mongoose';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -18,11 +18,13 @@ import { ensureLocalDatabase } from '../activities/warehouse/provision';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
 import { newUploadDoc, publicUpload, UploadOrganization, type UploadDoc } from '../common/models/upload';
-import { openOrgConnection, type OrgDatabase } from '../common/org-database';
+import type { OrgDatabase } from '../common/org-database';
 import { LEGACY_UPLOADS, moveLegacyRuns } from '../common/records/run-migration';
 import { closeRunStores, RunStore, UPLOADS_TABLE, withRequiredRunStore, withRunStore } from '../common/records/run-store';
 import { forgetUploadOrganizations, noteUploadOrganizations, uploadRecords } from '../common/records/uploads';
+import { sqliteRunStore } from './helpers/runs';
 import { testConfig } from './helpers/stack';
+import { tsqlCompileOnly } from './helpers/tsql';
 import { waitFor } from './helpers/wait';
 
 const ROOT = join(__dirname, '..');
@@ -35,15 +37,7 @@ function upload(fields: Partial<UploadDoc> = {}): UploadDoc {
   return newUploadDoc({ _id: id, organization_id: ORG, fileName: 'ledger.csv', containerName: 'c1', blobName: `uploads/${id}/ledger.csv`, url: `http://127.0.0.1/c1/uploads/${id}/ledger.csv`, size: 10, uploadedByName: 'Ann', ...fields });
 }
 
-/** A store on a new SQLite file (as the process-wide handles open it). */
-async function sqliteStore(file = join(mkdtempSync(join(tmpdir(), 'uploads-')), 'org.sqlite')): Promise<{ file: string; org: OrgDatabase; store: RunStore }> {
-  new Database(file).close();
-  const org = await openOrgConnection({ dialect: 'sqlite', file });
-  await sql`pragma busy_timeout = 20`.execute(org.db);
-  const store = new RunStore(org);
-  await store.ensureTables();
-  return { file, org, store };
-}
+const sqliteStore = () => sqliteRunStore('uploads-');
 
 describe('upload records in the store (SQLite)', () => {
   let s: { file: string; org: OrgDatabase; store: RunStore };
@@ -229,8 +223,7 @@ describe('upload records in the store (SQLite)', () => {
 });
 
 describe('upload records on Azure SQL (T-SQL compiled, not run: no SQL Server here)', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const db = new Kysely<any>({ dialect: { createAdapter: () => new MssqlAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new MssqlIntrospector(k), createQueryCompiler: () => new MssqlQueryCompiler() } });
+  const db = tsqlCompileOnly();
   const store = new RunStore({ db, dialect: 'mssql' });
 
   it('pages with OFFSET / FETCH in the index order, counts, locks the row by its key first, and binds every value', () => {

@@ -4,10 +4,9 @@ import mongoose, { type Schema } from 'mongoose';
 /** Ids written to a collection through this process's model, or null when a write names no single id. */
 export type Writes = EventEmitter<{ written: [id: string | null] }>;
 
-const writtenId = (filter: Record<string, unknown> | undefined): string | null => {
-  const id = filter?._id;
-  return typeof id === 'string' || id instanceof mongoose.Types.ObjectId ? String(id) : null;
-};
+const isId = (v: unknown): v is string | mongoose.Types.ObjectId => typeof v === 'string' || v instanceof mongoose.Types.ObjectId;
+
+const writtenId = (filter: Record<string, unknown> | undefined): string | null => (isId(filter?._id) ? String(filter._id) : null);
 
 /**
  * Announces every write through the schema's model (call before mongoose.model): the api's
@@ -34,8 +33,6 @@ export type WriteFollower = (written: Written) => Promise<void>;
 
 const WRITTEN_IDS = Symbol('written ids');
 type QueryWithIds = mongoose.Query<unknown, unknown> & { [WRITTEN_IDS]?: string[] };
-
-const isId = (v: unknown): v is string | mongoose.Types.ObjectId => typeof v === 'string' || v instanceof mongoose.Types.ObjectId;
 
 /** The ids a filter names by _id alone (X or {$in: [...]}), else null. */
 function idsOfFilter(filter: Record<string, unknown> | undefined): string[] | null {

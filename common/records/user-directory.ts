@@ -59,6 +59,7 @@ export class UserDirectory {
   private touched: Set<string> | null = null;
   private readonly upsertStmt: Database.Statement;
   private readonly deleteStmt: Database.Statement;
+  private readonly byEmailStmt: Database.Statement;
 
   constructor(readonly file: string) {
     this.db = new Database(file);
@@ -70,6 +71,7 @@ export class UserDirectory {
        on conflict(id) do update set email = excluded.email, full_name = excluded.full_name, full_name_fold = excluded.full_name_fold, role = excluded.role, organization_id = excluded.organization_id, doc = excluded.doc`,
     );
     this.deleteStmt = this.db.prepare('delete from users where id = ?');
+    this.byEmailStmt = this.db.prepare('select id from users where email = ?');
   }
 
   private row(u: PublicUserDoc) {
@@ -109,7 +111,7 @@ export class UserDirectory {
 
   /** The id of the user with this email, null when none (only while ready). */
   idByEmail(email: string): string | null {
-    const row = this.db.prepare('select id from users where email = ?').get(email.trim().toLowerCase()) as { id: string } | undefined;
+    const row = this.byEmailStmt.get(email.trim().toLowerCase()) as { id: string } | undefined;
     return row?.id ?? null;
   }
 

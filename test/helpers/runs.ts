@@ -1,10 +1,16 @@
 // Run records as tests read and plant them: through the store in the organization's database
 // (common/records/run-store.ts), as the api and the worker do.
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import mongoose from 'mongoose';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from '../../common/config';
+import { openOrgConnection, type OrgDatabase } from '../../common/org-database';
 import type { PipelineRunRecord } from '../../common/models/pipeline-run';
 import type { SyncRunRecord } from '../../common/models/sync-run';
-import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
+import { RunStore, withRequiredRunStore, withRunStore } from '../../common/records/run-store';
 
 export const pipelineRunOf = (cfg: Config, orgId: string, runId: string) => withRunStore(cfg, orgId, (s) => s.findPipelineRun(runId));
 
@@ -40,3 +46,14 @@ export const deleteSyncRuns = (cfg: Config, orgId: string) =>
   withRunStore(cfg, orgId, async (s) => {
     await s.db.deleteFrom('_sync_runs').execute();
   });
+
+/** A store on a new SQLite file in its own temp folder, opened as the process-wide handles open it. */
+export async function sqliteRunStore(prefix: string): Promise<{ file: string; org: OrgDatabase; store: RunStore }> {
+  const file = join(mkdtempSync(join(tmpdir(), prefix)), 'org.sqlite');
+  new Database(file).close();
+  const org = await openOrgConnection({ dialect: 'sqlite', file });
+  await sql`pragma busy_timeout = 20`.execute(org.db);
+  const store = new RunStore(org);
+  await store.ensureTables();
+  return { file, org, store };
+}
