@@ -117,10 +117,10 @@ describe('the store on SQLite', () => {
     const { file, org, store } = await sqliteStore();
     await store.insertPipelineRuns([pipelineRun('shared')]);
     const N = 60;
-    // All three start together (the children need a moment to load).
-    const startAt = Date.now() + 4000;
-    const untilStart = () => new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
-    // The change holds its copy for a moment: without the write lock taken first, writers would overwrite each other.
+    // The overlap is held by the test, not left to the scheduler: each writer loads, says
+    // "ready" and waits for "go"; the test takes the file's write lock itself, says "go" to all
+    // three, and lets go only once every writer has started its first read-modify-write. So all
+    // three are inside an update at the same moment, and from there they race for the lock.
     const spin = () => {
       const t = Date.now();
       while (Date.now() - t < 2);
@@ -133,42 +133,59 @@ describe('the store on SQLite', () => {
         const org = await openOrgConnection({ dialect: 'sqlite', file: process.env.RUN_FILE });
         await sql\`pragma busy_timeout = 20\`.execute(org.db);
         const store = new RunStore(org);
-        await new Promise((r) => setTimeout(r, Math.max(0, ${startAt} - Date.now())));
+        process.stdout.write('ready\\n');
+        await new Promise((r) => process.stdin.once('data', r));
         for (let i = 0; i < ${N}; i++) {
-          await store.updatePipelineRun('shared', (r) => {
+          const update = store.updatePipelineRun('shared', (r) => {
             const t = Date.now();
             while (Date.now() - t < 2);
             r.pipelines[0].rowsMoved += 1;
             r.pipelines[0].files.push({ blobName: process.env.WHO + '-' + i, tableName: 't', rows: 1, status: 'loaded' });
             return r;
           });
+          if (i === 0) process.stdout.write('started\\n');
+          await update;
         }
         await org.close();
       })().catch((e) => { console.error(e); process.exit(1); });`;
-    const run = (who: string) =>
-      new Promise<number>((resolve) => {
-        const p = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', child], { cwd: ROOT, env: { ...process.env, RUN_FILE: file, WHO: who }, stdio: ['ignore', 'ignore', 'inherit'] });
-        p.once('exit', (code) => resolve(code ?? 1));
-      });
+    const writer = (who: string) => {
+      const p = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', child], { cwd: ROOT, env: { ...process.env, RUN_FILE: file, WHO: who }, stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      const exited = new Promise<number>((resolve) => p.once('exit', (code) => resolve(code ?? 1)));
+      return { said: (word: string) => out.split('\n').includes(word), go: () => p.stdin!.end('go\n'), exited };
+    };
+    const [a, b] = [writer('a'), writer('b')];
+    await waitFor('both writers loaded', async () => a.said('ready') && b.said('ready'), 60_000, 20);
+
+    const holder = new Database(file);
+    holder.exec('BEGIN IMMEDIATE');
+    a.go();
+    b.go();
+    let mainStarted = false;
     const here = (async () => {
-      await untilStart();
       for (let i = 0; i < N; i++) {
-        await store.updatePipelineRun('shared', (r) => {
+        const update = store.updatePipelineRun('shared', (r) => {
           spin();
           r!.pipelines[0]!.rowsMoved += 1;
           r!.pipelines[0]!.files.push({ blobName: `main-${i}`, tableName: 't', rows: 1, status: 'loaded' });
           return r;
         });
+        mainStarted = true;
+        await update;
       }
     })();
-    const [a, b] = await Promise.all([run('a'), run('b'), here]);
-    expect([a, b]).toEqual([0, 0]);
+    await waitFor('all three writers inside an update', async () => mainStarted && a.said('started') && b.said('started'), 20_000, 20);
+    // All three are inside their first update, and none got past the held lock.
+    expect(((await store.findPipelineRun('shared'))!).pipelines[0]!.rowsMoved).toBe(0);
+    holder.exec('COMMIT');
+    holder.close();
+
+    const [codeA, codeB] = await Promise.all([a.exited, b.exited, here]);
+    expect([codeA, codeB]).toEqual([0, 0]);
     const after = (await store.findPipelineRun('shared'))!;
     expect(after.pipelines[0]!.rowsMoved).toBe(3 * N);
     expect(new Set(after.pipelines[0]!.files.map((f) => f.blobName)).size).toBe(3 * N);
-    // They did run at the same time: the writers' entries interleave.
-    const writers = after.pipelines[0]!.files.map((f) => f.blobName.split('-')[0]);
-    expect(writers.filter((w, i) => i > 0 && w !== writers[i - 1]).length).toBeGreaterThan(2);
     await org.close();
   });
 
