@@ -1,6 +1,6 @@
 // POST /api/v1/pipeline/saveCSV end to end: api -> Azurite -> Temporal workflow -> worker ->
 // csv-parse -> the organization's SQLite file; bad input answers a clear message and writes nothing.
-import { BlockBlobClient } from '@azure/storage-blob';
+import { BlobClient, BlockBlobClient } from '@azure/storage-blob';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +15,7 @@ import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabas
 import { startStack, type TestStack } from './helpers/stack';
 import { countUploads, uploadOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
+import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
 let adminToken: string;
@@ -273,7 +274,15 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
       const blob = await arriving(org, 'uploads/givenup/data.csv', generatedCsv(2000));
       const loading = createCsvLoader({ blobService: stack.blobService, config: stack.config })({ orgId: org.orgId, containerName: org.containerName, blobName: blob.name, databaseName: org.databaseName, tableName: 'given_up', uploadId: 'given-up-1' });
       loading.catch(() => undefined);
-      await sleep(300);
+      // Given up once the loader has read what arrived and asks whether more is coming (its
+      // first properties request), not after a fixed wait: on a busy machine the loader may not
+      // have opened the blob yet, and a blob gone before it is opened is another case (not found).
+      const asks = jest.spyOn(BlobClient.prototype, 'getProperties');
+      try {
+        await waitFor('the loader to wait for more of the file', async () => asks.mock.contexts.some((c) => (c as BlobClient).name === blob.name), 60_000, 10);
+      } finally {
+        asks.mockRestore();
+      }
       await discardBlob(blob);
       await expect(loading).rejects.toMatchObject({ type: 'ValidationError', nonRetryable: true, message: UPLOAD_GIVEN_UP });
       expect(tableNames(stack, org.databaseName)).toEqual([]);

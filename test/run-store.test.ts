@@ -196,8 +196,12 @@ describe('the store on SQLite', () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
     const write = s.store.updatePipelineRun('held', (r) => ({ ...r!, status: 'failed' }));
-    await new Promise((r) => setTimeout(r, 150));
-    expect(ticks).toBeGreaterThan(5);
+    let written = false;
+    void write.then(() => (written = true));
+    // A waiting writer that blocked the event loop would starve the timer: ten ticks pass while
+    // the lock is still held (however slow the machine), and the write has not gone through.
+    await waitFor('ten timer ticks while the writer waits', async () => ticks >= 10, 60_000, 5);
+    expect(written).toBe(false);
     expect((await s.store.findPipelineRun('held'))!.status).toBe('succeeded');
     other.exec('COMMIT');
     other.close();
