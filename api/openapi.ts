@@ -184,7 +184,7 @@ export const paths: Record<string, Record<string, Op>> = {
   '/health': { get: op('Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down. The probes run at most once every 3 s; answers in between repeat the last round', 'health', { public: true }) },
   '/health/ready': { get: op('Readiness: the same answer as GET /health', 'health', { public: true }) },
   '/health/live': { get: op('Liveness: 200 while the api process answers; touches no dependency', 'health', { public: true }) },
-  '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see README, Accounts and security)', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
+  '/auth/login': { post: op('Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see docs/security.md, Login throttling)', 'auth', { public: true, requestBody: jsonBody({ email: str, password: str }, ['email', 'password']) }) },
   '/auth/logout': { post: op("End this session on the server: the presented token answers 401 from now on (the user's other sessions go on)", 'auth') },
   // Identity, organizations, users, contact (issue 3).
   '/auth/forgot-password': {

@@ -1,4 +1,4 @@
-// What each table of an organization's database is (DATA-MODEL.md), for the data explorer: its
+// What each table of an organization's database is (docs/data-model.md), for the data explorer: its
 // kind (saved CSV, connector, reporting, consolidation output or setting, other), which tables are
 // internal (staging, the database's own) and how each column reads (number, date, ...). Taken
 // from the definitions the writers use: the connector tables' (activities/connectors/tables.ts,

@@ -1,4 +1,4 @@
-// The "rebuild reporting tables" step of the local engine over every source DATA-MODEL.md
+// The "rebuild reporting tables" step of the local engine over every source docs/data-model.md
 // names: QuickBooks and Sage trial balances (as the connector syncs write them) and saved
 // CSVs whose header fits. Runs on a real SQLite file.
 import { csvTrialBalanceSql, rebuildTrialBalance, tableNameForBlob } from '../activities/datafactory/local';

@@ -1,4 +1,4 @@
-// The connector tables of the organization's SQL database (DATA-MODEL.md section 2), declared
+// The connector tables of the organization's SQL database (docs/data-model.md section 2), declared
 // once: both SQL providers create and fill them from these definitions.
 
 export type ColumnKind = 'text' | 'decimal' | 'bool' | 'timestamp';
@@ -77,7 +77,7 @@ export const connectorTables = {
       synced_at: 'timestamp',
     },
   },
-  // NetSuite (DATA-MODEL.md): scoped by the NetSuite account ID; `account` is a GL account's internal ID.
+  // NetSuite (docs/data-model.md): scoped by the NetSuite account ID; `account` is a GL account's internal ID.
   netsuiteSubsidiaries: {
     name: 'netsuite_subsidiaries',
     scope: 'account_id',

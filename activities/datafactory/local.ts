@@ -64,7 +64,7 @@ export function localTableHolding(file: string, table: string): TableHolding {
   }
 }
 
-// ---- rebuild of the reporting tables (DATA-MODEL.md section 3) ----
+// ---- rebuild of the reporting tables (docs/data-model.md section 3) ----
 // The transform itself is defined once, for SQLite and T-SQL, in warehouse/transforms.
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;

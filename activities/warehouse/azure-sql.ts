@@ -2,7 +2,7 @@
 // the organization's own server, reached with the login of its connection record
 // (./connection.ts). Creation goes through ARM (@azure/arm-sql, ./provision.ts); data through
 // mssql. No SQL Server runs on the test machines: the SQL here is checked by golden files and
-// review (README: "What the azure mode leaves untested").
+// review (docs/azure.md: "What is tested here, and what is not").
 import { CancelledFailure } from '@temporalio/common';
 import type { ConnectionPool } from 'mssql';
 import type { Config } from '../../common/config';

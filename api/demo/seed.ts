@@ -1,4 +1,4 @@
-// The demo organization on the embedded default (README, "Try it"): on the first start the api
+// The demo organization on the embedded default (docs/demo.md): on the first start the api
 // creates "LedgerFlow Demo Group" and its demo user, and then does what an admin and a finance
 // user would do in the browser, through this api over loopback and so through the real
 // workflows: onboarding, connecting the simulated QuickBooks (OAuth consent and code exchange),

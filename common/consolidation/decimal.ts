@@ -1,7 +1,7 @@
 // Exact money for the consolidation: fixed-point BigInt, never binary floating point.
 //   local amounts      units of 1/10,000 (AMOUNT_SCALE 4, as trial_balance sums them)
 //   presentation       cents (PRESENTATION_SCALE 2), rounded once, half-even, at the line
-//   rates, shares      units of 1e-10 (RATE_SCALE 10; DOMAIN.md asks for at least 6 decimals)
+//   rates, shares      units of 1e-10 (RATE_SCALE 10; ../shared/DOMAIN.md asks for at least 6 decimals)
 // Pure: no imports, so the api, the worker and the web app can all use it.
 
 export const AMOUNT_SCALE = 4;

@@ -1,5 +1,5 @@
 // Where the consolidation keeps its settings and its outputs: tables in the organization's own
-// database (DATA-MODEL.md section 4), beside the trial_balance they map, indexed, with an audit
+// database (docs/data-model.md section 4), beside the trial_balance they map, indexed, with an audit
 // of who changed what. Written once with Kysely for SQLite and Azure SQL (common/org-database.ts
 // opens either); only the column types differ per dialect.
 // Outputs are written to staging tables and swapped in with one short transaction per run, so a

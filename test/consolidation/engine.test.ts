@@ -99,7 +99,7 @@ function runThreeMonths(cfg: ConsolidationConfig): PeriodResult[] {
 describe('translation (IAS 21): a parent in USD and a subsidiary in EUR over three months', () => {
   const [jan, feb, mar] = runThreeMonths(config([entity('P', 'USD'), entity('S', 'EUR', { parent: 'P' })], { rates: EUR_RATES, historical: HISTORICAL }));
 
-  it('January: the DOMAIN.md check (assets 1,200, liabilities 480, capital 550, profit 115, CTA 55)', () => {
+  it('January: the ../shared/DOMAIN.md check (assets 1,200, liabilities 480, capital 550, profit 115, CTA 55)', () => {
     expect(presentation(jan!, 'S', '1000')).toBe('1200.00'); // 1,000 x 1.20 closing
     expect(presentation(jan!, 'S', '2000')).toBe('-480.00'); // 400 x 1.20 closing
     expect(presentation(jan!, 'S', '3000')).toBe('-550.00'); // 500 x 1.10 historical

@@ -1,4 +1,4 @@
-// The trial_balance transform, written once (DATA-MODEL.md section 3). From a snapshot of the
+// The trial_balance transform, written once (docs/data-model.md section 3). From a snapshot of the
 // organization database's schema it plans one insert per source (QuickBooks, Sage, NetSuite, each
 // saved CSV whose header fits) with Kysely, and compiles the whole rebuild for either warehouse:
 // SQLite (the local provider: ../sqlite.ts runs it on a thread) or T-SQL (Azure SQL: the
@@ -45,7 +45,7 @@ export interface TrialBalancePlan {
   swap: string[];
 }
 
-/** The columns of trial_balance, in order (DATA-MODEL.md section 3). */
+/** The columns of trial_balance, in order (docs/data-model.md section 3). */
 export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_code', 'account_name', 'account_type', 'debit', 'credit', 'net', 'currency'] as const;
 const NEXT = 'trial_balance__next';
 
