@@ -83,6 +83,22 @@ export default tseslint.config(
     },
   },
   {
+    // The api never imports the simulators: the demo reaches them over HTTP as a user's connection
+    // does, and takes its set-up from the file they write (common/demo-plan.ts). Its own rule id,
+    // so this block adds to the api's no-restricted-imports above instead of replacing it.
+    files: ['api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/simulators', '**/simulators/**'], message: 'The api does not import the simulators: reach them over HTTP as a connection does, or take what the launcher passes (common/config.ts, common/demo-plan.ts).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['web/**/*.{ts,tsx,mts}'],
     languageOptions: { globals: { ...globals.browser } },
   },

@@ -86,7 +86,7 @@ export const configSchema = z
     SELF_SIGNUP: bool.default('false'),
     /** The demo organization on the embedded default (PROVIDER=local, not production): created on the first start unless false or removed once. */
     DEMO: bool.default('true'),
-    /** The simulated companies' sign-ins for the demo (JSON, set by npm start when it starts simulators/). */
+    /** The simulated companies' sign-ins and the demo plan's file for the demo (JSON, set by npm start when it starts simulators/). */
     DEMO_CONNECTIONS: optionalString,
     CORS_ORIGINS: optionalString,
     TRUST_PROXY: trustProxy,

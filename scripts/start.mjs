@@ -93,6 +93,7 @@ await main(async () => {
       quickbooks: { realmId: quickbooks.realmId },
       sage: { senderId: simulatorReady.intacctSender.senderId, senderPassword: simulatorReady.intacctSender.senderPassword, companyId: intacct.companyId, userId: intacct.userId, userPassword: intacct.userPassword },
       netsuite: { accountId: netsuite.accountId, clientId: netsuite.clientId, certificateId: netsuite.certificateId, keyFile: simulatorReady.netsuiteKeyFile },
+      planFile: simulatorReady.demoPlanFile,
     });
   }
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];

@@ -5,13 +5,15 @@
 // It prints one JSON line, `{"ready":true,...}`, with the configuration that points LedgerFlow
 // at them, then serves until stopped. The NetSuite certificate's private key, Intuit's latest
 // refresh tokens, the webhook verifier token and the journals posted through
-// POST /simulator/v1/journal are kept in SIMULATORS_DIR, so they survive a restart.
+// POST /simulator/v1/journal are kept in SIMULATORS_DIR, so they survive a restart; the demo
+// group's set-up (demo-plan.ts) is written there too, for the api's demo seed to read.
 // Intuit's webhooks go to QBO_WEBHOOK_URL, else <app URL>/api/v1/quickbooks/webhooks
 // (QBO_SIMULATOR_WEBHOOK_FORMAT=legacy sends the older shape instead of CloudEvents).
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_GROUP, DEMO_SOURCE_IDS, demoBooks, type DemoBooks } from './demo-books';
+import { writeDemoPlan } from './demo-plan';
 import { FakeIntacct } from './intacct';
 import { FakeIntuit, type PostedJournal, type WebhookFormat } from './intuit';
 import { FakeNetSuite, generateNetSuiteKey } from './netsuite';
@@ -100,6 +102,8 @@ export interface Simulators {
   /** QBO_* (QBO_WEBHOOK_VERIFIER_TOKEN included) and NETSUITE_BASE_URL / SAGE_ENDPOINT_URL pointing at the simulators. */
   env: Record<string, string>;
   netsuiteKeyFile: string;
+  /** The demo group's set-up for these books (common/demo-plan.ts), as a file. */
+  demoPlanFile: string;
   /** Where Intuit's webhooks go, and the control endpoint that posts a journal (scripts/demo-change.mjs). */
   webhook: { url: string; format: WebhookFormat; journalUrl: string };
   stop(): Promise<void>;
@@ -145,6 +149,7 @@ export async function startSimulators(options: StartOptions): Promise<Simulators
     books,
     env: { ...intuit.env(), QBO_WEBHOOK_VERIFIER_TOKEN: intuit.webhookVerifierToken, SAGE_ENDPOINT_URL: intacct.url, ...netsuite.env() },
     netsuiteKeyFile: key.keyFile,
+    demoPlanFile: writeDemoPlan(options.dir, books),
     webhook: { url: webhookUrl, format: intuit.webhookFormat, journalUrl: `${intuit.url}/simulator/v1/journal` },
     stop: async () => {
       await Promise.all([intuit.stop(), intacct.stop(), netsuite.stop()]);
@@ -165,7 +170,7 @@ if (require.main === module) {
   }).then(
     (sims) => {
       const demo = { months: [sims.books.months[0], sims.books.months.at(-1)], historicalRates: sims.books.historicalRates };
-      process.stdout.write(`${JSON.stringify({ ready: true, env: sims.env, netsuiteKeyFile: sims.netsuiteKeyFile, companies: SIMULATED, intacctSender: { senderId: sims.intacct.senderId, senderPassword: sims.intacct.senderPassword }, webhook: sims.webhook, demo })}\n`);
+      process.stdout.write(`${JSON.stringify({ ready: true, env: sims.env, netsuiteKeyFile: sims.netsuiteKeyFile, demoPlanFile: sims.demoPlanFile, companies: SIMULATED, intacctSender: { senderId: sims.intacct.senderId, senderPassword: sims.intacct.senderPassword }, webhook: sims.webhook, demo })}\n`);
       const stop = () => void sims.stop().then(() => process.exit(0));
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

@@ -1,6 +1,6 @@
 // The boundary rules must actually fire: Node built-ins, I/O and activity implementations stay
-// out of workflows/, activity and worker code out of api/, one web feature out of another;
-// floating promises are errors.
+// out of workflows/, activity and worker code and the simulators out of api/, one web feature out
+// of another; floating promises are errors.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -92,4 +92,33 @@ it('keeps each web feature from importing another one, and lets it import shared
   );
   for (const line of [1, 2]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
   for (const line of [3, 4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+});
+
+it('keeps the simulators out of the api, types included, beside the activity and worker rule', () => {
+  const msgs = lint(
+    [
+      `import { demoBooks } from '../../simulators/demo-books';`,
+      `import type { DemoBooks } from '../../simulators/demo-books';`,
+      `import { FakeNetSuite } from '../../simulators/netsuite';`,
+      `import { startSimulators } from '../../simulators/main';`,
+      `import { demoPlanSchema } from '../../common/demo-plan';`,
+      `import { DemoClient } from './client';`,
+      `import { createWarehouse } from '../../activities/warehouse';`,
+      `export const x = [demoBooks, FakeNetSuite, startSimulators, demoPlanSchema, DemoClient, createWarehouse];`,
+      `export type X = DemoBooks;`,
+      '',
+    ].join('\n'),
+    'api/demo/seed.ts',
+  );
+  for (const line of [1, 2, 3, 4]) expect(rulesOnLine(msgs, line)).toContain('@typescript-eslint/no-restricted-imports');
+  for (const line of [5, 6]) expect(rulesOnLine(msgs, line)).toEqual([]);
+  // The api's other boundary still holds in the same file.
+  expect(rulesOnLine(msgs, 7)).toContain('no-restricted-imports');
+});
+
+it('lets the simulators\' own code and the tests import the simulators', () => {
+  for (const file of ['test/demo-books.test.ts', 'simulators/main.ts']) {
+    const msgs = lint([`import { demoBooks } from '${file.startsWith('test') ? '../simulators' : '.'}/demo-books';`, `export const x = demoBooks;`, ''].join('\n'), file);
+    expect(rulesOnLine(msgs, 1)).not.toContain('@typescript-eslint/no-restricted-imports');
+  }
 });

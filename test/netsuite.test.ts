@@ -1,5 +1,5 @@
 // NetSuite end to end: api -> the worker signs a client assertion with the uploaded key and runs
-// one SuiteQL query against a local NetSuite speaking NetSuite's wire format (simulators/netsuite.ts)
+// one SuiteQL query against a local NetSuite speaking NetSuite's wire format (simulators/netsuite/)
 // -> Temporal sync workflow (subsidiaries, accounts, periods, then the trial balance from posted
 // lines and the consolidated rates) -> the organization's SQLite database and consolidation rates.
 // Includes the 250,000-line case across SuiteQL's 100,000-row cap (requests counted and timed; the

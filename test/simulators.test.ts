@@ -4,8 +4,9 @@
 // through a signed assertion with the key kept on disk; after a restart the same key still
 // signs and the last QuickBooks refresh token still refreshes. They serve the demo group's books
 // (US on QuickBooks, UK on Sage Intacct, DE and CA on NetSuite); Intuit's webhooks go to the app
-// with the verifier token handed to it, and journals posted to QuickBooks survive a restart.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// with the verifier token handed to it, and journals posted to QuickBooks survive a restart. The
+// demo group's set-up they write is what the api's demo seed reads.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetSuiteClient, resetNetSuiteClientState } from '../activities/netsuite/client';
@@ -15,7 +16,9 @@ import { parseAccountPage } from '../activities/quickbooks/parse';
 import { buildRequest, getApiSession, post } from '../activities/sage/client';
 import { authorizeUrl } from '../common/quickbooks-oauth';
 import { loadConfig } from '../common/config';
+import { readDemoPlan } from '../api/demo/plan';
 import { DEMO_GROUP, demoMonths } from '../simulators/demo-books';
+import { demoPlan } from '../simulators/demo-plan';
 import { SIMULATED, startSimulators, type Simulators } from '../simulators/main';
 
 describe('simulators (npm start)', () => {
@@ -69,6 +72,18 @@ describe('simulators (npm start)', () => {
     expect(sims.webhook).toEqual({ url: 'http://127.0.0.1:3999/api/v1/quickbooks/webhooks', format: 'cloudevents', journalUrl: `${sims.intuit.url}/simulator/v1/journal` });
     expect(sims.books.months).toEqual(demoMonths());
     expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.intacct.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3' });
+  });
+
+  it('writes the demo group\'s set-up for the books they serve, and the api\'s demo seed reads it back whole', () => {
+    const plan = readDemoPlan(sims.demoPlanFile);
+    expect(plan).toEqual(demoPlan(sims.books));
+    expect(plan.months).toEqual(sims.books.months);
+    expect(Object.fromEntries(plan.entities.map((e) => [e.role, e.entityKey]))).toEqual(SIMULATED.entities);
+    // A damaged file is refused with its name, not half read.
+    const broken = join(dir, 'broken-plan.json');
+    writeFileSync(broken, JSON.stringify({ ...plan, entities: [{ role: 'US' }] }));
+    expect(() => readDemoPlan(broken)).toThrow(`the demo plan ${broken} is not valid`);
+    expect(() => readDemoPlan(join(dir, 'missing.json'))).toThrow('could not be read');
   });
 
   it('answers NetSuite SuiteQL to the key it keeps, and QuickBooks to its last refresh token, also after a restart', async () => {

@@ -20,18 +20,20 @@ import { User, type UserDoc } from '../../common/models/user';
 import { signToken } from '../lib/auth';
 import { generatePassword } from '../lib/first-admin';
 import { DemoClient, sleep, until, type Answer } from './client';
-import { demoPlan, type DemoPlan, type DemoRole } from './plan';
+import { readDemoPlan, type DemoPlan, type DemoRole } from './plan';
 
 export const DEMO_SEED = 'demo-seed';
 export const DEMO_REMOVED = 'demo-organization';
 export const DEMO_ORGANIZATION_NAME = 'LedgerFlow Demo Group';
 export const DEMO_EMAIL = 'demo@ledgerflow.local';
 
-/** The simulated companies' sign-ins, from npm start (DEMO_CONNECTIONS). */
+/** The simulated companies' sign-ins and the demo plan's file, from npm start (DEMO_CONNECTIONS). */
 export interface DemoConnections {
   quickbooks: { realmId: string };
   sage: { senderId: string; senderPassword: string; companyId: string; userId: string; userPassword: string };
   netsuite: { accountId: string; clientId: string; certificateId: string; keyFile: string };
+  /** The group's set-up the simulators wrote from their books (common/demo-plan.ts). */
+  planFile: string;
 }
 
 interface SeedState {
@@ -296,7 +298,7 @@ const ATTEMPTS = 3;
  * Seeds the demo (or resumes it), then prints how to sign in. Runs beside the api's own work; a
  * failure is logged with its fix and leaves the api serving.
  */
-export async function runDemo(cfg: Config, baseUrl: string, connections: DemoConnections, { plan = demoPlan() }: { plan?: DemoPlan } = {}): Promise<SeedState | null> {
+export async function runDemo(cfg: Config, baseUrl: string, connections: DemoConnections, options: { plan?: DemoPlan } = {}): Promise<SeedState | null> {
   if (await getAppSetting(DEMO_REMOVED)) {
     say('the demo organization was removed by an admin: it is not created again.');
     return null;
@@ -311,6 +313,7 @@ export async function runDemo(cfg: Config, baseUrl: string, connections: DemoCon
     printSignIn(cfg, baseUrl, state);
     return state;
   }
+  const plan = options.plan ?? readDemoPlan(connections.planFile);
   state ??= { done: [], status: 'seeding', startedAt: new Date().toISOString() };
   state.status = 'seeding';
   delete state.error;

@@ -23,7 +23,7 @@ export function simulatorEnv(env, simulated) {
   return out;
 }
 
-/** Starts simulators/main.ts and resolves with what it printed once ready ({ env, companies, netsuiteKeyFile }). */
+/** Starts simulators/main.ts and resolves with what it printed once ready ({ env, companies, netsuiteKeyFile, demoPlanFile }). */
 export async function startSimulators(group, { dataDir, ports, appUrl }) {
   const run = nodeService('simulators/main.ts');
   const child = group.spawn('simulators', process.execPath, run.args, {
