@@ -46,7 +46,6 @@ class StoredUploadSave {
 
 /** How long the api waits for a table delete's workflow before answering 202. */
 const DELETE_ANSWER_WITHIN_MS = 60_000;
-const tableDeleteWorkflowId = (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`;
 
 /**
  * Removes what an api killed mid-upload left in the spool folder: every file there from before
@@ -495,7 +494,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         throw orgResourceError(e);
       }
       const input: DropCsvTableWorkflowInput = { orgId, databaseName, tableName };
-      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', { ...workflowStart(config, tableDeleteWorkflowId(orgId, tableName), orgId), args: [input] });
+      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', { ...workflowStart(config, workflowIds.tableDelete(orgId, tableName), orgId), args: [input] });
       try {
         const outcome = await resultWithin(deps.temporal, handle, DELETE_ANSWER_WITHIN_MS);
         if (outcome === STILL_RUNNING) {

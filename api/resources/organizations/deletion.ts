@@ -19,7 +19,7 @@ import { ORGANIZATION_NOT_FOUND } from '../../lib/organization';
 import { workflowStart } from '../../lib/temporal';
 
 /** The deletion's workflow id: one per organization, so a repeated request finds the running one. */
-export const organizationDeleteWorkflowId = (orgId: string) => `organization-delete-${orgId}`;
+export const organizationDeleteWorkflowId = workflowIds.organizationDelete;
 
 const PROVIDER_NAMES: Record<SyncProvider, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
 const SYNC_TYPES: Record<string, SyncProvider> = { quickbooksSyncWorkflow: 'quickbooks', sageSyncWorkflow: 'sage', netsuiteSyncWorkflow: 'netsuite' };
