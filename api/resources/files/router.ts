@@ -25,8 +25,8 @@ import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage, TABLE_NAME_RE } from '../../../common/validation';
 import { logger } from '../../../common/logger';
-import type { csvSaveWorkflow, CsvSaveInput, CsvSaveOutput, CsvSaveProgress } from '../../../workflows/csv-save';
-import type { dropCsvTableWorkflow, DropCsvTableWorkflowInput } from '../../../workflows/tables';
+import { csvSaveWorkflow, type CsvSaveInput, type CsvSaveOutput, type CsvSaveProgress } from '../../../workflows/csv-save';
+import { dropCsvTableWorkflow, type DropCsvTableWorkflowInput } from '../../../workflows/tables';
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
 import { assertOrgAccess, auth } from '../../lib/auth';
@@ -303,7 +303,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   /** Starts the csv-save workflow of an upload (or finds it started). */
   function startSave(target: Target, uploadId: string, blobName: string): Promise<WorkflowHandle<typeof csvSaveWorkflow>> {
     const input: CsvSaveInput = { orgId: target.orgId, uploadId, containerName: target.containerName, blobName, databaseName: target.databaseName!, tableName: target.tableName! };
-    return deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', { ...workflowStart(config, workflowIds.csvSave(target.orgId, uploadId), target.orgId), args: [input] });
+    return deps.temporal.workflow.start(csvSaveWorkflow, { ...workflowStart(config, workflowIds.csvSave(target.orgId, uploadId), target.orgId), args: [input] });
   }
 
   /**
@@ -382,7 +382,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
     }
     const input: CsvSaveInput = { orgId, uploadId, containerName: upload.containerName, blobName: upload.blobName, databaseName, tableName, storedUpload: true };
     try {
-      const handle = await deps.temporal.workflow.start<typeof csvSaveWorkflow>('csvSaveWorkflow', { ...workflowStart(config, workflowIds.csvSave(orgId, uploadId), orgId, 'fail'), args: [input] });
+      const handle = await deps.temporal.workflow.start(csvSaveWorkflow, { ...workflowStart(config, workflowIds.csvSave(orgId, uploadId), orgId, 'fail'), args: [input] });
       return { handle, uploadId, url: upload.url };
     } catch (e) {
       if (e instanceof WorkflowExecutionAlreadyStartedError) throw new ApiError(409, UPLOAD_MESSAGES.beingSaved);
@@ -494,7 +494,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
         throw orgResourceError(e);
       }
       const input: DropCsvTableWorkflowInput = { orgId, databaseName, tableName };
-      const handle = await deps.temporal.workflow.start<typeof dropCsvTableWorkflow>('dropCsvTableWorkflow', { ...workflowStart(config, workflowIds.tableDelete(orgId, tableName), orgId), args: [input] });
+      const handle = await deps.temporal.workflow.start(dropCsvTableWorkflow, { ...workflowStart(config, workflowIds.tableDelete(orgId, tableName), orgId), args: [input] });
       try {
         const outcome = await resultWithin(deps.temporal, handle, DELETE_ANSWER_WITHIN_MS);
         if (outcome === STILL_RUNNING) {
