@@ -99,6 +99,24 @@ export default tseslint.config(
     },
   },
   {
+    // A workflow is started by passing its function: the type is the function's name and the
+    // args and result are typed by it, so a renamed or mistyped workflow fails to compile.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.mjs', '**/*.cjs', '**/*.js'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.property.name='workflow'][callee.property.name=/^(start|signalWithStart|execute)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'Start a workflow by its function (client.workflow.start(csvSaveWorkflow, ...)), not by its name.',
+        },
+        {
+          selector: "CallExpression[callee.name=/^(startChild|executeChild)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'Start a child workflow by its function (executeChild(pipelineRunWorkflow, ...)), not by its name.',
+        },
+      ],
+    },
+  },
+  {
     files: ['web/**/*.{ts,tsx,mts}'],
     languageOptions: { globals: { ...globals.browser } },
   },

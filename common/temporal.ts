@@ -17,6 +17,10 @@ export const workflowIds = {
   quickbooksConnect: (stateId: string) => `quickbooks-connect-${stateId}`,
   sageConnect: (pendingId: string) => `sage-connect-${pendingId}`,
   netsuiteConnect: (pendingId: string) => `netsuite-connect-${pendingId}`,
+  /** Table names compare without case in the warehouse: a delete of Sales finds one of sales running. */
+  tableDelete: (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`,
+  organizationDelete: (orgId: string) => `organization-delete-${orgId}`,
+  quickbooksChanges: (accountId: string) => `quickbooks-changes-${accountId}`,
 };
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */

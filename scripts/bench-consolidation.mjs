@@ -71,13 +71,17 @@ try {
   const mongoose = (await import('mongoose')).default;
   await mongoose.connect(env.MONGODB_URI);
   const { Client, Connection } = await import('@temporalio/client');
+  // The workflow itself (its type is its name) and its id, as the api starts it.
+  const { tsImport } = await import('tsx/esm/api');
+  const { consolidationWorkflow } = await tsImport('../workflows/consolidation.ts', import.meta.url);
+  const { workflowIds } = await tsImport('../common/temporal.ts', import.meta.url);
   const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
   /** One consolidation through the worker: the organization record, the workflow, its result. */
   async function consolidate(databaseName) {
     const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: `Bench ${databaseName}`, dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
     const orgId = String(insertedId);
     const t0 = performance.now();
-    const handle = await client.workflow.start('consolidationWorkflow', { taskQueue: 'ledgerflow', workflowId: `consolidate-${orgId}`, args: [{ orgId }] });
+    const handle = await client.workflow.start(consolidationWorkflow, { taskQueue: 'ledgerflow', workflowId: workflowIds.consolidation(orgId), args: [{ orgId }] });
     const out = await handle.result();
     return { secs: (performance.now() - t0) / 1000, ...out };
   }

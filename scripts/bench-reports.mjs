@@ -97,9 +97,13 @@ try {
   const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: 'Bench Group', dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
   const orgId = String(insertedId);
   const { Client, Connection } = await import('@temporalio/client');
+  // The workflow itself (its type is its name) and its id, as the api starts it.
+  const { tsImport } = await import('tsx/esm/api');
+  const { consolidationWorkflow } = await tsImport('../workflows/consolidation.ts', import.meta.url);
+  const { workflowIds } = await tsImport('../common/temporal.ts', import.meta.url);
   const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
   const c0 = performance.now();
-  await (await client.workflow.start('consolidationWorkflow', { taskQueue: 'ledgerflow', workflowId: `consolidate-${orgId}`, args: [{ orgId }] })).result();
+  await (await client.workflow.start(consolidationWorkflow, { taskQueue: 'ledgerflow', workflowId: workflowIds.consolidation(orgId), args: [{ orgId }] })).result();
   const consolidateSecs = (performance.now() - c0) / 1000;
   await client.connection.close();
 

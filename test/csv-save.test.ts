@@ -1,6 +1,7 @@
 // POST /api/v1/pipeline/saveCSV end to end: api -> Azurite -> Temporal workflow -> worker ->
 // csv-parse -> the organization's SQLite file; bad input answers a clear message and writes nothing.
 import { BlobClient, BlockBlobClient } from '@azure/storage-blob';
+import { defaultPayloadConverter } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,9 +12,10 @@ import { UPLOAD_GIVEN_UP } from '../activities/csv/growing';
 import { discardBlob } from '../api/resources/files/store';
 import { localDatabaseFile } from '../activities/warehouse';
 import { workflowIds } from '../common/temporal';
+import { csvSaveWorkflow, type CsvSaveInput } from '../workflows/csv-save';
 import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
-import { countUploads, uploadOf } from './helpers/uploads';
+import { addUploads, countUploads, uploadOf } from './helpers/uploads';
 import { userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
@@ -187,6 +189,21 @@ describe('POST /api/v1/pipeline/saveCSV', () => {
     expect(third.body.errors[0].msg).toBe('Line 20002: the row has 2 fields, but the header has 4.');
     expect(count()).toEqual({ n: 60000, a: second.body.data.uploadId, b: second.body.data.uploadId });
     expect(tableNames(stack, org.databaseName)).toEqual(['sales']);
+  });
+
+  it('a save whose input names no organization (legacy, or started by hand) takes it from its workflow id, and every activity gets it in its input', async () => {
+    const org = await onboardedOrg(stack, 'legacy');
+    const csv = 'code,amount\nA,1\nB,2\n';
+    const [upload] = await addUploads(stack.config, org.orgId, [{ fileName: 'legacy.csv', containerName: org.containerName, blobName: 'uploads/legacy/legacy.csv', url: 'http://127.0.0.1/legacy.csv', status: 'saving' }]);
+    await stack.blobService.getContainerClient(org.containerName).getBlockBlobClient(upload!.blobName).upload(csv, csv.length);
+    const uploadId = String(upload!._id);
+    const { orgId: _none, ...legacy }: CsvSaveInput = { orgId: org.orgId, uploadId, containerName: org.containerName, blobName: upload!.blobName, databaseName: org.databaseName, tableName: 'legacy_save' };
+    const handle = await stack.env.client.workflow.start(csvSaveWorkflow, { workflowId: workflowIds.csvSave(org.orgId, uploadId), taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [legacy as CsvSaveInput] });
+    expect(await handle.result()).toMatchObject({ uploadId, tableName: 'legacy_save', rowsLoaded: 2 });
+    expect(await uploadOf(stack.config, org.orgId, uploadId)).toMatchObject({ status: 'saved', tables: ['legacy_save'], rowsLoaded: 2 });
+    const scheduled = (await handle.fetchHistory()).events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+    expect(scheduled.map((a) => a.activityType?.name)).toEqual(['loadCsvBlob', 'recordCsvSaved']);
+    for (const a of scheduled) expect(defaultPayloadConverter.fromPayload(a.input!.payloads![0]!)).toMatchObject({ orgId: org.orgId, uploadId });
   });
 
   it('loadCsvBlob (the contract pipelines call): a repeated load of one upload finds it loaded, never doubles it', async () => {

@@ -122,3 +122,28 @@ it('lets the simulators\' own code and the tests import the simulators', () => {
     expect(rulesOnLine(msgs, 1)).not.toContain('@typescript-eslint/no-restricted-imports');
   }
 });
+
+it('refuses a workflow started by its name, in the api, workflows and scripts, and lets one start by its function', () => {
+  const code = [
+    `import { executeChild } from '@temporalio/workflow';`,
+    `import type { Client } from '@temporalio/client';`,
+    `import { csvSaveWorkflow } from '../../../workflows/csv-save';`,
+    `declare const temporal: Client;`,
+    `export const byName = () => temporal.workflow.start('csvSaveWorkflow', { workflowId: 'w', taskQueue: 'q' });`,
+    `export const byFunction = () => temporal.workflow.start(csvSaveWorkflow, { workflowId: 'w', taskQueue: 'q' });`,
+    `export const joinedByName = () => temporal.workflow.signalWithStart('csvSaveWorkflow', { workflowId: 'w', taskQueue: 'q', signal: 's' });`,
+    `export const runByTemplate = () => temporal.workflow.execute(\`csvSaveWorkflow\`, { workflowId: 'w', taskQueue: 'q' });`,
+    `export const childByName = () => executeChild('csvSaveWorkflow', { workflowId: 'w' });`,
+    `export const childByFunction = () => executeChild(csvSaveWorkflow, { workflowId: 'w' });`,
+    '',
+  ].join('\n');
+  const msgs = lint(code, 'api/resources/files/router.ts');
+  for (const line of [5, 7, 8, 9]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-syntax');
+  for (const line of [6, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-syntax');
+  expect(rulesOnLine(lint(code, 'workflows/quickbooks-changes.ts'), 9)).toContain('no-restricted-syntax');
+  // Another API's execute or start taking a string (a stored procedure, a timer) is not a workflow start.
+  const other = lint([`declare const request: { execute(name: string): void };`, `request.execute('sp_rename');`, ''].join('\n'), 'activities/storage/index.ts');
+  expect(rulesOnLine(other, 2)).not.toContain('no-restricted-syntax');
+  const script = lint([`export async function run(client) {`, `  return client.workflow.start('consolidationWorkflow', { taskQueue: 'q', workflowId: 'w' });`, `}`, ''].join('\n'), 'scripts/bench-reports.mjs');
+  expect(rulesOnLine(script, 2)).toContain('no-restricted-syntax');
+});

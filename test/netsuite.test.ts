@@ -28,7 +28,7 @@ import { Organization } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
 import { workflowIds } from '../common/temporal';
 import { createWorker } from '../worker/worker';
-import type { SyncResult } from '../workflows/sync';
+import { netsuiteSyncWorkflow, type SyncResult } from '../workflows/sync';
 import { ACCOUNTS, FakeNetSuite, generateNetSuiteKey, SUBSIDIARIES, type ExpectedTrialBalanceRow } from '../simulators/netsuite';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
@@ -484,7 +484,7 @@ describe('a worker process killed in the middle of a sync', () => {
     // The worker process reads 20 pages, then the local NetSuite holds the next ones; it is killed
     // once its heartbeat (sent at most every 24 s: 80 % of the 30 s heartbeat timeout) carries them.
     fake.holdTrialBalance(20);
-    const handle = await stack.env.client.workflow.start('netsuiteSyncWorkflow', { ...workflowStart(config, workflowIds.netsuiteSync(killedAccount), killedOrg), args: [{ accountId: killedAccount, trigger: 'manual' }] });
+    const handle = await stack.env.client.workflow.start(netsuiteSyncWorkflow, { ...workflowStart(config, workflowIds.netsuiteSync(killedAccount), killedOrg), args: [{ accountId: killedAccount, trigger: 'manual' }] });
     await waitFor('pages held', async () => fake.heldRequests > 0, 120000, 100);
     // Killed once Temporal has recorded a heartbeat that carries at least half of the 20 pages
     // served (not after a fixed wait: on a loaded machine the heartbeat's flush can come later). Not

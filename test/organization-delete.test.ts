@@ -28,6 +28,9 @@ import { workflowIds } from '../common/temporal';
 import { busyMessage, organizationBusyWith, organizationDeleteWorkflowId } from '../api/resources/organizations/deletion';
 import { syncScheduleId, upsertSyncSchedule } from '../api/lib/schedules';
 import { workflowStart } from '../api/lib/temporal';
+import { sageConnectWorkflow } from '../workflows/connect';
+import { pipelineRunWorkflow } from '../workflows/pipelines';
+import { quickbooksSyncWorkflow } from '../workflows/sync';
 import { createOrganizationDeleteActivities } from '../activities/organization-delete';
 import { createAzureFactory } from '../activities/datafactory/azure';
 import { createWarehouse } from '../activities/warehouse';
@@ -124,7 +127,7 @@ describe('DELETE /api/v1/organization/:id', () => {
     await OAuthState.create({ state: `state-${run}`, userId: gone.user._id, organization_id: goneId, expiresAt: new Date(Date.now() + 600_000) });
     const pending = await PendingConnection.create({ provider: 'sage', secretEnc: 'x', expiresAt: new Date(Date.now() + 300_000) });
     // Its connect workflow (on a queue nobody polls: still running) is what names its organization.
-    await stack.env.client.workflow.start('sageConnectWorkflow', { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, workflowIds.sageConnect(String(pending._id)), goneId), args: [{ pendingId: String(pending._id) }] });
+    await stack.env.client.workflow.start(sageConnectWorkflow, { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, workflowIds.sageConnect(String(pending._id)), goneId), args: [{ pendingId: String(pending._id) }] });
 
     const before = (await orgDoc(goneId))!;
     const { containerName, databaseName } = before.onboarding as { containerName: string; databaseName: string };
@@ -221,7 +224,7 @@ describe('DELETE /api/v1/organization/:id', () => {
 
   it('refuses with 409 while a pipeline run is in progress, and deletes once it has ended', async () => {
     const orgId = await addOrg(`Busy ${run}`);
-    const handle = await stack.env.client.workflow.start('pipelineRunWorkflow', { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, workflowIds.pipelineRun(orgId), orgId), args: [{ orgId }] });
+    const handle = await stack.env.client.workflow.start(pipelineRunWorkflow, { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, workflowIds.pipelineRun(orgId), orgId), args: [{ orgId }] });
     const res = await del(orgId);
     expect(res.status).toBe(409);
     expect(res.body.errors[0].msg).toBe(busyMessage(`Busy ${run}`, ['a pipeline run']));
@@ -250,7 +253,7 @@ describe('DELETE /api/v1/organization/:id', () => {
     expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual([]);
 
     const scheduledId = `${workflowIds.quickbooksSync(accountId)}-2026-11-24T10:00:00Z`;
-    const handle = await stack.env.client.workflow.start('quickbooksSyncWorkflow', { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, scheduledId, orgId), args: [{ accountId, trigger: 'schedule' }] });
+    const handle = await stack.env.client.workflow.start(quickbooksSyncWorkflow, { ...workflowStart({ TEMPORAL_TASK_QUEUE: IDLE_QUEUE }, scheduledId, orgId), args: [{ accountId, trigger: 'schedule' }] });
     await addSyncRuns(stack.config, orgId, [syncRunRecord({ provider: 'quickbooks', accountId, organization_id: orgId, workflowId: scheduledId, runId: handle.firstExecutionRunId, status: 'running', finishedAt: null })]);
     expect(await organizationBusyWith(stack.env.client, stack.config, orgId)).toEqual(['a QuickBooks sync']);
     const res = await del(orgId);

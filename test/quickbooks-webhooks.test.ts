@@ -13,7 +13,7 @@ import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { withRunStore } from '../common/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { FakeIntuit } from '../simulators/intuit';
-import { quickbooksChangesSignal, quickbooksChangesWorkflowId, type quickbooksChangesWorkflow, type QuickBooksChangesOutput, type QuickBooksChangesSignal } from '../workflows/quickbooks-changes';
+import { quickbooksChangesSignal, quickbooksChangesWorkflowId, quickbooksChangesWorkflow, type QuickBooksChangesOutput, type QuickBooksChangesSignal } from '../workflows/quickbooks-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
 import { syncRunOf, syncRunsOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
@@ -213,7 +213,7 @@ describe('a signed notification', () => {
     const before = (await webhookSyncs(accounts.other)).length;
     // The first round's sync is held 2 s by Intuit's throttle, so the second notification lands during it.
     fake.inject(new RegExp(`/v3/company/${REALM_B}/reports/`), { status: 429, headers: { 'Retry-After': '2' }, body: '{"fault":{"type":"ThrottleExceeded"}}' });
-    const first = await stack.env.client.workflow.signalWithStart<typeof quickbooksChangesWorkflow, [QuickBooksChangesSignal]>('quickbooksChangesWorkflow', {
+    const first = await stack.env.client.workflow.signalWithStart<typeof quickbooksChangesWorkflow, [QuickBooksChangesSignal]>(quickbooksChangesWorkflow, {
       workflowId: quickbooksChangesWorkflowId(accounts.other),
       taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
       args: [{ accountId: accounts.other, orgId: String(account!.organization_id), debounceSeconds: 1, roundsPerRun: 1 }],

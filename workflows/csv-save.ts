@@ -1,6 +1,6 @@
 // CSV save: a stored CSV becomes a table of the organization's SQL database. Workflow ID
 // csv-<orgId>-<uploadId>. Deterministic: activities only through proxyActivities.
-import { ActivityFailure, ApplicationFailure, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CsvLoadProgress, LoadCsvBlobResult } from '../activities/csv';
 import { CSV_PROGRESS_SIGNAL, PROGRESS_QUERY, workflowIds } from '../common/temporal';
@@ -13,6 +13,7 @@ const { loadCsvBlob } = proxyActivities<Activities>({ ...longRunning, heartbeatT
 const { recordCsvSaved, recordCsvSaveFailed, discardCsvUpload } = proxyActivities<Activities>(shortCall);
 
 export interface CsvSaveInput {
+  /** The upload's organization: every activity of the save gets it from here. */
   orgId: string;
   uploadId: string;
   containerName: string;
@@ -45,7 +46,21 @@ function isValidationFailure(e: unknown): e is ActivityFailure {
   return e instanceof ActivityFailure && isFailureOf(e, 'ValidationError', 'NotFound');
 }
 
-export async function csvSaveWorkflow(input: CsvSaveInput): Promise<CsvSaveOutput> {
+/**
+ * The input with its organization, which every activity of the save gets in its own input.
+ * The api sends orgId (it always has); an input without it (legacy, or a save started by hand
+ * from the Temporal UI or CLI) takes it from the save's workflow id, csv-<orgId>-<uploadId>
+ * (workflowIds.csvSave): the only place an organization is read back from a workflow id.
+ */
+function withOrganization(input: CsvSaveInput): CsvSaveInput {
+  if (input.orgId) return input;
+  const orgId = /^csv-([a-f\d]{24})-[a-f\d]{24}$/i.exec(workflowInfo().workflowId)?.[1];
+  if (!orgId) throw ApplicationFailure.nonRetryable('The upload names no organization', 'ValidationError');
+  return { ...input, orgId };
+}
+
+export async function csvSaveWorkflow(rawInput: CsvSaveInput): Promise<CsvSaveOutput> {
+  const input = withOrganization(rawInput);
   const progress: CsvSaveProgress = { status: 'running', currentStep: 'load', load: { phase: 'reading', rowsLoaded: 0, bytesRead: 0, totalBytes: 0 } };
   setHandler(csvSaveProgressQuery, () => progress);
   setHandler(csvLoadProgressSignal, (p) => {

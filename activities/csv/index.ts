@@ -1,7 +1,6 @@
 // CSV activities: load a CSV blob into a table (the contract in ./contract.ts) and the upload
 // records the CSV save writes at its state transitions.
 import { BlobServiceClient } from '@azure/storage-blob';
-import { Context } from '@temporalio/activity';
 import { config as processConfig } from '../../common/config';
 import { uploadRecords } from '../../common/records/uploads';
 import type { ColumnType, LoadCsvBlob } from './contract';
@@ -27,8 +26,8 @@ export const loadCsvBlob: LoadCsvBlob = (input) => {
 };
 
 export interface RecordCsvSavedInput {
-  /** The upload's organization (its record is in the organization's database); from the workflow id when absent (a save started before it was sent). */
-  orgId?: string;
+  /** The upload's organization (its record is in the organization's database). */
+  orgId: string;
   uploadId: string;
   tableName: string;
   rowsLoaded: number;
@@ -37,7 +36,7 @@ export interface RecordCsvSavedInput {
 }
 
 export interface RecordCsvFailedInput {
-  orgId?: string;
+  orgId: string;
   uploadId: string;
   error: string;
   workflowId: string;
@@ -51,7 +50,7 @@ export interface ForgetCsvTableInput {
 }
 
 export interface DiscardCsvUploadInput {
-  orgId?: string;
+  orgId: string;
   uploadId: string;
   containerName: string;
   blobName: string;
@@ -62,23 +61,10 @@ const uploadObjectId = (uploadId: string) => {
   return uploadId;
 };
 
-/**
- * The upload's organization: the one the input names, else the one in the save's workflow id
- * (csv-<orgId>-<uploadId>: the input's, or the running activity's own workflow).
- */
-function uploadOrgId(input: { orgId?: string; workflowId?: string }): string {
-  if (input.orgId) return input.orgId;
-  let workflowId = input.workflowId;
-  if (!workflowId) {
-    try {
-      workflowId = Context.current().info.workflowExecution?.workflowId;
-    } catch {
-      // not in an activity
-    }
-  }
-  const orgId = /^csv-([a-f\d]{24})-[a-f\d]{24}$/i.exec(workflowId ?? '')?.[1];
-  if (!orgId) throw fail.validation('The upload names no organization');
-  return orgId;
+/** The upload's organization, as the save's workflow sends it (an input without one is refused, never guessed). */
+function uploadOrgId(input: { orgId?: string }): string {
+  if (!input.orgId) throw fail.validation('The upload names no organization');
+  return input.orgId;
 }
 
 export function createCsvActivities(deps: CsvLoaderDeps) {

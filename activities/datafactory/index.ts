@@ -5,12 +5,10 @@
 // common/records/run-store.ts) is written at each transition and is also the resume point of a
 // retried step.
 import type { BlobServiceClient } from '@azure/storage-blob';
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import type { PipelineRunRecord, PipelineStatus, RunStatus } from '../../common/models/pipeline-run';
 import { withRequiredRunStore } from '../../common/records/run-store';
-import { workflowIds } from '../../common/temporal';
 import { createCsvLoader } from '../csv';
 import type { LoadCsvBlob } from '../csv/contract';
 import { createWarehouse } from '../warehouse';
@@ -67,8 +65,8 @@ export interface RunPipelineInput {
   pipelineName: string;
 }
 export interface FinishPipelineRunInput {
-  /** Absent in histories of earlier versions: then read from the workflow id (pipelines-<orgId>). */
-  orgId?: string;
+  /** The run's organization, from the workflow's input. */
+  orgId: string;
   runId: string;
   status: RunStatus;
   error?: string;
@@ -76,17 +74,6 @@ export interface FinishPipelineRunInput {
   unstarted?: 'skipped' | 'cancelled';
   /** Each pipeline as the workflow saw it end (status, rows, error): what the record says. */
   outcomes?: { name: string; status: string; rowsMoved: number; error?: string }[];
-}
-
-/** The organization of the pipeline run workflow this activity runs for (workflowIds.pipelineRun). */
-function orgOfWorkflow(): string | undefined {
-  try {
-    const id = Context.current().info.workflowExecution?.workflowId;
-    const prefix = workflowIds.pipelineRun('');
-    return id?.startsWith(prefix) ? id.slice(prefix.length) : undefined;
-  } catch {
-    return undefined; // called outside an activity (tests)
-  }
 }
 
 export function createPipelineActivities(deps: PipelineActivityDeps) {
@@ -156,7 +143,7 @@ export function createPipelineActivities(deps: PipelineActivityDeps) {
      * status, rows and error as the workflow counted them (older histories send no outcomes:
      * then the record's own entries are closed as before).
      */
-    async finishPipelineRun({ orgId = orgOfWorkflow(), runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
+    async finishPipelineRun({ orgId, runId, status, error, unstarted, outcomes }: FinishPipelineRunInput): Promise<void> {
       if (!orgId) throw fail.validation('Organization ID is missing');
       await withRequiredRunStore(cfg, orgId, (s) =>
         s.updatePipelineRun(runId, (run) => {

@@ -4,14 +4,15 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type Schedu
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SyncProvider } from '../../common/models/sync-run';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
+import { netsuiteSyncWorkflow, quickbooksSyncWorkflow, sageSyncWorkflow } from '../../workflows/sync';
 
 export const syncScheduleId = (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`;
 
-/** Each provider's sync workflow: its type and its ID from the account. */
-export const SYNC_WORKFLOWS: Record<SyncProvider, { type: string; id: (accountId: string) => string }> = {
-  quickbooks: { type: 'quickbooksSyncWorkflow', id: workflowIds.quickbooksSync },
-  sage: { type: 'sageSyncWorkflow', id: workflowIds.sageSync },
-  netsuite: { type: 'netsuiteSyncWorkflow', id: workflowIds.netsuiteSync },
+/** Each provider's sync workflow: the workflow itself (its type is its name) and its ID from the account. */
+export const SYNC_WORKFLOWS: Record<SyncProvider, { type: typeof quickbooksSyncWorkflow; id: (accountId: string) => string }> = {
+  quickbooks: { type: quickbooksSyncWorkflow, id: workflowIds.quickbooksSync },
+  sage: { type: sageSyncWorkflow, id: workflowIds.sageSync },
+  netsuite: { type: netsuiteSyncWorkflow, id: workflowIds.netsuiteSync },
 };
 
 export interface SyncScheduleInput {

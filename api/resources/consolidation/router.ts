@@ -7,7 +7,7 @@ import express, { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
 import type { OrgDatabase } from '../../../common/org-database';
 import { workflowIds } from '../../../common/temporal';
-import type { ConsolidateOutput, ConsolidationProgress, consolidationWorkflow } from '../../../workflows/consolidation';
+import { consolidationWorkflow, type ConsolidateOutput, type ConsolidationProgress } from '../../../workflows/consolidation';
 import { readChart } from '../../../common/consolidation/store';
 import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
@@ -115,7 +115,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     const org = await findOrganization(orgId);
     if (!org.onboarding?.databaseName) throw new ApiError(400, NOT_ONBOARDED);
     const workflowId = workflowIds.consolidation(orgId);
-    const handle = await deps.temporal.workflow.start<typeof consolidationWorkflow>('consolidationWorkflow', {
+    const handle = await deps.temporal.workflow.start(consolidationWorkflow, {
       ...workflowStart(cfg, workflowId, orgId),
       args: [{ orgId, from: req.body.from, to: req.body.to, startedBy: who(req) }],
     });

@@ -1,8 +1,8 @@
 // The files resource's request schemas. Uploads are multipart and read as a stream
-// (./router.ts checks each field with the same rules as it arrives: checkOrgId is orgIdSchema,
+// (./service.ts checks each field with the same rules as it arrives: checkOrgId is orgIdSchema,
 // checkTableName is common/validation's tableName); these schemas are those rules gathered per
-// request, for api/openapi.ts.
-import { TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
+// request, for api/openapi.ts. The path and query schemas are what the routes validate.
+import { messages, TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
 import { pageOrFirst } from '../../lib/list-query';
 import { orgIdSchema } from '../../lib/organization';
 import { z } from '../../lib/zod';
@@ -22,4 +22,11 @@ export const saveForm = z.object({ orgID: orgIdSchema, tableName, file: file.opt
 export const saveStoredBody = z.object({ orgID: orgIdSchema, uploadId, tableName });
 
 /** GET /pipeline/list-files/:orgId?page=N: 10 files per page, page 1 (the newest) by default; as the user list's page. */
+export const listFilesParams = z.object({ orgId: orgIdSchema });
 export const listFilesQuery = z.object({ page: pageOrFirst() });
+
+/** DELETE /pipeline/files/:orgId/:uploadId (an upload id not of the rule answers 404 'File not found', in the service). */
+export const fileParams = z.object({ orgId: orgIdSchema, uploadId: z.string() });
+
+/** DELETE /pipeline/tables/:orgId/:tableName (a reserved name answers 400, in the service). */
+export const tableParams = z.object({ orgId: orgIdSchema, tableName: z.string().trim().regex(TABLE_NAME_RE, messages.tableName) });

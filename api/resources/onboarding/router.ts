@@ -7,14 +7,14 @@ import { PROGRESS_QUERY, workflowIds } from '../../../common/temporal';
 import { SHORT_NAME_RE, messages } from '../../../common/validation';
 import { AZURE_DATABASE_NAME, AZURE_FACTORY_NAME, CONTAINER_NAME } from '../../../common/resources';
 import type { Config } from '../../../common/config';
-import type {
+import {
   createContainerWorkflow,
   createDatabaseWorkflow,
   createDataFactoryWorkflow,
   importDataFactoryWorkflow,
   onboardOrganizationWorkflow,
-  OnboardingProgress,
-  StepProgress,
+  type OnboardingProgress,
+  type StepProgress,
 } from '../../../workflows/onboarding';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
@@ -149,7 +149,7 @@ export function onboardRouter(deps: AppDeps): Router {
     const { orgID, containerJson } = req.body as z.infer<typeof createContainerBody>;
     await requireOrg(orgID);
     try {
-      const result = await deps.temporal.workflow.execute<typeof createContainerWorkflow>('createContainerWorkflow', {
+      const result = await deps.temporal.workflow.execute(createContainerWorkflow, {
         ...startOptions(workflowIds.onboardingStep('container', orgID), orgID),
         args: [{ orgId: orgID, containerName: containerJson.containerName }],
       });
@@ -171,7 +171,7 @@ export function onboardRouter(deps: AppDeps): Router {
     requirePreviousStep(await requireOrg(orgID), 'createDatabase');
     await saveSettings(orgID, settings, cfg);
     try {
-      const result = await deps.temporal.workflow.execute<typeof createDatabaseWorkflow>('createDatabaseWorkflow', {
+      const result = await deps.temporal.workflow.execute(createDatabaseWorkflow, {
         ...startOptions(workflowIds.onboardingStep('database', orgID), orgID),
         args: [{ orgId: orgID, databaseName }],
       });
@@ -191,7 +191,7 @@ export function onboardRouter(deps: AppDeps): Router {
     const { orgID, dataFactoryJson } = req.body as z.infer<typeof createFactoryBody>;
     requirePreviousStep(await requireOrg(orgID), 'createDataFactory');
     try {
-      const result = await deps.temporal.workflow.execute<typeof createDataFactoryWorkflow>('createDataFactoryWorkflow', {
+      const result = await deps.temporal.workflow.execute(createDataFactoryWorkflow, {
         ...startOptions(workflowIds.onboardingStep('datafactory', orgID), orgID),
         args: [{ orgId: orgID, dataFactoryName: dataFactoryJson.dataFactoryName }],
       });
@@ -215,7 +215,7 @@ export function onboardRouter(deps: AppDeps): Router {
     requirePreviousStep(org, 'importDataFactory');
     const orgId = String(org._id);
     try {
-      const result = await deps.temporal.workflow.execute<typeof importDataFactoryWorkflow>('importDataFactoryWorkflow', {
+      const result = await deps.temporal.workflow.execute(importDataFactoryWorkflow, {
         ...startOptions(workflowIds.onboardingStep('import', orgId), orgId),
         args: [{ orgId, factoryName: body.factoryName, databaseName: body.databaseName, containerName: body.containerName }],
       });
@@ -249,7 +249,7 @@ export function onboardRouter(deps: AppDeps): Router {
         if (e instanceof WorkflowNotFoundError) return false;
         throw e;
       });
-    const handle = await deps.temporal.workflow.start<typeof onboardOrganizationWorkflow>('onboardOrganizationWorkflow', {
+    const handle = await deps.temporal.workflow.start(onboardOrganizationWorkflow, {
       ...startOptions(workflowId, orgID),
       args: [{ orgId: orgID, containerName, databaseName, dataFactoryName }],
     });

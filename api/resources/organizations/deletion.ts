@@ -12,18 +12,24 @@ import type { SyncProvider } from '../../../common/models/sync-run';
 import { withRunStore } from '../../../common/records/run-store';
 import { User, type UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
-import type { organizationDeleteWorkflow } from '../../../workflows/organization-delete';
+import { consolidationWorkflow } from '../../../workflows/consolidation';
+import { csvSaveWorkflow } from '../../../workflows/csv-save';
+import { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from '../../../workflows/onboarding';
+import { organizationDeleteWorkflow } from '../../../workflows/organization-delete';
+import { pipelineRunWorkflow } from '../../../workflows/pipelines';
+import { netsuiteSyncWorkflow, quickbooksSyncWorkflow, sageSyncWorkflow } from '../../../workflows/sync';
 import { audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
 import { ORGANIZATION_NOT_FOUND } from '../../lib/organization';
 import { workflowStart } from '../../lib/temporal';
 
 /** The deletion's workflow id: one per organization, so a repeated request finds the running one. */
-export const organizationDeleteWorkflowId = (orgId: string) => `organization-delete-${orgId}`;
+export const organizationDeleteWorkflowId = workflowIds.organizationDelete;
 
 const PROVIDER_NAMES: Record<SyncProvider, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
-const SYNC_TYPES: Record<string, SyncProvider> = { quickbooksSyncWorkflow: 'quickbooks', sageSyncWorkflow: 'sage', netsuiteSyncWorkflow: 'netsuite' };
-const ONBOARDING_TYPES = new Set(['onboardOrganizationWorkflow', 'createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow']);
+// Workflow types as Temporal lists them: each workflow's function name.
+const SYNC_TYPES: Record<string, SyncProvider> = { [quickbooksSyncWorkflow.name]: 'quickbooks', [sageSyncWorkflow.name]: 'sage', [netsuiteSyncWorkflow.name]: 'netsuite' };
+const ONBOARDING_TYPES = new Set([onboardOrganizationWorkflow, createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow].map((w) => w.name));
 
 const PIPELINE_RUN = 'a pipeline run';
 const CONSOLIDATION = 'a consolidation';
@@ -33,11 +39,11 @@ const syncOf = (provider: SyncProvider) => `a ${PROVIDER_NAMES[provider]} sync`;
 
 /** What a running workflow of the organization is, in the admin's words; null for work a deletion may stop. */
 function workOf(workflowType: string): string | null {
-  if (workflowType === 'pipelineRunWorkflow') return PIPELINE_RUN;
-  if (workflowType === 'consolidationWorkflow') return CONSOLIDATION;
+  if (workflowType === pipelineRunWorkflow.name) return PIPELINE_RUN;
+  if (workflowType === consolidationWorkflow.name) return CONSOLIDATION;
   if (ONBOARDING_TYPES.has(workflowType)) return ONBOARDING;
   // A save writes into the database the deletion removes.
-  if (workflowType === 'csvSaveWorkflow') return CSV_SAVE;
+  if (workflowType === csvSaveWorkflow.name) return CSV_SAVE;
   const provider = SYNC_TYPES[workflowType];
   return provider ? syncOf(provider) : null;
 }
@@ -133,7 +139,7 @@ export async function deleteOrganization(deps: DeletionDeps, actor: UserDoc, id:
     await audit({ actor, action: 'organization.delete.requested', targetType: 'organization', targetId: id, before: { organizationName: org.organizationName, demo: Boolean(org.demo), retry: org.deletion?.status === 'failed' } });
   }
   try {
-    await deps.temporal.workflow.start<typeof organizationDeleteWorkflow>('organizationDeleteWorkflow', { ...workflowStart(deps.config, workflowId, id), args: [{ orgId: id }] });
+    await deps.temporal.workflow.start(organizationDeleteWorkflow, { ...workflowStart(deps.config, workflowId, id), args: [{ orgId: id }] });
   } catch (e) {
     if (!first) throw e;
     // Not started: the organization shows again, as failed, for the admin to retry.

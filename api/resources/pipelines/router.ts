@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { publicPipelineRun, type PipelineRunRecord } from '../../../common/models/pipeline-run';
 import { withRunStore, type PipelineRunFilter } from '../../../common/records/run-store';
 import { workflowIds } from '../../../common/temporal';
-import type { PipelineRunOutput, PipelineRunProgress, pipelineRunWorkflow } from '../../../workflows/pipelines';
+import { pipelineRunWorkflow, type PipelineRunOutput, type PipelineRunProgress } from '../../../workflows/pipelines';
 import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, badRequest, notFound, stepFailure } from '../../lib/errors';
@@ -107,7 +107,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     const user = req.user!;
     const workflowId = workflowIds.pipelineRun(orgId);
     // One run at a time per organization: a second call gets the running one.
-    const handle = await deps.temporal.workflow.start<typeof pipelineRunWorkflow>('pipelineRunWorkflow', {
+    const handle = await deps.temporal.workflow.start(pipelineRunWorkflow, {
       ...workflowStart(cfg, workflowId, orgId),
       args: [{ orgId, startedBy: { userId: String(user._id), name: user.fullName || user.email, email: user.email } }],
     });
