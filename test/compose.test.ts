@@ -43,3 +43,56 @@ describe('docker-compose.yml: Temporal UI', () => {
     for (const m of ui.matchAll(/\$\{(TEMPORAL_UI_\w+)[:}]/g)) expect(example).toMatch(new RegExp(`^${m[1]}=`, 'm'));
   });
 });
+
+describe('docker-compose.yml: several api and worker processes (issue 32, docs/deploy.md)', () => {
+  const nginx = readFileSync(join(__dirname, '..', 'deploy', 'nginx.conf'), 'utf8');
+
+  it('runs 2 api and 2 worker replicas; only the proxy publishes the app, round-robin over every api replica', () => {
+    for (const name of ['api', 'worker']) expect(service(name)).toMatch(/\n {4}deploy:\n {6}replicas: 2\n/);
+    expect(service('api')).not.toMatch(/ports:/);
+    expect(service('api')).toMatch(/expose: \["3000"\]/);
+    const proxy = service('proxy');
+    expect(proxy).toMatch(/image: nginx:1\.2[7-9]/); // `resolve` on an upstream server needs 1.27.3+
+    expect(proxy).toMatch(/"\.\/deploy\/nginx\.conf:\/etc\/nginx\/nginx\.conf:ro"/);
+    expect(proxy).toMatch(/ports: \["127\.0\.0\.1:3000:8080"\]/);
+    expect(nginx).toMatch(/upstream api \{[^}]*server api:3000 resolve;/);
+    expect(nginx).toMatch(/resolver 127\.0\.0\.11 valid=10s/);
+    expect(nginx).toMatch(/listen 8080;/);
+    expect(nginx).toMatch(/proxy_pass http:\/\/api;/);
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    // The api trusts exactly that one hop.
+    expect(service('api')).toMatch(/TRUST_PROXY: \$\{TRUST_PROXY:-1\}\n/);
+    // Uploads stream through (a save starts while its file arrives); the api sets the size limit.
+    expect(nginx).toMatch(/proxy_request_buffering off;/);
+    expect(nginx).toMatch(/client_max_body_size 0;/);
+  });
+
+  it('MongoDB is a 3-member replica set made once by an init step; the apps wait for it and name every member', () => {
+    const members = ['mongodb-1', 'mongodb-2', 'mongodb-3'];
+    expect(service('mongodb-1')).toMatch(/command: &mongod \["mongod", "--replSet", "rs0", "--bind_ip_all"\]/);
+    for (const m of members.slice(1)) expect(service(m)).toMatch(/command: \*mongod\n/);
+    for (const m of members) expect(service(m)).toMatch(new RegExp(`volumes: \\[mongo-data-${m.slice(-1)}:/data/db\\]`));
+    const init = service('mongodb-init');
+    expect(init).toMatch(/restart: on-failure/);
+    expect(init).toMatch(/rs\.initiate\(\{ _id: "rs0", members: \[\{ _id: 0, host: "mongodb-1:27017" \}, \{ _id: 1, host: "mongodb-2:27017" \}, \{ _id: 2, host: "mongodb-3:27017" \}\] \}\)/);
+    expect(init).toMatch(/try \{ rs\.status\(\) \} catch/); // idempotent: a restart does not initiate again
+    for (const name of ['api', 'worker']) expect(service(name)).toMatch(/mongodb-init: \{ condition: service_completed_successfully \}/);
+    expect(service('api')).toMatch(/MONGODB_URI: \$\{MONGODB_URI:-mongodb:\/\/mongodb-1:27017,mongodb-2:27017,mongodb-3:27017\/ledgerflow\?replicaSet=rs0\}/);
+    expect(service('worker')).toMatch(/environment: \*app-env/);
+    expect(compose).not.toMatch(/\n {2}mongodb:\n/);
+  });
+
+  it("Temporal is its own server (Temporal's auto-setup image on its PostgreSQL), which api and workers reach by name", () => {
+    expect(service('temporal')).toMatch(/image: temporalio\/auto-setup:[\d.]+\n/);
+    expect(service('temporal')).toMatch(/POSTGRES_SEEDS: postgresql\n/);
+    expect(service('postgresql')).toMatch(/image: postgres:\d+/);
+    expect(service('api')).toMatch(/TEMPORAL_ADDRESS: temporal:7233\n/);
+  });
+
+  it('every named volume a service mounts is declared; docs/deploy.md covers each part', () => {
+    const declared = compose.slice(compose.indexOf('\nvolumes:\n'));
+    for (const m of compose.matchAll(/volumes: \[([\w-]+):/g)) expect(declared).toMatch(new RegExp(`\\n {2}${m[1]}:\\n`));
+    const doc = readFileSync(join(__dirname, '..', 'docs', 'deploy.md'), 'utf8');
+    for (const part of ['replicas', 'task queue', 'replica set', 'Temporal dev server', 'FerretDB', 'Azurite', 'SQLite', 'Azure SQL', 'Blob Storage']) expect(doc).toContain(part);
+  });
+});

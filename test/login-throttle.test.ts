@@ -4,12 +4,16 @@
 // test moves instead of sleeping.
 import bcrypt from 'bcryptjs';
 import type { Express } from 'express';
+import mongoose from 'mongoose';
 import request from 'supertest';
 import { createApp } from '../api/app';
+import { LoginThrottle } from '../api/lib/rate-limit';
+import { SharedStore } from '../api/lib/shared-store';
 import { loadConfig, type Config } from '../common/config';
 import { User } from '../common/models/user';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD } from './helpers/users';
+import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
 const run = Math.random().toString(36).slice(2, 8);
@@ -20,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-/** A fresh app (its own throttle) on the shared stack, with a clock the test moves. */
+/** A fresh app on the shared stack (its counters are the stack's database's), with a clock the test moves. */
 function appWith(overrides: Partial<Config> = {}): { app: Express; advance(seconds: number): void } {
   let t = Date.now();
   const app = createApp({ ...stack.deps, config: { ...stack.config, ...overrides }, now: () => t });
@@ -140,5 +144,51 @@ describe('login throttle (TRUST_PROXY=loopback: X-Forwarded-For is the client)',
       for (let i = 0; i < 4; i++) expect((await login(app, email, WRONG, '10.40.0.2')).status).toBe(401);
       expect((await login(app, email, TEST_PASSWORD, '10.40.0.2')).status).toBe(200);
     }
+  });
+});
+
+describe('shared by every api process (issue 32): the counters are in Mongo, not in one process', () => {
+  const limits = { windowSeconds: 900, maxPerIp: 30, maxPerPair: 5, maxPerAccount: 10, delayBaseSeconds: 30, delayMaxSeconds: 300 };
+  const secret = () => `login-throttle:${stack.config.JWT_SECRET}`;
+
+  it('two apps (as two processes) count the same failures: the 6th of a pair is refused on either, with Retry-After', async () => {
+    const one = appWith({ TRUST_PROXY: ['loopback'] });
+    const two = appWith({ TRUST_PROXY: ['loopback'] });
+    const email = addr('two-apps');
+    await createUser(email);
+    for (let i = 0; i < 5; i++) expect((await login(i % 2 ? two.app : one.app, email, WRONG, '10.50.0.1')).status).toBe(401);
+    for (const { app } of [one, two]) {
+      const refused = await login(app, email, TEST_PASSWORD, '10.50.0.1');
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toBe('Too many login attempts. Please try again later.');
+      expect(retryAfter(refused)).toBeGreaterThan(800);
+    }
+  });
+
+  it('attempts that meet on the last free counts pass only as often as the limit allows', async () => {
+    // Two throttles with stores of their own (two processes); the test holds the keys until all
+    // eight attempts are waiting for them, so they meet whatever the scheduler does.
+    const stores = [new SharedStore('loginthrottle', secret()), new SharedStore('loginthrottle', secret())];
+    const throttles = stores.map((store) => new LoginThrottle({ ...limits, store }));
+    const account = addr('meet');
+    const ip = '10.51.0.1';
+    const release = await stores[0]!.hold([`pair\n${account}\n${ip}`, `ip\n${ip}`, `account\n${account}`]);
+    const attempts = Array.from({ length: 8 }, (_, i) => throttles[i % 2]!.begin(account, ip, false));
+    await waitFor('eight attempts waiting for the held keys', async () => stores[0]!.waiting + stores[1]!.waiting === 8, 10_000);
+    await release();
+    const verdicts = await Promise.all(attempts);
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
+    for (const v of verdicts.filter((v) => !v.allowed)) expect(v).toMatchObject({ allowed: false, retryAfterSec: expect.any(Number) });
+    // A right password gives its attempt back: one more may try.
+    await throttles[1]!.succeeded(account, ip);
+    expect(await throttles[0]!.begin(account, ip, false)).toEqual({ allowed: true });
+  });
+
+  it('expiry is checked in code, and the sweep deletes what expired', async () => {
+    const store = new SharedStore('loginthrottle', secret());
+    await store.update(['sweep-me'], () => ({ next: [{ state: { count: 1 }, keepMs: -1 }], result: undefined }));
+    expect(await store.update(['sweep-me'], ([s]) => ({ next: [], result: s }))).toBeNull();
+    expect(await store.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await mongoose.connection.collection('loginthrottle').countDocuments({ expiresAt: { $lt: Date.now() } })).toBe(0);
   });
 });

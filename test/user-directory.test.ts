@@ -139,15 +139,23 @@ test('login and forgot-password find users through the directory; a changed emai
   expect(String((await findUserByEmail('renamed7@dir.test'))?._id)).toBe(String(u7!._id));
 });
 
-test('the copy is checked against Mongo; a user written around the model shows after a rebuild', async () => {
-  const login = (email: string) => request(stack.app).post('/api/v1/auth/login').send({ email, password: TEST_PASSWORD });
+test('a user written around the model (a restore, a Mongo shell, the benchmark) signs in at once; the copy is checked against Mongo', async () => {
+  const login = (email: string, password = TEST_PASSWORD) => request(stack.app).post('/api/v1/auth/login').send({ email, password });
   const hash = await bcrypt.hash(TEST_PASSWORD, 4);
   const id = new mongoose.Types.ObjectId();
   await mongoose.connection.collection('users').insertOne({ _id: id, email: 'around@dir.test', fullName: 'Around', role: 'user', organization_id: null, passwordHash: hash, tokenVersion: 0, dashboards: [] });
-  expect((await login('around@dir.test')).status).toBe(401);
-  // An email changed straight in Mongo: the copy's stale entry is not trusted.
+  expect(dir.idByEmail('around@dir.test')).toBeNull(); // not written through the model: not copied
+  expect((await login('around@dir.test', 'Wrong@pass1')).status).toBe(401); // found in Mongo, the password still checked
+  expect(dir.idByEmail('around@dir.test')).toBe(String(id)); // the miss mended the copy
+  const ok = await login('around@dir.test');
+  expect(ok.status).toBe(200);
+  expect(ok.body.data.user.email).toBe('around@dir.test');
+  expect((await login('nobody-at-all@dir.test')).status).toBe(401); // unknown stays unknown
+  // An email changed straight in Mongo: the copy's stale entry is not trusted, the new email is found.
   await mongoose.connection.collection('users').updateOne({ email: 'user8@dir.test' }, { $set: { email: 'elsewhere8@dir.test' } });
   expect((await login('user8@dir.test')).status).toBe(401);
+  expect((await login('elsewhere8@dir.test')).status).toBe(200);
+  expect(dir.idByEmail('user8@dir.test')).toBeNull();
   expect(await dir.rebuild()).toBe(11);
   expect((await login('around@dir.test')).status).toBe(200);
   expect((await login('elsewhere8@dir.test')).status).toBe(200);

@@ -20,7 +20,11 @@ export interface FirstAdminResult {
   generatedPassword?: string;
 }
 
-/** Creates the first admin when no admin exists yet (first start). */
+/**
+ * Creates the first admin when no admin exists yet (first start). Several api replicas starting
+ * together may all find none: the email's unique index lets one create it, and the others take
+ * that as "already there" instead of failing to start.
+ */
 export async function ensureFirstAdmin(cfg: Config): Promise<FirstAdminResult> {
   const existing = await User.findOne({ role: 'admin' }).lean();
   if (existing) return { created: false, email: existing.email };
@@ -29,11 +33,16 @@ export async function ensureFirstAdmin(cfg: Config): Promise<FirstAdminResult> {
   if (!PASSWORD_RE.test(password) || password.length < 8) {
     throw new Error('ADMIN_PASSWORD does not satisfy the password rule (8+ characters with a lowercase, an uppercase, a digit and one of @$!%*?&)');
   }
-  await User.create({
-    fullName: 'Platform Admin',
-    email: cfg.ADMIN_EMAIL,
-    role: 'admin',
-    passwordHash: await hashPassword(cfg, password),
-  });
+  try {
+    await User.create({
+      fullName: 'Platform Admin',
+      email: cfg.ADMIN_EMAIL,
+      role: 'admin',
+      passwordHash: await hashPassword(cfg, password),
+    });
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) return { created: false, email: cfg.ADMIN_EMAIL };
+    throw err;
+  }
   return { created: true, email: cfg.ADMIN_EMAIL, generatedPassword };
 }

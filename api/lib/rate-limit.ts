@@ -2,6 +2,7 @@
 // app (so each test's app starts clean); a multi-instance deployment would need a shared store.
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors';
+import type { Next, SharedStore } from './shared-store';
 
 export class FixedWindowLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
@@ -87,36 +88,17 @@ export interface LoginThrottleOptions {
   /** The first wait, doubled per further failure, capped at delayMaxSeconds. */
   delayBaseSeconds: number;
   delayMaxSeconds: number;
+  /** Where the counters live: shared by every api process of the deployment. */
+  store: SharedStore;
   now?: () => number;
 }
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSec: number };
 
-/** Failures counted in fixed windows (only failures: a success never counts). */
-class FailureCounter {
-  private readonly entries = new Map<string, { count: number; resetAt: number }>();
-  constructor(private readonly windowMs: number) {}
-
-  get(key: string, t: number): { count: number; resetAt: number } | undefined {
-    const e = this.entries.get(key);
-    if (e && e.resetAt <= t) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e;
-  }
-
-  add(key: string, t: number): void {
-    if (this.entries.size > 10000) for (const [k, v] of this.entries) if (v.resetAt <= t) this.entries.delete(k);
-    const e = this.get(key, t);
-    if (e) e.count += 1;
-    else this.entries.set(key, { count: 1, resetAt: t + this.windowMs });
-  }
-
-  clear(key: string): void {
-    this.entries.delete(key);
-  }
-}
+/** A fixed window of failures: it starts at the first one and lasts windowSeconds. */
+type Window = { count: number; resetAt: number };
+/** An account's failures from anywhere, forgotten a window after the last one. */
+type Account = { failures: number; lastAt: number; prevLastAt: number | null };
 
 const waitSec = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -130,19 +112,19 @@ const waitSec = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  *   account does not know waits delayBase * 2^(failures - maxPerAccount) seconds (capped) after
  *   the last failure: slowed, never locked, and the owner's known sources are not slowed at all.
  * The verdict is decided before the password is checked, so a refused attempt learns nothing.
- * In memory, one per app: a multi-instance deployment would need a shared store.
+ *
+ * The counters are in the shared store (api/lib/shared-store.ts), so every api process behind
+ * the load balancer counts the same failures (issue 32). An attempt let through is counted as a
+ * failure at once, in the same locked update that let it through, and given back by succeeded()
+ * when the password was right: attempts running at the same time, in one process or several,
+ * cannot all pass on the same last free count.
  */
 export class LoginThrottle {
-  private readonly byIp: FailureCounter;
-  private readonly byPair: FailureCounter;
-  private readonly byAccount = new Map<string, { failures: number; lastAt: number }>();
   private readonly windowMs: number;
   private readonly now: () => number;
 
   constructor(private readonly opts: LoginThrottleOptions) {
     this.windowMs = opts.windowSeconds * 1000;
-    this.byIp = new FailureCounter(this.windowMs);
-    this.byPair = new FailureCounter(this.windowMs);
     this.now = opts.now ?? Date.now;
   }
 
@@ -152,44 +134,60 @@ export class LoginThrottle {
     return Math.min(this.opts.delayBaseSeconds * 2 ** Math.min(failures - this.opts.maxPerAccount, 30), this.opts.delayMaxSeconds);
   }
 
-  check(account: string, ip: string, knownSource: boolean): ThrottleVerdict {
+  /**
+   * The verdict on one attempt; when allowed, the attempt already counts as a failure everywhere
+   * (succeeded() gives it back).
+   */
+  begin(account: string, ip: string, knownSource: boolean): Promise<ThrottleVerdict> {
     const t = this.now();
-    const pair = this.byPair.get(pairKey(account, ip), t);
-    if (pair && pair.count >= this.opts.maxPerPair) return { allowed: false, retryAfterSec: waitSec(pair.resetAt - t) };
-    if (knownSource) return { allowed: true };
-    const byIp = this.byIp.get(ip, t);
-    if (byIp && byIp.count >= this.opts.maxPerIp) return { allowed: false, retryAfterSec: waitSec(byIp.resetAt - t) };
-    const acc = this.account(account, t);
-    if (acc) {
-      const until = acc.lastAt + this.delaySeconds(acc.failures) * 1000;
-      if (until > t) return { allowed: false, retryAfterSec: waitSec(until - t) };
-    }
-    return { allowed: true };
+    return this.opts.store.update(keysOf(account, ip), ([p, i, a]): { next: Next[]; result: ThrottleVerdict } => {
+      const refuse = (untilMs: number) => ({ next: [], result: { allowed: false as const, retryAfterSec: waitSec(untilMs - t) } });
+      const pair = this.window(p, t);
+      if (pair && pair.count >= this.opts.maxPerPair) return refuse(pair.resetAt);
+      const byIp = this.window(i, t);
+      const acc = this.account(a, t);
+      if (!knownSource) {
+        if (byIp && byIp.count >= this.opts.maxPerIp) return refuse(byIp.resetAt);
+        // Below the threshold there is no wait at all (another process's clock may run ahead of this one's).
+        const delay = acc ? this.delaySeconds(acc.failures) : 0;
+        if (delay && acc!.lastAt + delay * 1000 > t) return refuse(acc!.lastAt + delay * 1000);
+      }
+      return { next: [this.counted(pair, 1, t), this.counted(byIp, 1, t), { state: { failures: (acc?.failures ?? 0) + 1, lastAt: t, prevLastAt: acc?.lastAt ?? null } satisfies Account, keepMs: this.windowMs }], result: { allowed: true } };
+    });
   }
 
-  recordFailure(account: string, ip: string): void {
+  /**
+   * The password was right: the attempt does not count after all; a correct password clears its
+   * own pair (the account's other failures stay: others may be guessing).
+   */
+  succeeded(account: string, ip: string): Promise<void> {
     const t = this.now();
-    this.byIp.add(ip, t);
-    this.byPair.add(pairKey(account, ip), t);
-    if (this.byAccount.size > 10000) for (const k of [...this.byAccount.keys()]) this.account(k, t);
-    const acc = this.account(account, t);
-    this.byAccount.set(account, { failures: (acc?.failures ?? 0) + 1, lastAt: t });
+    return this.opts.store.update(keysOf(account, ip), ([, i, a]): { next: Next[]; result: void } => {
+      const acc = this.account(a, t);
+      const lastAt = acc?.prevLastAt ?? acc?.lastAt ?? t;
+      const account: Next = acc && acc.failures > 1 ? { state: { failures: acc.failures - 1, lastAt, prevLastAt: null } satisfies Account, keepMs: lastAt + this.windowMs - t } : null;
+      return { next: [null, this.counted(this.window(i, t), -1, t), account], result: undefined };
+    });
   }
 
-  /** A correct password clears that pair's failures (the account's stay: others may be guessing). */
-  recordSuccess(account: string, ip: string): void {
-    this.byPair.clear(pairKey(account, ip));
+  private window(stored: unknown, t: number): Window | null {
+    const w = stored as Window | null;
+    return w && w.resetAt > t ? w : null;
   }
 
-  /** An account's failures, forgotten a window after the last one. */
-  private account(account: string, t: number) {
-    const acc = this.byAccount.get(account);
-    if (acc && t - acc.lastAt >= this.windowMs) {
-      this.byAccount.delete(account);
-      return undefined;
-    }
-    return acc;
+  private account(stored: unknown, t: number): Account | null {
+    const a = stored as Account | null;
+    return a && t - a.lastAt < this.windowMs ? a : null;
+  }
+
+  /** A window with `delta` more failures (a new window from the first one; forgotten at 0). */
+  private counted(w: Window | null, delta: number, t: number): Next {
+    const count = (w?.count ?? 0) + delta;
+    if (count <= 0) return null;
+    const resetAt = w?.resetAt ?? t + this.windowMs;
+    return { state: { count, resetAt } satisfies Window, keepMs: resetAt - t };
   }
 }
 
-const pairKey = (account: string, ip: string) => `${account}\n${ip}`;
+/** The keys one attempt reads and counts: its (account, IP) pair, its IP and its account. */
+const keysOf = (account: string, ip: string) => [`pair\n${account}\n${ip}`, `ip\n${ip}`, `account\n${account}`];

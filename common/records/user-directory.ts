@@ -11,8 +11,9 @@
 // - the api rebuilds it from Mongo at start (a crash between a write and its copy is mended there),
 //   and answers from Mongo until that is done;
 // - what it answers is checked where it matters: login reads the user by id from Mongo and
-//   compares the email. A user written straight to the database, not through the model, shows
-//   in the copy at the api's next start.
+//   compares the email. A user written straight to the database, not through the model, is not
+//   in the copy until the api's next start: login then reads Mongo by email itself and copies
+//   the user it finds (findUserByEmail), so such a user signs in all the same.
 import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { mkdirSync } from 'node:fs';
@@ -213,18 +214,33 @@ export async function closeUserDirectory(): Promise<void> {
 /**
  * The user with this (lowercased) email, with the extra fields selected (e.g. '+passwordHash'):
  * on FerretDB through the directory and then by id (the user as Mongo has it, its email checked),
- * elsewhere by Mongo's email index. The directory's answer takes the same time whether or not the
- * email is known.
+ * elsewhere by Mongo's email index.
+ *
+ * The directory only knows users written through the User model (and those there at the api's
+ * start): one inserted straight into the collection (a restore, a migration, a fix made with a
+ * Mongo shell, `npm run bench:reports`) is not in it. So when the directory has no user for the
+ * email, or its user no longer has that email, Mongo itself is asked (FerretDB scans for it: slower,
+ * ~0.4 s at 10,000 users, and only on a miss), and a user found there is copied into the directory
+ * so the next sign-in finds it at once. A user who exists is never answered as unknown. The
+ * price: on FerretDB an unknown email now costs that scan, so it answers measurably slower than a
+ * known one (an enumeration hint the login throttle's per-IP and per-account limits keep slow).
  */
 export async function findUserByEmail<T = UserDoc>(email: string, select?: string): Promise<T | null> {
-  const d = userDirectory();
-  if (!d) {
+  const byEmail = () => {
     const q = User.findOne({ email });
-    return (select ? q.select(select) : q).lean<T>();
-  }
+    return (select ? q.select(select) : q).lean<T & { _id: unknown }>();
+  };
+  const d = userDirectory();
+  if (!d) return byEmail();
   const id = d.idByEmail(email);
-  if (!id) return null;
-  const q = User.findById(id);
-  const u = await (select ? q.select(select) : q).lean<T & { email?: string }>();
-  return u && u.email === email ? u : null;
+  if (id) {
+    const q = User.findById(id);
+    const u = await (select ? q.select(select) : q).lean<T & { email?: string }>();
+    if (u && u.email === email) return u;
+  }
+  const u = await byEmail();
+  // Mend the copy: the user found (and the stale entry, if any) as Mongo has them now.
+  const stale = [...(u ? [String(u._id)] : []), ...(id ? [id] : [])];
+  if (stale.length) await d.refresh(stale).catch((err: unknown) => logger.error({ err }, 'user directory: a user found in Mongo could not be copied'));
+  return u;
 }

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import { auth, revokeSession, signToken } from '../../lib/auth';
 import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { authRateLimit, LoginThrottle } from '../../lib/rate-limit';
+import { SharedStore } from '../../lib/shared-store';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { requestPasswordReset, resetLinkState, resetPassword } from './passwords';
@@ -43,6 +44,7 @@ export function authRouter(deps: AppDeps): Router {
     maxPerAccount: cfg.LOGIN_MAX_PER_EMAIL,
     delayBaseSeconds: cfg.LOGIN_DELAY_BASE_SECONDS,
     delayMaxSeconds: cfg.LOGIN_DELAY_MAX_SECONDS,
+    store: new SharedStore('loginthrottle', `login-throttle:${cfg.JWT_SECRET}`),
     now,
   });
   const knownForMs = cfg.LOGIN_KNOWN_SOURCE_DAYS * 86400 * 1000;
@@ -59,17 +61,15 @@ export function authRouter(deps: AppDeps): Router {
     const t = now();
     const known = Boolean(user?.loginSources?.some((s) => s.key === key && t - new Date(s.lastAt).getTime() < knownForMs));
     // Decided before the password is looked at: a refused attempt learns nothing about it.
-    const verdict = throttle.check(address, ip, known);
+    // Counted as a failure from here (in every api process) until the password proves right.
+    const verdict = await throttle.begin(address, ip, known);
     if (!verdict.allowed) {
       res.setHeader('Retry-After', String(verdict.retryAfterSec));
       throw new ApiError(429, LOGIN_THROTTLED);
     }
     const matches = await bcrypt.compare(pw, user?.passwordHash ?? dummyHash(cfg.BCRYPT_ROUNDS));
-    if (!user || !matches) {
-      throttle.recordFailure(address, ip);
-      throw unauthorized(LOGIN_FAILED);
-    }
-    throttle.recordSuccess(address, ip);
+    if (!user || !matches) throw unauthorized(LOGIN_FAILED);
+    await throttle.succeeded(address, ip);
     const sources = [{ key, lastAt: new Date(t) }, ...(user.loginSources ?? []).filter((s) => s.key !== key)].slice(0, MAX_LOGIN_SOURCES);
     await User.updateOne({ _id: user._id }, { $set: { loginSources: sources } });
     const { loginSources: _sources, ...signedIn } = user;

@@ -1,0 +1,303 @@
+// The api and the worker as several processes (issue 32): two api processes (api/main.ts) and
+// two worker processes (worker/main.ts) on the test's Temporal, FerretDB, Azurite and warehouse,
+// with a round-robin proxy on loopback in front of the apis, as a load balancer would be.
+// Through it: sign-in, the login throttle counted across both apis, a write in one api seen by
+// the other once its cache expires, CSV saves and a pipeline run; one api and one worker are
+// killed while a save is held mid-file by the test (its blob still marked as arriving), and
+// nothing is lost or done twice.
+import type { BlockBlobClient } from '@azure/storage-blob';
+import bcrypt from 'bcryptjs';
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { localDatabaseFile } from '../activities/warehouse';
+import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../common/csv/upload-state';
+import { Organization } from '../common/models/organization';
+import { User } from '../common/models/user';
+import { workflowIds } from '../common/temporal';
+import { generatedCsv, onboardedOrg, withDatabase } from './fixtures/csv/helpers';
+import { startStack, type TestStack } from './helpers/stack';
+import { addUploads, uploadsOf } from './helpers/uploads';
+import { TEST_PASSWORD } from './helpers/users';
+import { freePort, listening, waitFor } from './helpers/wait';
+import { startWorkerProcess } from './helpers/worker-process';
+
+jest.setTimeout(240_000);
+
+let stack: TestStack;
+let queue: string;
+const apis: { port: number; proc: ChildProcess }[] = [];
+const workers: ChildProcess[] = [];
+let proxy: RoundRobin;
+const ADMIN = 'mp-admin@example.com';
+
+/** A round-robin proxy: each request to the next live upstream; one that refuses the connection is skipped from then on. */
+interface RoundRobin {
+  url: string;
+  /** Method, path and upstream port of every request sent on. */
+  routed: { method: string; path: string; port: number }[];
+  server: Server;
+}
+async function roundRobinProxy(ports: number[]): Promise<RoundRobin> {
+  const down = new Set<number>();
+  const routed: RoundRobin['routed'] = [];
+  let next = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const send = (): void => {
+        const live = ports.filter((p) => !down.has(p));
+        if (!live.length) return void res.writeHead(502).end('no upstream');
+        const port = live[next++ % live.length]!;
+        routed.push({ method: req.method!, path: req.url!, port });
+        const up = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        });
+        up.on('error', (e: NodeJS.ErrnoException) => {
+          // Refused: the request never reached that api, so another may take it. Cut off mid-way: 502.
+          if (e.code === 'ECONNREFUSED') return void (down.add(port), send());
+          if (!res.headersSent) res.writeHead(502).end(`upstream ${port}: ${e.code}`);
+          else res.destroy();
+        });
+        up.end(body);
+      };
+      send();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, routed, server };
+}
+
+/** A JSON request; `base` is the proxy or one api. */
+async function call(base: string, method: string, path: string, opts: { token?: string; body?: unknown; forwardedFor?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.forwardedFor) headers['x-forwarded-for'] = opts.forwardedFor;
+  const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const text = await res.text();
+  let json: { data?: Record<string, unknown>; message?: string } = {};
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    // not JSON (a proxy's 502)
+  }
+  return { status: res.status, headers: res.headers, body: json };
+}
+const direct = (i: number) => `http://127.0.0.1:${apis[i]!.port}/api/v1`;
+
+function startApiProcess(port: number): ChildProcess {
+  const root = join(__dirname, '..');
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', join(root, 'api', 'main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      MONGODB_URI: stack.config.MONGODB_URI,
+      TEMPORAL_TASK_QUEUE: queue,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // Behind the proxy, X-Forwarded-For names the client (the throttle's key).
+      TRUST_PROXY: 'loopback',
+      ADMIN_EMAIL: ADMIN,
+      ADMIN_PASSWORD: TEST_PASSWORD,
+      BCRYPT_ROUNDS: '4',
+      DEMO: 'false',
+      LOG_LEVEL: 'silent',
+    },
+    stdio: 'ignore',
+  });
+  return proc;
+}
+
+const killed = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : p.once('exit', () => resolve())));
+
+beforeAll(async () => {
+  stack = await startStack();
+  queue = `${stack.config.TEMPORAL_TASK_QUEUE}-mp`;
+  // Both apis start at once on an empty database: both try to create the first admin.
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    apis.push({ port, proc: startApiProcess(port) });
+  }
+  for (let i = 0; i < 2; i++) workers.push(startWorkerProcess({ MONGODB_URI: stack.config.MONGODB_URI, TEMPORAL_TASK_QUEUE: queue }, { BCRYPT_ROUNDS: '4' }));
+  for (const a of apis) await waitFor(`api process on ${a.port}`, async () => a.proc.exitCode === null && (await listening(a.port)), 90_000);
+  proxy = await roundRobinProxy(apis.map((a) => a.port));
+}, 180_000);
+
+afterAll(async () => {
+  for (const p of [...apis.map((a) => a.proc), ...workers]) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  await Promise.all([...apis.map((a) => killed(a.proc)), ...workers.map(killed)]);
+  proxy?.server.closeAllConnections();
+  await new Promise((r) => proxy?.server.close(r));
+  await stack?.stop();
+});
+
+let adminToken: string;
+
+it('both apis came up on an empty database (one made the first admin); sign-in works through the proxy on each', async () => {
+  expect(apis.every((a) => a.proc.exitCode === null)).toBe(true);
+  expect(await User.countDocuments({ email: ADMIN })).toBe(1);
+  const logins = [];
+  for (let i = 0; i < 2; i++) logins.push(await call(proxy.url, 'POST', '/auth/login', { body: { email: ADMIN, password: TEST_PASSWORD }, forwardedFor: '10.90.0.1' }));
+  expect(logins.map((l) => l.status)).toEqual([200, 200]);
+  expect(new Set(proxy.routed.slice(-2).map((r) => r.port)).size).toBe(2);
+  adminToken = logins[0]!.body.data!.token as string;
+});
+
+it('the login throttle holds across both apis: the 6th failure of a pair is refused, with Retry-After, whichever api it reaches', async () => {
+  // Written by this process, not by either api: each finds the user in Mongo on its directory's miss.
+  const email = 'mp-throttled@example.com';
+  await User.create({ fullName: 'Throttled', email, role: 'user', passwordHash: await bcrypt.hash(TEST_PASSWORD, 4) });
+  const ip = '10.91.0.1';
+  const before = proxy.routed.length;
+  for (let i = 0; i < 5; i++) expect((await call(proxy.url, 'POST', '/auth/login', { body: { email, password: 'Wrong@pass1' }, forwardedFor: ip })).status).toBe(401);
+  expect(new Set(proxy.routed.slice(before).map((r) => r.port)).size).toBe(2); // both apis counted failures
+  for (const base of [proxy.url, direct(0), direct(1)]) {
+    const refused = await call(base, 'POST', '/auth/login', { body: { email, password: TEST_PASSWORD }, forwardedFor: ip });
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('Too many login attempts. Please try again later.');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+  }
+  // The same account from another address still signs in (through either api).
+  for (const base of [direct(0), direct(1)]) expect((await call(base, 'POST', '/auth/login', { body: { email, password: TEST_PASSWORD }, forwardedFor: '10.91.0.2' })).status).toBe(200);
+});
+
+it("a write through one api shows in the other once the other's 5-second cache expires", async () => {
+  const org = await Organization.create({ organizationName: 'Before Rename' });
+  const email = 'mp-member@example.com';
+  await User.create({ fullName: 'Member', email, role: 'user', organization_id: org._id, passwordHash: await bcrypt.hash(TEST_PASSWORD, 4) });
+  const member = (await call(direct(1), 'POST', '/auth/login', { body: { email, password: TEST_PASSWORD }, forwardedFor: '10.92.0.1' })).body.data!.token as string;
+  const profileName = async () => ((await call(direct(1), 'GET', '/user/profile', { token: member })).body.data!.organization as { organizationName: string }).organizationName;
+  expect(await profileName()).toBe('Before Rename'); // now in api 1's cache
+  expect((await call(direct(0), 'PUT', `/organization/${String(org._id)}`, { token: adminToken, body: { organizationName: 'After Rename' } })).status).toBe(200);
+  // api 1 did not hear the write; its entry expires within 5 s (the margin is for a loaded machine).
+  await waitFor('the rename in the other api', async () => (await profileName()) === 'After Rename', 5_000 + 5_000, 200);
+});
+
+/** Commits `blocks` (CSV text each) as the blob, marked as still arriving unless `final`. */
+async function commitBlocks(blob: BlockBlobClient, blocks: string[], final: boolean) {
+  const ids = blocks.map((_, i) => Buffer.from(`block-${String(i).padStart(6, '0')}`).toString('base64'));
+  for (let i = 0; i < blocks.length; i++) await blob.stageBlock(ids[i]!, Buffer.from(blocks[i]!), Buffer.byteLength(blocks[i]!));
+  await blob.commitBlockList(ids, { metadata: final ? {} : { [UPLOAD_STATE]: UPLOAD_RECEIVING } });
+}
+
+/** The workflow's activity of that type while started on a worker: its attempt and the worker's identity (pid@host). */
+async function startedActivity(workflowId: string, type: string) {
+  const d = await stack.env.client.workflow.getHandle(workflowId).describe();
+  const a = d.raw.pendingActivities?.find((p) => p.activityType?.name === type);
+  return a?.state === 2 /* STARTED */ ? { attempt: a.attempt ?? 1, identity: a.lastWorkerIdentity ?? '' } : null;
+}
+
+/** A multipart save of a generated CSV through the proxy. */
+async function saveThroughProxy(orgId: string, tableName: string, rows: number) {
+  const form = new FormData();
+  form.set('orgID', orgId);
+  form.set('tableName', tableName);
+  form.set('file', new Blob([generatedCsv(rows, tableName)], { type: 'text/csv' }), `${tableName}.csv`);
+  const res = await fetch(`${proxy.url}/pipeline/saveCSV`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: form });
+  return { status: res.status, body: (await res.json()) as { data: { rowsLoaded: number; uploadId: string } } };
+}
+
+it('saves and a pipeline run go on while an api and a worker are killed mid-load: every one done once, nothing lost', async () => {
+  const csvOrg = await onboardedOrg(stack, 'mp');
+  // The pipeline's organization, onboarded through the proxy (by the worker processes).
+  const pipeOrg = String((await Organization.create({ organizationName: 'Pipeline Co' }))._id);
+  const names = { containerName: 'mppipeline', databaseName: 'mppipelinedb', dataFactoryName: 'mppipelinefactory' };
+  expect((await call(proxy.url, 'POST', '/onboard/start', { token: adminToken, body: { orgID: pipeOrg, ...names } })).status).toBe(202);
+  await waitFor('onboarding', async () => (await call(proxy.url, 'GET', `/onboard/status/${pipeOrg}`, { token: adminToken })).body.data?.status === 'completed', 120_000, 250);
+  const files = 3;
+  const rowsPerFile = 400;
+  const pipeContainer = stack.blobService.getContainerClient(names.containerName);
+  for (let f = 0; f < files; f++) {
+    const lines = ['entity,period,account_code,debit,credit'];
+    for (let i = 0; i < rowsPerFile; i++) lines.push(`e${f},2024-${String((i % 12) + 1).padStart(2, '0')},${3000 + (i % 20)},${i % 7},0`);
+    const text = `${lines.join('\n')}\n`;
+    await pipeContainer.getBlockBlobClient(`part-${f}.csv`).upload(text, Buffer.byteLength(text));
+  }
+
+  // The held save: half its file is there, marked as still arriving; the rest comes when the test says.
+  const heldRows = 2000;
+  const csv = generatedCsv(heldRows, 'held').toString();
+  const cut = csv.indexOf('\n', Math.floor(csv.length / 2)) + 1;
+  const blob = stack.blobService.getContainerClient(csvOrg.containerName).getBlockBlobClient('held.csv');
+  await commitBlocks(blob, [csv.slice(0, cut)], false);
+  const [held] = await addUploads(stack.config, csvOrg.orgId, [{ fileName: 'held.csv', containerName: csvOrg.containerName, blobName: 'held.csv', url: blob.url }]);
+  const heldId = String(held!._id);
+  const heldAnswer = call(proxy.url, 'POST', '/pipeline/saveCSV', { token: adminToken, body: { uploadId: heldId, orgID: csvOrg.orgId, tableName: 'held_rows' } });
+  await waitFor('the held save routed', async () => proxy.routed.find((r) => r.path === '/api/v1/pipeline/saveCSV'));
+  const heldApi = apis.findIndex((a) => a.port === proxy.routed.find((r) => r.path === '/api/v1/pipeline/saveCSV')!.port);
+
+  // More load meanwhile: three whole files (saved while the held one waits), and the pipeline run.
+  const saved = await Promise.all([1, 2, 3].map((n) => saveThroughProxy(csvOrg.orgId, `plain_${n}`, 300 * n)));
+  for (const [i, r] of saved.entries()) expect([r.status, r.body.data.rowsLoaded]).toEqual([200, 300 * (i + 1)]);
+  const run = await call(proxy.url, 'GET', `/pipeline/run-pipeline/${pipeOrg}?wait=false`, { token: adminToken });
+  expect(run.status).toBe(202);
+  const runId = (run.body.data!.run as { runId: string }).runId;
+
+  // The held save's load is running on one worker, waiting for the rest of the file: kill that
+  // worker, and the api holding the request.
+  const heldWorkflow = workflowIds.csvSave(csvOrg.orgId, heldId);
+  const first = await waitFor('the held load started on a worker', () => startedActivity(heldWorkflow, 'loadCsvBlob'), 60_000, 100);
+  const victim = workers.find((w) => first.identity.startsWith(`${w.pid}@`));
+  expect(victim).toBeDefined();
+  victim!.kill('SIGKILL');
+  apis[heldApi]!.proc.kill('SIGKILL');
+  await Promise.all([killed(victim!), killed(apis[heldApi]!.proc)]);
+  // The client of the killed api got no answer (the proxy's 502); the save itself goes on in Temporal.
+  expect((await heldAnswer).status).toBe(502);
+
+  // Temporal gives the load to the other worker once the killed one's heartbeat is missed.
+  const second = await waitFor('the held load retried on the other worker', async () => {
+    const p = await startedActivity(heldWorkflow, 'loadCsvBlob');
+    return p && p.attempt >= 2 ? p : null;
+  }, 90_000, 250);
+  expect(second.identity.startsWith(`${victim!.pid}@`)).toBe(false);
+  await commitBlocks(blob, [csv.slice(0, cut), csv.slice(cut)], true);
+
+  // The surviving api answers everything now (the proxy skips the dead one).
+  const status = await waitFor('the held save saved', async () => {
+    const s = await call(proxy.url, 'GET', `/pipeline/saveCSV/${heldId}?orgId=${csvOrg.orgId}`, { token: adminToken });
+    return (s.body.data?.upload as { status: string } | undefined)?.status === 'saved' ? s : null;
+  }, 60_000, 250);
+  expect(status.status).toBe(200);
+  const heldOut = await stack.env.client.workflow.getHandle(heldWorkflow).result();
+  expect(heldOut).toMatchObject({ tableName: 'held_rows', rowsLoaded: heldRows });
+
+  // After the kill, one more save through the proxy (the surviving api and worker).
+  const late = await saveThroughProxy(csvOrg.orgId, 'plain_4', 100);
+  expect([late.status, late.body.data.rowsLoaded]).toEqual([200, 100]);
+
+  // Every table holds its file's rows exactly once; every upload was saved, once.
+  const counts = withDatabase(stack, csvOrg.databaseName, (db) =>
+    Object.fromEntries(['held_rows', 'plain_1', 'plain_2', 'plain_3', 'plain_4'].map((t) => [t, db.prepare(`select count(*) as n, count(distinct id) as ids, count(distinct _upload_id) as uploads from ${t}`).get()])),
+  );
+  expect(counts).toEqual({
+    held_rows: { n: heldRows, ids: heldRows, uploads: 1 },
+    plain_1: { n: 300, ids: 300, uploads: 1 },
+    plain_2: { n: 600, ids: 600, uploads: 1 },
+    plain_3: { n: 900, ids: 900, uploads: 1 },
+    plain_4: { n: 100, ids: 100, uploads: 1 },
+  });
+  const uploads = await uploadsOf(stack.config, csvOrg.orgId);
+  expect(uploads).toHaveLength(5);
+  expect(uploads.map((u) => u.status)).toEqual(['saved', 'saved', 'saved', 'saved', 'saved']);
+
+  // The pipeline run: one run, succeeded, every row once.
+  const runOut = await stack.env.client.workflow.getHandle(workflowIds.pipelineRun(pipeOrg), runId).result();
+  expect(runOut.status).toBe('succeeded');
+  expect(runOut.pipelines[0]!.rowsMoved).toBe(files * rowsPerFile);
+  const runs = await call(proxy.url, 'GET', `/pipeline/runs/${pipeOrg}`, { token: adminToken });
+  expect(runs.status).toBe(200);
+  expect((runs.body.data!.runs as { runId: string; status: string }[]).map((r) => [r.runId, r.status])).toEqual([[runId, 'succeeded']]);
+  const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, names.databaseName), { readonly: true });
+  try {
+    for (let f = 0; f < files; f++) expect(db.prepare(`select count(*) as n from part_${f}`).get()).toEqual({ n: rowsPerFile });
+  } finally {
+    db.close();
+  }
+});
+
