@@ -34,7 +34,7 @@ import { quickbooksSyncWorkflow } from './sync';
 const { quickbooksChangeTarget, consolidationConfigured } = proxyActivities<Activities>(shortCall);
 
 /** The workflow of one QuickBooks connection's notifications. */
-export const quickbooksChangesWorkflowId = (accountId: string) => `quickbooks-changes-${accountId}`;
+export const quickbooksChangesWorkflowId = workflowIds.quickbooksChanges;
 
 /** One changed object, as Intuit named it. */
 export interface QuickBooksChange {
