@@ -22,18 +22,16 @@ import Database from 'better-sqlite3';
 import mongoose from 'mongoose';
 import { existsSync, rmSync } from 'node:fs';
 import type { Config } from '../common/config';
+import { CONNECTOR_LIST } from '../common/connectors';
 import { fail } from '../common/failures';
 import { logger } from '../common/logger';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../common/models/app-setting';
 import { AuditRecord } from '../common/models/audit';
-import { NetSuiteAccount } from '../common/models/netsuite-account';
 import { OAuthState } from '../common/models/oauth-state';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
-import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { ResetToken } from '../common/models/reset-token';
-import { SageAccount } from '../common/models/sage-account';
-import { SYNC_PROVIDERS, type SyncProvider } from '../common/models/sync-run';
+import type { SyncProvider } from '../common/models/sync-run';
 import { deleteLegacyRuns, deleteLegacyUploads, legacyUploadsOf } from '../common/records/run-migration';
 import { forgetRunStore, withRunStore } from '../common/records/run-store';
 import { forgetUploadOrganizations } from '../common/records/uploads';
@@ -214,12 +212,7 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       if (!(await markedOrganization(orgId))) return { deleted: [] };
       const client = temporal();
       const ids = new Set<string>();
-      const accounts: Record<SyncProvider, { _id: unknown }[]> = {
-        quickbooks: await QuickBooksAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-        sage: await SageAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-        netsuite: await NetSuiteAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-      };
-      for (const provider of SYNC_PROVIDERS) for (const a of accounts[provider]) ids.add(syncScheduleId(provider, String(a._id)));
+      for (const c of CONNECTOR_LIST) for (const a of await c.model.find({ organization_id: orgId }, { _id: 1 }).lean()) ids.add(syncScheduleId(c.key, String(a._id)));
       for await (const s of client.schedule.list({ query: `OrganizationId = '${orgId}'` })) ids.add(s.scheduleId);
       const deleted: string[] = [];
       for (const id of ids) {
@@ -258,16 +251,18 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       if (!(await markedOrganization(orgId))) return { accounts: 0, oauthStates: 0, pendingConnections: 0 };
       // A pending connection names no organization: its connect workflow does (sage-connect-<pendingId>, netsuite-connect-<pendingId>).
       const pendingIds: string[] = [];
-      for await (const w of temporal().workflow.list({ query: `OrganizationId = '${orgId}' AND WorkflowType IN ('sageConnectWorkflow', 'netsuiteConnectWorkflow')` })) {
-        const id = /^(?:sage|netsuite)-connect-([a-f0-9]{24})$/.exec(w.workflowId)?.[1];
+      // The credentials connectors' connect workflows hold a pending record (<key>-connect-<pendingId>).
+      const credentials = CONNECTOR_LIST.filter((c) => c.connection);
+      const types = credentials.map((c) => `'${c.connectWorkflow}'`).join(', ');
+      const idOf = new RegExp(`^(?:${credentials.map((c) => c.key).join('|')})-connect-([a-f0-9]{24})$`);
+      for await (const w of temporal().workflow.list({ query: `OrganizationId = '${orgId}' AND WorkflowType IN (${types})` })) {
+        const id = idOf.exec(w.workflowId)?.[1];
         if (id) pendingIds.push(id);
       }
       const pending = pendingIds.length ? (await PendingConnection.deleteMany({ _id: { $in: pendingIds } })).deletedCount : 0;
       const oauthStates = (await OAuthState.deleteMany({ organization_id: orgId })).deletedCount;
-      const accounts =
-        (await QuickBooksAccount.deleteMany({ organization_id: orgId })).deletedCount +
-        (await SageAccount.deleteMany({ organization_id: orgId })).deletedCount +
-        (await NetSuiteAccount.deleteMany({ organization_id: orgId })).deletedCount;
+      let accounts = 0;
+      for (const c of CONNECTOR_LIST) accounts += (await c.model.deleteMany({ organization_id: orgId })).deletedCount;
       return { accounts, oauthStates, pendingConnections: pending };
     },
 

@@ -16,10 +16,8 @@ import { consolidationRouter } from './resources/consolidation/router';
 import { tablesRouter } from './resources/tables/router';
 import { reportsRouter } from './resources/reports/router';
 import { pipelineFilesRouter } from './resources/files/router';
-import { quickbooksRouter } from './resources/quickbooks/router';
+import { connectorMounts } from './resources/connectors/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
-import { sageRouter } from './resources/sage/router';
-import { netsuiteRouter } from './resources/netsuite/router';
 import { contactRouter } from './resources/contact/router';
 import { organizationsRouter } from './resources/organizations/router';
 import { usersRouter } from './resources/users/router';
@@ -72,9 +70,8 @@ export function createApp(deps: AppDeps): Express {
     ['/onboard', onboardRouter(deps)],
     ['/pipeline', pipelinesRouter(deps)],
     ['/pipeline', pipelineFilesRouter(deps)],
-    ['/quickbooks', quickbooksRouter(deps)],
-    ['/sage', sageRouter(deps)],
-    ['/netsuite', netsuiteRouter(deps)],
+    // One router per connector (common/connectors), at /quickbooks, /sage, /netsuite.
+    ...connectorMounts(deps),
     ['/user', usersRouter(deps)],
     ['/organization', organizationsRouter(deps)],
     ['/contact-us', contactRouter(deps)],

@@ -1,8 +1,14 @@
 // Names shared by the api (which starts and queries workflows) and the worker.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { SyncProvider } from './contract/connections';
 
 /** Search attribute registered on the dev server (`--search-attribute OrganizationId=Keyword`). */
 export const ORGANIZATION_ID = defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD);
+
+/** A connector's sync of one connection: sync-<provider>-<accountId> (a schedule appends its time). */
+const sync = (provider: SyncProvider, accountId: string) => `sync-${provider}-${accountId}`;
+/** A connector's connect attempt: <provider>-connect-<the single-use state's or pending credentials' id>. */
+const connect = (provider: SyncProvider, attemptId: string) => `${provider}-connect-${attemptId}`;
 
 /** Workflow IDs derive from the business key so a repeated request finds the running one. */
 export const workflowIds = {
@@ -11,15 +17,18 @@ export const workflowIds = {
   csvSave: (orgId: string, uploadId: string) => `csv-${orgId}-${uploadId}`,
   pipelineRun: (orgId: string) => `pipelines-${orgId}`,
   consolidation: (orgId: string) => `consolidate-${orgId}`,
-  quickbooksSync: (accountId: string) => `sync-quickbooks-${accountId}`,
-  sageSync: (accountId: string) => `sync-sage-${accountId}`,
-  netsuiteSync: (accountId: string) => `sync-netsuite-${accountId}`,
-  quickbooksConnect: (stateId: string) => `quickbooks-connect-${stateId}`,
-  sageConnect: (pendingId: string) => `sage-connect-${pendingId}`,
-  netsuiteConnect: (pendingId: string) => `netsuite-connect-${pendingId}`,
+  sync,
+  quickbooksSync: (accountId: string) => sync('quickbooks', accountId),
+  sageSync: (accountId: string) => sync('sage', accountId),
+  netsuiteSync: (accountId: string) => sync('netsuite', accountId),
+  connect,
+  quickbooksConnect: (stateId: string) => connect('quickbooks', stateId),
+  sageConnect: (pendingId: string) => connect('sage', pendingId),
+  netsuiteConnect: (pendingId: string) => connect('netsuite', pendingId),
   /** Table names compare without case in the warehouse: a delete of Sales finds one of sales running. */
   tableDelete: (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`,
   organizationDelete: (orgId: string) => `organization-delete-${orgId}`,
+  /** The QuickBooks change notifications of one connection (POST /quickbooks/webhooks signals it). */
   quickbooksChanges: (accountId: string) => `quickbooks-changes-${accountId}`,
 };
 

@@ -4,7 +4,7 @@
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import { PROGRESS_QUERY } from '../common/temporal';
 import type { ActivityOptions } from '@temporalio/workflow';
-import type { SyncTrigger } from '../common/contract/connections';
+import type { SyncProvider, SyncTrigger } from '../common/contract/connections';
 import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
@@ -52,7 +52,7 @@ function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;
 }
 
-async function runSync(provider: 'quickbooks' | 'sage' | 'netsuite', input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
+async function runSync(provider: SyncProvider, input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
   const progress: SyncProgress = { step: 'starting', rangesDone: 0, rangesTotal: 0, rows: {} };
   setHandler(progressQuery, () => progress);
   const periods: string[] = [];

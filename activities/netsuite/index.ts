@@ -14,7 +14,7 @@ import { logger } from '../../common/logger';
 import { NetSuiteAccount, type NetSuiteAccountDoc } from '../../common/models/netsuite-account';
 import { NetSuiteKeyError } from '../../common/netsuite';
 import { requireDatabase } from '../../common/org-resources';
-import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
+import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE } from '../connectors/periods';
 import { connectorTables, type Row } from '../connectors/tables';
 import { createWarehouse, type Warehouse } from '../warehouse';
@@ -162,15 +162,7 @@ function resumed(accountId: string, months: string[]): LinesProgress | null {
 }
 
 export function createNetSuiteActivities({ config, warehouse = createWarehouse(config) }: { config: Config; warehouse?: Warehouse }) {
-  const guarded =
-    <I, O>(fn: (input: I) => Promise<O>) =>
-    async (input: I): Promise<O> => {
-      try {
-        return await fn(input);
-      } catch (e) {
-        throw netsuiteFailure(e, config, Context.current().info.attempt);
-      }
-    };
+  const guarded = guardedBy((e, attempt) => netsuiteFailure(e, config, attempt));
 
   const write = async (orgId: string, databaseName: string, replacements: Parameters<Awaited<ReturnType<Warehouse['openConnectorWriter']>>['replace']>[0]) => {
     const db = await warehouse.openConnectorWriter({ orgId, databaseName });

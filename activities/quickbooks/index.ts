@@ -5,7 +5,7 @@
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
 import { createWarehouse, type Warehouse } from '../warehouse';
-import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
+import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
 import { connectorTables, type Row } from '../connectors/tables';
 import { requireDatabase } from '../../common/org-resources';
@@ -39,15 +39,7 @@ export function quickBooksFailure(e: unknown, cfg: Config): unknown {
 const ts = () => new Date().toISOString();
 
 export function createQuickBooksActivities({ config, warehouse = createWarehouse(config) }: { config: Config; warehouse?: Warehouse }) {
-  const guarded =
-    <I, O>(fn: (input: I) => Promise<O>) =>
-    async (input: I): Promise<O> => {
-      try {
-        return await fn(input);
-      } catch (e) {
-        throw quickBooksFailure(e, config);
-      }
-    };
+  const guarded = guardedBy((e) => quickBooksFailure(e, config));
 
   return {
     syncQuickBooksAccounts: guarded(async ({ accountId }: SyncQuickBooksAccountsInput): Promise<SyncOutput> => {

@@ -4,9 +4,7 @@
 import { Context } from '@temporalio/activity';
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
-import { QuickBooksAccount } from '../../common/models/quickbooks-account';
-import { SageAccount } from '../../common/models/sage-account';
-import { NetSuiteAccount } from '../../common/models/netsuite-account';
+import { accountModel } from '../../common/connectors';
 import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
 import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
 import { businessFailure, FailureType } from '../connectors/failures';
@@ -38,8 +36,6 @@ function execution(): { workflowId: string; runId: string } {
   if (!e) throw new Error('sync run activities must run inside a workflow');
   return e;
 }
-
-const accountModel = (provider: SyncProvider) => ({ quickbooks: QuickBooksAccount, sage: SageAccount, netsuite: NetSuiteAccount })[provider] as unknown as typeof QuickBooksAccount;
 
 /** Why a connection whose credentials were refused does not sync, in its provider's words. */
 const RECONNECT: Record<SyncProvider, string> = {

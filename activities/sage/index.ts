@@ -5,7 +5,7 @@ import type { Config } from '../../common/config';
 import { createWarehouse, type Warehouse } from '../warehouse';
 import { decryptSecret } from '../../common/crypto';
 import { SageAccount } from '../../common/models/sage-account';
-import { businessFailure, FailureType, rateLimited } from '../connectors/failures';
+import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
 import { connectorTables, type Row } from '../connectors/tables';
 import { requireDatabase } from '../../common/org-resources';
@@ -93,15 +93,7 @@ const dateXml = (tag: string, ymd: string) => {
 };
 
 export function createSageActivities({ config, warehouse = createWarehouse(config) }: { config: Config; warehouse?: Warehouse }) {
-  const guarded =
-    <I, O>(fn: (input: I) => Promise<O>) =>
-    async (input: I): Promise<O> => {
-      try {
-        return await fn(input);
-      } catch (e) {
-        throw sageFailure(e, config, Context.current().info.attempt);
-      }
-    };
+  const guarded = guardedBy((e, attempt) => sageFailure(e, config, attempt));
 
   return {
     syncSageGlAccounts: guarded(async ({ accountId }: SyncSageAccountsInput): Promise<SageSyncOutput> => {

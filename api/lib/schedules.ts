@@ -2,18 +2,15 @@
 // while the connection is inactive, deleted with it. Part of the api's gateway to Temporal (it owns the client).
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptionsAction } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
+import { CONNECTOR_LIST } from '../../common/connectors';
 import type { SyncProvider } from '../../common/models/sync-run';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
-import { netsuiteSyncWorkflow, quickbooksSyncWorkflow, sageSyncWorkflow } from '../../workflows/sync';
+import * as syncWorkflows from '../../workflows/sync';
 
 export const syncScheduleId = (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`;
 
-/** Each provider's sync workflow: the workflow itself (its type is its name) and its ID from the account. */
-export const SYNC_WORKFLOWS: Record<SyncProvider, { type: typeof quickbooksSyncWorkflow; id: (accountId: string) => string }> = {
-  quickbooks: { type: quickbooksSyncWorkflow, id: workflowIds.quickbooksSync },
-  sage: { type: sageSyncWorkflow, id: workflowIds.sageSync },
-  netsuite: { type: netsuiteSyncWorkflow, id: workflowIds.netsuiteSync },
-};
+/** Each connector's sync workflow, the function its definition names (started and scheduled by the function itself). */
+export const SYNC_WORKFLOWS = Object.fromEntries(CONNECTOR_LIST.map((c) => [c.key, syncWorkflows[c.syncWorkflow]])) as Record<SyncProvider, typeof syncWorkflows.quickbooksSyncWorkflow>;
 
 export interface SyncScheduleInput {
   provider: SyncProvider;
@@ -27,9 +24,9 @@ export interface SyncScheduleInput {
 function action(input: SyncScheduleInput): ScheduleOptionsAction {
   return {
     type: 'startWorkflow',
-    workflowType: SYNC_WORKFLOWS[input.provider].type,
+    workflowType: SYNC_WORKFLOWS[input.provider],
     // Temporal appends the scheduled time to this ID for each run.
-    workflowId: SYNC_WORKFLOWS[input.provider].id(input.accountId),
+    workflowId: workflowIds.sync(input.provider, input.accountId),
     args: [{ accountId: input.accountId, trigger: 'schedule' }],
     taskQueue: input.taskQueue,
     typedSearchAttributes: new TypedSearchAttributes([{ key: ORGANIZATION_ID, value: input.orgId }]),

@@ -1,17 +1,21 @@
 // The contract of the accounting connections as the api answers them (common/models:
-// publicQuickBooksAccount, publicSageAccount, publicNetSuiteAccount, publicSyncRun) and the web app reads them: zod
+// connector-account.ts and each connector's model, publicSyncRun) and the web app reads them: zod
 // schemas, their types inferred for the web app, checked against real answers by
 // test/quickbooks.test.ts, test/sage.test.ts and test/netsuite.test.ts; api/openapi.ts shows them for the 200 answers
 // that carry connections or sync runs. Pure: zod only.
 import { z } from 'zod';
 
-/** active/inactive are set by the user; reconnect_needed when Intuit refused the refresh token. */
-export const QUICKBOOKS_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
+/** active/inactive are set by the user; reconnect_needed when the ledger refused the stored credentials. */
+export const CONNECTION_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+/** reconnect_needed when Intuit refused the refresh token. */
+export const QUICKBOOKS_STATUSES = CONNECTION_STATUSES;
 export type QuickBooksStatus = (typeof QUICKBOOKS_STATUSES)[number];
+/** Sage Intacct connections are never marked reconnect_needed (a refused password fails the sync). */
 export const SAGE_STATUSES = ['active', 'inactive'] as const;
 export type SageStatus = (typeof SAGE_STATUSES)[number];
-/** active/inactive are set by the user; reconnect_needed when NetSuite refused the stored key or certificate. */
-export const NETSUITE_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
+/** reconnect_needed when NetSuite refused the stored key or certificate. */
+export const NETSUITE_STATUSES = CONNECTION_STATUSES;
 export type NetSuiteStatus = (typeof NETSUITE_STATUSES)[number];
 export const SYNC_PROVIDERS = ['quickbooks', 'sage', 'netsuite'] as const;
 export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
@@ -26,33 +30,30 @@ const when = z.string().datetime({ offset: true });
 /** Hours between scheduled syncs. */
 const syncIntervalHours = z.number().positive();
 
-export const quickBooksAccountSchema = z.object({
-  id: z.string(),
-  /** The same id under the name the spec's first clients read. */
-  _id: z.string(),
-  organization_id: z.string(),
-  status: z.enum(QUICKBOOKS_STATUSES),
-  /** status is reconnect_needed. */
-  reconnectNeeded: z.boolean(),
-  last_synced: when.nullable(),
-  companyName: z.string(),
-  realmId: z.string(),
-  syncIntervalHours,
-  lastError: z.string().nullable(),
-});
+/**
+ * The answer of one connection: the fields every connector answers (id, organization, status,
+ * schedule, last sync and error), with the connector's own fields after last_synced. Each
+ * connector's answer schema is this factory with its statuses and fields.
+ */
+export function connectionAnswerSchema<S extends readonly [string, ...string[]], F extends z.ZodRawShape>(statuses: S, own: F) {
+  return z.object({
+    id: z.string(),
+    /** The same id under the name the spec's first clients read. */
+    _id: z.string(),
+    organization_id: z.string(),
+    status: z.enum(statuses as unknown as [S[number], ...S[number][]]),
+    /** status is reconnect_needed (always false for a connector that never needs one). */
+    reconnectNeeded: z.boolean(),
+    last_synced: when.nullable(),
+    ...own,
+    syncIntervalHours,
+    lastError: z.string().nullable(),
+  });
+}
 
-export const sageAccountSchema = z.object({
-  id: z.string(),
-  _id: z.string(),
-  organization_id: z.string(),
-  status: z.enum(SAGE_STATUSES),
-  last_synced: when.nullable(),
-  sageCompanyID: z.string(),
-  sageUserID: z.string(),
-  sageSenderID: z.string(),
-  syncIntervalHours,
-  lastError: z.string().nullable(),
-});
+export const quickBooksAccountSchema = connectionAnswerSchema(QUICKBOOKS_STATUSES, { companyName: z.string(), realmId: z.string() });
+
+export const sageAccountSchema = connectionAnswerSchema(SAGE_STATUSES, { sageCompanyID: z.string(), sageUserID: z.string(), sageSenderID: z.string() });
 
 /** A NetSuite subsidiary as the last sync found it (each is an entity of trial_balance and the consolidation). */
 export const netSuiteSubsidiarySchema = z.object({
@@ -64,14 +65,7 @@ export const netSuiteSubsidiarySchema = z.object({
   entity: z.string(),
 });
 
-export const netSuiteAccountSchema = z.object({
-  id: z.string(),
-  _id: z.string(),
-  organization_id: z.string(),
-  status: z.enum(NETSUITE_STATUSES),
-  /** status is reconnect_needed. */
-  reconnectNeeded: z.boolean(),
-  last_synced: when.nullable(),
+export const netSuiteAccountSchema = connectionAnswerSchema(NETSUITE_STATUSES, {
   /** The NetSuite account ID (1234567, 1234567_SB1). */
   accountId: z.string(),
   /** The integration record's client ID and the certificate ID of the mapping (the private key is never answered). */
@@ -80,8 +74,6 @@ export const netSuiteAccountSchema = z.object({
   /** How the key signs: PS256 (RSA) or ES256/ES384/ES512 (EC). */
   algorithm: z.string(),
   subsidiaries: z.array(netSuiteSubsidiarySchema),
-  syncIntervalHours,
-  lastError: z.string().nullable(),
 });
 
 /** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs, GET /netsuite/sync-runs). */

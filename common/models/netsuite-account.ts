@@ -1,6 +1,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { NETSUITE_STATUSES, type NetSuiteAccountAnswer } from '../contract/connections';
 import { netsuiteEntityKey } from '../netsuite';
+import { connectionAnswer, connectorAccountSchema } from './connector-account';
 
 // active/inactive are set by the user; reconnect_needed when NetSuite refused the stored key or certificate.
 export { NETSUITE_STATUSES, type NetSuiteStatus } from '../contract/connections';
@@ -24,28 +25,19 @@ const periodSchema = new Schema(
   { _id: false },
 );
 
-const netSuiteAccountSchema = new Schema(
-  {
-    organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true, index: true },
-    /** The NetSuite account ID, canonical (common/netsuite.ts normalizeAccountId). */
-    accountId: { type: String, required: true },
-    clientId: { type: String, required: true },
-    certificateId: { type: String, required: true },
-    algorithm: { type: String, required: true },
-    /** The certificate's private key (PEM), encrypted with common/crypto; never answered or logged. */
-    privateKeyEnc: { type: String, required: true, select: false },
-    status: { type: String, enum: NETSUITE_STATUSES, default: 'active' },
-    connectedBy: { type: Schema.Types.ObjectId, ref: 'User' },
-    syncIntervalHours: { type: Number, required: true },
-    last_synced: { type: Date, default: null },
-    lastError: { type: String, default: null },
-    /** What the last sync's master data step found: subsidiary names (entity names), posting periods and the primary book (the trial balance steps read them). */
-    subsidiaries: { type: [subsidiarySchema], default: [] },
-    periods: { type: [periodSchema], default: [] },
-    primaryBook: { type: String, default: null },
-  },
-  { timestamps: true },
-);
+const netSuiteAccountSchema = connectorAccountSchema(NETSUITE_STATUSES, {
+  /** The NetSuite account ID, canonical (common/netsuite.ts normalizeAccountId). */
+  accountId: { type: String, required: true },
+  clientId: { type: String, required: true },
+  certificateId: { type: String, required: true },
+  algorithm: { type: String, required: true },
+  /** The certificate's private key (PEM), encrypted with common/crypto; never answered or logged. */
+  privateKeyEnc: { type: String, required: true, select: false },
+  /** What the last sync's master data step found: subsidiary names (entity names), posting periods and the primary book (the trial balance steps read them). */
+  subsidiaries: { type: [subsidiarySchema], default: [] },
+  periods: { type: [periodSchema], default: [] },
+  primaryBook: { type: String, default: null },
+});
 netSuiteAccountSchema.index({ organization_id: 1, accountId: 1 }, { unique: true });
 
 export type NetSuiteAccountDoc = InferSchemaType<typeof netSuiteAccountSchema> & { _id: mongoose.Types.ObjectId };
@@ -55,18 +47,11 @@ export const NetSuiteAccount = mongoose.model('NetSuiteAccount', netSuiteAccount
 /** The account as answers carry it (no key; dates as ISO text). */
 export function publicNetSuiteAccount(a: NetSuiteAccountDoc): NetSuiteAccountAnswer {
   return {
-    id: String(a._id),
-    _id: String(a._id),
-    organization_id: String(a.organization_id),
-    status: a.status,
-    reconnectNeeded: a.status === 'reconnect_needed',
-    last_synced: a.last_synced ? a.last_synced.toISOString() : null,
+    ...connectionAnswer(a),
     accountId: a.accountId,
     clientId: a.clientId,
     certificateId: a.certificateId,
     algorithm: a.algorithm,
     subsidiaries: (a.subsidiaries ?? []).map((s) => ({ id: s.id, name: s.name, currency: s.currency ?? null, parent: s.parent ?? null, entity: netsuiteEntityKey(a.accountId, s.id) })),
-    syncIntervalHours: a.syncIntervalHours,
-    lastError: a.lastError ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { SYNC_PROVIDERS } from '../contract/connections';
 
 /**
  * Credentials waiting to be verified by the worker before a connection is stored (Sage
@@ -8,7 +9,7 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
  */
 const pendingConnectionSchema = new Schema(
   {
-    provider: { type: String, enum: ['sage', 'netsuite'], required: true },
+    provider: { type: String, enum: SYNC_PROVIDERS, required: true },
     /** The credentials as JSON, encrypted with common/crypto. */
     secretEnc: { type: String, required: true },
     expiresAt: { type: Date, required: true },

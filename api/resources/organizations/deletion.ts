@@ -3,11 +3,9 @@
 // organization-delete workflow (workflows/organization-delete.ts), which a repeated request joins.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Config } from '../../../common/config';
+import { CONNECTOR_LIST, CONNECTORS } from '../../../common/connectors';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../../../common/models/app-setting';
-import { NetSuiteAccount } from '../../../common/models/netsuite-account';
 import { Organization, type OrganizationDoc } from '../../../common/models/organization';
-import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
-import { SageAccount } from '../../../common/models/sage-account';
 import type { SyncProvider } from '../../../common/models/sync-run';
 import { withRunStore } from '../../../common/records/run-store';
 import { User, type UserDoc } from '../../../common/models/user';
@@ -17,7 +15,6 @@ import { csvSaveWorkflow } from '../../../workflows/csv-save';
 import { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from '../../../workflows/onboarding';
 import { organizationDeleteWorkflow } from '../../../workflows/organization-delete';
 import { pipelineRunWorkflow } from '../../../workflows/pipelines';
-import { netsuiteSyncWorkflow, quickbooksSyncWorkflow, sageSyncWorkflow } from '../../../workflows/sync';
 import { audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
 import { ORGANIZATION_NOT_FOUND } from '../../lib/organization';
@@ -26,16 +23,14 @@ import { workflowStart } from '../../lib/temporal';
 /** The deletion's workflow id: one per organization, so a repeated request finds the running one. */
 export const organizationDeleteWorkflowId = workflowIds.organizationDelete;
 
-const PROVIDER_NAMES: Record<SyncProvider, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
-// Workflow types as Temporal lists them: each workflow's function name.
-const SYNC_TYPES: Record<string, SyncProvider> = { [quickbooksSyncWorkflow.name]: 'quickbooks', [sageSyncWorkflow.name]: 'sage', [netsuiteSyncWorkflow.name]: 'netsuite' };
+const SYNC_TYPES: Record<string, SyncProvider> = Object.fromEntries(CONNECTOR_LIST.map((c) => [c.syncWorkflow, c.key]));
 const ONBOARDING_TYPES = new Set([onboardOrganizationWorkflow, createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow].map((w) => w.name));
 
 const PIPELINE_RUN = 'a pipeline run';
 const CONSOLIDATION = 'a consolidation';
 const ONBOARDING = 'onboarding';
 const CSV_SAVE = 'a CSV save';
-const syncOf = (provider: SyncProvider) => `a ${PROVIDER_NAMES[provider]} sync`;
+const syncOf = (provider: SyncProvider) => `a ${CONNECTORS[provider].displayName} sync`;
 
 /** What a running workflow of the organization is, in the admin's words; null for work a deletion may stop. */
 function workOf(workflowType: string): string | null {
@@ -67,19 +62,15 @@ async function running(temporal: Client, workflowId: string, runId?: string): Pr
  * OrganizationId; it may lag a moment behind a start).
  */
 export async function organizationBusyWith(temporal: Client, cfg: Config, orgId: string): Promise<string[]> {
-  const [qb, sage, ns] = await Promise.all([
-    QuickBooksAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-    SageAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-    NetSuiteAccount.find({ organization_id: orgId }, { _id: 1 }).lean(),
-  ]);
+  const syncs = await Promise.all(
+    CONNECTOR_LIST.map(async (c) => (await c.model.find({ organization_id: orgId }, { _id: 1 }).lean()).map((a): [string, string] => [workflowIds.sync(c.key, String(a._id)), syncOf(c.key)])),
+  );
   const known: [string, string][] = [
     [workflowIds.pipelineRun(orgId), PIPELINE_RUN],
     [workflowIds.consolidation(orgId), CONSOLIDATION],
     [workflowIds.onboarding(orgId), ONBOARDING],
     ...['container', 'database', 'datafactory', 'import'].map((step): [string, string] => [workflowIds.onboardingStep(step, orgId), ONBOARDING]),
-    ...qb.map((a): [string, string] => [workflowIds.quickbooksSync(String(a._id)), syncOf('quickbooks')]),
-    ...sage.map((a): [string, string] => [workflowIds.sageSync(String(a._id)), syncOf('sage')]),
-    ...ns.map((a): [string, string] => [workflowIds.netsuiteSync(String(a._id)), syncOf('netsuite')]),
+    ...syncs.flat(),
   ];
   // Run records still 'running' (none when the organization has no database).
   const { pipelineRuns, syncRuns } = (await withRunStore(cfg, orgId, async (s) => ({ pipelineRuns: await s.runningPipelineRuns(), syncRuns: await s.runningSyncRuns() }))) ?? { pipelineRuns: [], syncRuns: [] };

@@ -1,12 +1,13 @@
-// QuickBooks Online connections: OAuth 2.0 authorization-code flow (our server builds the
-// authorize URL with a stored single-use state, and exchanges the code server-side), the
-// accounts of an organization, their status and schedule, and syncs run now.
-import { WorkflowFailedError } from '@temporalio/client';
+// QuickBooks Online's own routes: the OAuth 2.0 authorization-code flow (our server builds the
+// authorize URL with a stored single-use state, and exchanges the code server-side), whether this
+// server can connect QuickBooks at all, and Intuit's change notifications. The accounts, their
+// status and schedule, syncs run now, their history and removal are every connector's
+// (api/resources/connectors/router.ts registers these first, then those).
 import { Router, type Request } from 'express';
 import { randomBytes } from 'node:crypto';
 import passport from 'passport';
 import { z } from 'zod';
-import { deleteSyncSchedule, upsertSyncSchedule } from '../../lib/schedules';
+import type { ConnectorDefinition } from '../../../common/connectors';
 import { authorizeUrl } from '../../../common/quickbooks-oauth';
 import { encryptSecret } from '../../../common/crypto';
 import { logger } from '../../../common/logger';
@@ -14,17 +15,18 @@ import { OAuthState } from '../../../common/models/oauth-state';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../../common/models/quickbooks-account';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
-import type { ConnectQuickBooksOutput, quickbooksConnectWorkflow } from '../../../workflows/connect';
+import { quickbooksConnectWorkflow, type ConnectQuickBooksOutput } from '../../../workflows/connect';
 import type { AppDeps } from '../../deps';
+import { audit } from '../../lib/audit';
 import { assertOrgAccess, auth } from '../../lib/auth';
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { STILL_RUNNING, resultWithin, workflowStart } from '../../lib/temporal';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
-import { accountStatusBody, exchangeBody, historyQuery, idParams, objectId, optionalOrgId } from './schemas';
-export { SELECT_ORGANIZATION, optionalOrgId, accountStatusBody, idParams, historyQuery, resolveOrgId } from './schemas';
-import { resolveExistingOrgId, runSyncNow, syncHistory, type SyncOutcome } from '../../lib/connections';
+import { optionalOrgId } from '../../lib/connection-schemas';
+import { resolveExistingOrgId, scheduleSync } from '../../lib/connections';
+import { exchangeBody } from './schemas';
 import { quickbooksWebhookHandler } from './webhooks';
 
 /** An authorization must come back within this time. */
@@ -32,13 +34,6 @@ const STATE_TTL_MS = 10 * 60 * 1000;
 /** Connecting is answered when the worker has exchanged the code and stored the account. */
 const CONNECT_WAIT_MS = 60000;
 const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
-
-async function loadAccount(user: UserDoc, id: string): Promise<QuickBooksAccountDoc> {
-  const account = await QuickBooksAccount.findById(id).lean<QuickBooksAccountDoc>();
-  if (!account) throw notFound('QuickBooks account not found');
-  assertOrgAccess(user, String(account.organization_id));
-  return account;
-}
 
 /** Bearer check with the spec's own messages for the token-exchange route. */
 function exchangeUser(req: Request): Promise<UserDoc> {
@@ -53,11 +48,8 @@ function exchangeUser(req: Request): Promise<UserDoc> {
   });
 }
 
-export function quickbooksRouter(deps: AppDeps): Router {
-  const router = Router();
+export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefinition): void {
   const cfg = deps.config;
-  const schedule = (a: QuickBooksAccountDoc, paused: boolean) =>
-    upsertSyncSchedule(deps.temporal, { provider: 'quickbooks', accountId: String(a._id), orgId: String(a.organization_id), intervalHours: a.syncIntervalHours, paused, taskQueue: cfg.TEMPORAL_TASK_QUEUE });
 
   // Intuit's change notifications: signed by Intuit instead of a JWT (webhooks.ts; app.ts reads the raw body).
   router.post('/webhooks', quickbooksWebhookHandler(deps));
@@ -103,8 +95,8 @@ export function quickbooksRouter(deps: AppDeps): Router {
     const stateId = String(issued._id);
     let connected: ConnectQuickBooksOutput;
     try {
-      const handle = await deps.temporal.workflow.start<typeof quickbooksConnectWorkflow>('quickbooksConnectWorkflow', {
-        ...workflowStart(cfg, workflowIds.quickbooksConnect(stateId), orgId),
+      const handle = await deps.temporal.workflow.start(quickbooksConnectWorkflow, {
+        ...workflowStart(cfg, workflowIds.connect(c.key, stateId), orgId),
         args: [{ stateId, orgId, realmId, userId: String(user._id) }],
       });
       const result = await resultWithin(deps.temporal, handle, CONNECT_WAIT_MS);
@@ -118,71 +110,13 @@ export function quickbooksRouter(deps: AppDeps): Router {
 
     const account = (await QuickBooksAccount.findById(connected.accountId).lean<QuickBooksAccountDoc>())!;
     try {
-      await schedule(account, false);
+      await scheduleSync(deps.temporal, cfg, c.key, account, false);
     } catch (e) {
       logger.error({ err: e, realmId, orgId }, 'QuickBooks account not stored');
       if (connected.created) await QuickBooksAccount.deleteOne({ _id: account._id }).catch(() => undefined);
       throw new ApiError(500, 'Failed to add QuickBooks account!');
     }
+    await audit({ actor: user, action: `${c.key}.${connected.created ? 'connect' : 'reconnect'}`, targetType: `${c.key}_account`, targetId: String(account._id), after: publicQuickBooksAccount(account) });
     ok(res, 'tokens exchanged and stored successfully', { account: publicQuickBooksAccount(account), accountMessage: 'QuickBooks account added successfully!' });
   });
-
-  router.get('/accounts', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
-    const accounts = await QuickBooksAccount.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<QuickBooksAccountDoc[]>();
-    ok(res, 'QuickBooks accounts fetched successfully', { accounts: accounts.map(publicQuickBooksAccount) });
-  });
-
-  router.put('/status/:id', auth('admin', 'user'), validate({ params: idParams, body: accountStatusBody }), async (req, res) => {
-    const account = await loadAccount(req.user!, req.params.id as string);
-    const { accountStatus, syncIntervalHours } = req.body as z.infer<typeof accountStatusBody>;
-    if (account.status === 'reconnect_needed' && accountStatus === 'active') throw new ApiError(409, 'Failed to update status', 'QuickBooks authorization has expired: reconnect the account from the Apps screen.');
-    const status = account.status === 'reconnect_needed' ? account.status : accountStatus;
-    const updated = { ...account, status, syncIntervalHours: syncIntervalHours ?? account.syncIntervalHours } as QuickBooksAccountDoc;
-    try {
-      // Schedule first: if Temporal refuses, the stored status stays as it was.
-      await schedule(updated, status !== 'active');
-      await QuickBooksAccount.updateOne({ _id: account._id }, { $set: { status, syncIntervalHours: updated.syncIntervalHours } });
-    } catch (e) {
-      logger.error({ err: e, accountId: String(account._id) }, 'QuickBooks status not updated');
-      throw new ApiError(502, 'Failed to update status');
-    }
-    ok(res, 'Status updated successfully', { account: publicQuickBooksAccount(updated) });
-  });
-
-  const syncBody = z.object({ id: objectId('Account ID is required'), organization_id: optionalOrgId });
-  router.post('/', auth('admin', 'user'), validate({ body: syncBody }), async (req, res) => {
-    const { id, organization_id } = req.body as z.infer<typeof syncBody>;
-    const account = await loadAccount(req.user!, id);
-    if (organization_id && organization_id !== String(account.organization_id)) throw notFound('QuickBooks account not found');
-    if (account.status !== 'active') {
-      const why = account.status === 'reconnect_needed' ? 'QuickBooks authorization has expired: reconnect the account from the Apps screen.' : 'The account is inactive: activate it to sync.';
-      throw new ApiError(409, 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${why}`);
-    }
-    let outcome: SyncOutcome;
-    try {
-      outcome = await runSyncNow(deps.temporal, cfg, 'quickbooks', id, String(account.organization_id));
-    } catch (e) {
-      if (e instanceof WorkflowFailedError) throw new ApiError(httpStatusOf(failureTypeOf(e)), 'Failed to sync QuickBooks account', `Failed to sync QuickBooks account: ${failureMessage(e)}`);
-      throw e;
-    }
-    if (!outcome.done) return void ok(res, 'QuickBooks sync started: it goes on in the background', { workflowId: outcome.workflowId, running: true }, 202);
-    const fresh = await QuickBooksAccount.findById(id).lean<QuickBooksAccountDoc>();
-    ok(res, 'QuickBooks account synced successfully', { ...outcome.result, last_synced: fresh?.last_synced ?? null, account: fresh ? publicQuickBooksAccount(fresh) : undefined });
-  });
-
-  router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
-    const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
-    const account = await loadAccount(req.user!, id);
-    ok(res, 'Sync history fetched successfully', { runs: await syncHistory(cfg, String(account.organization_id), 'quickbooks', id, limit) });
-  });
-
-  router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {
-    const account = await loadAccount(req.user!, req.params.id as string);
-    await deleteSyncSchedule(deps.temporal, 'quickbooks', String(account._id));
-    await QuickBooksAccount.deleteOne({ _id: account._id });
-    ok(res, 'QuickBooks account removed', { id: String(account._id) });
-  });
-
-  return router;
 }

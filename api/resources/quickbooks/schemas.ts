@@ -1,37 +1,5 @@
-// The quickbooks resource's request schemas: what its routes validate and what api/openapi.ts
-// describes (one definition each).
-import mongoose from 'mongoose';
+// The quickbooks resource's own request schema (the shared ones: api/lib/connection-schemas.ts).
 import { z } from 'zod';
-import type { UserDoc } from '../../../common/models/user';
-import { assertOrgAccess } from '../../lib/auth';
-import { ApiError } from '../../lib/errors';
-import { orgIdSchema } from '../../lib/organization';
-
-export const SELECT_ORGANIZATION = 'Please select an organization or ensure you are properly logged in';
-
-export const objectId = (msg: string) =>
-  z
-    .string({ required_error: msg, invalid_type_error: msg })
-    .trim()
-    .min(1, msg)
-    .refine((v) => mongoose.isValidObjectId(v), msg);
-
-/** An optional organization id: absent -> the user's own (resolveOrgId); malformed -> 400 naming it. */
-export const optionalOrgId = z.preprocess((v) => (v === '' || v === null || v === 'undefined' || v === 'null' ? undefined : v), orgIdSchema.optional());
-export const accountStatusBody = z.object({
-  accountStatus: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'accountStatus must be active or inactive' }) }),
-  syncIntervalHours: z.coerce.number({ invalid_type_error: 'syncIntervalHours must be a number of hours' }).min(1, 'syncIntervalHours must be between 1 and 720').max(720, 'syncIntervalHours must be between 1 and 720').optional(),
-});
-export const idParams = z.object({ id: objectId('Account not found') });
-export const historyQuery = z.object({ id: objectId('Account ID is required'), limit: z.coerce.number().int().min(1).max(100).default(20) });
-
-/** The organization a request is about: a user's own (or the one it names, if its own); an admin must name one. */
-export function resolveOrgId(user: UserDoc, named: string | undefined): string {
-  const orgId = named ?? (user.role !== 'admin' && user.organization_id ? String(user.organization_id) : undefined);
-  if (!orgId) throw new ApiError(400, SELECT_ORGANIZATION);
-  assertOrgAccess(user, orgId);
-  return orgId;
-}
 
 export const exchangeBody = z.object({
   code: z.string({ required_error: 'Authorization code is required', invalid_type_error: 'Authorization code is required' }).trim().min(1, 'Authorization code is required').max(2000),

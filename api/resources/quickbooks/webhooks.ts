@@ -10,7 +10,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '../../../common/logger';
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
-import { quickbooksChangesSignal, quickbooksChangesWorkflowId, type QuickBooksChange, type quickbooksChangesWorkflow, type QuickBooksChangesSignal } from '../../../workflows/quickbooks-changes';
+import { workflowIds } from '../../../common/temporal';
+import { quickbooksChangesSignal, quickbooksChangesWorkflow, type QuickBooksChange } from '../../../workflows/quickbooks-changes';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
@@ -125,8 +126,8 @@ export function quickbooksWebhookHandler(deps: AppDeps): RequestHandler {
         accounts.map((a) => {
           const accountId = String(a._id);
           const orgId = String(a.organization_id);
-          return deps.temporal.workflow.signalWithStart<typeof quickbooksChangesWorkflow, [QuickBooksChangesSignal]>('quickbooksChangesWorkflow', {
-            ...workflowStart(cfg, quickbooksChangesWorkflowId(accountId), orgId),
+          return deps.temporal.workflow.signalWithStart(quickbooksChangesWorkflow, {
+            ...workflowStart(cfg, workflowIds.quickbooksChanges(accountId), orgId),
             args: [{ accountId, orgId, debounceSeconds: cfg.QBO_WEBHOOK_DEBOUNCE_SECONDS }],
             signal: quickbooksChangesSignal,
             signalArgs: [{ changes }],

@@ -1,0 +1,38 @@
+// Sage Intacct: typed credentials (sender and user), checked by the worker with getAPISession
+// (activities/sage/connect.ts) before they are stored; the sync in activities/sage/, Intacct's
+// XML gateway in simulators/intacct.ts.
+import { encryptSecret } from '../crypto';
+import { publicSageAccount, SageAccount } from '../models/sage-account';
+import { defineConnector, field, secret } from './definition';
+
+export const sage = defineConnector({
+  key: 'sage',
+  displayName: 'Sage',
+  ledgerName: 'Sage Intacct',
+  auth: 'credentials',
+  model: SageAccount,
+  answer: publicSageAccount,
+  connection: {
+    fields: {
+      sageUserID: field('Sage user ID'),
+      sageUserPassword: secret('Sage user password'),
+      sageSenderID: field('Sage sender ID'),
+      sageSenderPassword: secret('Sage sender password'),
+      sageCompanyID: field('Sage company ID'),
+    },
+    key: (b) => ({ sageCompanyID: b.sageCompanyID, sageUserID: b.sageUserID }),
+    secret: (b) => ({ senderId: b.sageSenderID, senderPassword: b.sageSenderPassword, companyId: b.sageCompanyID, userId: b.sageUserID, userPassword: b.sageUserPassword }),
+    stored: (b, cfg) => ({
+      sageSenderID: b.sageSenderID,
+      sageUserPasswordEnc: encryptSecret(b.sageUserPassword, cfg.ENCRYPTION_KEY),
+      sageSenderPasswordEnc: encryptSecret(b.sageSenderPassword, cfg.ENCRYPTION_KEY),
+    }),
+  },
+  reconnect: null,
+  answers: 'bare',
+  syncWorkflow: 'sageSyncWorkflow',
+  connectWorkflow: 'sageConnectWorkflow',
+  syncActivities: ['syncSageGlAccounts', 'syncSageTrialBalance'],
+  tables: ['sage_gl_accounts', 'sage_trial_balance'],
+  simulator: 'simulators/intacct.ts',
+});
