@@ -163,12 +163,6 @@ const unnamedVariables = (variables: string[], doc: string) => variables.filter(
 
 // --- the checks -----------------------------------------------------------------------------
 
-/**
- * Pages another change of the same issue writes (docs/connectors.md comes with the connectors'
- * refactor): a link to one is accepted while it is missing. Remove the entry once the page is in.
- */
-const PAGES_WRITTEN_ELSEWHERE = ['docs/connectors.md'];
-
 const README = join(ROOT, 'README.md');
 const DOCS = join(ROOT, 'docs');
 const docPages = () => readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f));
@@ -188,15 +182,8 @@ describe('links in the README and docs/', () => {
   it('every relative link reaches a file, and a heading when it names one', () => {
     const files = [README, ...docPages()];
     expect(files.length).toBeGreaterThan(5);
-    const pending = new Set(PAGES_WRITTEN_ELSEWHERE.map((p) => join(ROOT, p)));
-    const readDoc = (path: string) => (pending.has(path) && !existsSync(path) ? '' : readFromDisk(path));
-    const broken = files.flatMap((f) => brokenLinks(f, read(f), readDoc).map((b) => `${relative(ROOT, f)}: ${b}`));
+    const broken = files.flatMap((f) => brokenLinks(f, read(f), readFromDisk).map((b) => `${relative(ROOT, f)}: ${b}`));
     expect(broken).toEqual([]);
-  });
-
-  it('accepts a missing page only while another change is writing it', () => {
-    const arrived = PAGES_WRITTEN_ELSEWHERE.filter((p) => existsSync(join(ROOT, p)));
-    expect(arrived.map((p) => `${p} exists now: remove it from PAGES_WRITTEN_ELSEWHERE`)).toEqual([]);
   });
 
   it('would flag a missing file, a missing heading and a missing local heading, not URLs or code', () => {
