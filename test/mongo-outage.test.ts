@@ -41,10 +41,10 @@ beforeAll(async () => {
   ({ token } = await userWithToken(stack.app, { email: 'outage-admin@example.com', role: 'admin' }));
 }, 120_000);
 afterAll(async () => {
-  if (ferret && ferret.exitCode === null && ferret.signalCode === null) {
-    await stack.stop();
-    await stopFerret();
-  }
+  // A failed assertion may leave FerretDB stopped: bring it back, so the stack stops cleanly.
+  if (ferret && (ferret.exitCode !== null || ferret.signalCode !== null)) await startFerret();
+  await stack?.stop();
+  if (ferret) await stopFerret();
   rmSync(dataDir, { recursive: true, force: true });
 }, 120_000);
 
