@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: bootstraps the tools, then runs the whole local stack with state under .data/.
-// Ctrl-C stops every child; the next start keeps all data.
+// Ctrl-C stops every child; the next start keeps all data. A worker that dies is started again
+// (with a growing delay, said on the console): its workflows resume where they were, and the api,
+// Temporal, FerretDB and Azurite go on running. An api that dies still stops everything.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProcessGroup, assertPortsFree, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ProcessGroup, assertPortsFree, keepRunning, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
 import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
-import { simulatorEnv, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
+import { simulatorEnv, simulatorOverrides, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
 const env = process.env;
@@ -75,8 +77,10 @@ await main(async () => {
     const ready = await startSimulators(group, { dataDir, ports, appUrl: `http://127.0.0.1:${ports.app}` });
     simulatorReady = ready;
     simulated = simulatorEnv(env, ready.env);
+    const overrides = simulatorOverrides(env, ready.env);
     const { intacct, netsuite } = ready.companies;
     simulatorNote = [
+      ...(overrides.length ? ['[start] your own settings beside the simulators:', ...overrides] : []),
       '[start] simulated services (SIMULATORS=false turns them off), for Apps:',
       `[start]   QuickBooks: Connect (the simulator approves at once)${simulated.QBO_CLIENT_ID ? '' : ' - not used: QBO_CLIENT_ID is set'}`,
       `[start]   Sage Intacct: sender ${ready.intacctSender.senderId} / ${ready.intacctSender.senderPassword}, company ${intacct.companyId}, user ${intacct.userId} / ${intacct.userPassword}`,
@@ -97,15 +101,15 @@ await main(async () => {
     });
   }
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
-  const worker = group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT });
+  keepRunning(group, 'worker', () => group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT }), {
+    say: (line) => process.stderr.write(`[start] ${line} (log: ${join(dataDir, 'logs', 'worker.log')})\n`),
+  });
   const api = group.spawn('api', process.execPath, apiRun.args, { env: { ...childEnv, ...apiRun.env }, cwd: ROOT, echo: true });
-  for (const child of [worker, api]) {
-    child.once('exit', (code) => {
-      if (stopping) return;
-      process.stderr.write(`error: ${child.name} exited with code ${code}. Fix: see ${join(dataDir, 'logs', `${child.name}.log`)}\n`);
-      void stop(1);
-    });
-  }
+  api.once('exit', (code) => {
+    if (stopping) return;
+    process.stderr.write(`error: api exited with code ${code}. Fix: see ${join(dataDir, 'logs', 'api.log')}\n`);
+    void stop(1);
+  });
   await waitForPort(ports.app, { name: 'api', child: api, timeoutMs: 120000 });
   process.stdout.write(simulatorNote);
   process.stdout.write(`[start] ready. Logs in ${join(dataDir, 'logs')}. Ctrl-C stops everything.\n`);

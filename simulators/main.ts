@@ -121,6 +121,8 @@ export interface StartOptions {
   webhookRetryDelaysMs?: number[];
   /** The books cover the 24 months before this date's month (default now). */
   now?: Date;
+  /** The verifier token Intuit signs webhooks with: the user's QBO_WEBHOOK_VERIFIER_TOKEN when set, else one made once and kept under dir. */
+  webhookVerifierToken?: string;
 }
 
 /** Starts the three simulators with the demo group's companies. Port 0 picks a free one. */
@@ -129,7 +131,7 @@ export async function startSimulators(options: StartOptions): Promise<Simulators
   const books = demoBooks(options.now);
   const appUrl = options.appUrl.replace(/\/$/, '');
   const webhookUrl = options.webhookUrl || `${appUrl}/api/v1/quickbooks/webhooks`;
-  const intuit = new FakeIntuit({ webhookUrl, webhookVerifierToken: webhookVerifierToken(options.dir), webhookFormat: options.webhookFormat, webhookRetryDelaysMs: options.webhookRetryDelaysMs });
+  const intuit = new FakeIntuit({ webhookUrl, webhookVerifierToken: options.webhookVerifierToken || webhookVerifierToken(options.dir), webhookFormat: options.webhookFormat, webhookRetryDelaysMs: options.webhookRetryDelaysMs });
   intuit.redirectUri = `${appUrl}/apps/quickbooks/callback`;
   intuit.addBookCompany(s.quickbooks.realmId, s.quickbooks.name, books, 'US');
   keepRefreshTokens(intuit, options.dir);
@@ -167,6 +169,8 @@ if (require.main === module) {
     dir,
     webhookUrl: process.env.QBO_WEBHOOK_URL || undefined,
     webhookFormat: process.env.QBO_SIMULATOR_WEBHOOK_FORMAT === 'legacy' ? 'legacy' : 'cloudevents',
+    // A token the user set wins (the app verifies with it): the simulator signs with the same one.
+    webhookVerifierToken: process.env.QBO_WEBHOOK_VERIFIER_TOKEN || undefined,
   }).then(
     (sims) => {
       const demo = { months: [sims.books.months[0], sims.books.months.at(-1)], historicalRates: sims.books.historicalRates };

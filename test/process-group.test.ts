@@ -40,3 +40,42 @@ it("a chatty service finishes its output while the launcher's event loop is bloc
   expect(existsSync(marker)).toBe(true);
   expect(readFileSync(join(dir, 'logs', 'chatty.log')).length).toBe(2 * 512 * 1024);
 }, 90_000);
+
+it('a service that dies is started again with a doubling delay, capped, and reset after a long run; the rest of the group keeps running, and stopping the group restarts nothing', async () => {
+  const services = pathToFileURL(join(__dirname, '..', 'scripts', 'lib', 'services.mjs')).href;
+  // Starts 1 to 4 die at once (the 2nd by a signal), the 5th stays up. The clock is the test's:
+  // it moves 61 s while the 4th start runs (a run that lasted over a minute), never otherwise.
+  const script = `
+    import { ProcessGroup, keepRunning } from ${JSON.stringify(services)};
+    const group = new ProcessGroup(${JSON.stringify(join(dir, 'restart-logs'))});
+    const sibling = group.spawn('api', process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    const said = [];
+    let starts = 0;
+    let clock = 0;
+    const dies = 'process.exit(3)';
+    const killed = 'process.kill(process.pid, "SIGKILL")';
+    const stays = 'setInterval(() => {}, 1000)';
+    const kept = keepRunning(group, 'worker', () => {
+      starts++;
+      if (starts === 4) clock += 61_000;
+      return group.spawn('worker', process.execPath, ['-e', starts === 2 ? killed : starts < 5 ? dies : stays]);
+    }, { initialMs: 50, maxMs: 150, say: (line) => said.push(line), now: () => clock });
+    while (starts < 5) await new Promise((r) => setTimeout(r, 20));
+    const fifth = kept.child;
+    const running = { sibling: sibling.exitCode === null && sibling.signalCode === null, fifth: fifth.exitCode === null && fifth.signalCode === null };
+    await group.stopAll(1000);
+    console.log(JSON.stringify({ said, running, starts, fifthStopped: fifth.signalCode, siblingStopped: sibling.signalCode }));
+  `;
+  expect(JSON.parse(await runLauncherScript(script))).toEqual({
+    said: [
+      'worker exited (code 3); restarting in 0.05 s',
+      'worker exited (signal SIGKILL); restarting in 0.1 s',
+      'worker exited (code 3); restarting in 0.15 s',
+      'worker exited (code 3); restarting in 0.05 s',
+    ],
+    running: { sibling: true, fifth: true },
+    starts: 5,
+    fifthStopped: 'SIGTERM',
+    siblingStopped: 'SIGTERM',
+  });
+}, 90_000);

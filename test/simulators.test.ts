@@ -6,9 +6,14 @@
 // (US on QuickBooks, UK on Sage Intacct, DE and CA on NetSuite); Intuit's webhooks go to the app
 // with the verifier token handed to it, and journals posted to QuickBooks survive a restart. The
 // demo group's set-up they write is what the api's demo seed reads.
+import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NetSuiteClient, resetNetSuiteClientState } from '../activities/netsuite/client';
 import { exchangeCode, fetchCompanyName, refreshTokens } from '../activities/quickbooks/client';
 import { apiGet } from '../activities/quickbooks/client';
@@ -113,5 +118,55 @@ describe('simulators (npm start)', () => {
     const fresh = await refreshTokens(cfg, refreshToken);
     await expect(fetchCompanyName(cfg, fresh.accessToken, SIMULATED.quickbooks.realmId)).resolves.toBe(SIMULATED.quickbooks.name);
     await expect(refreshTokens(cfg, refreshToken)).rejects.toThrow();
+  });
+});
+
+describe('a webhook verifier token the user set (QBO_WEBHOOK_VERIFIER_TOKEN, issue 32)', () => {
+  const MINE = 'my-own-verifier-token-0123456789';
+
+  it("wins over the simulator's: the launcher hands the app the user's value and says so", async () => {
+    const lib = pathToFileURL(join(__dirname, '..', 'scripts', 'lib', 'simulators.mjs')).href;
+    const script = `
+      import { simulatorEnv, simulatorOverrides } from ${JSON.stringify(lib)};
+      const simulated = { QBO_CLIENT_ID: 'sim-client', QBO_WEBHOOK_VERIFIER_TOKEN: 'sim-token', SAGE_ENDPOINT_URL: 'http://sim' };
+      const mine = { QBO_WEBHOOK_VERIFIER_TOKEN: ${JSON.stringify(MINE)} };
+      console.log(JSON.stringify({ env: simulatorEnv(mine, simulated), notes: simulatorOverrides(mine, simulated), real: simulatorEnv({ QBO_CLIENT_ID: 'real' }, simulated), none: simulatorEnv({}, simulated) }));
+    `;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
+    );
+    expect(JSON.parse(out)).toEqual({
+      // The user's token is not replaced (the api and worker inherit it); the rest is the simulator's.
+      env: { QBO_CLIENT_ID: 'sim-client', SAGE_ENDPOINT_URL: 'http://sim' },
+      notes: ['[start]   QBO_WEBHOOK_VERIFIER_TOKEN: yours is used; the QuickBooks simulator signs its webhooks with it'],
+      real: { SAGE_ENDPOINT_URL: 'http://sim' },
+      none: { QBO_CLIENT_ID: 'sim-client', QBO_WEBHOOK_VERIFIER_TOKEN: 'sim-token', SAGE_ENDPOINT_URL: 'http://sim' },
+    });
+  });
+
+  it('the simulator signs its webhooks with that token', async () => {
+    const received: { signature?: string; body: string }[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push({ signature: req.headers['intuit-signature'] as string | undefined, body });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const dir = mkdtempSync(join(tmpdir(), 'lf-sims-token-'));
+    const sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, webhookVerifierToken: MINE, webhookRetryDelaysMs: [] });
+    try {
+      expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(MINE);
+      const posted = await fetch(sims.webhook.journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '10.00' }) });
+      expect(((await posted.json()) as { delivered: { ok: boolean } }).delivered.ok).toBe(true);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.signature).toBe(createHmac('sha256', MINE).update(received[0]!.body).digest('base64'));
+    } finally {
+      await sims.stop();
+      await new Promise((r) => hook.close(r));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

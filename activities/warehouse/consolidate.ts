@@ -59,6 +59,17 @@ export interface ConsolidateOutput {
   mismatches: number;
   unmapped: number;
   summary: ConsolidatePeriodSummary[];
+  /** When no month was consolidated (periods 0): why, in the user's words. */
+  nothing?: string;
+}
+
+/** Why a run consolidated no month: no trial balance yet, none in the range asked for, or all of those locked. */
+export function nothingToConsolidate(periods: string[], range: { from?: string; to?: string }): string {
+  if (!periods.length) return 'Nothing to consolidate: the trial balance has no month yet. Connect an accounting system or upload a trial balance, then run the pipelines.';
+  const span = range.from && range.to ? ` from ${range.from} to ${range.to}` : range.from ? ` from ${range.from} on` : range.to ? ` up to ${range.to}` : '';
+  const inRange = periods.filter((p) => (!range.from || p >= range.from) && (!range.to || p <= range.to));
+  if (!inRange.length) return `Nothing to consolidate: the trial balance has no month${span} (it has ${periods[0]}${periods.length > 1 ? ` to ${periods.at(-1)}` : ''}).`;
+  return `Nothing to consolidate: every month${span} is locked. Unlock a month to consolidate it again.`;
 }
 
 /**
@@ -106,6 +117,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     if (result.blocked) out.blocked++;
     out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
   }
+  if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
   await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
   await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
   return out;

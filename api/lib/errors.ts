@@ -2,6 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { logger } from '../../common/logger';
+import { MONGO_UNAVAILABLE, mongoReason, mongoUnavailable } from './mongo';
 import { TEMPORAL_UNAVAILABLE, temporalUnavailable } from './temporal';
 
 /** A failure with its HTTP status and the message the user sees. */
@@ -43,6 +44,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     message = TEMPORAL_UNAVAILABLE;
     res.setHeader('Retry-After', '30');
     logger.warn({ method: req.method, path: req.path, reason: (err as Error)?.message }, 'Temporal unreachable');
+  } else if (mongoUnavailable(err)) {
+    status = 503;
+    message = MONGO_UNAVAILABLE;
+    res.setHeader('Retry-After', '30');
+    logger.warn({ method: req.method, path: req.path, reason: mongoReason(mongoUnavailable(err)!) }, 'Mongo unreachable');
   } else {
     logger.error({ err, method: req.method, path: req.path }, 'unhandled error');
   }

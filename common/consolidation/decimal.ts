@@ -11,6 +11,19 @@ export const RATE_SCALE = 10;
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
 export const ONE_RATE = pow10(RATE_SCALE);
 
+/**
+ * The bounds of what the consolidation takes and stores. An amount is below 10^15 in its currency
+ * (Azure SQL's decimal(19,4) has 15 integer digits; SQLite's REAL would turn more into an
+ * inexact or infinite figure, and a cents view over it into a wrapped 64-bit integer). A rate is
+ * below 10^9 (the widest real pairs are about 10^5) with at most RATE_SCALE decimals.
+ */
+export const AMOUNT_DIGITS = 15;
+export const AMOUNT_LIMIT_TEXT = '1,000,000,000,000,000';
+export const RATE_LIMIT = pow10(9) * ONE_RATE;
+export const RATE_LIMIT_TEXT = '1,000,000,000';
+/** True when |value| (units of 10^-scale) is below the amount bound. */
+export const withinAmountLimit = (value: bigint, scale: number): boolean => (value < 0n ? -value : value) < pow10(AMOUNT_DIGITS + scale);
+
 const DECIMAL_RE = /^([+-])?(\d+)(?:\.(\d+))?$/;
 
 /** Parses a decimal text ("1,234.5" is refused; "1234.5", "-0.25", "+3" are fine) into units of 10^-scale; null when it is not a number or has more decimals than the scale holds. */

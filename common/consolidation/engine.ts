@@ -16,7 +16,7 @@
 //      and the checks: it nets to zero, assets = liabilities + equity, eliminations net to zero.
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
-import { abs, divHalfEven, max, ONE_RATE, formatFixed, PRESENTATION_SCALE, AMOUNT_SCALE, RATE_SCALE } from './decimal';
+import { abs, divHalfEven, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
 import type {
   AccountType,
   ConsolidationConfig,
@@ -122,6 +122,12 @@ export function fiscalYear(period: string, startMonth: number): number {
   const y = Number(period.slice(0, 4));
   const m = Number(period.slice(5, 7));
   return m >= startMonth ? y : y - 1;
+}
+
+/** A figure for a message: the number itself, or its length when it is absurdly long. */
+function figure(value: bigint, scale: number): string {
+  const text = formatTrim(value, scale);
+  return text.length <= 30 ? text : `a ${text.replace(/^-/, '').split('.')[0]!.length}-digit number`;
 }
 
 /** Which pair a mismatch most likely comes from. */
@@ -266,10 +272,28 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         }
         continue;
       }
+      if (r.closing >= RATE_LIMIT || r.average >= RATE_LIMIT) {
+        const msg = `Exchange rate out of bounds: ${e.currency} for ${periodKey} (closing ${figure(r.closing, RATE_SCALE)}, average ${figure(r.average, RATE_SCALE)} to ${P}): a rate must be below ${RATE_LIMIT_TEXT}`;
+        if (!messages.includes(msg)) messages.push(msg);
+        continue;
+      }
       closingOf.set(e.entity, r.closing);
       averageOf.set(e.entity, r.average);
     }
     if (messages.length === 0 && blockedFrom) messages.push(`Blocked: retained earnings roll forward through ${blockedFrom}, which is blocked`);
+    /** The month refused: no figures, only its messages (and the months after it roll forward through it). */
+    const refused = (): Omit<PeriodResult, 'translated'> => {
+      blockedFrom ??= periodKey;
+      return {
+        period: periodKey,
+        blocked: true,
+        entries: [],
+        ctb: [],
+        mismatches: [],
+        check: { period: periodKey, status: 'blocked', tbNet: 0n, assets: 0n, liabilitiesAndEquity: 0n, eliminationsNet: 0n, unmappedCount: 0, missingRates, messages },
+        states: [],
+      };
+    };
     const blocked = messages.length > 0 || !!blockedFrom;
     if (blocked) {
       blockedFrom ??= periodKey;
@@ -281,17 +305,19 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           if (e) toBalances(e, carryOf(key), periodKey, rows);
           return [];
         },
-        finish: () => ({
-          period: periodKey,
-          blocked: true,
-          entries: [],
-          ctb: [],
-          mismatches: [],
-          check: { period: periodKey, status: 'blocked', tbNet: 0n, assets: 0n, liabilitiesAndEquity: 0n, eliminationsNet: 0n, unmappedCount: 0, missingRates, messages },
-          states: [],
-        }),
+        finish: refused,
       };
     }
+    /**
+     * An amount beyond what the outputs hold (AMOUNT_DIGITS) refuses the month, naming where it
+     * is, instead of writing an infinite or wrapped figure: an entity's lines are checked before
+     * they are handed out, the month's totals before it is finished.
+     */
+    let overflow = false;
+    const outOfBounds = (where: string, value: bigint, scale: number, currency: string) => {
+      overflow = true;
+      messages.push(`Amount out of bounds: ${where} in ${periodKey} comes to ${figure(value, scale)} ${currency}; the consolidation holds amounts below ${AMOUNT_LIMIT_TEXT}`);
+    };
 
     const states: RollState[] = [];
     /** Per entity, the equity lines NCI takes its share of (group account -> cents) and its profit. */
@@ -418,6 +444,12 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       equity.set(CTA, (equity.get(CTA) ?? 0n) + cta);
       equityOf.set(e.entity, equity);
       profitOf.set(e.entity, profitTranslated);
+      const beyond = translated.find((t) => !withinAmountLimit(t.local, AMOUNT_SCALE) || !withinAmountLimit(t.presentation, PRESENTATION_SCALE));
+      if (beyond) {
+        const local = !withinAmountLimit(beyond.local, AMOUNT_SCALE);
+        outOfBounds(`${e.name}, account ${beyond.sourceAccount}${local ? '' : ` at rate ${beyond.rate === null ? 'rolled' : figure(beyond.rate, RATE_SCALE)}`}`, local ? beyond.local : beyond.presentation, local ? AMOUNT_SCALE : PRESENTATION_SCALE, local ? e.currency! : P);
+      } else if (!withinAmountLimit(cta, PRESENTATION_SCALE)) outOfBounds(`${e.name}'s translation difference`, cta, PRESENTATION_SCALE, P);
+      if (overflow) return [];
       for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
       return translated;
     }
@@ -425,6 +457,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     function finish(): Omit<PeriodResult, 'translated'> {
       const missed = keys.filter((k) => !done.has(k));
       if (missed.length) throw new Error(`finish() before every entity of ${periodKey} was handed its rows (${missed.join(', ')})`);
+      if (overflow) return refused();
 
     // NCI (full method): the non-controlling share of each part-owned entity's equity and profit.
     const nciShare = new Map<string, bigint>();
@@ -511,6 +544,21 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (t === 'asset') assets += r.consolidated;
       else liabilitiesAndEquity -= r.consolidated; // liabilities, equity and this month's profit (credits)
     }
+    // The month's entries and totals, each within what the outputs hold.
+    const bigEntry = entries.find((x) => !withinAmountLimit(x.amount, PRESENTATION_SCALE));
+    if (bigEntry) outOfBounds(`the ${bigEntry.kind.replace('_', ' ')} entry ${bigEntry.entryId} on group account ${bigEntry.groupAccount}`, bigEntry.amount, PRESENTATION_SCALE, P);
+    for (const r of ctb) {
+      const big = [r.entities, r.eliminations, r.nci, r.consolidated].find((v) => !withinAmountLimit(v, PRESENTATION_SCALE));
+      if (big !== undefined) outOfBounds(`group account ${r.groupAccount} (${accounts.get(r.groupAccount)?.name ?? r.groupAccount})`, big, PRESENTATION_SCALE, P);
+    }
+    for (const [what, v] of [['the total of assets', assets], ['the total of liabilities and equity', liabilitiesAndEquity], ['the net of the consolidated trial balance', tbNet], ['the net of the eliminations', eliminationsNet]] as const) {
+      if (!withinAmountLimit(v, PRESENTATION_SCALE)) outOfBounds(what, v, PRESENTATION_SCALE, P);
+    }
+    for (const m of mismatches) {
+      const big = [m.amountA, m.amountB, m.difference].find((v) => !withinAmountLimit(v, PRESENTATION_SCALE));
+      if (big !== undefined) outOfBounds(`the intercompany balance between ${entities.get(m.entityA)?.name ?? m.entityA} and ${entities.get(m.entityB)?.name ?? m.entityB}`, big, PRESENTATION_SCALE, P);
+    }
+    if (overflow) return refused();
     if (unmapped.size) messages.push(`${unmapped.size} source account${unmapped.size === 1 ? '' : 's'} not mapped: their balances are on the Unmapped line`);
     return {
       period: periodKey,

@@ -78,6 +78,10 @@ export class ProcessGroup {
   constructor(logDir) {
     this.logDir = logDir;
     this.children = [];
+    /** Set by stopAll: nothing is restarted once the group is stopping. */
+    this.stopping = false;
+    /** Restarts waiting for their delay (keepRunning): stopAll cancels them. */
+    this.restarts = new Set();
     mkdirSync(logDir, { recursive: true });
   }
 
@@ -112,6 +116,9 @@ export class ProcessGroup {
 
   /** Stops children in reverse start order: SIGTERM, then SIGKILL after a grace period. */
   async stopAll(graceMs = 8000) {
+    this.stopping = true;
+    for (const timer of this.restarts) clearTimeout(timer);
+    this.restarts.clear();
     for (const child of [...this.children].reverse()) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((r) => child.once('exit', r));
@@ -121,6 +128,38 @@ export class ProcessGroup {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Keeps one service of `group` running: `start()` spawns it (through the group); when it exits
+ * while the group is not stopping, it is started again after a delay that doubles from
+ * `initialMs` up to `maxMs`, back to `initialMs` once a run lasted `resetAfterMs`. Each restart
+ * is said through `say` ("worker exited (code 1); restarting in 2 s"). `now` is the clock (a
+ * test moves its own). Answers { child }: the service's current process.
+ */
+export function keepRunning(group, name, start, { initialMs = 1000, maxMs = 30000, resetAfterMs = 60000, say = (line) => process.stderr.write(`${line}\n`), now = Date.now } = {}) {
+  const kept = { child: undefined };
+  let delay = initialMs;
+  const launch = () => {
+    if (group.stopping) return;
+    const startedAt = now();
+    const child = start();
+    kept.child = child;
+    child.once('exit', (code, signal) => {
+      if (group.stopping) return;
+      if (now() - startedAt >= resetAfterMs) delay = initialMs;
+      const wait = delay;
+      delay = Math.min(delay * 2, maxMs);
+      say(`${name} exited (${signal ? `signal ${signal}` : `code ${code}`}); restarting in ${wait / 1000} s`);
+      const timer = setTimeout(() => {
+        group.restarts.delete(timer);
+        launch();
+      }, wait);
+      group.restarts.add(timer);
+    });
+  };
+  launch();
+  return kept;
 }
 
 /** Starts Temporal dev server, FerretDB (optional) and Azurite; resolves once all listen. */

@@ -11,16 +11,31 @@ export function simulatorsWanted(env) {
 }
 
 /**
- * The simulators' settings for the api and worker, except those the user set: QuickBooks
- * (QBO_*) as a whole when QBO_CLIENT_ID is set, SAGE_ENDPOINT_URL and NETSUITE_BASE_URL each.
+ * The simulators' settings for the api and worker, except those the user set: a value the user
+ * gave always wins; QuickBooks (QBO_*) is left out as a whole when QBO_CLIENT_ID is set (a real
+ * Intuit app).
  */
 export function simulatorEnv(env, simulated) {
   const out = {};
   for (const [key, value] of Object.entries(simulated)) {
-    if (key.startsWith('QBO_') ? env.QBO_CLIENT_ID : env[key]) continue;
+    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || env[key]) continue;
     out[key] = value;
   }
   return out;
+}
+
+/** What start-up says about the user's own settings that the simulators would otherwise have set. */
+export function simulatorOverrides(env, simulated) {
+  const lines = [];
+  for (const key of Object.keys(simulated)) {
+    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || !env[key]) continue;
+    lines.push(
+      key === 'QBO_WEBHOOK_VERIFIER_TOKEN'
+        ? `[start]   ${key}: yours is used; the QuickBooks simulator signs its webhooks with it`
+        : `[start]   ${key}: yours is used instead of the simulator's (unset it to use the simulator's)`,
+    );
+  }
+  return lines;
 }
 
 /** Starts simulators/main.ts and resolves with what it printed once ready ({ env, companies, netsuiteKeyFile, demoPlanFile }). */

@@ -78,11 +78,11 @@ describe('setting a group up and consolidating it', () => {
     }
     expect(answers).toEqual([
       ['a mapping CSV naming unknown accounts', 400, `Mappings not saved: Row 2: account "9999" is not in S's trial balance`],
-      ['a rate of zero', 400, 'Rates not saved: Row 1: the closing rate must be a positive number (got 0)'],
-      ['a negative rate', 400, 'Rates not saved: Row 1: the closing rate must be a positive number (got -1.2)'],
+      ['a rate of zero', 400, 'Rates not saved: Row 1: the closing rate must be a positive number below 1,000,000,000 with at most 10 decimals (got "0")'],
+      ['a negative rate', 400, 'Rates not saved: Row 1: the closing rate must be a positive number below 1,000,000,000 with at most 10 decimals (got "-1.2")'],
       ['a rate file with an unknown currency', 400, 'Rates not saved: Row 2: "XYZ" is not an ISO 4217 currency code'],
       ['a cycle in the entity tree', 400, 'Entity Parent not saved: Entity Parent cannot be its own parent'],
-      ['ownership over 100 %', 400, 'Entity Sub not saved: ownership must be more than 0 % and at most 100 % (got 150)'],
+      ['ownership over 100 %', 400, 'Entity Sub not saved: ownership must be more than 0 % and at most 100 % (got "150")'],
     ]);
     // A two-entity cycle too.
     expect((await api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'balances' })).status).toBe(200);
@@ -198,5 +198,117 @@ describe('setting a group up and consolidating it', () => {
     const { token: outsider } = await userWithToken(stack.app, { email: 'consolidation-outsider@example.com', role: 'user', organization_id: String(other._id) });
     expect((await api('get', `/consolidation/${orgID}`, outsider)).status).toBe(403);
     expect((await api('put', `/consolidation/${orgID}/settings`, outsider).send({ presentationCurrency: 'EUR' })).status).toBe(403);
+  });
+});
+
+describe('absurd and oversized input (issue 32 section 5)', () => {
+  const RULE = 'a positive number below 1,000,000,000 with at most 10 decimals';
+  const csv = (path: string, body: string) => api('post', `/consolidation/${orgID}/${path}/import`).set('Content-Type', 'text/csv').send(body);
+  const oneRate = (closing: string) => ({ rates: [{ currency: 'EUR', period: '2026-01', closing, average: '1.15' }] });
+
+  it('refuses a rate beyond the bounds by JSON and by CSV, naming the bounds; rates such as 15,000 and 0.0000123457 pass', async () => {
+    const before = await state();
+    const cases: [string, request.Test][] = [
+      ['1e15 by JSON', api('put', `/consolidation/${orgID}/rates`).send(oneRate('1000000000000000'))],
+      ['5,000 digits by JSON', api('put', `/consolidation/${orgID}/rates`).send(oneRate('1'.repeat(5000)))],
+      ['1e9 by CSV', csv('rates', 'currency,period,closing,average\nEUR,2026-01,1.2,1000000000\n')],
+      ['11 decimals', api('put', `/consolidation/${orgID}/rates`).send(oneRate('0.00001234567'))],
+      ['a historical rate of 1e15', api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1000000000000000' }] })],
+    ];
+    const answers = [];
+    for (const [what, call] of cases) {
+      const res = await call;
+      answers.push([what, res.status, res.body.message]);
+    }
+    expect(answers).toEqual([
+      ['1e15 by JSON', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "1000000000000000")`],
+      ['5,000 digits by JSON', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "${'1'.repeat(40)}..." (5,000 characters))`],
+      ['1e9 by CSV', 400, `Rates not saved: Row 1: the average rate must be ${RULE} (got "1000000000")`],
+      ['11 decimals', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "0.00001234567")`],
+      ['a historical rate of 1e15', 400, `Historical rates not saved: Row 1: the rate must be ${RULE} (got "1000000000000000")`],
+    ]);
+    expect((await state()).rates).toEqual(before.rates);
+    const fine = await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'VND', period: '2026-01', closing: '15000', average: '999999999.9999999999' }, { currency: 'IDR', period: '2026-01', closing: '0.0000123457', average: '0.0000000001' }] });
+    expect(fine.status).toBe(200);
+    const rates = (await api('get', `/consolidation/${orgID}/rates`)).body.data.rates as { currency: string; closing: string; average: string }[];
+    expect(rates.filter((r) => r.currency !== 'EUR').map((r) => [r.currency, r.closing, r.average])).toEqual([
+      ['IDR', '0.0000123457', '0.0000000001'],
+      ['VND', '15000', '999999999.9999999999'],
+    ]);
+  });
+
+  it('quotes at most a short prefix of what it refuses: a rates or mappings CSV of 10 rows of 1 MB values gets a short answer', async () => {
+    const MB = 'Q'.repeat(1024 * 1024);
+    const rows = (line: string) => Array.from({ length: 10 }, () => line).join('\n');
+    const rates = await csv('rates', `currency,period,closing,average\n${rows(`${MB},2026-01,1.2,1.1`)}\n`);
+    const mappings = await csv('mappings', `entity,source_account,group_account\n${rows(`S,${MB},1000`)}\n`);
+    for (const res of [rates, mappings]) {
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body).length).toBeLessThan(4000);
+    }
+    expect(rates.body.message).toBe(`Rates not imported: ${Array.from({ length: 10 }, (_, i) => `Row ${i + 1} (currency): A currency is a 3-letter ISO 4217 code`).join('; ')}`);
+    expect(mappings.body.message).toMatch(/^Mappings not imported: Row 1 \(sourceAccount\): An entity or source account has at most 200 characters; /);
+    // Within the field's bound but unknown: quoted to 40 characters and its length.
+    const unknown = await csv('mappings', `entity,source_account,group_account\nS,${'A'.repeat(150)},1000\n`);
+    expect(unknown.body.message).toBe(`Mappings not saved: Row 1: account "${'A'.repeat(40)}..." (150 characters) is not in S's trial balance`);
+  });
+
+  it('the CSV imports check each field as the JSON does: a 100,000-character account name, an over-long mapping key; settings refuse a 90,000-digit tolerance', async () => {
+    const before = await state();
+    const chart = await csv('accounts', `code,name,type\n1000,${'N'.repeat(100_000)},asset\n`);
+    expect([chart.status, chart.body.message]).toEqual([400, 'Group chart not imported: Row 1 (name): A group account name has at most 200 characters']);
+    const json = await api('put', `/consolidation/${orgID}/accounts`).send({ accounts: [{ code: '1000', name: 'N'.repeat(201), type: 'asset' }] });
+    expect([json.status, json.body.message]).toEqual([400, 'A group account name has at most 200 characters']);
+    const badType = await csv('accounts', `code,name,type\n1000,Cash,${'z'.repeat(5000)}\n`);
+    expect([badType.status, badType.body.message]).toEqual([400, 'Group chart not imported: Row 1 (type): The type is one of asset, liability, equity, income, expense']);
+    const settings = (toleranceAmount: string) => api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount, tolerancePct: '1', fiscalYearStartMonth: 1 });
+    const TOLERANCE = 'Settings not saved: The tolerance amount must be a number of at least 0 and below 1,000,000,000,000,000 with at most 2 decimals';
+    for (const t of ['9'.repeat(90_000), '1000000000000000', `0.${'0'.repeat(90_000)}`]) {
+      const res = await settings(t);
+      expect([res.status, res.body.message]).toEqual([400, TOLERANCE]);
+    }
+    expect((await settings('999999999999999.99')).status).toBe(200);
+    expect((await settings('10')).status).toBe(200);
+    const after = await state();
+    expect(after.accounts).toEqual(before.accounts);
+  });
+
+  it('an amount beyond what the outputs hold blocks its month naming the entity, account and month; the results answer it, not a 500', async () => {
+    const org = await Organization.findById(orgID).lean();
+    const conn = { orgId: orgID, databaseName: org!.onboarding!.databaseName! };
+    // 10^16 EUR on one of S's accounts in March, as a broken source could write it.
+    await withOrgDatabase(stack.config, conn, ({ db }) =>
+      db.insertInto('trial_balance').values({ entity: 'S', source: 'csv', period: '2026-03', account_code: '1999', account_name: 'Broken', account_type: 'asset', debit: 1e16, credit: 0, net: 1e16, currency: 'EUR' }).execute(),
+    );
+    try {
+      const run = await api('post', `/consolidation/${orgID}/run`).send({});
+      expect(run.status).toBe(200);
+      expect(run.body.message).toBe('Consolidation done: 1 period blocked');
+      const BLOCKED = 'Amount out of bounds: Sub, account 1999 in 2026-03 comes to 10000000000000000 EUR; the consolidation holds amounts below 1,000,000,000,000,000';
+      expect(run.body.data.summary.find((x: { period: string }) => x.period === '2026-03')).toEqual({ period: '2026-03', status: 'blocked', messages: [BLOCKED] });
+      const mar = await api('get', `/consolidation/${orgID}/results?period=2026-03`);
+      expect(mar.status).toBe(200);
+      expect(mar.body.data.check).toMatchObject({ status: 'blocked', tbNet: '0.00', messages: [BLOCKED] });
+      expect(mar.body.data.rows).toEqual([]);
+      // A month that is blocked cannot be locked as if it were ok.
+      expect((await api('put', `/consolidation/${orgID}/locks/2026-03`)).status).toBe(409);
+    } finally {
+      await withOrgDatabase(stack.config, conn, ({ db }) => db.deleteFrom('trial_balance').where('account_code', '=', '1999').execute());
+    }
+    expect((await api('post', `/consolidation/${orgID}/run`).send({})).body.message).toBe('Consolidation done');
+  });
+
+  it('a run with nothing to consolidate says so, and why', async () => {
+    const none = await api('post', `/consolidation/${orgID}/run`).send({ from: '2030-01', to: '2030-12' });
+    expect(none.status).toBe(200);
+    expect(none.body.message).toBe('Nothing to consolidate: the trial balance has no month from 2030-01 to 2030-12 (it has 2026-01 to 2026-03).');
+    expect(none.body.data).toMatchObject({ periods: 0, blocked: 0 });
+    expect((await api('put', `/consolidation/${orgID}/locks/2026-01`)).status).toBe(200);
+    try {
+      const locked = await api('post', `/consolidation/${orgID}/run`).send({ from: '2026-01', to: '2026-01' });
+      expect(locked.body.message).toBe('Nothing to consolidate: every month from 2026-01 to 2026-01 is locked. Unlock a month to consolidate it again.');
+    } finally {
+      await api('delete', `/consolidation/${orgID}/locks/2026-01`);
+    }
   });
 });

@@ -352,3 +352,57 @@ describe('bases, rounding, missing rates', () => {
     expect(r.check.tbNet).toBe(0n);
   });
 });
+
+describe('amounts beyond what the outputs hold (issue 32): the month is refused, naming where', () => {
+  const group = () => [entity('P', 'USD'), entity('S', 'EUR', { parent: 'P' })];
+  const BOUND = 'the consolidation holds amounts below 1,000,000,000,000,000';
+
+  it('a rate of 10^9 or more blocks its month, naming the currency and month, and the months after it', () => {
+    const absurd = { currency: 'EUR', period: '2026-02', closing: rate('1000000000'), average: rate('1.2') };
+    const [jan, feb, mar] = runThreeMonths(config(group(), { rates: [EUR_RATES[0]!, absurd, EUR_RATES[2]!], historical: HISTORICAL }));
+    expectBalanced(jan!);
+    expect(feb).toMatchObject({ blocked: true, translated: [], entries: [], ctb: [] });
+    expect(feb!.check.status).toBe('blocked');
+    expect(feb!.check.messages).toEqual(['Exchange rate out of bounds: EUR for 2026-02 (closing 1000000000, average 1.2 to USD): a rate must be below 1,000,000,000']);
+    expect(mar!.check.messages).toEqual(['Blocked: retained earnings roll forward through 2026-02, which is blocked']);
+  });
+
+  it('a 5,000-digit rate is named by its length, not quoted', () => {
+    const absurd = { currency: 'EUR', period: '2026-01', closing: rate(`1${'0'.repeat(4999)}`), average: rate('1.15') };
+    const jan = createConsolidation(config(group(), { rates: [absurd], historical: HISTORICAL })).period('2026-01', [...P_BOOKS[0]!, ...S_BOOKS[0]!]);
+    expect(jan.check).toMatchObject({ status: 'blocked', messages: ['Exchange rate out of bounds: EUR for 2026-01 (closing a 5000-digit number, average 1.15 to USD): a rate must be below 1,000,000,000'] });
+  });
+
+  it('a line that translates to 10^15 or more: the entity hands out no line, and the month is refused naming the entity, account, rate and month', () => {
+    const rates = [{ currency: 'EUR', period: '2026-01', closing: rate('900000000'), average: rate('1.15') }];
+    const run = createConsolidation(config(group(), { rates, historical: HISTORICAL })).start('2026-01', ['P', 'S']);
+    expect(run.entity('P', P_BOOKS[0]!).length).toBeGreaterThan(0);
+    expect(run.entity('S', tb('S', '2026-01', { cash: 2_000_000, capital: -2_000_000 }))).toEqual([]);
+    const r = run.finish();
+    expect(r).toMatchObject({ blocked: true, entries: [], ctb: [], mismatches: [], states: [] });
+    expect(r.check).toMatchObject({ status: 'blocked', tbNet: 0n, messages: [`Amount out of bounds: S, account cash at rate 900000000 in 2026-01 comes to 1800000000000000 USD; ${BOUND}`] });
+  });
+
+  it('a local amount of 10^15 or more is refused in its own currency', () => {
+    const r = createConsolidation(config(group(), { rates: EUR_RATES, historical: HISTORICAL })).period('2026-01', [...P_BOOKS[0]!, ...tb('S', '2026-01', { cash: 1e16, capital: -1e16 })]);
+    expect(r.blocked).toBe(true);
+    expect(r.check.messages).toEqual([`Amount out of bounds: S, account cash in 2026-01 comes to 10000000000000000 EUR; ${BOUND}`]);
+  });
+
+  it('lines within the bound whose consolidated total is not: refused, naming the group account', () => {
+    const r = createConsolidation(config(group(), { rates: EUR_RATES, historical: HISTORICAL })).period('2026-01', [
+      ...tb('P', '2026-01', { cash: 600_000_000_000_000, capital: -600_000_000_000_000 }),
+      ...tb('S', '2026-01', { cash: 500_000_000_000_000, capital: -500_000_000_000_000 }),
+    ]);
+    expect(r).toMatchObject({ blocked: true, ctb: [], entries: [] });
+    expect(r.check.messages).toContain(`Amount out of bounds: group account 1000 (Cash and cash equivalents) in 2026-01 comes to 1200000000000000 USD; ${BOUND}`);
+    expect(r.check.messages).toContain(`Amount out of bounds: the total of assets in 2026-01 comes to 1200000000000000 USD; ${BOUND}`);
+  });
+
+  it('just below the bound is consolidated as usual', () => {
+    const row = (accountCode: string, net: string): TbRow => ({ entity: 'P', period: '2026-01', accountCode, accountName: accountCode, accountType: null, net: units(net) });
+    const r = createConsolidation(config(group(), { rates: EUR_RATES, historical: HISTORICAL })).period('2026-01', [row('cash', '999999999999999.99'), row('capital', '-999999999999999.99')]);
+    expectBalanced(r);
+    expect(consolidated(r, '1000')).toBe('999999999999999.99');
+  });
+});

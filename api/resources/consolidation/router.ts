@@ -131,7 +131,8 @@ export function consolidationRouter(deps: AppDeps): Router {
         ok(res, 'The consolidation is still running', { workflowId, runId: handle.firstExecutionRunId, progress, temporalUrl: link }, 202);
         return;
       }
-      ok(res, out.blocked ? `Consolidation done: ${out.blocked} period${out.blocked === 1 ? '' : 's'} blocked` : 'Consolidation done', { ...out, workflowId, temporalUrl: link });
+      const message = out.periods === 0 ? (out.nothing ?? 'Nothing to consolidate') : out.blocked ? `Consolidation done: ${out.blocked} period${out.blocked === 1 ? '' : 's'} blocked` : 'Consolidation done';
+      ok(res, message, { ...out, workflowId, temporalUrl: link });
     } catch (e) {
       if (e instanceof WorkflowFailedError) stepFailure(e, RUN_FAILED);
       throw e;

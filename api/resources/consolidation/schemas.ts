@@ -4,9 +4,15 @@ import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS } from
 import { PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
 
+// Each field has one schema, used by the JSON bodies and by the CSV imports' rows alike
+// (service.ts throughSchema); a message never quotes the value (it may be megabytes long).
 export const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
+// A number's rule (a rate's bounds, a tolerance's) is checked where it is used (service.ts, with
+// common/consolidation/validate.ts), for the JSON and the CSV rows alike.
 const decimalText = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
-const key = z.string().trim().min(1).max(200);
+const key = z.string().trim().min(1).max(200, 'An entity or source account has at most 200 characters');
+const groupCode = z.string().trim().min(1).max(40, 'A group account code has at most 40 characters');
+const icCategory = z.enum(IC_CATEGORIES, { errorMap: () => ({ message: `The intercompany category is one of ${IC_CATEGORIES.join(', ')}` }) });
 
 export const orgParams = z.object({ orgId: orgIdSchema });
 export const entityParams = z.object({ orgId: orgIdSchema, entity: key });
@@ -30,20 +36,20 @@ export const entityBody = z.object({
 });
 
 export const groupAccountSchema = z.object({
-  code: z.string().trim().min(1).max(40),
-  name: z.string().trim().min(1).max(200),
-  type: z.enum(ACCOUNT_TYPES),
-  line: z.string().trim().max(400).default(''),
-  role: z.enum(GROUP_ROLES).nullable().default(null),
+  code: groupCode,
+  name: z.string().trim().min(1).max(200, 'A group account name has at most 200 characters'),
+  type: z.enum(ACCOUNT_TYPES, { errorMap: () => ({ message: `The type is one of ${ACCOUNT_TYPES.join(', ')}` }) }),
+  line: z.string().trim().max(400, 'A statement line has at most 400 characters').default(''),
+  role: z.enum(GROUP_ROLES, { errorMap: () => ({ message: `The role is one of ${GROUP_ROLES.join(', ')}` }) }).nullable().default(null),
 });
 export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(10000) });
 
 export const mappingSchema = z.object({
   entity: key,
   sourceAccount: key,
-  groupAccount: z.string().trim().min(1).max(40),
+  groupAccount: groupCode,
   icCounterparty: key.nullable().default(null),
-  icCategory: z.enum(IC_CATEGORIES).nullable().default(null),
+  icCategory: icCategory.nullable().default(null),
 });
 export const mappingsBody = z.object({ mappings: z.array(mappingSchema).min(1).max(50000) });
 export const mappingsQuery = z.object({
@@ -55,12 +61,12 @@ export const mappingsQuery = z.object({
 });
 export const acceptBody = z.object({ entity: key.optional() });
 
-export const rateSchema = z.object({ currency: z.string().trim(), period, closing: decimalText, average: decimalText });
+export const rateSchema = z.object({ currency: z.string().trim().max(3, 'A currency is a 3-letter ISO 4217 code'), period, closing: decimalText, average: decimalText });
 export const ratesBody = z.object({ rates: z.array(rateSchema).min(1).max(50000) });
-export const historicalSchema = z.object({ entity: key, groupAccount: z.string().trim().min(1).max(40), rate: decimalText });
+export const historicalSchema = z.object({ entity: key, groupAccount: groupCode, rate: decimalText });
 export const historicalBody = z.object({ rates: z.array(historicalSchema).min(1).max(50000) });
 
 export const runBody = z.object({ from: period.optional(), to: period.optional() }).refine((b) => !b.from || !b.to || b.from <= b.to, 'from must not be after to');
 export const runQuery = z.object({ wait: z.enum(['true', 'false']).default('true') });
 export const resultsQuery = z.object({ period });
-export const drilldownQuery = z.object({ period, groupAccount: z.string().trim().min(1).max(40), entity: key.optional() });
+export const drilldownQuery = z.object({ period, groupAccount: groupCode, entity: key.optional() });

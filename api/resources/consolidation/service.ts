@@ -4,7 +4,8 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
-import { formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE } from '../../../common/consolidation/decimal';
+import type { z } from 'zod';
+import { AMOUNT_LIMIT_TEXT, formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, withinAmountLimit } from '../../../common/consolidation/decimal';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
 import { suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
 import {
@@ -21,10 +22,11 @@ import {
   syncEntities,
   writeAudit,
 } from '../../../common/consolidation/store';
-import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, type AccountType, type GroupAccount, type IcCategory, type MappingConfig } from '../../../common/consolidation/types';
-import { checkChart, checkEntities, checkMappings, isCurrency, parseOwnership, parseRate, PERIOD_RE } from '../../../common/consolidation/validate';
+import type { AccountType, GroupAccount, MappingConfig } from '../../../common/consolidation/types';
+import { checkChart, checkEntities, checkMappings, isCurrency, NUMBER_TEXT_MAX, parseOwnership, parseRate, PERIOD_RE, quoted, RATE_RULE } from '../../../common/consolidation/validate';
 import type { OrgDialect } from '../../../common/org-database';
 import { ApiError } from '../../lib/errors';
+import { groupAccountSchema, mappingSchema, rateSchema } from './schemas';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -71,10 +73,11 @@ function publicSettings(s: Awaited<ReturnType<typeof readSettings>>) {
 
 export async function saveSettings(db: Db, who: Who, body: { presentationCurrency: string; method: 'full' | 'proportional'; toleranceAmount: string; tolerancePct: string; fiscalYearStartMonth: number }) {
   const problems: string[] = [];
-  if (!isCurrency(body.presentationCurrency)) problems.push(`"${body.presentationCurrency}" is not an ISO 4217 currency code`);
-  const amount = parseDecimal(body.toleranceAmount, PRESENTATION_SCALE);
-  const pct = parseDecimal(body.tolerancePct, RATE_SCALE - 2);
-  if (amount === null || amount < 0n) problems.push('The tolerance amount must be a number of at least 0 with at most 2 decimals');
+  if (!isCurrency(body.presentationCurrency)) problems.push(`${quoted(body.presentationCurrency)} is not an ISO 4217 currency code`);
+  const bounded = (t: string, scale: number) => (t.length > NUMBER_TEXT_MAX ? null : parseDecimal(t, scale));
+  const amount = bounded(body.toleranceAmount, PRESENTATION_SCALE);
+  const pct = bounded(body.tolerancePct, RATE_SCALE - 2);
+  if (amount === null || amount < 0n || !withinAmountLimit(amount, PRESENTATION_SCALE)) problems.push(`The tolerance amount must be a number of at least 0 and below ${AMOUNT_LIMIT_TEXT} with at most 2 decimals`);
   if (pct === null || pct < 0n || pct > 100n * 10n ** BigInt(RATE_SCALE - 2)) problems.push('The tolerance percentage must be between 0 and 100');
   if (problems.length) refuse(problems, 'Settings not saved');
   const text = settingsText({ presentationCurrency: body.presentationCurrency, method: body.method, toleranceAmount: amount!, tolerancePct: pct!, fiscalYearStartMonth: body.fiscalYearStartMonth });
@@ -89,7 +92,7 @@ export async function saveEntity(db: Db, who: Who, entity: string, body: { name:
   const rows = await readEntities(db);
   const current = rows.find((r) => r.entity === entity);
   if (!current) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
-  if (parseOwnership(body.ownership) === null) refuse([`ownership must be more than 0 % and at most 100 % (got ${body.ownership})`], `Entity ${body.name} not saved`);
+  if (parseOwnership(body.ownership) === null) refuse([`ownership must be more than 0 % and at most 100 % (got ${quoted(body.ownership)})`], `Entity ${body.name} not saved`);
   const next = { ...current, name: body.name, currency: body.currency, ownership: body.ownership, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis };
   const problems = checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r)));
   if (problems.length) refuse(problems, `Entity ${body.name} not saved`);
@@ -124,7 +127,7 @@ function readCsv(text: string, required: string[], what: string): Record<string,
   try {
     rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true }) as Record<string, string>[];
   } catch (e) {
-    throw new ApiError(400, `${what}: the file is not a readable CSV (${(e as Error).message})`);
+    throw new ApiError(400, `${what}: the file is not a readable CSV (${String((e as Error).message).split('\n')[0]!.slice(0, 200)})`);
   }
   if (!rows.length) throw new ApiError(400, `${what}: the file has no rows`);
   const missing = required.filter((c) => !(c in rows[0]!));
@@ -132,18 +135,30 @@ function readCsv(text: string, required: string[], what: string): Record<string,
   return rows;
 }
 
+/**
+ * CSV records through the schema of one row of the JSON body (schemas.ts): the same validator for
+ * each field, whatever the format. Refuses with every row's first problem (at most 10 shown).
+ */
+function throughSchema<S extends z.ZodTypeAny>(schema: S, records: Record<string, unknown>[], what: string): z.output<S>[] {
+  const problems: string[] = [];
+  const out = records.map((r, i) => {
+    const parsed = schema.safeParse(r);
+    if (parsed.success) return parsed.data as z.output<S>;
+    const issue = parsed.error.issues[0]!;
+    problems.push(`Row ${i + 1}${issue.path.length ? ` (${issue.path.join('.')})` : ''}: ${issue.message}`);
+    return undefined;
+  });
+  if (problems.length) refuse(problems, what);
+  return out as z.output<S>[];
+}
+
 export function chartFromCsv(text: string): GroupAccount[] {
   const rows = readCsv(text, ['code', 'name', 'type'], 'Group chart not imported');
-  const problems: string[] = [];
-  const accounts = rows.map((r, i) => {
-    const type = (r.type ?? '').toLowerCase();
-    const role = (r.role ?? '').toLowerCase() || null;
-    if (!(ACCOUNT_TYPES as readonly string[]).includes(type)) problems.push(`Row ${i + 1}: type "${r.type}" is not asset, liability, equity, income or expense`);
-    if (role && !(GROUP_ROLES as readonly string[]).includes(role)) problems.push(`Row ${i + 1}: role "${r.role}" is not one of ${GROUP_ROLES.join(', ')}`);
-    return { code: r.code ?? '', name: r.name ?? '', type: type as AccountType, line: r.line ?? '', role: role as GroupAccount['role'] };
-  });
-  if (problems.length) refuse(problems, 'Group chart not imported');
-  return accounts;
+  return throughSchema(
+    groupAccountSchema,
+    rows.map((r) => ({ code: r.code ?? '', name: r.name ?? '', type: (r.type ?? '').toLowerCase(), line: r.line ?? '', role: (r.role ?? '').toLowerCase() || null })),
+    'Group chart not imported',
+  ) as GroupAccount[];
 }
 
 /** Mapping rows checked against the chart and trial_balance, then upserted with an audit row. */
@@ -159,7 +174,7 @@ export async function saveMappings(db: Db, dialect: OrgDialect, who: Who, rows: 
   const seen = new Set<string>();
   rows.forEach((m, i) => {
     const k = `${m.entity}\u0000${m.sourceAccount}`;
-    if (seen.has(k)) problems.push(`Row ${i + 1}: ${m.entity} ${m.sourceAccount} is mapped twice`);
+    if (seen.has(k)) problems.push(`Row ${i + 1}: ${quoted(m.entity)} ${quoted(m.sourceAccount)} is mapped twice`);
     seen.add(k);
   });
   if (problems.length) refuse(problems, 'Mappings not saved');
@@ -184,14 +199,11 @@ export async function saveMappings(db: Db, dialect: OrgDialect, who: Who, rows: 
 
 export function mappingsFromCsv(text: string): MappingConfig[] {
   const rows = readCsv(text, ['entity', 'source_account', 'group_account'], 'Mappings not imported');
-  const problems: string[] = [];
-  const out = rows.map((r, i) => {
-    const cat = (r.ic_category ?? '').toLowerCase() || null;
-    if (cat && !(IC_CATEGORIES as readonly string[]).includes(cat)) problems.push(`Row ${i + 1}: unknown intercompany category "${r.ic_category}"`);
-    return { entity: r.entity ?? '', sourceAccount: r.source_account ?? '', groupAccount: r.group_account ?? '', icCounterparty: r.ic_counterparty || null, icCategory: cat as IcCategory | null };
-  });
-  if (problems.length) refuse(problems, 'Mappings not imported');
-  return out;
+  return throughSchema(
+    mappingSchema,
+    rows.map((r) => ({ entity: r.entity ?? '', sourceAccount: r.source_account ?? '', groupAccount: r.group_account ?? '', icCounterparty: r.ic_counterparty || null, icCategory: (r.ic_category ?? '').toLowerCase() || null })),
+    'Mappings not imported',
+  );
 }
 
 /** Suggestions for trial_balance source accounts (as sourceAccounts() reads them). */
@@ -260,11 +272,11 @@ export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: Ra
   const seen = new Set<string>();
   rates.forEach((r, i) => {
     const at = `Row ${i + 1}`;
-    if (!isCurrency(r.currency)) problems.push(`${at}: "${r.currency}" is not an ISO 4217 currency code`);
-    if (!PERIOD_RE.test(r.period)) problems.push(`${at}: "${r.period}" is not a month (YYYY-MM)`);
-    if (parseRate(r.closing) === null) problems.push(`${at}: the closing rate must be a positive number (got ${r.closing})`);
-    if (parseRate(r.average) === null) problems.push(`${at}: the average rate must be a positive number (got ${r.average})`);
-    if (seen.has(`${r.currency}${r.period}`)) problems.push(`${at}: ${r.currency} ${r.period} appears twice`);
+    if (!isCurrency(r.currency)) problems.push(`${at}: ${quoted(r.currency)} is not an ISO 4217 currency code`);
+    if (!PERIOD_RE.test(r.period)) problems.push(`${at}: ${quoted(r.period)} is not a month (YYYY-MM)`);
+    if (parseRate(r.closing) === null) problems.push(`${at}: the closing rate must be ${RATE_RULE} (got ${quoted(r.closing)})`);
+    if (parseRate(r.average) === null) problems.push(`${at}: the average rate must be ${RATE_RULE} (got ${quoted(r.average)})`);
+    if (seen.has(`${r.currency}${r.period}`)) problems.push(`${at}: ${quoted(r.currency)} ${quoted(r.period)} appears twice`);
     seen.add(`${r.currency}${r.period}`);
   });
   if (problems.length) refuse(problems, 'Rates not saved');
@@ -277,7 +289,8 @@ export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: Ra
 }
 
 export function ratesFromCsv(text: string): RateInput[] {
-  return readCsv(text, ['currency', 'period', 'closing', 'average'], 'Rates not imported').map((r) => ({ currency: (r.currency ?? '').toUpperCase(), period: r.period ?? '', closing: r.closing ?? '', average: r.average ?? '' }));
+  const rows = readCsv(text, ['currency', 'period', 'closing', 'average'], 'Rates not imported');
+  return throughSchema(rateSchema, rows.map((r) => ({ currency: (r.currency ?? '').toUpperCase(), period: r.period ?? '', closing: r.closing ?? '', average: r.average ?? '' })), 'Rates not imported');
 }
 
 export async function listRates(db: Db) {
@@ -293,11 +306,11 @@ export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rate
   const chart = new Map((await readChart(db)).map((a) => [a.code, a]));
   const problems: string[] = [];
   rates.forEach((r, i) => {
-    if (!entities.has(r.entity)) problems.push(`Row ${i + 1}: "${r.entity}" is not an entity`);
+    if (!entities.has(r.entity)) problems.push(`Row ${i + 1}: ${quoted(r.entity)} is not an entity`);
     const a = chart.get(r.groupAccount);
-    if (!a) problems.push(`Row ${i + 1}: group account "${r.groupAccount}" is not in the group chart`);
+    if (!a) problems.push(`Row ${i + 1}: group account ${quoted(r.groupAccount)} is not in the group chart`);
     else if (a.type !== 'equity') problems.push(`Row ${i + 1}: historical rates apply to equity accounts (${a.code} is ${a.type})`);
-    if (parseRate(r.rate) === null) problems.push(`Row ${i + 1}: the rate must be a positive number (got ${r.rate})`);
+    if (parseRate(r.rate) === null) problems.push(`Row ${i + 1}: the rate must be ${RATE_RULE} (got ${quoted(r.rate)})`);
   });
   if (problems.length) refuse(problems, 'Historical rates not saved');
   await db.transaction().execute(async (trx) => {

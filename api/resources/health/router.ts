@@ -27,18 +27,27 @@ async function timed(fn: () => Promise<unknown>, timeoutMs = 3000): Promise<Chec
 /**
  * The worker and the warehouse, from the newest heartbeat of this task queue (worker/heartbeat.ts):
  * the worker is up while its beats keep coming (3 intervals at most), the warehouse is what the
- * worker's own check found. The api never opens the warehouse itself.
+ * worker's own check found. The api never opens the warehouse itself. The heartbeat is read from
+ * Mongo under the same timeout as the other probes: with Mongo down both are down, and the
+ * answer is a 503 like any other dependency's, not a failed request.
  */
-async function workerBeat(taskQueue: string): Promise<{ worker: Check & { lastSeenSeconds?: number }; warehouse: Check }> {
-  const t0 = performance.now();
-  const beat = await WorkerHeartbeat.findOne({ taskQueue }).sort({ at: -1 }).lean<WorkerHeartbeatDoc>();
-  const latencyMs = Math.round(performance.now() - t0);
-  const age = beat ? (Date.now() - beat.at.getTime()) / 1000 : undefined;
-  if (!beat || age === undefined || age > 3 * beat.intervalSeconds) {
-    const error = beat ? `no worker has reported for ${Math.round(age!)} s` : 'no worker has reported';
+async function workerBeat(taskQueue: string, timeoutMs = 3000): Promise<{ worker: Check & { lastSeenSeconds?: number }; warehouse: Check }> {
+  let beat: WorkerHeartbeatDoc | null = null;
+  const read = await timed(async () => {
+    beat = await WorkerHeartbeat.findOne({ taskQueue }).sort({ at: -1 }).lean<WorkerHeartbeatDoc>();
+  }, timeoutMs);
+  const latencyMs = read.latencyMs;
+  if (read.status === 'down') {
+    const error = `the worker heartbeat cannot be read (${read.error})`;
+    return { worker: { status: 'down', latencyMs, error }, warehouse: { status: 'down', latencyMs: 0, error: `unknown: ${error}` } };
+  }
+  const found = beat as WorkerHeartbeatDoc | null;
+  const age = found ? (Date.now() - found.at.getTime()) / 1000 : undefined;
+  if (!found || age === undefined || age > 3 * found.intervalSeconds) {
+    const error = found ? `no worker has reported for ${Math.round(age!)} s` : 'no worker has reported';
     return { worker: { status: 'down', latencyMs, error, ...(age === undefined ? {} : { lastSeenSeconds: Math.round(age) }) }, warehouse: { status: 'down', latencyMs: 0, error: `unknown: ${error}` } };
   }
-  const w = beat.warehouse;
+  const w = found.warehouse;
   return {
     worker: { status: 'up', latencyMs, lastSeenSeconds: Math.round(age) },
     warehouse: { status: w?.status === 'up' ? 'up' : 'down', latencyMs: w?.latencyMs ?? 0, ...(w?.status === 'up' ? {} : { error: w?.error ?? 'unknown' }) },
