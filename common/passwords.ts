@@ -11,6 +11,7 @@
 // logs: a hash or a password never reaches a log line.
 import { hash as argon2Hash, parseOptions, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
+import { availableParallelism } from 'node:os';
 import type { Config } from './config';
 
 export interface PasswordPolicy {
@@ -34,12 +35,34 @@ export function passwordPolicy(cfg: Pick<Config, 'PASSWORD_HASH_MEMORY_KIB' | 'P
 const ARGON2ID = 2 as Algorithm;
 const VERSION_0x13 = 1;
 
+/**
+ * Hashes (and checks) at once in this process; the others wait their turn. Off the loop is not
+ * enough on a small machine: each hash keeps a core busy for its whole cost, and with libuv's 4
+ * pool threads hashing at once on 2 cores the event loop's thread gets a fraction of a core, so
+ * every other request slows down all the same (and the pool has no thread left for file I/O).
+ * Half the cores (at least one) leaves the loop a core of its own; logins queue instead.
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.floor(availableParallelism() / 2));
+let running = 0;
+const waiting: (() => void)[] = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < HASH_CONCURRENCY) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // handed the slot of one that ends
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 const ARGON2 = /^\$argon2(id|i|d)\$/;
 
 /** An argon2id hash of the password at the policy's parameters (on libuv's pool). */
 export function hashPassword(plain: string, policy: PasswordPolicy = OWASP_ARGON2ID): Promise<string> {
-  return argon2Hash(plain, { algorithm: ARGON2ID, memoryCost: policy.memoryKib, timeCost: policy.timeCost, parallelism: policy.parallelism });
+  return inTurn(() => argon2Hash(plain, { algorithm: ARGON2ID, memoryCost: policy.memoryKib, timeCost: policy.timeCost, parallelism: policy.parallelism }));
 }
 
 // A hash nobody's password is checked against when there is no stored one (unknown email, or a
@@ -84,13 +107,14 @@ export interface PasswordCheck {
  */
 export async function verifyPassword(plain: string, stored: string | null | undefined, policy: PasswordPolicy = OWASP_ARGON2ID): Promise<PasswordCheck> {
   if (stored && ARGON2.test(stored)) {
-    const ok = await argon2Verify(stored, plain).catch(() => false);
+    const ok = await inTurn(() => argon2Verify(stored, plain)).catch(() => false);
     return { ok, needsRehash: ok && !argon2MeetsPolicy(stored, policy) };
   }
   if (stored && BCRYPT.test(stored)) {
-    const ok = await bcryptVerify(plain, stored).catch(() => false);
+    const ok = await inTurn(() => bcryptVerify(plain, stored)).catch(() => false);
     return { ok, needsRehash: ok };
   }
-  await argon2Verify(await dummyHash(policy), plain).catch(() => false);
+  const dummy = await dummyHash(policy);
+  await inTurn(() => argon2Verify(dummy, plain)).catch(() => false);
   return { ok: false, needsRehash: false };
 }
