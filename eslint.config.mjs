@@ -77,6 +77,8 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/activities', '**/activities/**', '**/worker', '**/worker/**'], message: 'The api does not import activity or worker code: start a workflow (api/lib/temporal.ts), or move what both need to common/.' },
+            // Issue 32: a hash on the event loop stalls every request; common/passwords.ts keeps them off it.
+            { group: ['bcryptjs', 'bcrypt', 'argon2', '@node-rs/argon2', '@node-rs/bcrypt'], message: 'Hash and check passwords through common/passwords.ts (argon2id off the event loop, one policy).' },
           ],
         },
       ],

@@ -93,8 +93,9 @@ export const configSchema = z
     SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
     MAIL_FROM: z.string().default('LedgerFlow <no-reply@ledgerflow.local>'),
     ADMIN_NOTIFY_EMAIL: optionalString.pipe(z.string().email().optional()),
-    /** bcrypt cost of stored password hashes (tests lower it for speed). */
-    BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
+    /** argon2id memory (KiB) and passes of new password hashes (common/passwords.ts): OWASP's 19 MiB x 2 by default; tests lower them for speed, production refuses less. */
+    PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(64).max(4_194_304).default(19_456),
+    PASSWORD_HASH_TIME_COST: z.coerce.number().int().min(1).max(100).default(2),
     /** Rate limits of login (failed attempts only) and forgot-password (requests), per window. */
     AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
     /** Failed logins from one IP before its unknown sources get 429 (a known source still signs in). */
@@ -157,6 +158,11 @@ export const configSchema = z
     PIPELINE_WAIT_SECONDS: z.coerce.number().positive().max(95).default(90),
   })
   .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' || c.PROVIDER === 'azure') {
+      // OWASP's floor for argon2id (m=19 MiB, t=2): the lower values are for tests only.
+      if (c.PASSWORD_HASH_MEMORY_KIB < 19_456) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['PASSWORD_HASH_MEMORY_KIB'], message: 'must be at least 19456 (19 MiB) in production' });
+      if (c.PASSWORD_HASH_TIME_COST < 2) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['PASSWORD_HASH_TIME_COST'], message: 'must be at least 2 in production' });
+    }
     if (c.PROVIDER !== 'azure') return;
     for (const key of ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_SUBSCRIPTION_ID', 'AZURE_RESOURCE_GROUP', 'AZURE_SQL_SERVER', 'AZURE_SQL_ADMIN_USER', 'AZURE_SQL_ADMIN_PASSWORD', 'MONGODB_URI', 'JWT_SECRET', 'ENCRYPTION_KEY'] as const) {
       if (!c[key]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'is required when PROVIDER=azure' });

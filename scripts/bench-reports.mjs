@@ -12,7 +12,7 @@
 // table downloads as CSV, beside a 10,000-row and a 3,000,000-row one (memory that does not grow
 // with the table). Nothing is asserted; the figures are printed.
 import Database from 'better-sqlite3';
-import bcrypt from 'bcryptjs';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,7 +120,7 @@ try {
     if (i > 600) throw new Error('the api did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  await mongoose.connection.collection('users').insertOne({ fullName: 'Bench User', email: 'bench-user@example.com', role: 'user', organization_id: insertedId, passwordHash: await bcrypt.hash('Bench@Passw0rd1', 4), createdAt: new Date(), updatedAt: new Date() });
+  await mongoose.connection.collection('users').insertOne({ fullName: 'Bench User', email: 'bench-user@example.com', role: 'user', organization_id: insertedId, passwordHash: await argon2Hash('Bench@Passw0rd1'), createdAt: new Date(), updatedAt: new Date() });
   const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench-user@example.com', password: 'Bench@Passw0rd1' }) });
   const token = (await login.json()).data?.token;
   if (!token) throw new Error(`login failed: ${login.status}`);

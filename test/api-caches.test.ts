@@ -15,7 +15,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@api-caches.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
   adminToken = (await userWithToken(stack.app, { email: addr('admin'), role: 'admin' })).token;
 });
 afterAll(() => stack.stop());

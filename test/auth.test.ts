@@ -10,7 +10,8 @@ import { outboxDir } from '../api/lib/mail';
 import { ensureFirstAdmin } from '../api/lib/first-admin';
 import { settleBackgroundWork } from '../api/resources/auth/passwords';
 import { startStack, type TestStack } from './helpers/stack';
-import { TEST_PASSWORD, userWithToken } from './helpers/users';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { TEST_PASSWORD, TEST_PASSWORD_POLICY, userWithToken } from './helpers/users';
 
 let stack: TestStack;
 const run = Math.random().toString(36).slice(2, 8);
@@ -18,7 +19,6 @@ const addr = (name: string) => `${name}.${run}@auth.example.com`;
 
 beforeAll(async () => {
   stack = await startStack({
-    BCRYPT_ROUNDS: '4',
     // supertest connects from 127.0.0.1: its X-Forwarded-For stands for the client's address.
     TRUST_PROXY: 'loopback',
     LOGIN_MAX_PER_IP: '6',
@@ -88,6 +88,51 @@ describe('POST /api/v1/auth/login', () => {
     const notJson = await request(stack.app).post('/api/v1/auth/login').set('Content-Type', 'application/json').send('{"email":');
     expect(notJson.status).toBe(400);
     expect(notJson.body.errors[0].msg).toBe('Request body is not valid JSON');
+  });
+});
+
+describe('password hashes (argon2id; a bcrypt-era hash is replaced at the next sign-in)', () => {
+  const storedHash = async (email: string) => (await User.findOne({ email }).select('+passwordHash').lean())!.passwordHash;
+  const argon2idAtPolicy = new RegExp(`^\\$argon2id\\$v=19\\$m=${TEST_PASSWORD_POLICY.memoryKib},t=${TEST_PASSWORD_POLICY.timeCost},p=1\\$`);
+
+  it('stores a password set through the api as argon2id at the configured cost', async () => {
+    const { token } = await userWithToken(stack.app, { email: addr('hash-new') });
+    const res = await request(stack.app).post('/api/v1/user/change-password').set('Authorization', `Bearer ${token}`).send({ currentPassword: TEST_PASSWORD, newPassword: 'Fresh1@argon', confirmPassword: 'Fresh1@argon' });
+    expect(res.status).toBe(200);
+    expect(await storedHash(addr('hash-new'))).toMatch(argon2idAtPolicy);
+    expect((await login(addr('hash-new'), 'Fresh1@argon', '10.7.0.1')).status).toBe(200);
+    expect((await login(addr('hash-new'), TEST_PASSWORD, '10.7.0.1')).status).toBe(401);
+  });
+
+  it('signs a bcrypt-era user in, re-hashes to argon2id on the way, and signs it in again; sessions stay valid', async () => {
+    const email = addr('hash-legacy');
+    const legacy = await bcryptHash(TEST_PASSWORD, 4);
+    await User.create({ fullName: 'Legacy User', email, role: 'user', passwordHash: legacy });
+    const first = await login(email, TEST_PASSWORD, '10.7.0.2');
+    expect(first.status).toBe(200);
+    const rehashed = await storedHash(email);
+    expect(rehashed).toMatch(argon2idAtPolicy);
+    expect(JSON.stringify(first.body)).not.toMatch(/\$argon2|\$2[aby]\$/);
+    // Same password, so the token from the first sign-in still works (no tokenVersion bump).
+    expect((await profile(first.body.data.token)).status).toBe(200);
+    const again = await login(email, TEST_PASSWORD, '10.7.0.2');
+    expect(again.status).toBe(200);
+    expect(await storedHash(email)).toBe(rehashed);
+  });
+
+  it('refuses a wrong password for either kind of hash and leaves a bcrypt hash as it was', async () => {
+    const legacyEmail = addr('hash-legacy-wrong');
+    const legacy = await bcryptHash(TEST_PASSWORD, 4);
+    await User.create({ fullName: 'Legacy User', email: legacyEmail, role: 'user', passwordHash: legacy });
+    await userWithToken(stack.app, { email: addr('hash-argon-wrong') });
+    const argon = await storedHash(addr('hash-argon-wrong'));
+    for (const [email, ip] of [[legacyEmail, '10.7.0.3'], [addr('hash-argon-wrong'), '10.7.0.4']] as const) {
+      const res = await login(email, 'Wrong@pass1', ip);
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Invalid email or password');
+    }
+    expect(await storedHash(legacyEmail)).toBe(legacy);
+    expect(await storedHash(addr('hash-argon-wrong'))).toBe(argon);
   });
 });
 

@@ -70,7 +70,7 @@ let ctx: Ctx;
 const tokens: Partial<Record<Actor, string>> = {};
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
   const run = Math.random().toString(36).slice(2, 8);
   const orgA = String((await Organization.create({ organizationName: `Matrix A ${run}` }))._id);
   const orgB = String((await Organization.create({ organizationName: `Matrix B ${run}` }))._id);

@@ -17,7 +17,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@contact.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4', ADMIN_NOTIFY_EMAIL: addr('ops'), CONTACT_MAX_PER_IP: '3', TRUST_PROXY: 'loopback' });
+  stack = await startStack({ ADMIN_NOTIFY_EMAIL: addr('ops'), CONTACT_MAX_PER_IP: '3', TRUST_PROXY: 'loopback' });
   orgId = String((await Organization.create({ organizationName: `Contact Org ${run}` }))._id);
   ({ token } = await userWithToken(stack.app, { email: addr('asker'), fullName: 'Curious George', organization_id: orgId }));
 });

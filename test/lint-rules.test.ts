@@ -56,6 +56,22 @@ it('keeps activity and worker code out of the api, types included, and lets it i
   for (const line of [4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });
 
+it('keeps password hashing libraries out of the api: it hashes through common/passwords.ts', () => {
+  const msgs = lint(
+    [
+      `import bcrypt from 'bcryptjs';`,
+      `import { hash } from '@node-rs/argon2';`,
+      `import { verify } from '@node-rs/bcrypt';`,
+      `import { hashPassword } from '../../../common/passwords';`,
+      `export const x = [bcrypt, hash, verify, hashPassword];`,
+      '',
+    ].join('\n'),
+    'api/resources/auth/router.ts',
+  );
+  for (const line of [1, 2, 3]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+  expect(rulesOnLine(msgs, 4)).not.toContain('no-restricted-imports');
+});
+
 it('lets a workflow import values only from @temporalio/workflow, its own folder and the pure common modules', () => {
   const msgs = lint(
     [

@@ -2,7 +2,6 @@
 // HTTP against the real app and FerretDB, with the default limits (30 failures per IP, 10 per
 // account before delays of 30 s doubling up to 300 s, 5 per account and IP) and a clock the
 // test moves instead of sleeping.
-import bcrypt from 'bcryptjs';
 import type { Express } from 'express';
 import mongoose from 'mongoose';
 import request from 'supertest';
@@ -12,7 +11,7 @@ import { SharedStore } from '../api/lib/shared-store';
 import { loadConfig, type Config } from '../common/config';
 import { User } from '../common/models/user';
 import { startStack, type TestStack } from './helpers/stack';
-import { TEST_PASSWORD } from './helpers/users';
+import { TEST_PASSWORD, testPasswordHash } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
@@ -20,7 +19,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@throttle.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
 });
 afterAll(() => stack.stop());
 
@@ -31,7 +30,7 @@ function appWith(overrides: Partial<Config> = {}): { app: Express; advance(secon
   return { app, advance: (s) => void (t += s * 1000) };
 }
 /** A user that has never signed in (no known source yet). */
-const createUser = async (email: string) => User.create({ fullName: 'Throttle Test', email, role: 'user', passwordHash: await bcrypt.hash(TEST_PASSWORD, 4) });
+const createUser = async (email: string) => User.create({ fullName: 'Throttle Test', email, role: 'user', passwordHash: await testPasswordHash() });
 const login = (app: Express, email: string, password: string, forwardedFor?: string) => {
   const req = request(app).post('/api/v1/auth/login');
   if (forwardedFor) void req.set('X-Forwarded-For', forwardedFor);

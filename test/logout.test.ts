@@ -10,7 +10,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@logout.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
 });
 afterAll(() => stack.stop());
 

@@ -37,7 +37,7 @@ async function stopFerret(): Promise<void> {
 beforeAll(async () => {
   port = await freePort();
   await startFerret();
-  stack = await startStack({ MONGODB_URI: `mongodb://127.0.0.1:${port}/outage`, BCRYPT_ROUNDS: '4' });
+  stack = await startStack({ MONGODB_URI: `mongodb://127.0.0.1:${port}/outage` });
   ({ token } = await userWithToken(stack.app, { email: 'outage-admin@example.com', role: 'admin' }));
 }, 120_000);
 afterAll(async () => {

@@ -6,7 +6,6 @@
 // killed while a save is held mid-file by the test (its blob still marked as arriving), and
 // nothing is lost or done twice.
 import type { BlockBlobClient } from '@azure/storage-blob';
-import bcrypt from 'bcryptjs';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -20,7 +19,7 @@ import { workflowIds } from '../common/temporal';
 import { generatedCsv, onboardedOrg, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
 import { addUploads, uploadsOf } from './helpers/uploads';
-import { TEST_PASSWORD } from './helpers/users';
+import { TEST_PASSWORD, TEST_PASSWORD_POLICY, testPasswordHash } from './helpers/users';
 import { freePort, listening, waitFor } from './helpers/wait';
 import { startWorkerProcess } from './helpers/worker-process';
 
@@ -104,7 +103,8 @@ function startApiProcess(port: number): ChildProcess {
       TRUST_PROXY: 'loopback',
       ADMIN_EMAIL: ADMIN,
       ADMIN_PASSWORD: TEST_PASSWORD,
-      BCRYPT_ROUNDS: '4',
+      PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib),
+      PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost),
       DEMO: 'false',
       LOG_LEVEL: 'silent',
     },
@@ -123,7 +123,7 @@ beforeAll(async () => {
     const port = await freePort();
     apis.push({ port, proc: startApiProcess(port) });
   }
-  for (let i = 0; i < 2; i++) workers.push(startWorkerProcess({ MONGODB_URI: stack.config.MONGODB_URI, TEMPORAL_TASK_QUEUE: queue }, { BCRYPT_ROUNDS: '4' }));
+  for (let i = 0; i < 2; i++) workers.push(startWorkerProcess({ MONGODB_URI: stack.config.MONGODB_URI, TEMPORAL_TASK_QUEUE: queue }, { PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib), PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost) }));
   for (const a of apis) await waitFor(`api process on ${a.port}`, async () => a.proc.exitCode === null && (await listening(a.port)), 90_000);
   proxy = await roundRobinProxy(apis.map((a) => a.port));
 }, 180_000);
@@ -151,7 +151,7 @@ it('both apis came up on an empty database (one made the first admin); sign-in w
 it('the login throttle holds across both apis: the 6th failure of a pair is refused, with Retry-After, whichever api it reaches', async () => {
   // Written by this process, not by either api: each finds the user in Mongo on its directory's miss.
   const email = 'mp-throttled@example.com';
-  await User.create({ fullName: 'Throttled', email, role: 'user', passwordHash: await bcrypt.hash(TEST_PASSWORD, 4) });
+  await User.create({ fullName: 'Throttled', email, role: 'user', passwordHash: await testPasswordHash() });
   const ip = '10.91.0.1';
   const before = proxy.routed.length;
   for (let i = 0; i < 5; i++) expect((await call(proxy.url, 'POST', '/auth/login', { body: { email, password: 'Wrong@pass1' }, forwardedFor: ip })).status).toBe(401);
@@ -169,7 +169,7 @@ it('the login throttle holds across both apis: the 6th failure of a pair is refu
 it("a write through one api shows in the other once the other's 5-second cache expires", async () => {
   const org = await Organization.create({ organizationName: 'Before Rename' });
   const email = 'mp-member@example.com';
-  await User.create({ fullName: 'Member', email, role: 'user', organization_id: org._id, passwordHash: await bcrypt.hash(TEST_PASSWORD, 4) });
+  await User.create({ fullName: 'Member', email, role: 'user', organization_id: org._id, passwordHash: await testPasswordHash() });
   const member = (await call(direct(1), 'POST', '/auth/login', { body: { email, password: TEST_PASSWORD }, forwardedFor: '10.92.0.1' })).body.data!.token as string;
   const profileName = async () => ((await call(direct(1), 'GET', '/user/profile', { token: member })).body.data!.organization as { organizationName: string }).organizationName;
   expect(await profileName()).toBe('Before Rename'); // now in api 1's cache

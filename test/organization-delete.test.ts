@@ -52,7 +52,7 @@ const addr = (name: string) => `${name}.${run}@orgdelete.example.com`;
 const IDLE_QUEUE = `idle-${run}`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
   ({ token: adminToken } = await userWithToken(stack.app, { email: addr('admin'), role: 'admin', fullName: 'Dana Admin' }));
 });
 afterAll(() => stack.stop());

@@ -14,7 +14,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@orgs.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
   ({ token: adminToken } = await userWithToken(stack.app, { email: addr('admin'), role: 'admin' }));
 });
 afterAll(() => stack.stop());

@@ -8,6 +8,8 @@ import { createApp } from '../api/app';
 import { settleBackgroundWork } from '../api/resources/auth/passwords';
 import { logger } from '../common/logger';
 import { startStack, type TestStack } from './helpers/stack';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { User } from '../common/models/user';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
 
 let stack: TestStack;
@@ -15,7 +17,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@security.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
 });
 afterAll(() => stack.stop());
 
@@ -133,6 +135,9 @@ describe('logs', () => {
     try {
       const { token } = await userWithToken(stack.app, { email: addr('logs') });
       await request(stack.app).post('/api/v1/auth/login').send({ email: addr('logs'), password: 'Wrong@pass1' });
+      // A bcrypt-era user signs in: its hash is replaced by an argon2id one on the way.
+      await User.create({ fullName: 'Legacy', email: addr('logs-legacy'), role: 'user', passwordHash: await bcryptHash(TEST_PASSWORD, 4) });
+      expect((await request(stack.app).post('/api/v1/auth/login').send({ email: addr('logs-legacy'), password: TEST_PASSWORD })).status).toBe(200);
       await request(stack.app).post('/api/v1/auth/forgot-password').send({ email: addr('logs') });
       await settleBackgroundWork();
       await request(stack.app).post('/api/v1/user/change-password').set('Authorization', `Bearer ${token}`).send({ currentPassword: TEST_PASSWORD, newPassword: 'Changed1@pw', confirmPassword: 'Changed1@pw' });
@@ -148,6 +153,7 @@ describe('logs', () => {
     expect(all).not.toMatch(/[a-f0-9]{64}/); // reset tokens
     expect(all).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/); // JWTs
     expect(all).not.toMatch(/\$2[aby]\$\d\d\$/); // bcrypt hashes
+    expect(all).not.toMatch(/\$argon2(id|i|d)\$/); // argon2 hashes
     for (const secret of [TEST_PASSWORD, 'Wrong@pass1', 'Changed1@pw', stack.config.JWT_SECRET]) expect(all).not.toContain(secret);
   });
 });

@@ -3,7 +3,6 @@
 // copy of the users that follows every write through the User model; the copy answers exactly
 // what Mongo would.
 import Database from 'better-sqlite3';
-import bcrypt from 'bcryptjs';
 import mongoose from 'mongoose';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { User } from '../common/models/user';
 import { findUserByEmail, isFerretDb, userDirectory, type UserDirectory } from '../common/records/user-directory';
 import { listUsers } from '../api/resources/users/service';
 import { startStack, type TestStack } from './helpers/stack';
-import { TEST_PASSWORD, userWithToken } from './helpers/users';
+import { TEST_PASSWORD, testPasswordHash, userWithToken } from './helpers/users';
 import { waitFor } from './helpers/wait';
 
 let stack: TestStack;
@@ -28,7 +27,7 @@ beforeAll(async () => {
   ({ token: admin } = await userWithToken(stack.app, { email: 'admin@dir.test', role: 'admin', fullName: 'Ada Admin' }));
   orgA = String((await Organization.create({ organizationName: 'Alpha Ltd' }))._id);
   orgB = String((await Organization.create({ organizationName: 'Beta GmbH' }))._id);
-  const hash = await bcrypt.hash(TEST_PASSWORD, 4);
+  const hash = await testPasswordHash();
   // Names that sort differently by case and accents, duplicates (ties broken by id), both roles and organizations.
   const names = ['zoë Zimmer', 'Émile Durand', 'anna Berg', 'Anna Berg', 'Bob Stone', 'bob stone', 'Carla Diaz', '', 'Ünal Yilmaz', 'Dora Klein', 'Eve Adams', 'Finn Lee'];
   await User.insertMany(
@@ -141,7 +140,7 @@ test('login and forgot-password find users through the directory; a changed emai
 
 test('a user written around the model (a restore, a Mongo shell, the benchmark) signs in at once; the copy is checked against Mongo', async () => {
   const login = (email: string, password = TEST_PASSWORD) => request(stack.app).post('/api/v1/auth/login').send({ email, password });
-  const hash = await bcrypt.hash(TEST_PASSWORD, 4);
+  const hash = await testPasswordHash();
   const id = new mongoose.Types.ObjectId();
   await mongoose.connection.collection('users').insertOne({ _id: id, email: 'around@dir.test', fullName: 'Around', role: 'user', organization_id: null, passwordHash: hash, tokenVersion: 0, dashboards: [] });
   expect(dir.idByEmail('around@dir.test')).toBeNull(); // not written through the model: not copied

@@ -22,7 +22,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}.${run}@users.example.com`;
 
 beforeAll(async () => {
-  stack = await startStack({ BCRYPT_ROUNDS: '4' });
+  stack = await startStack();
   const admin = await userWithToken(stack.app, { email: addr('admin'), role: 'admin', fullName: 'Grace Hopper' });
   adminToken = admin.token;
   adminId = String(admin.user._id);
@@ -83,6 +83,8 @@ describe('POST /api/v1/user (admin: add user)', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ invitationSent: false, user: { fullName: 'Pat Smith', role: 'user', organization_id: null } });
     expect(mailsTo(email)).toHaveLength(0);
+    // Stored as argon2id (common/passwords.ts), at the tests' cost.
+    expect((await User.findOne({ email }).select('+passwordHash').lean())!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     expect((await request(stack.app).post('/api/v1/auth/login').send({ email, password: 'Given1@pw' })).status).toBe(200);
   });
 

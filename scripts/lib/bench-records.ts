@@ -2,5 +2,6 @@
 // tsImport apart (its own copy of every module it reaches), and the mongoose models may be
 // compiled once only.
 export { loadConfig } from '../../common/config';
+export { hashPassword, OWASP_ARGON2ID, verifyPassword } from '../../common/passwords';
 export { openOrgConnection } from '../../common/org-database';
 export { closeRunStores, RunStore, withRequiredRunStore } from '../../common/records/run-store';

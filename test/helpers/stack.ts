@@ -15,6 +15,7 @@ import { setLogLevel } from '../../common/logger';
 import { loadWorkflowBundle } from '../../worker/bundle';
 import { startHeartbeat } from '../../worker/heartbeat';
 import { createWorker } from '../../worker/worker';
+import { TEST_PASSWORD_POLICY } from './users';
 
 export interface TestStack {
   config: Config;
@@ -35,7 +36,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   const base = process.env.MONGODB_URI;
   if (!base || !process.env.TEMPORAL_ADDRESS) throw new Error('Run tests through `npm test`: it starts Temporal, FerretDB and Azurite.');
   const db = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  return loadConfig({ ...process.env, MONGODB_URI: base.replace(/\/[^/]*$/, `/${db}`), TEMPORAL_TASK_QUEUE: `tq-${db}`, ...overrides });
+  // Password hashes at the tests' low argon2id cost (a test may ask for OWASP's through overrides).
+  const hashing = { PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib), PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost) };
+  return loadConfig({ ...hashing, ...process.env, MONGODB_URI: base.replace(/\/[^/]*$/, `/${db}`), TEMPORAL_TASK_QUEUE: `tq-${db}`, ...overrides });
 }
 
 function quietTemporalLogs() {

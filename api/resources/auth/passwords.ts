@@ -1,5 +1,4 @@
-// Password hashing, reset and invitation tokens, password change.
-import bcrypt from 'bcryptjs';
+// Password hashing at the configured policy, reset and invitation tokens, password change.
 import { findUserByEmail } from '../../../common/records/user-directory';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../../common/config';
@@ -9,13 +8,15 @@ import { User, type UserDoc } from '../../../common/models/user';
 import { audit } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
 import { mailerFor } from '../../lib/mail';
+import { hashPassword as hashAt, passwordPolicy, verifyPassword } from '../../../common/passwords';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const INVITE_TTL_MS = 72 * 60 * 60 * 1000;
 export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
 
+/** A new hash of the password (argon2id at the configured policy, off the event loop: common/passwords.ts). */
 export function hashPassword(cfg: Config, password: string): Promise<string> {
-  return bcrypt.hash(password, cfg.BCRYPT_ROUNDS);
+  return hashAt(password, passwordPolicy(cfg));
 }
 
 /** A hash nobody knows the password of (invited users before they choose one). */
@@ -127,7 +128,7 @@ export async function resetPassword(cfg: Config, token: string, password: string
 export async function changePassword(cfg: Config, userId: UserDoc['_id'], currentPassword: string, newPassword: string): Promise<UserDoc> {
   const user = await User.findById(userId).select('+passwordHash').lean<UserDoc>();
   if (!user) throw badRequest('User not found');
-  if (!(await bcrypt.compare(currentPassword, user.passwordHash))) throw badRequest('Current password is incorrect');
+  if (!(await verifyPassword(currentPassword, user.passwordHash, passwordPolicy(cfg))).ok) throw badRequest('Current password is incorrect');
   if (currentPassword === newPassword) throw badRequest('New password must be different from the current password');
   const passwordHash = await hashPassword(cfg, newPassword);
   // Conditional on the version read above, so two concurrent changes cannot both win.

@@ -1,5 +1,4 @@
 // /api/v1/auth: login, forgot/reset password, profile update.
-import bcrypt from 'bcryptjs';
 import { findUserByEmail } from '../../../common/records/user-directory';
 import { Router, type Request, type RequestHandler } from 'express';
 import { createHmac } from 'node:crypto';
@@ -11,6 +10,8 @@ import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { authRateLimit, LoginThrottle } from '../../lib/rate-limit';
 import { SharedStore } from '../../lib/shared-store';
 import { ok } from '../../lib/respond';
+import { logger } from '../../../common/logger';
+import { hashPassword, passwordPolicy, preparePasswordChecks, verifyPassword } from '../../../common/passwords';
 import { validate } from '../../lib/validate';
 import { requestPasswordReset, resetLinkState, resetPassword } from './passwords';
 import { updateProfile } from '../users/service';
@@ -22,19 +23,14 @@ export const LOGIN_THROTTLED = 'Too many login attempts. Please try again later.
 const MAX_LOGIN_SOURCES = 20;
 export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this email, a password reset link has been sent.';
 
-// Compared against when the email is unknown, so both failures cost the same bcrypt work.
-const dummyHashes = new Map<number, string>();
-function dummyHash(rounds: number): string {
-  let h = dummyHashes.get(rounds);
-  if (!h) dummyHashes.set(rounds, (h = bcrypt.hashSync('not-a-real-password', rounds)));
-  return h;
-}
-
 type LoginUser = UserDoc & { loginSources?: LoginSource[] };
 
 export function authRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const router = Router();
+  const policy = passwordPolicy(cfg);
+  // An unknown email is checked against a dummy hash (common/passwords.ts): made now, off the loop.
+  preparePasswordChecks(policy).catch((err: unknown) => logger.warn({ err }, 'preparing the dummy password hash failed'));
   const windowSeconds = cfg.AUTH_RATE_WINDOW_SECONDS;
   const now = deps.now ?? Date.now;
   const throttle = new LoginThrottle({
@@ -67,14 +63,33 @@ export function authRouter(deps: AppDeps): Router {
       res.setHeader('Retry-After', String(verdict.retryAfterSec));
       throw new ApiError(429, LOGIN_THROTTLED);
     }
-    const matches = await bcrypt.compare(pw, user?.passwordHash ?? dummyHash(cfg.BCRYPT_ROUNDS));
-    if (!user || !matches) throw unauthorized(LOGIN_FAILED);
+    // Off the event loop; without a user, against a dummy hash, so both failures cost the same.
+    const check = await verifyPassword(pw, user?.passwordHash ?? null, policy);
+    if (!user || !check.ok) throw unauthorized(LOGIN_FAILED);
     await throttle.succeeded(address, ip);
     const sources = [{ key, lastAt: new Date(t) }, ...(user.loginSources ?? []).filter((s) => s.key !== key)].slice(0, MAX_LOGIN_SOURCES);
     await User.updateOne({ _id: user._id }, { $set: { loginSources: sources } });
+    // A bcrypt hash (or an argon2 one below the policy) is replaced now that the password is known.
+    if (check.needsRehash) await rehash(user, pw);
     const { loginSources: _sources, ...signedIn } = user;
     ok(res, 'Login successful', { user: publicUser(signedIn), expiresIn: cfg.JWT_EXPIRES_IN, token: signToken(signedIn, cfg) });
   });
+
+  /**
+   * Stores an argon2id hash of the password just proven, through the User model (the user
+   * directory follows its writes). Only if the stored hash is still the one checked: a password
+   * changed meanwhile stays. Same password, so the sessions stay valid (no tokenVersion bump).
+   * A failure leaves the old hash, which still verifies: the next sign-in tries again.
+   */
+  async function rehash(user: LoginUser, pw: string): Promise<void> {
+    try {
+      const passwordHash = await hashPassword(pw, policy);
+      await User.updateOne({ _id: user._id, passwordHash: user.passwordHash }, { $set: { passwordHash } });
+    } catch (err) {
+      // Never the error object: a driver error could quote the update, and with it the hash.
+      logger.warn({ userId: String(user._id), error: err instanceof Error ? err.name : 'unknown' }, 'password re-hash at sign-in failed');
+    }
+  }
 
   // Ends this session on the server: the token answers 401 from now on; other sessions go on.
   router.post('/logout', auth(), async (req, res) => {
