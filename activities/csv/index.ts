@@ -3,7 +3,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { Context } from '@temporalio/activity';
 import { config as processConfig } from '../../common/config';
-import { uploadRecords } from '../../common/records/uploads';
+import { uploadRecords } from '../../warehouse/records/uploads';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';
 import { fail } from '../../common/failures';

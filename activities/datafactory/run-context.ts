@@ -7,7 +7,7 @@ import { loadOrganization } from '../../common/org-resources';
 import type { OrganizationDoc } from '../../common/models/organization';
 import type { Config } from '../../common/config';
 import type { PipelineOfRunRecord, PipelineRunRecord } from '../../common/models/pipeline-run';
-import { withRequiredRunStore } from '../../common/records/run-store';
+import { withRequiredRunStore } from '../../warehouse/records/run-store';
 import { fail } from '../../common/failures';
 
 export type OnboardedOrg = OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> & { containerName: string; databaseName: string; dataFactoryName: string } };

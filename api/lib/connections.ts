@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../common/config';
 import { publicSyncRun, type SyncProvider } from '../../common/models/sync-run';
-import { withRunStore } from '../../common/records/run-store';
+import { withRunStore } from '../../warehouse/records/run-store';
 import type { UserDoc } from '../../common/models/user';
 import type { SyncResult } from '../../workflows/sync';
 import { resolveOrgId } from '../resources/quickbooks/schemas';

@@ -2,5 +2,5 @@
 // tsImport apart (its own copy of every module it reaches), and the mongoose models may be
 // compiled once only.
 export { loadConfig } from '../../common/config';
-export { openOrgConnection } from '../../common/org-database';
-export { closeRunStores, RunStore, withRequiredRunStore } from '../../common/records/run-store';
+export { openOrgConnection } from '../../warehouse/connection';
+export { closeRunStores, RunStore, withRequiredRunStore } from '../../warehouse/records/run-store';

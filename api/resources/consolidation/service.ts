@@ -1,5 +1,5 @@
 // The consolidation's settings and results, read and written in the organization's own database
-// (common/consolidation/store.ts). Every change is checked whole before anything is written, and
+// (warehouse/consolidation/store.ts). Every change is checked whole before anything is written, and
 // written with its audit row in one transaction: a refused change changes nothing.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -20,10 +20,10 @@ import {
   sourceAccounts,
   syncEntities,
   writeAudit,
-} from '../../../common/consolidation/store';
+} from '../../../warehouse/consolidation/store';
 import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, type AccountType, type GroupAccount, type IcCategory, type MappingConfig } from '../../../common/consolidation/types';
 import { checkChart, checkEntities, checkMappings, isCurrency, parseOwnership, parseRate, PERIOD_RE } from '../../../common/consolidation/validate';
-import type { OrgDialect } from '../../../common/org-database';
+import type { OrgDialect } from '../../../warehouse/connection';
 import { ApiError } from '../../lib/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time

@@ -9,7 +9,7 @@ import { Organization, type OrganizationDoc } from '../../../common/models/organ
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { SageAccount } from '../../../common/models/sage-account';
 import type { SyncProvider } from '../../../common/models/sync-run';
-import { withRunStore } from '../../../common/records/run-store';
+import { withRunStore } from '../../../warehouse/records/run-store';
 import { User, type UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import type { organizationDeleteWorkflow } from '../../../workflows/organization-delete';

@@ -6,13 +6,13 @@ import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
-import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../common/consolidation/store';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
 import type { GroupAccount } from '../../../common/consolidation/types';
-import type { OrgDialect } from '../../../common/org-database';
+import type { OrgDialect } from '../../../warehouse/connection';
 import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
 import { comparisonRange, monthLabel, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
 import { buildStatement, centsText, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../common/reports/store';
+import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
 import { ApiError } from '../../lib/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time

@@ -6,7 +6,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { logger } from '../../../common/logger';
 import type { OrganizationDoc } from '../../../common/models/organization';
-import type { OrgDatabase } from '../../../common/org-database';
+import type { OrgDatabase } from '../../../warehouse/connection';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
 import { notFound } from '../../lib/errors';

@@ -1,5 +1,5 @@
 // The data explorer's reads of an organization's own database (issue 19), for SQLite and Azure
-// SQL alike through common/org-database.ts: which tables there are (from the database's own
+// SQL alike through warehouse/connection.ts: which tables there are (from the database's own
 // catalog: never a name taken from the request), what each is and who wrote it last (the upload
 // records in Mongo, the sync and pipeline runs kept beside the tables), and a table's rows paged,
 // sorted and filtered.
@@ -15,12 +15,12 @@ import type { PipelineRunRecord } from '../../../common/models/pipeline-run';
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { SageAccount } from '../../../common/models/sage-account';
 import type { SyncRunRecord } from '../../../common/models/sync-run';
-import { withRunStore } from '../../../common/records/run-store';
+import { withRunStore } from '../../../warehouse/records/run-store';
 import type { UploadDoc } from '../../../common/models/upload';
-import { uploadRecords } from '../../../common/records/uploads';
+import { uploadRecords } from '../../../warehouse/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
-import { openOrgDatabase, resolveOrgConnection, type OrgDatabase, type OrgDialect } from '../../../common/org-database';
-import { columnKind, CSV_LOADED_AT_COLUMN, CSV_UPLOAD_COLUMN, isInternalTable, tableKind, TRIAL_BALANCE_TABLE } from '../../../common/table-catalog';
+import { openOrgDatabase, resolveOrgConnection, type OrgDatabase, type OrgDialect } from '../../../warehouse/connection';
+import { columnKind, CSV_LOADED_AT_COLUMN, CSV_UPLOAD_COLUMN, isInternalTable, tableKind, TRIAL_BALANCE_TABLE } from '../../../warehouse/catalog/tables';
 import { OBJECT_ID_RE } from '../../../common/validation';
 import { assertOrgAccess } from '../../lib/auth';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
@@ -156,7 +156,7 @@ export function cellValue(v: unknown): string | number | boolean | null {
 
 // --- sources: who wrote each table ----------------------------------------------------------
 
-/** The pipeline that ends a run with the consolidation (activities/warehouse/consolidate.ts CONSOLIDATE_PIPELINE; test/explorer.test.ts keeps them equal). */
+/** The pipeline that ends a run with the consolidation (warehouse/consolidation/run.ts CONSOLIDATE_PIPELINE; test/explorer.test.ts keeps them equal). */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
 const PROVIDER_NAMES: Record<string, string> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite' };
 const iso = (d: Date | string | null | undefined): string | null => {

@@ -3,13 +3,13 @@
 // provider is chosen once, in createWarehouse, where the activities are built
 // (activities/index.ts). Every operation names the organization's database by a DatabaseRef;
 // the azure provider connects with that organization's own server and login (./connection.ts).
-import type { Config } from '../../common/config';
-import type { AzureDeps } from '../datafactory/azure-clients';
+import type { Config } from '../common/config';
+import type { AzureDeps } from '../common/azure-arm';
 import { AzureSqlWarehouse } from './azure-sql';
 import { SqliteWarehouse } from './sqlite';
 import type { Warehouse } from './types';
 
-export { localDatabaseFile } from './files';
+export { localDatabaseFile } from './connection';
 export type { CsvLoadOptions, DatabaseRef, RebuildOptions, Warehouse } from './types';
 
 /** The one place the warehouse provider is chosen. */

@@ -1,18 +1,18 @@
 // Where the consolidation keeps its settings and its outputs: tables in the organization's own
 // database (DATA-MODEL.md section 4), beside the trial_balance they map, indexed, with an audit
-// of who changed what. Written once with Kysely for SQLite and Azure SQL (common/org-database.ts
+// of who changed what. Written once with Kysely for SQLite and Azure SQL (warehouse/connection.ts
 // opens either); only the column types differ per dialect.
 // Outputs are written to staging tables and swapped in with one short transaction per run, so a
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
 import { sql, type Kysely } from 'kysely';
-import { insertChunked, type OrgDatabase, type OrgDialect } from '../org-database';
-import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from './decimal';
-import { DEFAULT_GROUP_CHART } from './default-chart';
-import type { PeriodResult } from './engine';
-import { parseOwnership } from './validate';
-import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from './types';
-import { ACCOUNT_TYPES } from './types';
+import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
+import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from '../../common/consolidation/decimal';
+import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
+import type { PeriodResult } from '../../common/consolidation/engine';
+import { parseOwnership } from '../../common/consolidation/validate';
+import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
+import { ACCOUNT_TYPES } from '../../common/consolidation/types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -134,7 +134,7 @@ export function accountRow(a: GroupAccount, sort: number) {
   return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort };
 }
 
-export { insertChunked } from '../org-database';
+export { insertChunked } from '../connection';
 
 export const DEFAULT_SETTINGS: ConsolidationSettings = { presentationCurrency: 'USD', method: 'full', toleranceAmount: 0n, tolerancePct: 0n, fiscalYearStartMonth: 1 };
 

@@ -12,13 +12,13 @@ import Database from 'better-sqlite3';
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import mongoose from 'mongoose';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Config } from '../config';
-import { fail, isFailureOf } from '../failures';
-import { Organization, organizationWrites, type OrganizationDoc } from '../models/organization';
-import type { PipelineRunRecord, RunStatus } from '../models/pipeline-run';
-import type { SyncProvider, SyncRunRecord } from '../models/sync-run';
-import type { UploadDoc } from '../models/upload';
-import { localDatabaseFile, openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../org-database';
+import type { Config } from '../../common/config';
+import { fail, isFailureOf } from '../../common/failures';
+import { Organization, organizationWrites, type OrganizationDoc } from '../../common/models/organization';
+import type { PipelineRunRecord, RunStatus } from '../../common/models/pipeline-run';
+import type { SyncProvider, SyncRunRecord } from '../../common/models/sync-run';
+import type { UploadDoc } from '../../common/models/upload';
+import { localDatabaseFile, openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../connection';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables created at run time
 type Db = Kysely<any>;

@@ -4,8 +4,8 @@
 // one row per layout, its definition as JSON, with who changed it last).
 import { sql, type Kysely } from 'kysely';
 import { CENTS_SQL, ENTITY_COLUMNS_VIEW } from '../consolidation/store';
-import type { OrgDialect } from '../org-database';
-import type { CustomLayout } from './custom';
+import type { OrgDialect } from '../connection';
+import type { CustomLayout } from '../../common/reports/custom';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;

@@ -1,19 +1,22 @@
 // The organization's own SQL database, as both the worker and the api reach it: which database
 // is the organization's (a SQLite file locally, an Azure SQL database with the organization's own
-// server and login in production) and a Kysely handle on it, so what reads and writes the
-// organization's tables (the consolidation's settings and outputs, reports) is written once for
-// both dialects. The warehouse seam (activities/warehouse) delegates here for both; credentials
-// are resolved from the encrypted record and never travel in workflow inputs or histories.
+// server and login in production), a Kysely handle on it, so what reads and writes the
+// organization's tables (the consolidation's settings and outputs, reports, run records) is
+// written once for both dialects, and the mssql pool the Azure SQL provider's loads use.
+// Credentials are read here, from the organization's encrypted record: they never travel in
+// workflow inputs or histories; the global AZURE_SQL_* settings are only the fallback for
+// organizations onboarded without their own server or login.
 import Database from 'better-sqlite3';
 import { Kysely, MssqlDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { ConnectionPool } from 'mssql';
 import mongoose from 'mongoose';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config';
-import { decryptSecret } from './crypto';
-import { fail } from './failures';
-import { Organization, type OrganizationDoc } from './models/organization';
-import { LOCAL_DATABASE_NAME } from './resources';
+import type { Config } from '../common/config';
+import { decryptSecret } from '../common/crypto';
+import { fail } from '../common/failures';
+import { Organization, type OrganizationDoc } from '../common/models/organization';
+import { LOCAL_DATABASE_NAME } from '../common/resources';
 
 /**
  * Local provider: an organization's SQL database named `databaseName` (set by onboarding on
@@ -67,6 +70,26 @@ export async function resolveSqlLogin(cfg: Config, ref: DatabaseRef): Promise<Sq
   if (!org) throw fail.notFound(`Organization ${ref.orgId} not found`);
   if (org.onboarding?.databaseName !== ref.databaseName) throw fail.validation(`Database "${ref.databaseName}" is not this organization's`);
   return sqlLoginOf(cfg, org.onboarding, ref.databaseName);
+}
+
+
+export interface PoolOptions {
+  connectionTimeout?: number;
+  requestTimeout?: number;
+}
+
+/** Opens an mssql pool with a resolved login (the driver is loaded on first use: local mode never pays for it). */
+export async function openSqlPool(login: SqlLogin, options: PoolOptions = {}): Promise<ConnectionPool> {
+  const mssql = await import('mssql');
+  return new mssql.ConnectionPool({
+    server: `${login.server}.database.windows.net`,
+    database: login.database,
+    user: login.user,
+    password: login.password,
+    options: { encrypt: true },
+    connectionTimeout: options.connectionTimeout ?? 15000,
+    requestTimeout: options.requestTimeout ?? 120000,
+  }).connect();
 }
 
 
