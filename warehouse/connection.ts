@@ -10,13 +10,14 @@ import Database from 'better-sqlite3';
 import { Kysely, MssqlDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { ConnectionPool } from 'mssql';
 import mongoose from 'mongoose';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../common/config';
 import { decryptSecret } from '../common/crypto';
 import { fail } from '../common/failures';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { LOCAL_DATABASE_NAME } from '../common/resources';
+import { DIALECTS, dialectOf, type DialectName } from './dialect';
 
 /**
  * Local provider: an organization's SQL database named `databaseName` (set by onboarding on
@@ -93,13 +94,15 @@ export async function openSqlPool(login: SqlLogin, options: PoolOptions = {}): P
 }
 
 
-export type OrgDialect = 'sqlite' | 'mssql';
+export type OrgDialect = DialectName;
 
 /** A Kysely handle on one organization's database; `close()` when done. */
 export interface OrgDatabase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- its tables are the organization's, known at run time
   db: Kysely<any>;
   dialect: OrgDialect;
+  /** SQLite: the database's file (a reader of its own, the download's thread, opens it). */
+  file?: string;
   /**
    * Many rows into one table, outside any open transaction (staging tables): SQLite through one
    * prepared statement in one transaction; T-SQL in multi-row statements within its limits.
@@ -120,7 +123,7 @@ export interface OrgDatabase {
 export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (!rows.length) return;
   const cols = Object.keys(rows[0]!).length;
-  const size = dialect === 'mssql' ? Math.min(1000, Math.floor(2000 / cols)) : Math.floor(32000 / cols);
+  const size = DIALECTS[dialect].rowsPerInsert(cols);
   for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
@@ -130,16 +133,32 @@ export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table:
  */
 export type OrgConnection = { dialect: 'sqlite'; file: string } | { dialect: 'mssql'; login: SqlLogin };
 
-export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef): Promise<OrgConnection> {
-  if (cfg.PROVIDER === 'azure') return { dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) };
-  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
-  if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
-  return { dialect: 'sqlite', file };
+export interface ResolveOptions {
+  /** A local database its record names but that is not there yet is created (as the connector writer does on a sync's first write). */
+  create?: boolean;
 }
 
-/** Opens the organization's database (it must exist: onboarding creates it). */
-export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<OrgDatabase> {
-  return openOrgConnection(await resolveOrgConnection(cfg, ref));
+const RESOLVERS: Record<DialectName, (cfg: Config, ref: DatabaseRef, options: ResolveOptions) => Promise<OrgConnection>> = {
+  mssql: async (cfg, ref) => ({ dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) }),
+  sqlite: async (cfg, ref, { create }) => {
+    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
+    if (!existsSync(file)) {
+      if (!create) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
+      mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
+      new Database(file).close();
+    }
+    return { dialect: 'sqlite', file };
+  },
+};
+
+/** Where the organization's database is, by the provider's dialect (dialectOf: the provider is compared there only). */
+export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef, options: ResolveOptions = {}): Promise<OrgConnection> {
+  return RESOLVERS[dialectOf(cfg).name](cfg, ref, options);
+}
+
+/** Opens the organization's database (it must exist: onboarding creates it, unless `create`). */
+export async function openOrgDatabase(cfg: Config, ref: DatabaseRef, options: ResolveOptions = {}): Promise<OrgDatabase> {
+  return openOrgConnection(await resolveOrgConnection(cfg, ref, options));
 }
 
 /** Opens a resolved connection. */
@@ -206,7 +225,7 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
     }
     return stmt.all(...(query.parameters as unknown[])) as unknown[][];
   };
-  return { db, dialect: 'sqlite', insertMany, insertRows, selectRows, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, selectRows, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */
