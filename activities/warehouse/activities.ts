@@ -1,4 +1,5 @@
-// The warehouse's own activities (what a workflow asks of the organization's database directly).
+// The warehouse's own activities (what a workflow asks of the organization's database directly):
+// thin adapters over warehouse/, where the SQL is.
 import { Organization } from '../../common/models/organization';
 import type { DropCsvTableInput, DropCsvTableOutput } from '../../warehouse/drop-table';
 import type { Warehouse } from '../../warehouse/types';

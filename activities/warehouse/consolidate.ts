@@ -4,7 +4,7 @@
 // its latest month and passes on a cancellation.
 import type { Config } from '../../common/config';
 import { consolidateOrganization, type ConsolidateInput, type ConsolidateOutput } from '../../warehouse/consolidation/run';
-import { cancellationSignal, heartbeat } from '../datafactory/run-context';
+import { cancellationSignal, heartbeat } from '../context';
 
 export type { ConsolidateInput, ConsolidateOutput } from '../../warehouse/consolidation/run';
 
