@@ -99,10 +99,10 @@ it('keeps common/ from importing anything above it (activities, warehouse, api, 
   const msgs = lint(
     [
       `import { classifyWarehouseError } from '../../activities/warehouse/failures';`,
-      `import { createWarehouse } from '../warehouse';`,
+      `import { createWarehouse } from '../../warehouse';`,
       `import { withRunStore } from '../../warehouse/records/run-store';`,
       `import { ApiError } from '../../api/lib/errors';`,
-      `import { startSimulators } from '../simulators';`,
+      `import { startSimulators } from '../../simulators';`,
       `import { createWorker } from '../../worker/worker';`,
       `import { paths } from '../../web/src/app/paths';`,
       `import { Organization } from '../models/organization';`,
@@ -111,7 +111,7 @@ it('keeps common/ from importing anything above it (activities, warehouse, api, 
       `export const x = [classifyWarehouseError, createWarehouse, withRunStore, ApiError, startSimulators, createWorker, paths, Organization, config, z];`,
       '',
     ].join('\n'),
-    'common/records/example.ts',
+    'common/records/user-directory.ts',
   );
   for (const line of [1, 2, 3, 4, 5, 6, 7]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
   for (const line of [8, 9, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
@@ -121,9 +121,9 @@ it('lets warehouse/ import only common/, itself and npm packages: no activities,
   const msgs = lint(
     [
       `import { heartbeat } from '../../activities/datafactory/run-context';`,
-      `import { ApiError } from '../api/lib/errors';`,
+      `import { ApiError } from '../../api/lib/errors';`,
       `import { createWorker } from '../../worker/worker';`,
-      `import type { ConsolidationInput } from '../workflows/consolidation';`,
+      `import type { ConsolidationInput } from '../../workflows/consolidation';`,
       `import { startSimulators } from '../../simulators';`,
       `import { Context } from '@temporalio/activity';`,
       `import { fail } from '../../common/failures';`,
@@ -135,7 +135,7 @@ it('lets warehouse/ import only common/, itself and npm packages: no activities,
       `export type X = ConsolidationInput;`,
       '',
     ].join('\n'),
-    'warehouse/records/example.ts',
+    'warehouse/records/run-store.ts',
   );
   for (const line of [1, 2, 3, 4, 5, 6]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
   for (const line of [7, 8, 9, 10, 11]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
