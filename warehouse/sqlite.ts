@@ -1,5 +1,5 @@
 // The local warehouse provider: each organization's SQL database is a SQLite file under
-// WAREHOUSE_DIR (./files.ts). Heavy work (CSV loads, the trial_balance rebuild) runs on its own
+// WAREHOUSE_DIR (./connection.ts localDatabaseFile). Heavy work (CSV loads, the trial_balance rebuild) runs on its own
 // thread so the activity's thread keeps heartbeating.
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, statfsSync } from 'node:fs';
