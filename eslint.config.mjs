@@ -85,6 +85,45 @@ export default tseslint.config(
     },
   },
   {
+    // Imports run one way, down (issue 31): the shared module imports nothing above it.
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(activities|warehouse|api|simulators|worker|workflows|web)(/|$)',
+              message: 'common/ imports nothing above it (activities, warehouse, api, simulators, worker, workflows, web): move what it needs down into common/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The organization's database code (warehouse/) is used by the api and the activities, and
+    // imports only common/ and npm packages: no activity context, no Temporal client, no HTTP.
+    files: ['warehouse/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/workflow', 'express'].map((name) => ({
+            name,
+            message: 'warehouse/ speaks SQL only: the activity context, Temporal clients and HTTP stay in activities/ and api/ (pass callbacks or an AbortSignal in).',
+          })),
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(activities|api|worker|workflows|simulators|web|scripts|test)(/|$)',
+              message: 'warehouse/ imports only common/: activities/ and api/ import the warehouse, never the reverse.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The api never imports the simulators: the demo reaches them over HTTP as a user's connection
     // does, and takes its set-up from the file they write (common/demo-plan.ts). Its own rule id,
     // so this block adds to the api's no-restricted-imports above instead of replacing it.
@@ -123,6 +162,18 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...featureBoundaries,
+  {
+    // Shared web code never imports a feature (a feature may import shared code).
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/features', '**/features/**'], message: 'web/src/components and web/src/lib never import a feature: move what both need to web/src/lib, web/src/components or web/src/shared.' }],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: { globals: { ...globals.node } },

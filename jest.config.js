@@ -7,7 +7,7 @@ module.exports = {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      roots: ['<rootDir>/test', '<rootDir>/api', '<rootDir>/activities', '<rootDir>/workflows', '<rootDir>/common'],
+      roots: ['<rootDir>/test', '<rootDir>/api', '<rootDir>/activities', '<rootDir>/warehouse', '<rootDir>/workflows', '<rootDir>/common'],
       testMatch: ['**/*.test.ts'],
       transform: { '^.+\\.tsx?$': swc },
     },

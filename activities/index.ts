@@ -10,7 +10,7 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import type { Config } from '../common/config';
 import { createCsvActivities, createCsvLoader } from './csv';
 import { createDataFactory, createPipelineActivities, type DataFactory } from './datafactory';
-import type { AzureDeps } from './datafactory/azure-clients';
+import type { AzureDeps } from '../common/azure-arm';
 import { createOnboardingActivities } from './onboarding';
 import { createOrganizationDeleteActivities } from './organization-delete';
 import { createQuickBooksActivities } from './quickbooks';
@@ -23,7 +23,7 @@ import { createSageConnectActivities } from './sage/connect';
 import { createNetSuiteActivities } from './netsuite';
 import { createNetSuiteConnectActivities } from './netsuite/connect';
 import { createStorageActivities } from './storage';
-import { createWarehouse, type Warehouse } from './warehouse';
+import { createWarehouse, type Warehouse } from '../warehouse';
 import { createWarehouseActivities } from './warehouse/activities';
 import { createConsolidationActivities } from './warehouse/consolidate';
 

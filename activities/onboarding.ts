@@ -8,8 +8,8 @@ import { loadOrganization } from '../common/org-resources';
 import { Organization } from '../common/models/organization';
 import type { DataFactory } from './datafactory/types';
 import { installedPipelines, loadFactoryTemplate } from './datafactory/template';
-import type { EnsureDatabaseInput, EnsureDatabaseOutput } from './warehouse/provision';
-import type { Warehouse } from './warehouse/types';
+import type { EnsureDatabaseInput, EnsureDatabaseOutput } from '../warehouse/provision';
+import type { Warehouse } from '../warehouse/types';
 import { fail } from '../common/failures';
 
 export interface OnboardingActivityDeps {

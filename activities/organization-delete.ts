@@ -32,15 +32,15 @@ import { Organization, type OrganizationDoc } from '../common/models/organizatio
 import { PendingConnection } from '../common/models/pending-connection';
 import { ResetToken } from '../common/models/reset-token';
 import type { SyncProvider } from '../common/models/sync-run';
-import { deleteLegacyRuns, deleteLegacyUploads, legacyUploadsOf } from '../common/records/run-migration';
-import { forgetRunStore, withRunStore } from '../common/records/run-store';
-import { forgetUploadOrganizations } from '../common/records/uploads';
+import { deleteLegacyRuns, deleteLegacyUploads, legacyUploadsOf } from '../warehouse/records/run-migration';
+import { forgetRunStore, withRunStore } from '../warehouse/records/run-store';
+import { forgetUploadOrganizations } from '../warehouse/records/uploads';
 import { User } from '../common/models/user';
-import { localDatabaseFile } from '../common/org-database';
-import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './datafactory/azure-clients';
-import type { Warehouse } from './warehouse/types';
+import { localDatabaseFile } from '../warehouse/connection';
+import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../common/azure-arm';
+import type { Warehouse } from '../warehouse/types';
 
-/** The tag onboarding puts on what it creates in Azure (activities/warehouse/provision.ts, datafactory/azure.ts). */
+/** The tag onboarding puts on what it creates in Azure (warehouse/provision.ts, datafactory/azure.ts). */
 const OWNER_TAG = 'ledgerflowOrganizationId';
 
 /** A sync schedule's id, as api/lib/schedules.ts syncScheduleId names it. */
@@ -105,7 +105,7 @@ function localRemover(cfg: Config): DatabaseRemover {
       const files = [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
       if (!files.some((f) => existsSync(f))) return false;
       if (existsSync(file)) {
-        // The owner row onboarding wrote (activities/warehouse/provision.ts): never another organization's file.
+        // The owner row onboarding wrote (warehouse/provision.ts): never another organization's file.
         let owner: string | undefined;
         try {
           const db = new Database(file, { readonly: true, fileMustExist: true });

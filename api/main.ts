@@ -7,7 +7,7 @@ import { createApp } from './app';
 import { createTemporalClient } from './lib/temporal';
 import { ensureFirstAdmin } from './lib/first-admin';
 import { demoWanted, runDemo } from './demo/seed';
-import { closeRunStores } from '../common/records/run-store';
+import { closeRunStores } from '../warehouse/records/run-store';
 import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
 
 async function main() {

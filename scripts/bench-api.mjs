@@ -212,7 +212,7 @@ try {
   const counts = { pipelineruns: Math.round(RECORDS * 0.4), syncruns: Math.round(RECORDS * 0.3), uploads: UPLOADS, audits: Math.round(RECORDS * 0.15) };
   const at = (i, n) => new Date(t0 + Math.floor((i / n) * 365 * day));
   // Pipeline runs, sync runs and upload records live in each organization's own database
-  // (common/records/run-store.ts): a tenth of them in the measured organization (its account's
+  // (warehouse/records/run-store.ts): a tenth of them in the measured organization (its account's
   // sync history among them), the rest spread over the others, written through the store's own
   // bulk inserts; each upload's organization noted by its id in Mongo, as the api does.
   const Database = (await import('better-sqlite3')).default;

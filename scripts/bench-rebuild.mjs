@@ -10,7 +10,7 @@
 // rebuildTrialBalance of another checkout (e.g. a `git worktree` of the commit before).
 // Nothing is asserted; the figures are printed. The warehouse is a throwaway temp file.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,9 +73,11 @@ const fmt = (label, m) =>
   `${label.padEnd(38)} ${m.secs.toFixed(2).padStart(7)} s   longest event-loop gap ${String(m.longestGapMs).padStart(6)} ms   trial_balance ${m.result.rows} rows${m.result.warnings ? `, ${m.result.warnings.length} warnings` : ''}`;
 
 const root = resolve(import.meta.dirname, '..');
-const local = await tsImport(pathToFileURL(join(root, 'activities/datafactory/local.ts')).href, import.meta.url);
-const thread = await tsImport(pathToFileURL(join(root, 'activities/datafactory/rebuild-thread.ts')).href, import.meta.url);
-const old = OLD ? await tsImport(pathToFileURL(join(resolve(OLD), 'activities/datafactory/local.ts')).href, import.meta.url) : undefined;
+const local = await tsImport(pathToFileURL(join(root, 'warehouse/transforms/sqlite-rebuild.ts')).href, import.meta.url);
+const thread = await tsImport(pathToFileURL(join(root, 'warehouse/transforms/rebuild-thread.ts')).href, import.meta.url);
+// An --old checkout from before the warehouse/ folder (issue 31) has the rebuild in activities/datafactory/local.ts.
+const oldRebuild = OLD && ['warehouse/transforms/sqlite-rebuild.ts', 'activities/datafactory/local.ts'].map((p) => join(resolve(OLD), p)).find((p) => existsSync(p));
+const old = oldRebuild ? await tsImport(pathToFileURL(oldRebuild).href, import.meta.url) : undefined;
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-rebuild-'));
 try {

@@ -3,7 +3,7 @@
 // credentials connector says how its credentials are stored.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectorTables } from '../activities/connectors/tables';
+import { connectorTables } from '../warehouse/catalog/connector-tables';
 import * as workflows from '../workflows';
 import { SYNC_PROVIDERS } from '../common/contract/connections';
 import { AUTH_KINDS } from '../common/connectors/definition';

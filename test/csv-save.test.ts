@@ -10,7 +10,7 @@ import { createApp } from '../api/app';
 import { createCsvLoader, loadCsvBlob } from '../activities/csv';
 import { UPLOAD_GIVEN_UP } from '../activities/csv/growing';
 import { discardBlob } from '../api/resources/files/store';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { workflowIds } from '../common/temporal';
 import { csvSaveWorkflow, type CsvSaveInput } from '../workflows/csv-save';
 import { blobNames, fixture, generatedCsv, onboardedOrg, tableNames, withDatabase } from './fixtures/csv/helpers';

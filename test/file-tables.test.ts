@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { createApp } from '../api/app';
 import { fileListSchema, uploadSchema } from '../common/contract/uploads';
 import { AuditRecord } from '../common/models/audit';

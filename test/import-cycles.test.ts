@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const root = join(__dirname, '..');
-const FOLDERS = ['common', 'activities', 'workflows', 'worker', 'api', 'simulators', 'scripts', 'web/src'];
+const FOLDERS = ['common', 'warehouse', 'activities', 'workflows', 'worker', 'api', 'simulators', 'scripts', 'web/src'];
 
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

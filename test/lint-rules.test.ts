@@ -1,6 +1,7 @@
 // The boundary rules must actually fire: Node built-ins, I/O and activity implementations stay
 // out of workflows/, activity and worker code and the simulators out of api/, one web feature out
-// of another; floating promises are errors.
+// of another; common/ imports nothing above it, warehouse/ only common/, shared web code no
+// feature (issue 31); workflows are started by their function; floating promises are errors.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -41,12 +42,12 @@ it('allows built-ins outside workflows and flags floating promises everywhere', 
 it('keeps activity and worker code out of the api, types included, and lets it import common/ and workflow types', () => {
   const msgs = lint(
     [
-      `import { createWarehouse } from '../../activities/warehouse';`,
+      `import { createWarehouseActivities } from '../../activities/warehouse/activities';`,
       `import type { Activities } from '../../activities';`,
       `import { createWorker } from '../../worker/worker';`,
       `import { failureMessage } from '../../common/failures';`,
       `import type { PipelinesInput } from '../../workflows/pipelines';`,
-      `export const x = [createWarehouse, createWorker, failureMessage];`,
+      `export const x = [createWarehouseActivities, createWorker, failureMessage];`,
       `export type X = [Activities, PipelinesInput];`,
       '',
     ].join('\n'),
@@ -162,4 +163,69 @@ it('refuses a workflow started by its name, in the api, workflows and scripts, a
   expect(rulesOnLine(other, 2)).not.toContain('no-restricted-syntax');
   const script = lint([`export async function run(client) {`, `  return client.workflow.start('consolidationWorkflow', { taskQueue: 'q', workflowId: 'w' });`, `}`, ''].join('\n'), 'scripts/bench-reports.mjs');
   expect(rulesOnLine(script, 2)).toContain('no-restricted-syntax');
+});
+
+it('keeps common/ from importing anything above it (activities, warehouse, api, simulators, worker, web), and lets it import itself and npm packages', () => {
+  const msgs = lint(
+    [
+      `import { classifyWarehouseError } from '../../activities/warehouse/failures';`,
+      `import { createWarehouse } from '../../warehouse';`,
+      `import { withRunStore } from '../../warehouse/records/run-store';`,
+      `import { ApiError } from '../../api/lib/errors';`,
+      `import { startSimulators } from '../../simulators';`,
+      `import { createWorker } from '../../worker/worker';`,
+      `import { paths } from '../../web/src/app/paths';`,
+      `import { Organization } from '../models/organization';`,
+      `import { config } from '../config';`,
+      `import { z } from 'zod';`,
+      `export const x = [classifyWarehouseError, createWarehouse, withRunStore, ApiError, startSimulators, createWorker, paths, Organization, config, z];`,
+      '',
+    ].join('\n'),
+    'common/records/user-directory.ts',
+  );
+  for (const line of [1, 2, 3, 4, 5, 6, 7]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+  for (const line of [8, 9, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+});
+
+it('lets warehouse/ import only common/, itself and npm packages: no activities, api, worker, workflows, simulators, nor the activity context', () => {
+  const msgs = lint(
+    [
+      `import { heartbeat } from '../../activities/datafactory/run-context';`,
+      `import { ApiError } from '../../api/lib/errors';`,
+      `import { createWorker } from '../../worker/worker';`,
+      `import type { ConsolidationInput } from '../../workflows/consolidation';`,
+      `import { startSimulators } from '../../simulators';`,
+      `import { Context } from '@temporalio/activity';`,
+      `import { fail } from '../../common/failures';`,
+      `import { openOrgDatabase } from '../connection';`,
+      `import { DIALECTS } from '../dialect';`,
+      `import { sql } from 'kysely';`,
+      `import { ApplicationFailure } from '@temporalio/common';`,
+      `export const x = [heartbeat, ApiError, createWorker, startSimulators, Context, fail, openOrgDatabase, DIALECTS, sql, ApplicationFailure];`,
+      `export type X = ConsolidationInput;`,
+      '',
+    ].join('\n'),
+    'warehouse/records/run-store.ts',
+  );
+  for (const line of [1, 2, 3, 4, 5, 6]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+  for (const line of [7, 8, 9, 10, 11]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+});
+
+it('keeps web/src/components and web/src/lib from importing a feature, and lets them import shared code', () => {
+  for (const file of ['web/src/components/Shell.tsx', 'web/src/lib/session.ts']) {
+    const msgs = lint(
+      [
+        `import { login } from '../features/auth/api/auth';`,
+        `import { usePipelines } from '../features/pipelines/api/pipelines';`,
+        `import { formatDateTime } from '../lib/format';`,
+        `import { Pager } from '../components/Pager';`,
+        `import { useOrganizations } from '../shared/organizations/useOrganizations';`,
+        `export const x = [login, usePipelines, formatDateTime, Pager, useOrganizations];`,
+        '',
+      ].join('\n'),
+      file,
+    );
+    for (const line of [1, 2]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
+    for (const line of [3, 4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
+  }
 });

@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse/connection';
 import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../common/csv/upload-state';
 import { Organization } from '../common/models/organization';
 import { User } from '../common/models/user';

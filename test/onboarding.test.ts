@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { createApp } from '../api/app';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';

@@ -21,9 +21,9 @@ import { PendingConnection } from '../common/models/pending-connection';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
 import { UploadOrganization } from '../common/models/upload';
 import { User } from '../common/models/user';
-import { localDatabaseFile } from '../common/org-database';
-import { LEGACY_PIPELINE_RUNS, LEGACY_UPLOADS } from '../common/records/run-migration';
-import { withRunStore } from '../common/records/run-store';
+import { localDatabaseFile } from '../warehouse/connection';
+import { LEGACY_PIPELINE_RUNS, LEGACY_UPLOADS } from '../warehouse/records/run-migration';
+import { withRunStore } from '../warehouse/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { busyMessage, organizationBusyWith, organizationDeleteWorkflowId } from '../api/resources/organizations/deletion';
 import { syncScheduleId, upsertSyncSchedule } from '../api/lib/schedules';
@@ -33,8 +33,8 @@ import { pipelineRunWorkflow } from '../workflows/pipelines';
 import { quickbooksSyncWorkflow } from '../workflows/sync';
 import { createOrganizationDeleteActivities } from '../activities/organization-delete';
 import { createAzureFactory } from '../activities/datafactory/azure';
-import { createWarehouse } from '../activities/warehouse';
-import { ensureAzureDatabase } from '../activities/warehouse/provision';
+import { createWarehouse } from '../warehouse';
+import { ensureAzureDatabase } from '../warehouse/provision';
 import type { Config } from '../common/config';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
 import { onboardThroughApi } from './helpers/consolidation-books';
@@ -97,7 +97,7 @@ const runCounts = async (orgId: string) =>
   (await withRunStore(stack.config, orgId, async (s) => ({ pipelineRuns: (await s.listPipelineRuns({}, { offset: 0, limit: 1 })).total, syncRuns: (await s.recentSucceededSyncRuns(100)).length }))) ?? { pipelineRuns: 0, syncRuns: 0 };
 const legacyRuns = () => mongoose.connection.db!.collection(LEGACY_PIPELINE_RUNS);
 const legacyUploads = () => mongoose.connection.db!.collection(LEGACY_UPLOADS);
-/** The organization's entries of the upload id -> organization index (common/records/uploads.ts). */
+/** The organization's entries of the upload id -> organization index (warehouse/records/uploads.ts). */
 const uploadEntries = (orgId: string) => UploadOrganization.countDocuments({ organization_id: orgId });
 
 describe('DELETE /api/v1/organization/:id', () => {

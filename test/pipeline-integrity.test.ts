@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createPipelineActivities } from '../activities/datafactory';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';

@@ -3,7 +3,7 @@
 // says so on the rebuild pipeline, instead of failing this run and every later one.
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { Organization } from '../common/models/organization';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';

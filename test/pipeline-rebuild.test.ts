@@ -5,8 +5,8 @@
 // long as the test needs (no timing).
 import { CancelledFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
-import { rebuildTrialBalance } from '../activities/datafactory/local';
-import { rebuildTrialBalanceInThread } from '../activities/datafactory/rebuild-thread';
+import { rebuildTrialBalance } from '../warehouse/transforms/sqlite-rebuild';
+import { rebuildTrialBalanceInThread } from '../warehouse/transforms/rebuild-thread';
 import { waitFor } from './helpers/wait';
 import { sqliteFile, sqliteRows } from './helpers/sqlite';
 

@@ -1,7 +1,8 @@
 // The "rebuild reporting tables" step of the local engine over every source docs/data-model.md
 // names: QuickBooks and Sage trial balances (as the connector syncs write them) and saved
 // CSVs whose header fits. Runs on a real SQLite file.
-import { csvTrialBalanceSql, rebuildTrialBalance, tableNameForBlob } from '../activities/datafactory/local';
+import { tableNameForBlob } from '../activities/datafactory/local';
+import { csvTrialBalanceSql, rebuildTrialBalance } from '../warehouse/transforms/sqlite-rebuild';
 import { sqliteFile, sqliteRows } from './helpers/sqlite';
 
 const database = (sql: string) => sqliteFile(sql, 'tb-');

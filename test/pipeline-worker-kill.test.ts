@@ -5,7 +5,7 @@ import type { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import request from 'supertest';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';

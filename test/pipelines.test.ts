@@ -4,7 +4,7 @@
 import type { Worker } from '@temporalio/worker';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { createApp } from '../api/app';
 import { Organization } from '../common/models/organization';
 import { pipelineRunSchema, runHistorySchema } from '../common/contract/pipeline-runs';

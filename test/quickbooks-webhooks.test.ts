@@ -10,7 +10,7 @@ import { createApp } from '../api/app';
 import { BAD_SIGNATURE, WEBHOOKS_NOT_CONFIGURED } from '../api/resources/quickbooks/webhooks';
 import { Organization } from '../common/models/organization';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { withRunStore } from '../common/records/run-store';
+import { withRunStore } from '../warehouse/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { FakeIntuit } from '../simulators/intuit';
 import { quickbooksChangesSignal, quickbooksChangesWorkflowId, quickbooksChangesWorkflow, type QuickBooksChangesOutput, type QuickBooksChangesSignal } from '../workflows/quickbooks-changes';

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { syncScheduleId } from '../api/lib/schedules';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { quickBooksAccountListSchema, quickBooksAccountSchema, syncHistorySchema, syncRunSchema } from '../common/contract/connections';
 import { decryptSecret } from '../common/crypto';
 import { OAuthState } from '../common/models/oauth-state';

@@ -1,10 +1,10 @@
-// The run records' store in the organization's own database (common/records/run-store.ts, issue
+// The run records' store in the organization's own database (warehouse/records/run-store.ts, issue
 // 17) on real SQLite files: records, a read-modify-write from several processes that never
 // loses an update, a writer that waits for the lock without stopping the event loop, the run
 // history's filters, paging and order, the sync history, the indexes the queries use; the same
 // DDL and queries compiled for T-SQL (compile only: no SQL Server here); the per-process handle
 // forgotten when the organization's record is written; and the upgrade's move of the legacy
-// Mongo collections (common/records/run-migration.ts) on FerretDB.
+// Mongo collections (warehouse/records/run-migration.ts) on FerretDB.
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import mongoose from 'mongoose';
@@ -12,14 +12,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureLocalDatabase } from '../activities/warehouse/provision';
+import { ensureLocalDatabase } from '../warehouse/provision';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
 import { publicPipelineRun, type PipelineRunRecord } from '../common/models/pipeline-run';
 import { publicSyncRun, type SyncRunRecord } from '../common/models/sync-run';
-import type { OrgDatabase } from '../common/org-database';
-import { LEGACY_PIPELINE_RUNS, LEGACY_SYNC_RUNS, moveLegacyRuns } from '../common/records/run-migration';
-import { cachedRunStoreRef, closeRunStores, PIPELINE_RUNS_TABLE, RunStore, runTablesDdl, withRequiredRunStore, withRunStore } from '../common/records/run-store';
+import type { OrgDatabase } from '../warehouse/connection';
+import { LEGACY_PIPELINE_RUNS, LEGACY_SYNC_RUNS, moveLegacyRuns } from '../warehouse/records/run-migration';
+import { cachedRunStoreRef, closeRunStores, PIPELINE_RUNS_TABLE, RunStore, runTablesDdl, withRequiredRunStore, withRunStore } from '../warehouse/records/run-store';
 import { sqliteRunStore } from './helpers/runs';
 import { testConfig } from './helpers/stack';
 import { tsqlCompileOnly } from './helpers/tsql';
@@ -126,8 +126,8 @@ describe('the store on SQLite', () => {
       while (Date.now() - t < 2);
     };
     const child = `
-      const { openOrgConnection } = require('./common/org-database.ts');
-      const { RunStore } = require('./common/records/run-store.ts');
+      const { openOrgConnection } = require('./warehouse/connection.ts');
+      const { RunStore } = require('./warehouse/records/run-store.ts');
       const { sql } = require('kysely');
       (async () => {
         const org = await openOrgConnection({ dialect: 'sqlite', file: process.env.RUN_FILE });

@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
 import { syncScheduleId } from '../api/lib/schedules';
-import { localDatabaseFile } from '../activities/warehouse';
+import { localDatabaseFile } from '../warehouse';
 import { sageAccountListSchema, sageAccountSchema, syncHistorySchema, syncRunSchema } from '../common/contract/connections';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';

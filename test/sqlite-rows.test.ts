@@ -1,4 +1,4 @@
-// The lf_rows SQLite extension (activities/warehouse/native/lf_rows.c, compiled by npm test's
+// The lf_rows SQLite extension (warehouse/csv/native/lf_rows.c, compiled by npm test's
 // bootstrap) against SQLite's own JSON functions, the reference: every generated batch must
 // come out of the virtual table exactly as jsonb_each + json_extract read it (text, NULL,
 // escapes, any UTF-8), including batches the fast CSV reader wrote; a batch that is not the
@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { FastCsvReader } from '../activities/csv/fast-reader';
-import { SQLITE_ROWS_EXTENSION } from '../activities/warehouse/csv-table';
+import { SQLITE_ROWS_EXTENSION } from '../warehouse/csv/sqlite-table';
 import { generator, type Random } from './helpers/random';
 
 const ATOMS = ['a', 'Z', '0', '-1.5', 'true', '2024-01-31', ' ', '"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '✓', '😀', '\u2028', 'null', '[', ']', ',', 'x y'];

@@ -1,12 +1,12 @@
-// Upload records in the organization's own database (table _uploads of common/records/run-store.ts,
-// written through common/records/uploads.ts; issue 17) on real SQLite files: records in and out
+// Upload records in the organization's own database (table _uploads of warehouse/records/run-store.ts,
+// written through warehouse/records/uploads.ts; issue 17) on real SQLite files: records in and out
 // with dates as dates and the api's answer unchanged, the file list newest first through its
 // index (time independent of how many uploads all organizations have), conditional transitions
 // that stay atomic when several processes race for one file, the statements compiled for T-SQL
 // (compile only: no SQL Server here); each transition as the api and the CSV save use it, an
 // organization without a database (no files, refused uploads), the upload id -> organization
 // index behind GET /pipeline/saveCSV/:uploadId; and the upgrade's move of the legacy `uploads`
-// collection (common/records/run-migration.ts) on FerretDB.
+// collection (warehouse/records/run-migration.ts) on FerretDB.
 import Database from 'better-sqlite3';
 import { Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler, sql, type QueryResult } from 'kysely';
 import mongoose from 'mongoose';
@@ -14,14 +14,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureLocalDatabase } from '../activities/warehouse/provision';
+import { ensureLocalDatabase } from '../warehouse/provision';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
 import { newUploadDoc, publicUpload, UploadOrganization, type UploadDoc } from '../common/models/upload';
-import type { OrgDatabase } from '../common/org-database';
-import { LEGACY_UPLOADS, moveLegacyRuns } from '../common/records/run-migration';
-import { closeRunStores, RunStore, UPLOADS_TABLE, withRequiredRunStore, withRunStore } from '../common/records/run-store';
-import { forgetUploadOrganizations, noteUploadOrganizations, uploadRecords } from '../common/records/uploads';
+import type { OrgDatabase } from '../warehouse/connection';
+import { LEGACY_UPLOADS, moveLegacyRuns } from '../warehouse/records/run-migration';
+import { closeRunStores, RunStore, UPLOADS_TABLE, withRequiredRunStore, withRunStore } from '../warehouse/records/run-store';
+import { forgetUploadOrganizations, noteUploadOrganizations, uploadRecords } from '../warehouse/records/uploads';
 import { sqliteRunStore } from './helpers/runs';
 import { testConfig } from './helpers/stack';
 import { tsqlCompileOnly } from './helpers/tsql';
@@ -116,8 +116,8 @@ describe('upload records in the store (SQLite)', () => {
     // The claim of uploads.ts (anything but 'saving' -> 'saving'), holding its copy a moment: without
     // the write lock taken before the read, two writers would both see 'uploaded' and both claim.
     const child = `
-      const { openOrgConnection } = require('./common/org-database.ts');
-      const { RunStore } = require('./common/records/run-store.ts');
+      const { openOrgConnection } = require('./warehouse/connection.ts');
+      const { RunStore } = require('./warehouse/records/run-store.ts');
       const { sql } = require('kysely');
       (async () => {
         const org = await openOrgConnection({ dialect: 'sqlite', file: process.env.UPLOAD_FILE });

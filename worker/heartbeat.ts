@@ -2,7 +2,7 @@
 // its warehouse takes writes (the provider's ping: a scratch write, every database file writable,
 // room on the disk; Azure SQL reachable and no database read-only). The api's health reads it.
 import { hostname } from 'node:os';
-import type { Warehouse } from '../activities/warehouse';
+import type { Warehouse } from '../warehouse';
 import type { Config } from '../common/config';
 import { logger } from '../common/logger';
 import { WorkerHeartbeat } from '../common/models/worker-heartbeat';

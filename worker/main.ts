@@ -6,9 +6,9 @@ import { logger, setLogLevel } from '../common/logger';
 import { loadWorkflowBundle } from './bundle';
 import { startHeartbeat } from './heartbeat';
 import { createWorker } from './worker';
-import { createWarehouse } from '../activities/warehouse';
-import { moveLegacyRuns } from '../common/records/run-migration';
-import { closeRunStores } from '../common/records/run-store';
+import { createWarehouse } from '../warehouse';
+import { moveLegacyRuns } from '../warehouse/records/run-migration';
+import { closeRunStores } from '../warehouse/records/run-store';
 import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
 
 async function main() {

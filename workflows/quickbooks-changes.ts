@@ -105,7 +105,7 @@ const MAX_DEBOUNCE_PERIODS = 12;
 const MAX_WAIT_FOR_RUNNING_MS = 6 * 3600 * 1000;
 const MAX_POLL_SECONDS = 60;
 const FAILURES_KEPT = 10;
-/** The pipeline run's consolidation step (activities/warehouse/consolidate.ts CONSOLIDATE_PIPELINE). */
+/** The pipeline run's consolidation step (warehouse/consolidation/run.ts CONSOLIDATE_PIPELINE). */
 const CONSOLIDATE_PIPELINE = 'consolidate';
 /** Who the pipeline run and the consolidation show as started by. */
 const STARTED_BY = { name: 'QuickBooks change' };

@@ -2,7 +2,7 @@
 // records the CSV save writes at its state transitions.
 import { BlobServiceClient } from '@azure/storage-blob';
 import { config as processConfig } from '../../common/config';
-import { uploadRecords } from '../../common/records/uploads';
+import { uploadRecords } from '../../warehouse/records/uploads';
 import type { ColumnType, LoadCsvBlob } from './contract';
 import { createCsvLoader, type CsvLoaderDeps } from './load';
 import { fail } from '../../common/failures';

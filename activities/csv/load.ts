@@ -10,11 +10,11 @@ import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../common/config';
 import { checkTableName } from '../../common/csv/table-name';
 import { CSV_PROGRESS_SIGNAL } from '../../common/temporal';
-import { createWarehouse, type CsvLoadOptions, type Warehouse } from '../warehouse';
-import { RetypeNeeded, TableConflictError, type CsvTableLoad } from '../warehouse/csv-table-load';
-import { classifyWarehouseError, tooManyColumns } from '../warehouse/failures';
-import { heavyWorkSlots, type WorkSlots } from '../warehouse/heavy-work';
-import { JsonRowBatch } from '../warehouse/row-batch';
+import { createWarehouse, type CsvLoadOptions, type Warehouse } from '../../warehouse';
+import { RetypeNeeded, TableConflictError, type CsvTableLoad } from '../../warehouse/csv/table-load';
+import { classifyWarehouseError, tooManyColumns } from '../../warehouse/failures';
+import { heavyWorkSlots, type WorkSlots } from './heavy-work';
+import { JsonRowBatch } from '../../warehouse/csv/row-batch';
 import { ColumnProfile, normalizeHeader, type ColumnPlan } from '../../common/csv/columns';
 import type { ColumnType, LoadCsvBlobInput, LoadCsvBlobOutput } from './contract';
 import { asValidationFailure, CsvInputError, csvParseErrorToInput } from '../../common/csv/errors';
@@ -24,7 +24,7 @@ import { csvParserOptions } from '../../common/csv/inspect';
 import { CsvByteGuard, SNIFF_BYTES, sniffCsv, type CsvDelimiter } from '../../common/csv/sniff';
 import { fail } from '../../common/failures';
 
-/** How staging tables are named (warehouse/csv-table.ts stagingNames): never shown to a user. */
+/** How staging tables are named (warehouse/csv/table-load.ts stagingNames): never shown to a user. */
 const STAGING_PREFIX = '__csv_';
 const STAGING_NAME = /["[]?__csv_[0-9a-f]+_\d+_[a-z]+["\]]?/g;
 

@@ -5,12 +5,12 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { AZURE_FACTORY_NAME } from '../../common/resources';
-import { sqlConnectionStringOf } from '../warehouse/connection';
+import { sqlConnectionStringOf } from '../../warehouse/connection';
 import { createAzureFactory } from './azure';
-import type { AzureDeps } from './azure-clients';
+import type { AzureDeps } from '../../common/azure-arm';
 import { cancelled, findRun, heartbeat, heartbeatRunId, setPipeline, sleep, type OnboardedOrg, type RunPipelineOutput } from './run-context';
-import { uploadRecords } from '../../common/records/uploads';
-import { trialBalanceScriptForDataFactory, type SchemaSnapshot } from '../warehouse/transforms/trial-balance';
+import { uploadRecords } from '../../warehouse/records/uploads';
+import { trialBalanceScriptForDataFactory, type SchemaSnapshot } from '../../warehouse/transforms/trial-balance';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
 

@@ -3,8 +3,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { AZURE_FACTORY_NAME } from '../../common/resources';
-import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from './azure-clients';
-import { trialBalanceScriptForDataFactory } from '../warehouse/transforms/trial-balance';
+import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../../common/azure-arm';
+import { trialBalanceScriptForDataFactory } from '../../warehouse/transforms/trial-balance';
 import { fillPlaceholders, type FactoryTemplate } from './template';
 import { fail } from '../../common/failures';
 

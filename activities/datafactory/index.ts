@@ -2,24 +2,25 @@
 // installed pipeline's steps run by the worker, transforms on the warehouse) or Azure Data
 // Factory (./adf-engine.ts: one Data Factory run per pipeline, created once and polled).
 // The run record (common/models/pipeline-run, kept in the organization's database by
-// common/records/run-store.ts) is written at each transition and is also the resume point of a
+// warehouse/records/run-store.ts) is written at each transition and is also the resume point of a
 // retried step.
 import type { BlobServiceClient } from '@azure/storage-blob';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import type { PipelineRunRecord, PipelineStatus, RunStatus } from '../../common/models/pipeline-run';
-import { withRequiredRunStore } from '../../common/records/run-store';
+import { withRequiredRunStore } from '../../warehouse/records/run-store';
 import { createCsvLoader } from '../csv';
 import type { LoadCsvBlob } from '../csv/contract';
-import { createWarehouse } from '../warehouse';
-import type { Warehouse } from '../warehouse/types';
+import { createWarehouse } from '../../warehouse';
+import type { Warehouse } from '../../warehouse/types';
 import { createAdfEngine } from './adf-engine';
-import type { AzureDeps } from './azure-clients';
+import type { AzureDeps } from '../../common/azure-arm';
 import { createLocalEngine } from './local-engine';
 import { listContainerFiles } from './local';
 import { loadOnboardedOrg, setPipeline, type RunPipelineOutput } from './run-context';
 import type { DataFactory } from './types';
-import { CONSOLIDATE_PIPELINE, createConsolidationActivities } from '../warehouse/consolidate';
+import { CONSOLIDATE_PIPELINE } from '../../warehouse/consolidation/run';
+import { createConsolidationActivities } from '../warehouse/consolidate';
 import { fail } from '../../common/failures';
 
 export type { RunPipelineOutput } from './run-context';

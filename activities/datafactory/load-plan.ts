@@ -11,7 +11,8 @@
 //   not made from a CSV, or a name the product writes itself, is never written.
 import { isReservedTableName } from '../../common/validation';
 import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../csv/growing';
-import { pipelineUploadId, tableNameForBlob, type ContainerFile, type TableHolding } from './local';
+import type { TableHolding } from '../../warehouse/types';
+import { pipelineUploadId, tableNameForBlob, type ContainerFile } from './local';
 
 /** The parts of an upload record the plan reads. */
 export interface UploadFacts {

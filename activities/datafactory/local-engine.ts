@@ -8,15 +8,15 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { LOCAL_FACTORY_NAME } from '../../common/resources';
 import { Organization } from '../../common/models/organization';
-import { uploadRecords } from '../../common/records/uploads';
+import { uploadRecords } from '../../warehouse/records/uploads';
 import type { LoadCsvBlob } from '../csv/contract';
-import type { Warehouse } from '../warehouse/types';
+import type { Warehouse } from '../../warehouse/types';
 import { planCsvLoads, type TableOutcome } from './load-plan';
 import { listContainerFiles } from './local';
 import { cancellationSignal, cancelled, findRun, heartbeat, setPipeline, type OnboardedOrg, type RunPipelineOutput } from './run-context';
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
-import { withOrgDatabase } from '../../common/org-database';
+import { withOrgDatabase } from '../../warehouse/connection';
 import { sql } from 'kysely';
 
 

@@ -7,8 +7,10 @@ import { loadOrganization } from '../../common/org-resources';
 import type { OrganizationDoc } from '../../common/models/organization';
 import type { Config } from '../../common/config';
 import type { PipelineOfRunRecord, PipelineRunRecord } from '../../common/models/pipeline-run';
-import { withRequiredRunStore } from '../../common/records/run-store';
+import { withRequiredRunStore } from '../../warehouse/records/run-store';
 import { fail } from '../../common/failures';
+
+export { cancellationSignal, heartbeat } from '../context';
 
 export type OnboardedOrg = OrganizationDoc & { onboarding: NonNullable<OrganizationDoc['onboarding']> & { containerName: string; databaseName: string; dataFactoryName: string } };
 
@@ -52,25 +54,11 @@ export async function setPipeline(cfg: Config, orgId: string, runId: string, nam
   return written;
 }
 
-export function heartbeat(details: unknown): void {
-  try {
-    Context.current().heartbeat(details);
-  } catch {
-    // called outside an activity (direct use in tests)
-  }
-}
 /** The Data Factory run id an earlier attempt heartbeated, if any. */
 export function heartbeatRunId(pipelineName: string): string | undefined {
   try {
     const d = Context.current().info.heartbeatDetails as { pipeline?: string; externalRunId?: string } | undefined;
     return d?.pipeline === pipelineName ? d.externalRunId : undefined;
-  } catch {
-    return undefined;
-  }
-}
-export function cancellationSignal(): AbortSignal | undefined {
-  try {
-    return Context.current().cancellationSignal;
   } catch {
     return undefined;
   }

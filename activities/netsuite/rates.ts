@@ -1,12 +1,12 @@
 // NetSuite's consolidated exchange rates into the organization's own rates (fx_rates of the
-// consolidation, common/consolidation/store.ts): for each month, the current (closing) and
+// consolidation, warehouse/consolidation/store.ts): for each month, the current (closing) and
 // average rate of a subsidiary's currency into a subsidiary whose currency is the group's
 // presentation currency. A rate the user set (or imported) is never replaced; the rates an earlier
 // NetSuite sync wrote for these months are replaced, in one transaction with its audit row.
 import type { Config } from '../../common/config';
 import { RATE_SCALE } from '../../common/consolidation/decimal';
-import { ensureConsolidationSchema, insertChunked, readSettings, writeAudit } from '../../common/consolidation/store';
-import { withOrgDatabase, type DatabaseRef } from '../../common/org-database';
+import { ensureConsolidationSchema, insertChunked, readSettings, writeAudit } from '../../warehouse/consolidation/store';
+import { withOrgDatabase, type DatabaseRef } from '../../warehouse/connection';
 import { roundDecimal } from './exact';
 
 export const NETSUITE_RATE_SOURCE = 'netsuite';

@@ -3,10 +3,10 @@
 // organization has a consolidation to bring up to date. Reads only: nothing here writes.
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
-import { readSettings } from '../../common/consolidation/store';
+import { readSettings } from '../../warehouse/consolidation/store';
 import { QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
 import { loadOrganization } from '../../common/org-resources';
-import { withOrgDatabase } from '../../common/org-database';
+import { withOrgDatabase } from '../../warehouse/connection';
 import { isFailureOf } from '../../common/failures';
 
 export interface QuickBooksChangeTargetInput {

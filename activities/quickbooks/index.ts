@@ -4,10 +4,10 @@
 // never doubles a month.
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
-import { createWarehouse, type Warehouse } from '../warehouse';
+import { createWarehouse, type Warehouse } from '../../warehouse';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
-import { connectorTables, type Row } from '../connectors/tables';
+import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
 import { IntuitHttpError, InvalidGrantError, MalformedAnswerError, ThrottledError } from './client';
 import { parseAccountPage, parseMonthlyReport, parseTrialBalance } from './parse';

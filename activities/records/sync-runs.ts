@@ -1,12 +1,12 @@
 // Sync history records (start, end, rows, error) written by the sync workflows into the
-// organization's database (common/records/run-store.ts), and the plan of a sync (which months,
+// organization's database (warehouse/records/run-store.ts), and the plan of a sync (which months,
 // in which ranges) decided once at its start.
 import { Context } from '@temporalio/activity';
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { accountModel } from '../../common/connectors';
 import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
-import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
+import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 

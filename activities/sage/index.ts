@@ -2,12 +2,12 @@
 // and get_trialbalance per month, into the organization's SQL database (replaced atomically).
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
-import { createWarehouse, type Warehouse } from '../warehouse';
+import { createWarehouse, type Warehouse } from '../../warehouse';
 import { decryptSecret } from '../../common/crypto';
 import { SageAccount } from '../../common/models/sage-account';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
-import { connectorTables, type Row } from '../connectors/tables';
+import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
 

@@ -1,7 +1,8 @@
-// The warehouse's own activities (what a workflow asks of the organization's database directly).
+// The warehouse's own activities (what a workflow asks of the organization's database directly):
+// thin adapters over warehouse/, where the SQL is.
 import { Organization } from '../../common/models/organization';
-import type { DropCsvTableInput, DropCsvTableOutput } from './drop-table';
-import type { Warehouse } from './types';
+import type { DropCsvTableInput, DropCsvTableOutput } from '../../warehouse/drop-table';
+import type { Warehouse } from '../../warehouse/types';
 import { fail } from '../../common/failures';
 
 export function createWarehouseActivities({ warehouse }: { warehouse: Warehouse }) {

@@ -12,7 +12,7 @@ import type { ConnectorAccountDoc } from '../../common/models/connector-account'
 import { PendingConnection } from '../../common/models/pending-connection';
 import { publicSyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
-import { withRunStore } from '../../common/records/run-store';
+import { withRunStore } from '../../warehouse/records/run-store';
 import { workflowIds } from '../../common/temporal';
 import * as connectWorkflows from '../../workflows/connect';
 import type { SyncResult } from '../../workflows/sync';

@@ -4,7 +4,7 @@
 // resources that read and write there (consolidation, reports).
 import type { Request } from 'express';
 import type { Config } from '../../common/config';
-import { withOrgDatabase, type OrgDatabase } from '../../common/org-database';
+import { withOrgDatabase, type OrgDatabase } from '../../warehouse/connection';
 import { assertOrgAccess } from './auth';
 import { ApiError } from './errors';
 import { findOrganization } from './organization';

@@ -63,7 +63,7 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   connectWorkflow: `${K}ConnectWorkflow`;
   /** The worker's sync activities (activities/<key>/index.ts), as the sync workflow calls them. */
   syncActivities: readonly string[];
-  /** The tables of the organization's database its sync writes (activities/connectors/tables.ts). */
+  /** The tables of the organization's database its sync writes (warehouse/catalog/connector-tables.ts). */
   tables: readonly string[];
   /** The local server speaking its wire format (simulators/), which tests and the demo use. */
   simulator: string;

@@ -1,7 +1,7 @@
 // One run of an organization's pipelines (one Temporal workflow execution): what the pipelines
-// screen lists. Kept in the organization's own database (common/records/run-store.ts), written
+// screen lists. Kept in the organization's own database (warehouse/records/run-store.ts), written
 // by activities at the run's state transitions; the Mongo collection of earlier versions is only
-// read by the upgrade's move (common/records/run-migration.ts).
+// read by the upgrade's move (warehouse/records/run-migration.ts).
 import type { FILE_STATUSES, PipelineStatus, RunStatus, TABLE_ACTIONS } from '../contract/pipeline-runs';
 
 export { PIPELINE_STATUSES, RUN_STATUSES, type PipelineStatus, type RunStatus } from '../contract/pipeline-runs';

@@ -1,6 +1,6 @@
 // One sync of one accounting connection: written by the sync workflow's activities at start and
-// end, kept in the organization's own database (common/records/run-store.ts); the Mongo
-// collection of earlier versions is only read by the upgrade's move (common/records/run-migration.ts).
+// end, kept in the organization's own database (warehouse/records/run-store.ts); the Mongo
+// collection of earlier versions is only read by the upgrade's move (warehouse/records/run-migration.ts).
 import type { SyncProvider, SyncRunAnswer, SyncRunStatus, SyncTrigger } from '../contract/connections';
 
 export { SYNC_PROVIDERS, SYNC_RUN_STATUSES, SYNC_TRIGGERS, type SyncProvider, type SyncRunStatus, type SyncTrigger } from '../contract/connections';

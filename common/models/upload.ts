@@ -1,7 +1,7 @@
 // An upload record: one CSV file put into an organization's container (file-upload or saveCSV).
-// Kept in the organization's own database (common/records/run-store.ts, table _uploads; issue
-// 17), changed only through common/records/uploads.ts. Earlier versions kept them in the Mongo
-// collection `uploads` (moved at worker start by common/records/run-migration.ts).
+// Kept in the organization's own database (warehouse/records/run-store.ts, table _uploads; issue
+// 17), changed only through warehouse/records/uploads.ts. Earlier versions kept them in the Mongo
+// collection `uploads` (moved at worker start by warehouse/records/run-migration.ts).
 import mongoose, { Schema } from 'mongoose';
 import type { UploadAnswer, UploadStatus } from '../contract/uploads';
 

@@ -10,7 +10,7 @@ export const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD'];
 
 /** Writes the group's database to `file`; answers its trial_balance rows. */
 export async function generateGroup(file, entities, months, ACCOUNTS) {
-  const { ensureConsolidationSchema } = await tsImport('../../common/consolidation/store.ts', import.meta.url);
+  const { ensureConsolidationSchema } = await tsImport('../../warehouse/consolidation/store.ts', import.meta.url);
   const { Kysely, SqliteDialect } = await import('kysely');
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');

@@ -3,5 +3,5 @@
 // compiled once only.
 export { loadConfig } from '../../common/config';
 export { hashPassword, OWASP_ARGON2ID, verifyPassword } from '../../common/passwords';
-export { openOrgConnection } from '../../common/org-database';
-export { closeRunStores, RunStore, withRequiredRunStore } from '../../common/records/run-store';
+export { openOrgConnection } from '../../warehouse/connection';
+export { closeRunStores, RunStore, withRequiredRunStore } from '../../warehouse/records/run-store';

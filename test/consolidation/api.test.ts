@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
-import { withOrgDatabase } from '../../common/org-database';
+import { withOrgDatabase } from '../../warehouse/connection';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';

@@ -1,5 +1,5 @@
 // Run records as tests read and plant them: through the store in the organization's database
-// (common/records/run-store.ts), as the api and the worker do.
+// (warehouse/records/run-store.ts), as the api and the worker do.
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import mongoose from 'mongoose';
@@ -7,10 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../common/config';
-import { openOrgConnection, type OrgDatabase } from '../../common/org-database';
+import { openOrgConnection, type OrgDatabase } from '../../warehouse/connection';
 import type { PipelineRunRecord } from '../../common/models/pipeline-run';
 import type { SyncRunRecord } from '../../common/models/sync-run';
-import { RunStore, withRequiredRunStore, withRunStore } from '../../common/records/run-store';
+import { RunStore, withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
 
 export const pipelineRunOf = (cfg: Config, orgId: string, runId: string) => withRunStore(cfg, orgId, (s) => s.findPipelineRun(runId));
 

@@ -6,7 +6,7 @@ import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import type { Express } from 'express';
 import mongoose from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import { createWarehouse } from '../../activities/warehouse';
+import { createWarehouse } from '../../warehouse';
 import { createApp } from '../../api/app';
 import { closeUserDirectory, openUserDirectory, userDirectoryBuilt } from '../../common/records/user-directory';
 import type { AppDeps } from '../../api/deps';

@@ -1,10 +1,10 @@
 // Upload records as tests read and plant them: through the store in the organization's database
-// (common/records/run-store.ts, table _uploads), as the api and the worker do.
+// (warehouse/records/run-store.ts, table _uploads), as the api and the worker do.
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { newUploadDoc, type UploadDoc } from '../../common/models/upload';
-import { withRequiredRunStore, withRunStore } from '../../common/records/run-store';
-import { noteUploadOrganizations } from '../../common/records/uploads';
+import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
+import { noteUploadOrganizations } from '../../warehouse/records/uploads';
 
 /** Every upload record of the organization, oldest first (none without a database). */
 export const uploadsOf = async (cfg: Config, orgId: string): Promise<UploadDoc[]> => (await withRunStore(cfg, orgId, (s) => s.allUploads())) ?? [];

@@ -1,4 +1,4 @@
-// The trial_balance transform is defined once (activities/warehouse/transforms/trial-balance.ts)
+// The trial_balance transform is defined once (warehouse/transforms/trial-balance.ts)
 // and compiled for SQLite and T-SQL. SQLite runs here, so its result is checked against figures
 // worked out by hand; no SQL Server runs on this machine, so the T-SQL is checked against
 // reviewed golden files (test/transforms/golden/*.sql): a change to the definition shows up as a
@@ -6,8 +6,8 @@
 // To accept a reviewed change of the compiled SQL: UPDATE_GOLDEN=1 npm test -- test/transforms
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rebuildTrialBalance } from '../../activities/datafactory/local';
-import { planTrialBalance, trialBalanceScriptForDataFactory, type DialectName, type SchemaSnapshot } from '../../activities/warehouse/transforms/trial-balance';
+import { rebuildTrialBalance } from '../../warehouse/transforms/sqlite-rebuild';
+import { planTrialBalance, trialBalanceScriptForDataFactory, type DialectName, type SchemaSnapshot } from '../../warehouse/transforms/trial-balance';
 import { sqliteFile, sqliteRows } from '../helpers/sqlite';
 
 /** A fixed schema: both connectors with their account tables, a CSV with debit/credit, one with a signed amount, one that does not fit. */
@@ -28,6 +28,7 @@ const SCHEMA: SchemaSnapshot = [
 function render(dialect: DialectName): string {
   const plan = planTrialBalance(SCHEMA, dialect);
   return [
+    // The header names the transform's path when the golden files were written (now warehouse/transforms/trial-balance.ts): kept, so they stay byte-identical.
     `-- trial_balance rebuild compiled for ${dialect} (generated from activities/warehouse/transforms/trial-balance.ts)`,
     '-- create',
     ...plan.create.map((s) => `${s};`),

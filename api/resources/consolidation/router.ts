@@ -5,10 +5,10 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import express, { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
-import type { OrgDatabase } from '../../../common/org-database';
+import type { OrgDatabase } from '../../../warehouse/connection';
 import { workflowIds } from '../../../common/temporal';
 import { consolidationWorkflow, type ConsolidateOutput, type ConsolidationProgress } from '../../../workflows/consolidation';
-import { readChart } from '../../../common/consolidation/store';
+import { readChart } from '../../../warehouse/consolidation/store';
 import type { AppDeps } from '../../deps';
 import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, stepFailure } from '../../lib/errors';

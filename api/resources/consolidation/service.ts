@@ -1,5 +1,5 @@
 // The consolidation's settings and results, read and written in the organization's own database
-// (common/consolidation/store.ts). Every change is checked whole before anything is written, and
+// (warehouse/consolidation/store.ts). Every change is checked whole before anything is written, and
 // written with its audit row in one transaction: a refused change changes nothing.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -21,10 +21,10 @@ import {
   sourceAccounts,
   syncEntities,
   writeAudit,
-} from '../../../common/consolidation/store';
+} from '../../../warehouse/consolidation/store';
 import type { AccountType, GroupAccount, MappingConfig } from '../../../common/consolidation/types';
 import { checkChart, checkEntities, checkMappings, isCurrency, NUMBER_TEXT_MAX, parseOwnership, parseRate, PERIOD_RE, quoted, RATE_RULE } from '../../../common/consolidation/validate';
-import type { OrgDialect } from '../../../common/org-database';
+import type { OrgDialect } from '../../../warehouse/connection';
 import { ApiError } from '../../lib/errors';
 import { groupAccountSchema, mappingSchema, rateSchema } from './schemas';
 

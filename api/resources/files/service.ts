@@ -18,7 +18,7 @@ import { PAGE_SIZE, UPLOAD_MESSAGES } from '../../../common/constants';
 import { failureMessage, httpStatusOf, isFailureOf, WAREHOUSE_UNAVAILABLE } from '../../../common/failures';
 import { requireContainer, requireDatabase } from '../../../common/org-resources';
 import { publicUpload, type UploadDoc } from '../../../common/models/upload';
-import { uploadRecords } from '../../../common/records/uploads';
+import { uploadRecords } from '../../../warehouse/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage } from '../../../common/validation';

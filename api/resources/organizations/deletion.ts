@@ -7,7 +7,7 @@ import { CONNECTOR_LIST, CONNECTORS } from '../../../common/connectors';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../../../common/models/app-setting';
 import { Organization, type OrganizationDoc } from '../../../common/models/organization';
 import type { SyncProvider } from '../../../common/models/sync-run';
-import { withRunStore } from '../../../common/records/run-store';
+import { withRunStore } from '../../../warehouse/records/run-store';
 import { User, type UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
 import { consolidationWorkflow } from '../../../workflows/consolidation';

@@ -5,7 +5,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { Router } from 'express';
 import { z } from 'zod';
 import { publicPipelineRun, type PipelineRunRecord } from '../../../common/models/pipeline-run';
-import { withRunStore, type PipelineRunFilter } from '../../../common/records/run-store';
+import { withRunStore, type PipelineRunFilter } from '../../../warehouse/records/run-store';
 import { workflowIds } from '../../../common/temporal';
 import { pipelineRunWorkflow, type PipelineRunOutput, type PipelineRunProgress } from '../../../workflows/pipelines';
 import type { AppDeps } from '../../deps';

@@ -4,12 +4,12 @@
 // text. A month the consolidation has not produced is listed with null figures, never as zero.
 import { sql, type Kysely } from 'kysely';
 import type { OverviewAnswer } from '../../../common/contract/reports';
-import { CENTS_SQL, ENTITY_COLUMNS_VIEW, readChart, readEntities, readSettings } from '../../../common/consolidation/store';
+import { CENTS_SQL, ENTITY_COLUMNS_VIEW, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
 import type { AccountType } from '../../../common/consolidation/types';
-import type { OrgDialect } from '../../../common/org-database';
+import type { OrgDialect } from '../../../warehouse/connection';
 import { addMonths, monthLabel } from '../../../common/reports/periods';
 import { centsText } from '../../../common/reports/statements';
-import { monthStates } from '../../../common/reports/store';
+import { monthStates } from '../../../warehouse/reports/store';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;

@@ -4,9 +4,9 @@
 // the organization's own database.
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { ensureConsolidationSchema } from '../../../common/consolidation/store';
-import type { OrgDatabase } from '../../../common/org-database';
-import { deleteLayout, ensureReportsSchema, listLayouts, readLayout, saveLayout } from '../../../common/reports/store';
+import { ensureConsolidationSchema } from '../../../warehouse/consolidation/store';
+import type { OrgDatabase } from '../../../warehouse/connection';
+import { deleteLayout, ensureReportsSchema, listLayouts, readLayout, saveLayout } from '../../../warehouse/reports/store';
 import type { StatementKind } from '../../../common/reports/statements';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';

@@ -6,13 +6,14 @@ import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
-import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../common/consolidation/store';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
 import type { GroupAccount } from '../../../common/consolidation/types';
-import type { OrgDialect } from '../../../common/org-database';
+import type { OrgDialect } from '../../../warehouse/connection';
+import { DIALECTS } from '../../../warehouse/dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
 import { comparisonRange, monthLabel, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
 import { buildStatement, centsText, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../common/reports/store';
+import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
 import { ApiError } from '../../lib/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -217,7 +218,7 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
 
   const entity = q.entity;
   if (!names.has(entity)) throw new ApiError(404, `Entity ${entity} is not part of the consolidation`);
-  const local = (c: string) => (dialect === 'mssql' ? `cast(round(${c} * 10000, 0) as bigint)` : `cast(round(${c} * 10000) as integer)`);
+  const local = (c: string) => DIALECTS[dialect].scaledInteger(c, 10000);
   const lines = (await db
     .selectFrom('consolidation_translated_lines')
     .select([

@@ -2,11 +2,12 @@
 // columns, source and last write; one table's rows paged, sorted and filtered on the server; the
 // table as a streamed CSV (on SQLite read and encoded on a thread of its own). Users reach their
 // own organization's tables only (403), admins any; an unknown table is 404. The reads are in
-// service.ts, the download in download.ts (its thread: csv-thread.ts).
+// service.ts (their SQL in warehouse/catalog/explorer.ts), the download in download.ts (its
+// thread: csv-thread.ts).
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { logger } from '../../../common/logger';
 import type { OrganizationDoc } from '../../../common/models/organization';
-import type { OrgDatabase } from '../../../common/org-database';
+import type { OrgDatabase } from '../../../warehouse/connection';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
 import { notFound } from '../../lib/errors';
@@ -81,11 +82,11 @@ export function tablesRouter(deps: AppDeps): Router {
     const { orgId, table } = params(req);
     const asked = res.locals.query as { sort?: string; dir: 'asc' | 'desc'; filters?: CsvLinkQuery['filters'] };
     const q: CsvLinkQuery = (res.locals.csvLink as CsvLinkQuery | undefined) ?? { sort: asked.sort, dir: asked.dir, filters: asked.filters ?? [] };
-    await onTable(req, async (o, t, org) => {
+    await onTable(req, async (o, t) => {
       svc.rowsQuery(o, t, q); // an unknown column or a bad value answers 400 before anything is sent
       const header = t.columns.map((c) => c.name);
       // SQLite: read and encoded on a thread of its own (the select compiled here, as streamRows builds it).
-      const job = o.dialect === 'sqlite' ? await svc.sqliteRowsJob(cfg, org, o, t, q) : undefined;
+      const job = svc.sqliteRowsJob(o, t, q);
       res.status(200);
       res.type('text/csv; charset=utf-8');
       res.attachment(`${table}.csv`);

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useCurrentOrganization } from '../shared/organizations/useCurrentOrganization';
-import { logout as endSession } from '../features/auth/api/auth';
+import { logout as endSession } from '../lib/logout';
 import { useProfile } from '../shared/profile/useProfile';
 import { displayName, initials, setLoginNotice } from '../lib/session';
 import { menuForRole, type MenuEntry } from './menu';

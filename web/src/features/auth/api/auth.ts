@@ -1,5 +1,5 @@
-import { API_BASE, apiRequest } from '../../../lib/api-client';
-import { clearSession, getSessionUser, getToken, saveSession } from '../../../lib/session';
+import { apiRequest } from '../../../lib/api-client';
+import { getSessionUser, saveSession } from '../../../lib/session';
 import type { LoginAnswer } from '../../../../../common/contract/users';
 
 /** The login answer: the type inferred from the shared contract's schema. */
@@ -9,20 +9,6 @@ export type LoginData = LoginAnswer;
 export async function login(email: string, password: string): Promise<LoginData> {
   const res = await apiRequest<LoginData>('POST', '/auth/login', { email, password }, 'Login failed');
   return res.data!;
-}
-
-/**
- * Logout: the session ends here at once, and POST /auth/logout asks the server to revoke its
- * token (so a copy of it stops working too). The local end never waits for, nor depends on, that call.
- */
-export function logout(): Promise<void> {
-  const token = getToken();
-  clearSession();
-  if (!token) return Promise.resolve();
-  return fetch(`${API_BASE}/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).then(
-    () => undefined,
-    () => undefined,
-  );
 }
 
 /** POST /auth/forgot-password: the same answer whether or not the email exists. */

@@ -13,12 +13,12 @@
 // claim, delete, restore) as WarehouseUnavailable, with the CSV save's message for it (the CSV
 // save's own activities get the database's error as it is: Temporal retries them).
 import mongoose from 'mongoose';
-import { classifyWarehouseError } from '../../activities/warehouse/failures';
-import type { Config } from '../config';
-import { PAGE_SIZE } from '../constants';
-import { WAREHOUSE_UNAVAILABLE } from '../failures';
-import { OBJECT_ID_RE } from '../validation';
-import { newUploadDoc, UploadOrganization, type UploadColumn, type UploadDoc, type UploadStatus } from '../models/upload';
+import { classifyWarehouseError } from '../failures';
+import type { Config } from '../../common/config';
+import { PAGE_SIZE } from '../../common/constants';
+import { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
+import { OBJECT_ID_RE } from '../../common/validation';
+import { newUploadDoc, UploadOrganization, type UploadColumn, type UploadDoc, type UploadStatus } from '../../common/models/upload';
 import { withRequiredRunStore, withRunStore, type RunStore, type UploadChange } from './run-store';
 
 export interface NewUpload {

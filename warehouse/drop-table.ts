@@ -4,9 +4,9 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import type { ConnectionPool } from 'mssql';
-import { quoteSqlite } from './csv-table';
-import { quoteMssql } from './mssql-csv-table';
-import { fail } from '../../common/failures';
+import { quoteSqlite } from './csv/sqlite-table';
+import { quoteMssql } from './csv/mssql-table';
+import { fail } from '../common/failures';
 
 export interface DropCsvTableInput {
   /** The organization whose database it is (its connection record; older histories did not send it). */

@@ -5,11 +5,11 @@
 // Not exercised by the test suite: no SQL Server runs here (see the issue note).
 import type { ConnectionPool, Transaction } from 'mssql';
 import type { ColumnPlan } from '../../common/csv/columns';
-import type { ColumnType } from '../csv/contract';
+import type { ColumnType } from '../../common/csv/columns';
 import { batchRows, type RowBatchPayload } from './row-batch';
-import { MAX_CSV_COLUMNS } from './failures';
-import { openSqlPool, type SqlLogin } from './connection';
-import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
+import { MAX_CSV_COLUMNS } from '../failures';
+import { openSqlPool, type SqlLogin } from '../connection';
+import { stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './table-load';
 
 export const quoteMssql = (name: string) => `[${name.replace(/]/g, ']]')}]`;
 const dbo = (name: string) => `[dbo].${quoteMssql(name)}`;

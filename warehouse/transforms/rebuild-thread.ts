@@ -7,7 +7,8 @@
 import { CancelledFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
-import { EXECUTE_PLAN_JS, planTrialBalanceSqlite, rebuildFailure, type RebuildResult } from './local';
+import type { RebuildResult } from '../types';
+import { EXECUTE_PLAN_JS, planTrialBalanceSqlite, rebuildFailure } from './sqlite-rebuild';
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');

@@ -1,16 +1,15 @@
 // What each table of an organization's database is (docs/data-model.md), for the data explorer: its
 // kind (saved CSV, connector, reporting, consolidation output or setting, other), which tables are
 // internal (staging, the database's own) and how each column reads (number, date, ...). Taken
-// from the definitions the writers use: the connector tables' (activities/connectors/tables.ts,
-// plain data with no imports: the one activities module common/ reads, so that the api, which
-// may not import activities, sees the same definitions), the consolidation's
-// (common/consolidation/store.ts) and the CSV load's column types.
-import { connectorTables, type ColumnKind as ConnectorColumnKind } from '../activities/connectors/tables';
-import { CONFIG_TABLES, OUTPUT_TABLES } from './consolidation/store';
-import type { ColumnKind, TableKind } from './contract/tables';
+// from the definitions the writers use: the connector tables' (./connector-tables.ts, which the
+// connectors' syncs fill and the api's explorer reads alike), the consolidation's
+// (../consolidation/store.ts) and the CSV load's column types.
+import { connectorTables, type ColumnKind as ConnectorColumnKind } from './connector-tables';
+import { CONFIG_TABLES, OUTPUT_TABLES } from '../consolidation/store';
+import type { ColumnKind, TableKind } from '../../common/contract/tables';
 
 export const TRIAL_BALANCE_TABLE = 'trial_balance';
-/** The columns every CSV load adds to its rows (activities/warehouse/csv-table.ts). */
+/** The columns every CSV load adds to its rows (warehouse/csv/sqlite-table.ts). */
 export const CSV_UPLOAD_COLUMN = '_upload_id';
 export const CSV_LOADED_AT_COLUMN = '_loaded_at';
 

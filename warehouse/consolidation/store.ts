@@ -1,27 +1,28 @@
 // Where the consolidation keeps its settings and its outputs: tables in the organization's own
 // database (docs/data-model.md section 4), beside the trial_balance they map, indexed, with an audit
-// of who changed what. Written once with Kysely for SQLite and Azure SQL (common/org-database.ts
-// opens either); only the column types differ per dialect.
+// of who changed what. Written once with Kysely for SQLite and Azure SQL (warehouse/connection.ts
+// opens either); only the column types differ per dialect (../dialect.ts).
 // Outputs are written to staging tables and swapped in with one short transaction per run, so a
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
 import { sql, type Kysely } from 'kysely';
-import { insertChunked, type OrgDatabase, type OrgDialect } from '../org-database';
-import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from './decimal';
-import { DEFAULT_GROUP_CHART } from './default-chart';
-import type { PeriodResult } from './engine';
-import { parseOwnership } from './validate';
-import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from './types';
-import { ACCOUNT_TYPES } from './types';
+import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
+import { DIALECTS } from '../dialect';
+import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from '../../common/consolidation/decimal';
+import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
+import type { PeriodResult } from '../../common/consolidation/engine';
+import { parseOwnership } from '../../common/consolidation/validate';
+import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
+import { ACCOUNT_TYPES } from '../../common/consolidation/types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
 
 type ColType = 'key' | 'text' | 'long' | 'amount' | 'int';
-const TYPES: Record<OrgDialect, Record<ColType, string>> = {
-  sqlite: { key: 'text', text: 'text', long: 'text', amount: 'real', int: 'integer' },
-  mssql: { key: 'nvarchar(200)', text: 'nvarchar(400)', long: 'nvarchar(max)', amount: 'decimal(19,4)', int: 'int' },
-};
+function typeOf(dialect: OrgDialect, type: ColType): string {
+  const t = DIALECTS[dialect].types;
+  return { key: () => t.text(200), text: () => t.text(400), long: () => t.text(), amount: () => t.amount, int: () => t.int }[type]();
+}
 
 interface TableDef {
   columns: [string, ColType, 'null'?][];
@@ -92,7 +93,7 @@ async function existingTables(db: Db): Promise<Set<string>> {
 
 async function createTable(db: Db, dialect: OrgDialect, name: string, def: TableDef): Promise<void> {
   let q = db.schema.createTable(name);
-  for (const [col, type, nullable] of def.columns) q = q.addColumn(col, sql.raw(TYPES[dialect][type]), (c) => (nullable ? c : c.notNull()));
+  for (const [col, type, nullable] of def.columns) q = q.addColumn(col, sql.raw(typeOf(dialect, type)), (c) => (nullable ? c : c.notNull()));
   if (def.key) q = q.addPrimaryKeyConstraint(`${name}_pk`, def.key as never);
   await q.execute();
   for (const [i, cols] of (def.indexes ?? []).entries()) await db.schema.createIndex(`${name}_ix${i}`).on(name).columns(cols).execute();
@@ -100,8 +101,8 @@ async function createTable(db: Db, dialect: OrgDialect, name: string, def: Table
 
 /** Integer cents of a stored amount (exact sums in SQL, never a floating-point SUM). */
 export const CENTS_SQL: Record<OrgDialect, (col: string) => string> = {
-  sqlite: (c) => `cast(round(${c} * 100) as integer)`,
-  mssql: (c) => `cast(round(${c} * 100, 0) as bigint)`,
+  sqlite: (c) => DIALECTS.sqlite.scaledInteger(c, 100),
+  mssql: (c) => DIALECTS.mssql.scaledInteger(c, 100),
 };
 
 /**
@@ -134,7 +135,7 @@ export function accountRow(a: GroupAccount, sort: number) {
   return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort };
 }
 
-export { insertChunked } from '../org-database';
+export { insertChunked } from '../connection';
 
 export const DEFAULT_SETTINGS: ConsolidationSettings = { presentationCurrency: 'USD', method: 'full', toleranceAmount: 0n, tolerancePct: 0n, fiscalYearStartMonth: 1 };
 

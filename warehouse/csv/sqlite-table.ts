@@ -8,13 +8,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ColumnPlan } from '../../common/csv/columns';
-import type { ColumnType } from '../csv/contract';
-import { MAX_CSV_COLUMNS } from './failures';
+import type { ColumnType } from '../../common/csv/columns';
+import { MAX_CSV_COLUMNS } from '../failures';
 import type { RowBatchPayload } from './row-batch';
-import { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
+import { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './table-load';
 import { SqliteThread } from './sqlite-thread';
 
-export { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './csv-table-load';
+export { RetypeNeeded, stagingNames, TableConflictError, type CsvTableLoad, type CsvTableLoadTarget, type LoadedTable } from './table-load';
 
 export const quoteSqlite = (name: string) => `"${name.replace(/"/g, '""')}"`;
 

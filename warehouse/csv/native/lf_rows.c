@@ -12,7 +12,7 @@
  * falls back to jsonb_each when this extension is not there.
  *
  * Built by scripts/lib/tools.mjs (cc -O2 -shared -fPIC) against better-sqlite3's own
- * sqlite3ext.h; loaded by the SQLite thread (activities/warehouse/sqlite-thread.ts).
+ * sqlite3ext.h; loaded by the SQLite thread (warehouse/csv/sqlite-thread.ts).
  */
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1

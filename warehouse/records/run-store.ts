@@ -4,21 +4,20 @@
 // filters every query but {_id} over the whole collection). Internal tables (the "_" prefix hides
 // them from the data explorer and the trial_balance planner): the columns the queries filter and
 // sort on, and the whole record as JSON. Dates are ISO text (sortable). Written once with Kysely
-// for SQLite and Azure SQL; only the column types and the create-if-missing guard differ per
-// dialect.
+// for SQLite and Azure SQL; what differs (column types, guards, paging, transactions) is asked of
+// the dialect (../dialect.ts).
 // Each process keeps one open handle per organization (withRunStore below): the organization is
 // resolved once, not on every call, and forgotten when its record is written.
-import Database from 'better-sqlite3';
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import mongoose from 'mongoose';
-import { existsSync, mkdirSync } from 'node:fs';
-import type { Config } from '../config';
-import { fail, isFailureOf } from '../failures';
-import { Organization, organizationWrites, type OrganizationDoc } from '../models/organization';
-import type { PipelineRunRecord, RunStatus } from '../models/pipeline-run';
-import type { SyncProvider, SyncRunRecord } from '../models/sync-run';
-import type { UploadDoc } from '../models/upload';
-import { localDatabaseFile, openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../org-database';
+import type { Config } from '../../common/config';
+import { fail, isFailureOf } from '../../common/failures';
+import { Organization, organizationWrites, type OrganizationDoc } from '../../common/models/organization';
+import type { PipelineRunRecord, RunStatus } from '../../common/models/pipeline-run';
+import type { SyncProvider, SyncRunRecord } from '../../common/models/sync-run';
+import type { UploadDoc } from '../../common/models/upload';
+import { openOrgDatabase, type DatabaseRef, type OrgDatabase, type OrgDialect } from '../connection';
+import { DIALECTS, type Dialect } from '../dialect';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables created at run time
 type Db = Kysely<any>;
@@ -30,10 +29,7 @@ export const SYNC_RUNS_TABLE = '_sync_runs';
 export const UPLOADS_TABLE = '_uploads';
 
 type ColType = 'key' | 'long';
-const TYPES: Record<OrgDialect, Record<ColType, string>> = {
-  sqlite: { key: 'text', long: 'text' },
-  mssql: { key: 'nvarchar(100)', long: 'nvarchar(max)' },
-};
+const typeOf = (d: Dialect, type: ColType) => (type === 'key' ? d.types.text(100) : d.types.text());
 
 interface TableDef {
   columns: [string, ColType, 'null'?][];
@@ -99,21 +95,14 @@ const keyOf = (table: string): string => RUN_TABLES[table]!.key;
 
 /** The statements that create what is missing of the tables (each guarded: idempotent, safe to race). */
 export function runTablesDdl(db: Db, dialect: OrgDialect): string[] {
+  const d = DIALECTS[dialect];
   const out: string[] = [];
   for (const [name, def] of Object.entries(RUN_TABLES)) {
     let t = db.schema.createTable(name);
-    if (dialect === 'sqlite') t = t.ifNotExists();
-    for (const [col, type, nullable] of def.columns) t = t.addColumn(col, sql.raw(TYPES[dialect][type]), (c) => (nullable ? c : c.notNull()));
+    for (const [col, type, nullable] of def.columns) t = t.addColumn(col, sql.raw(typeOf(d, type)), (c) => (nullable ? c : c.notNull()));
     t = t.addPrimaryKeyConstraint(`${name}_pk`, [def.key] as never);
-    const table = t.compile().sql;
-    // T-SQL has no "if not exists" on create table / create index: the same guard the rebuild's script uses.
-    out.push(dialect === 'mssql' ? `if object_id(N'dbo.${name}', N'U') is null ${table}` : table);
-    for (const [index, cols] of Object.entries(def.indexes)) {
-      let ix = db.schema.createIndex(index).on(name).columns(cols);
-      if (dialect === 'sqlite') ix = ix.ifNotExists();
-      const text = ix.compile().sql;
-      out.push(dialect === 'mssql' ? `if not exists (select 1 from sys.indexes where name = N'${index}' and object_id = object_id(N'dbo.${name}')) ${text}` : text);
-    }
+    out.push(d.createTableIfMissing(t, name));
+    for (const [index, cols] of Object.entries(def.indexes)) out.push(d.createIndexIfMissing(db.schema.createIndex(index).on(name).columns(cols), index, name));
   }
   return out;
 }
@@ -201,89 +190,38 @@ export interface PipelineRunFilter {
 /** What a record change does: the record to write (the one given, changed, or a new one), or null to leave it as it is. */
 export type RunChange<R> = (current: R | null) => R | null | undefined;
 
-const isBusy = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_BUSY');
-
-/** How long a write waits for another writer of the same SQLite file (a CSV swap, a rebuild). */
-const LOCK_WAIT_MS = 30_000;
-
 /** The run records and upload records of one organization's database. */
 export class RunStore {
   readonly db: Db;
   readonly dialect: OrgDialect;
+  private readonly sql: Dialect;
 
   constructor(readonly org: Pick<OrgDatabase, 'db' | 'dialect'>) {
     this.db = org.db;
     this.dialect = org.dialect;
+    this.sql = DIALECTS[org.dialect];
   }
 
-  /** Creates the tables and indexes when missing (idempotent). */
+  /** Creates the tables and indexes when missing (idempotent, safe to race). */
   async ensureTables(): Promise<void> {
-    const run = async () => {
+    await this.sql.ensure(async () => {
       for (const ddl of runTablesDdl(this.db, this.dialect)) await sql.raw(ddl).execute(this.db);
-    };
-    if (this.dialect === 'sqlite') return this.waitForLock(run);
-    try {
-      await run();
-    } catch {
-      // Another process created it between the guard and the create: the guards now pass.
-      await run();
-    }
+    });
   }
 
-  /**
-   * SQLite: waits for a busy database without blocking the event loop (the connection's own
-   * busy timeout is short), so a writer in this process, a thread or another process, finishes.
-   */
-  private async waitForLock<T>(op: () => Promise<T>): Promise<T> {
-    const until = Date.now() + LOCK_WAIT_MS;
-    for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
-      try {
-        return await op();
-      } catch (e) {
-        if (!isBusy(e) || Date.now() > until) throw e;
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
-  }
-
-  /**
-   * One write transaction. SQLite: BEGIN IMMEDIATE (the write lock first, so a read-modify-write
-   * never works on a copy another writer changes meanwhile). T-SQL: serializable, and `lock`
-   * takes the row's (or its key range's) update lock before anything is read.
-   */
-  private async transaction<T>(fn: (trx: Db) => Promise<T>, lock?: { table: string; key: string }): Promise<T> {
-    if (this.dialect === 'mssql') {
-      return this.db
-        .transaction()
-        .setIsolationLevel('serializable')
-        .execute(async (trx) => {
-          if (lock) await this.lockQuery(lock.table, lock.key, trx).execute();
-          return fn(trx);
-        });
-    }
-    return this.waitForLock(() =>
-      this.db.connection().execute(async (c) => {
-        await sql`begin immediate`.execute(c);
-        try {
-          const out = await fn(c);
-          await sql`commit`.execute(c);
-          return out;
-        } catch (e) {
-          await sql`rollback`.execute(c).catch(() => undefined);
-          throw e;
-        }
-      }),
-    );
+  /** One write transaction (the dialect's), `lock` naming the row whose update lock T-SQL takes before anything is read. */
+  private transaction<T>(fn: (trx: Db) => Promise<T>, lock?: { table: string; key: string }): Promise<T> {
+    return this.sql.transaction(this.db, fn, lock && ((trx) => this.lockQuery(lock.table, lock.key, trx).execute()));
   }
 
   private limit(q: Select, n: number): Select {
-    return this.dialect === 'mssql' ? q.top(n) : q.limit(n);
+    return this.sql.top(q, n);
   }
 
   /** The run has a pipeline of that name. */
   private hasPipeline(name: string): Expression<SqlBool> {
     const marker = `${SEP}${name}${SEP}`;
-    return this.dialect === 'mssql' ? sql<SqlBool>`charindex(${marker}, pipeline_names) > 0` : sql<SqlBool>`instr(pipeline_names, ${marker}) > 0`;
+    return this.sql.contains(sql.raw('pipeline_names'), marker);
   }
 
   private pipelineRunsWhere(q: Select, f: PipelineRunFilter): Select {
@@ -308,7 +246,7 @@ export class RunStore {
   /** One page of the history, newest first. */
   pageQuery(filter: PipelineRunFilter, page: { offset: number; limit: number }): Select {
     const q = this.newestFirst(this.pipelineRunsWhere(this.db.selectFrom(PIPELINE_RUNS_TABLE).select('doc'), filter));
-    return this.dialect === 'mssql' ? q.offset(page.offset).fetch(page.limit) : q.limit(page.limit).offset(page.offset);
+    return this.sql.page(q, page);
   }
 
   /** The newest run that ran (not 'no_files') the named pipeline. */
@@ -344,7 +282,7 @@ export class RunStore {
   /** One page of the organization's files, newest first (the file list): offset and limit along the (created_at desc, upload_id desc) index. */
   uploadPageQuery(page: { offset: number; limit: number }): Select {
     const q = this.newestFirst(this.db.selectFrom(UPLOADS_TABLE).select('doc'), 'created_at', 'upload_id');
-    return this.dialect === 'mssql' ? q.offset(page.offset).fetch(page.limit) : q.limit(page.limit).offset(page.offset);
+    return this.sql.page(q, page);
   }
 
   /** T-SQL: the update lock a read-modify-write takes on its row (by the table's key) before reading it. */
@@ -544,38 +482,7 @@ export class RunStore {
   /** Rows whose key is not there yet, in statements within either dialect's parameter limit. */
   private async insertMissing(table: string, rows: Record<string, unknown>[]): Promise<number> {
     if (!rows.length) return 0;
-    const k = keyOf(table);
-    const cols = Object.keys(rows[0]!).length;
-    if (this.dialect === 'sqlite') {
-      const size = Math.floor(32_000 / cols);
-      return this.transaction(async (trx) => {
-        let added = 0;
-        for (let i = 0; i < rows.length; i += size) {
-          const res = await trx.insertInto(table).values(rows.slice(i, i + size)).orIgnore().executeTakeFirst();
-          added += Number(res.numInsertedOrUpdatedRows ?? 0);
-        }
-        return added;
-      });
-    }
-    const size = Math.min(1000, Math.floor(2000 / cols));
-    let added = 0;
-    for (let i = 0; i < rows.length; i += size) {
-      const chunk = rows.slice(i, i + size);
-      const write = () =>
-        this.transaction(async (trx) => {
-          const have = new Set(((await trx.selectFrom(table).select(k).where(k, 'in', chunk.map((r) => r[k] as string)).execute()) as Record<string, string>[]).map((r) => r[k]));
-          const fresh = chunk.filter((r) => !have.has(r[k] as string));
-          if (fresh.length) await trx.insertInto(table).values(fresh).execute();
-          return fresh.length;
-        });
-      try {
-        added += await write();
-      } catch {
-        // Another process inserted some of them meanwhile: the next read leaves those out.
-        added += await write();
-      }
-    }
-    return added;
+    return this.sql.insertMissing(this.db, table, keyOf(table), rows);
   }
 }
 
@@ -698,20 +605,12 @@ export async function setRunStoreOpener(open: Opener | undefined): Promise<void>
 
 async function openStore(cfg: Config, ref: DatabaseRef, create: boolean): Promise<{ org: OrgDatabase; store: RunStore }> {
   if (opener) return withTables(await opener(cfg, ref));
-  if (create && cfg.PROVIDER === 'local') {
-    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
-    if (!existsSync(file)) {
-      mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
-      new Database(file).close();
-    }
-  }
-  return withTables(await openOrgDatabase(cfg, ref));
+  return withTables(await openOrgDatabase(cfg, ref, { create }));
 }
 
 async function withTables(org: OrgDatabase): Promise<{ org: OrgDatabase; store: RunStore }> {
   try {
-    // Lock waits happen in waitForLock, off the event loop.
-    if (org.dialect === 'sqlite') await sql`pragma busy_timeout = 20`.execute(org.db);
+    await DIALECTS[org.dialect].shortLockWait(org.db);
     const store = new RunStore(org);
     await store.ensureTables();
     return { org, store };

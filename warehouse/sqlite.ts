@@ -1,20 +1,19 @@
 // The local warehouse provider: each organization's SQL database is a SQLite file under
-// WAREHOUSE_DIR (./files.ts). Heavy work (CSV loads, the trial_balance rebuild) runs on its own
+// WAREHOUSE_DIR (./connection.ts localDatabaseFile). Heavy work (CSV loads, the trial_balance rebuild) runs on its own
 // thread so the activity's thread keeps heartbeating.
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../common/config';
-import { localTableHolding, type RebuildResult, type TableHolding } from '../datafactory/local';
-import { rebuildTrialBalanceInThread } from '../datafactory/rebuild-thread';
+import type { Config } from '../common/config';
+import { rebuildTrialBalanceInThread } from './transforms/rebuild-thread';
 import type { DatabaseRef } from './connection';
 import { SqliteConnectorDatabase, type ConnectorDatabase } from './connector-writer';
-import { defaultRowsExtension, SqliteCsvTableLoad } from './csv-table';
-import type { CsvTableLoad, CsvTableLoadTarget } from './csv-table-load';
+import { defaultRowsExtension, SqliteCsvTableLoad } from './csv/sqlite-table';
+import type { CsvTableLoad, CsvTableLoadTarget } from './csv/table-load';
 import { dropSqlite, type DropCsvTableOutput } from './drop-table';
-import { localDatabaseFile } from './files';
+import { localDatabaseFile } from './connection';
 import { ensureLocalDatabase, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
-import type { CsvLoadOptions, RebuildOptions, Warehouse } from './types';
+import type { CsvLoadOptions, RebuildOptions, RebuildResult, TableHolding, Warehouse } from './types';
 
 /** Below this much free space the warehouse counts as full (a CSV load writes its staging table first). */
 const MIN_FREE_BYTES = 64 * 1024 * 1024;
@@ -102,5 +101,21 @@ export class SqliteWarehouse implements Warehouse {
 
   async dropCsvTable(ref: DatabaseRef, tableName: string): Promise<DropCsvTableOutput> {
     return dropSqlite(this.file(ref), tableName);
+  }
+}
+
+/** What a table of the SQLite file holds now (read-only: never waits for a writer's lock). */
+export function localTableHolding(file: string, table: string): TableHolding {
+  const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const exists = db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(table);
+    if (!exists) return { kind: 'missing' };
+    const columns = new Set((db.prepare(`pragma table_info(${q(table)})`).all() as { name: string }[]).map((c) => c.name.toLowerCase()));
+    if (!columns.has('_upload_id')) return { kind: 'not_csv' };
+    const row = db.prepare(`select _upload_id as id, _loaded_at as at from ${q(table)} limit 1`).get() as { id: string; at: string } | undefined;
+    return { kind: 'csv', uploadId: row?.id ?? null, loadedAt: row?.at ?? null };
+  } finally {
+    db.close();
   }
 }

@@ -5,7 +5,7 @@
 // sees half a sync and a re-run never doubles a month.
 import Database from 'better-sqlite3';
 import type { ConnectionPool } from 'mssql';
-import type { ColumnKind, ConnectorTable, Row } from '../connectors/tables';
+import type { ColumnKind, ConnectorTable, Row } from './catalog/connector-tables';
 
 export interface TableReplacement {
   table: ConnectorTable;

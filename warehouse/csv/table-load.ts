@@ -1,8 +1,8 @@
 // What loading a CSV into a table of the organization's database looks like to the loader,
-// whichever warehouse does it (SQLite: ./csv-table.ts, Azure SQL: ./mssql-csv-table.ts).
+// whichever warehouse does it (SQLite: ./sqlite-table.ts, Azure SQL: ./mssql-table.ts).
 import { createHash } from 'node:crypto';
 import type { ColumnPlan } from '../../common/csv/columns';
-import type { ColumnType } from '../csv/contract';
+import type { ColumnType } from '../../common/csv/columns';
 import type { RowBatchPayload } from './row-batch';
 
 export interface CsvTableLoadTarget {

@@ -1,10 +1,10 @@
-// The consolidation's own thread (started by ./consolidate.ts and kept between runs): runs
+// The consolidation's own thread (started by ./run.ts and kept between runs): runs
 // runConsolidation on the organization's database for each job it is sent and answers its result,
 // or the failure with its type. Its heap is bounded by the caller's resourceLimits, so a big group
 // neither grows the worker's heap nor stops its heartbeats.
 import { parentPort } from 'node:worker_threads';
-import { openOrgConnection } from '../../common/org-database';
-import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './consolidate';
+import { openOrgConnection } from '../connection';
+import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './run';
 
 async function run({ conn, input, names }: ConsolidateThreadData): Promise<void> {
   const post = (m: ConsolidateThreadMessage) => parentPort!.postMessage(m);

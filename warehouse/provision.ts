@@ -5,11 +5,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Config } from '../../common/config';
-import { AZURE_DATABASE_NAME, LOCAL_DATABASE_NAME } from '../../common/resources';
-import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../datafactory/azure-clients';
-import { localDatabaseFile } from './files';
-import { fail } from '../../common/failures';
+import type { Config } from '../common/config';
+import { AZURE_DATABASE_NAME, LOCAL_DATABASE_NAME } from '../common/resources';
+import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../common/azure-arm';
+import { localDatabaseFile } from './connection';
+import { fail } from '../common/failures';
 
 export interface EnsureDatabaseInput {
   orgId: string;

@@ -3,9 +3,9 @@
 // network failure) is thrown as it is, and Temporal retries it.
 import { ApplicationFailure } from '@temporalio/common';
 // Failure type of a database that cannot take writes (read-only, full, cannot be opened, damaged): the file is kept.
-import { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
+import { WAREHOUSE_UNAVAILABLE } from '../common/failures';
 
-export { WAREHOUSE_UNAVAILABLE } from '../../common/failures';
+export { WAREHOUSE_UNAVAILABLE } from '../common/failures';
 
 export const READ_ONLY_MESSAGE = "The organization's database cannot be written (read-only): nothing was saved. Ask an admin to check its storage.";
 export const FULL_MESSAGE = "The organization's database is out of space: nothing was saved. Ask an admin to free or add storage.";

@@ -1,8 +1,8 @@
 // Azure management clients (Data Factory, SQL) built one way for production and tests:
 // credentials from @azure/identity, the ARM endpoint from AZURE_MANAGEMENT_ENDPOINT when set.
 import type { TokenCredential } from '@azure/identity';
-import type { Config } from '../../common/config';
-import { failure } from '../../common/failures';
+import type { Config } from './config';
+import { failure } from './failures';
 
 export interface AzureDeps {
   /** DefaultAzureCredential in production; a static token in tests. */

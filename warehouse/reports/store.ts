@@ -4,8 +4,9 @@
 // one row per layout, its definition as JSON, with who changed it last).
 import { sql, type Kysely } from 'kysely';
 import { CENTS_SQL, ENTITY_COLUMNS_VIEW } from '../consolidation/store';
-import type { OrgDialect } from '../org-database';
-import type { CustomLayout } from './custom';
+import type { OrgDialect } from '../connection';
+import { DIALECTS } from '../dialect';
+import type { CustomLayout } from '../../common/reports/custom';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -98,7 +99,8 @@ export interface StoredLayout {
 export async function ensureReportsSchema(db: Db, dialect: OrgDialect): Promise<void> {
   const have = new Set((await db.introspection.getTables()).map((t) => t.name));
   if (have.has(LAYOUTS_TABLE)) return;
-  const [key, long] = dialect === 'mssql' ? ['nvarchar(200)', 'nvarchar(max)'] : ['text', 'text'];
+  const types = DIALECTS[dialect].types;
+  const [key, long] = [types.text(200), types.text()];
   await db.schema
     .createTable(LAYOUTS_TABLE)
     .ifNotExists()

@@ -5,17 +5,16 @@
 // review (docs/azure.md: "What is tested here, and what is not").
 import { CancelledFailure } from '@temporalio/common';
 import type { ConnectionPool } from 'mssql';
-import type { Config } from '../../common/config';
-import type { AzureDeps } from '../datafactory/azure-clients';
-import type { RebuildResult, TableHolding } from '../datafactory/local';
+import type { Config } from '../common/config';
+import type { AzureDeps } from '../common/azure-arm';
 import { openSqlPool, resolveSqlLogin, sqlLoginOf, type DatabaseRef } from './connection';
 import { AzureSqlConnectorDatabase, type ConnectorDatabase } from './connector-writer';
-import type { CsvTableLoad, CsvTableLoadTarget } from './csv-table-load';
+import type { CsvTableLoad, CsvTableLoadTarget } from './csv/table-load';
 import { dropMssql, type DropCsvTableOutput } from './drop-table';
-import { MssqlCsvTableLoad, quoteMssql } from './mssql-csv-table';
+import { MssqlCsvTableLoad, quoteMssql } from './csv/mssql-table';
 import { ensureAzureDatabase, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
 import { planTrialBalance } from './transforms/trial-balance';
-import type { RebuildOptions, Warehouse } from './types';
+import type { RebuildOptions, RebuildResult, TableHolding, Warehouse } from './types';
 
 export class AzureSqlWarehouse implements Warehouse {
   readonly provider = 'azure' as const;

@@ -7,12 +7,12 @@
 // move. Records of an organization without a database (gone, or never onboarded) stay in Mongo
 // and are logged.
 import mongoose, { type mongo } from 'mongoose';
-import type { Config } from '../config';
-import { logger } from '../logger';
-import type { PipelineRunRecord } from '../models/pipeline-run';
-import type { SyncRunRecord } from '../models/sync-run';
-import { newUploadDoc, type UploadDoc } from '../models/upload';
-import { OBJECT_ID_RE } from '../validation';
+import type { Config } from '../../common/config';
+import { logger } from '../../common/logger';
+import type { PipelineRunRecord } from '../../common/models/pipeline-run';
+import type { SyncRunRecord } from '../../common/models/sync-run';
+import { newUploadDoc, type UploadDoc } from '../../common/models/upload';
+import { OBJECT_ID_RE } from '../../common/validation';
 import { parsePipelineRun, parseSyncRun, parseUpload, withRunStore, type RunStore } from './run-store';
 import { noteUploadOrganizations } from './uploads';
 

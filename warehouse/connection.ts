@@ -1,19 +1,23 @@
 // The organization's own SQL database, as both the worker and the api reach it: which database
 // is the organization's (a SQLite file locally, an Azure SQL database with the organization's own
-// server and login in production) and a Kysely handle on it, so what reads and writes the
-// organization's tables (the consolidation's settings and outputs, reports) is written once for
-// both dialects. The warehouse seam (activities/warehouse) delegates here for both; credentials
-// are resolved from the encrypted record and never travel in workflow inputs or histories.
+// server and login in production), a Kysely handle on it, so what reads and writes the
+// organization's tables (the consolidation's settings and outputs, reports, run records) is
+// written once for both dialects, and the mssql pool the Azure SQL provider's loads use.
+// Credentials are read here, from the organization's encrypted record: they never travel in
+// workflow inputs or histories; the global AZURE_SQL_* settings are only the fallback for
+// organizations onboarded without their own server or login.
 import Database from 'better-sqlite3';
 import { Kysely, MssqlDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { ConnectionPool } from 'mssql';
 import mongoose from 'mongoose';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config';
-import { decryptSecret } from './crypto';
-import { fail } from './failures';
-import { Organization, type OrganizationDoc } from './models/organization';
-import { LOCAL_DATABASE_NAME } from './resources';
+import type { Config } from '../common/config';
+import { decryptSecret } from '../common/crypto';
+import { fail } from '../common/failures';
+import { Organization, type OrganizationDoc } from '../common/models/organization';
+import { LOCAL_DATABASE_NAME } from '../common/resources';
+import { DIALECTS, dialectOf, type DialectName } from './dialect';
 
 /**
  * Local provider: an organization's SQL database named `databaseName` (set by onboarding on
@@ -70,13 +74,35 @@ export async function resolveSqlLogin(cfg: Config, ref: DatabaseRef): Promise<Sq
 }
 
 
-export type OrgDialect = 'sqlite' | 'mssql';
+export interface PoolOptions {
+  connectionTimeout?: number;
+  requestTimeout?: number;
+}
+
+/** Opens an mssql pool with a resolved login (the driver is loaded on first use: local mode never pays for it). */
+export async function openSqlPool(login: SqlLogin, options: PoolOptions = {}): Promise<ConnectionPool> {
+  const mssql = await import('mssql');
+  return new mssql.ConnectionPool({
+    server: `${login.server}.database.windows.net`,
+    database: login.database,
+    user: login.user,
+    password: login.password,
+    options: { encrypt: true },
+    connectionTimeout: options.connectionTimeout ?? 15000,
+    requestTimeout: options.requestTimeout ?? 120000,
+  }).connect();
+}
+
+
+export type OrgDialect = DialectName;
 
 /** A Kysely handle on one organization's database; `close()` when done. */
 export interface OrgDatabase {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- its tables are the organization's, known at run time
   db: Kysely<any>;
   dialect: OrgDialect;
+  /** SQLite: the database's file (a reader of its own, the download's thread, opens it). */
+  file?: string;
   /**
    * Many rows into one table, outside any open transaction (staging tables): SQLite through one
    * prepared statement in one transaction; T-SQL in multi-row statements within its limits.
@@ -97,7 +123,7 @@ export interface OrgDatabase {
 export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (!rows.length) return;
   const cols = Object.keys(rows[0]!).length;
-  const size = dialect === 'mssql' ? Math.min(1000, Math.floor(2000 / cols)) : Math.floor(32000 / cols);
+  const size = DIALECTS[dialect].rowsPerInsert(cols);
   for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
@@ -107,16 +133,32 @@ export async function insertChunked(db: Kysely<any>, dialect: OrgDialect, table:
  */
 export type OrgConnection = { dialect: 'sqlite'; file: string } | { dialect: 'mssql'; login: SqlLogin };
 
-export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef): Promise<OrgConnection> {
-  if (cfg.PROVIDER === 'azure') return { dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) };
-  const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
-  if (!existsSync(file)) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
-  return { dialect: 'sqlite', file };
+export interface ResolveOptions {
+  /** A local database its record names but that is not there yet is created (as the connector writer does on a sync's first write). */
+  create?: boolean;
 }
 
-/** Opens the organization's database (it must exist: onboarding creates it). */
-export async function openOrgDatabase(cfg: Config, ref: DatabaseRef): Promise<OrgDatabase> {
-  return openOrgConnection(await resolveOrgConnection(cfg, ref));
+const RESOLVERS: Record<DialectName, (cfg: Config, ref: DatabaseRef, options: ResolveOptions) => Promise<OrgConnection>> = {
+  mssql: async (cfg, ref) => ({ dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) }),
+  sqlite: async (cfg, ref, { create }) => {
+    const file = localDatabaseFile(cfg.WAREHOUSE_DIR, ref.databaseName);
+    if (!existsSync(file)) {
+      if (!create) throw fail.notFound(`Database "${ref.databaseName}" does not exist`);
+      mkdirSync(cfg.WAREHOUSE_DIR, { recursive: true });
+      new Database(file).close();
+    }
+    return { dialect: 'sqlite', file };
+  },
+};
+
+/** Where the organization's database is, by the provider's dialect (dialectOf: the provider is compared there only). */
+export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef, options: ResolveOptions = {}): Promise<OrgConnection> {
+  return RESOLVERS[dialectOf(cfg).name](cfg, ref, options);
+}
+
+/** Opens the organization's database (it must exist: onboarding creates it, unless `create`). */
+export async function openOrgDatabase(cfg: Config, ref: DatabaseRef, options: ResolveOptions = {}): Promise<OrgDatabase> {
+  return openOrgConnection(await resolveOrgConnection(cfg, ref, options));
 }
 
 /** Opens a resolved connection. */
@@ -183,7 +225,7 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
     }
     return stmt.all(...(query.parameters as unknown[])) as unknown[][];
   };
-  return { db, dialect: 'sqlite', insertMany, insertRows, selectRows, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, selectRows, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

@@ -1,0 +1,222 @@
+// The consolidation on the organization's database (the worker's `consolidate` activity,
+// activities/warehouse/consolidate.ts, runs it for the `consolidate` pipeline after
+// rebuild-reporting-tables and for workflow consolidate-<orgId> on demand): the same code on both
+// providers, reading and writing through ../connection.ts; the arithmetic is
+// common/consolidation/engine.ts. Period by period, heartbeating; outputs staged and swapped in
+// at the end, so a retried attempt (a worker killed half way) leaves exactly what an
+// uninterrupted run leaves.
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { Config } from '../../common/config';
+import { createConsolidation } from '../../common/consolidation/engine';
+import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from './store';
+import { checkChart, checkEntities } from '../../common/consolidation/validate';
+import { connectionEntityNames } from '../../common/consolidation/entity-names';
+import { fail } from '../../common/failures';
+import { loadOrganization } from '../../common/org-resources';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../connection';
+
+/** The pipeline name the consolidation runs under in a pipeline run. */
+export const CONSOLIDATE_PIPELINE = 'consolidate';
+
+export interface ConsolidateInput {
+  orgId: string;
+  /** The workflow run: names the staging tables, so a retried attempt replaces its own. */
+  runId: string;
+  /** YYYY-MM range to write (both optional: every period of trial_balance). */
+  from?: string;
+  to?: string;
+  startedBy?: { userId?: string; name?: string };
+}
+
+/** At most this many messages a month travel in the result (the rest are in consolidation_checks): payloads stay small. */
+const MESSAGES_PER_PERIOD = 5;
+function briefly(messages: string[]): string[] {
+  if (messages.length <= MESSAGES_PER_PERIOD) return messages;
+  return [...messages.slice(0, MESSAGES_PER_PERIOD), `... and ${messages.length - MESSAGES_PER_PERIOD} more (the month's checks list them all)`];
+}
+
+/** What the consolidation's thread (./thread.ts) is given and answers. */
+export interface ConsolidateThreadData {
+  conn: OrgConnection;
+  input: ConsolidateInput;
+  names: [string, string][];
+}
+export type ConsolidateThreadMessage = { period: string } | { result: ConsolidateOutput } | { error: { message: string; type?: string; nonRetryable?: boolean } };
+
+export interface ConsolidatePeriodSummary {
+  period: string;
+  status: 'ok' | 'blocked' | 'locked';
+  messages: string[];
+}
+
+export interface ConsolidateOutput {
+  /** Periods written (unlocked, in range). */
+  periods: number;
+  rows: number;
+  blocked: number;
+  mismatches: number;
+  unmapped: number;
+  summary: ConsolidatePeriodSummary[];
+  /** When no month was consolidated (periods 0): why, in the user's words. */
+  nothing?: string;
+}
+
+/** Why a run consolidated no month: no trial balance yet, none in the range asked for, or all of those locked. */
+export function nothingToConsolidate(periods: string[], range: { from?: string; to?: string }): string {
+  if (!periods.length) return 'Nothing to consolidate: the trial balance has no month yet. Connect an accounting system or upload a trial balance, then run the pipelines.';
+  const span = range.from && range.to ? ` from ${range.from} to ${range.to}` : range.from ? ` from ${range.from} on` : range.to ? ` up to ${range.to}` : '';
+  const inRange = periods.filter((p) => (!range.from || p >= range.from) && (!range.to || p <= range.to));
+  if (!inRange.length) return `Nothing to consolidate: the trial balance has no month${span} (it has ${periods[0]}${periods.length > 1 ? ` to ${periods.at(-1)}` : ''}).`;
+  return `Nothing to consolidate: every month${span} is locked. Unlock a month to consolidate it again.`;
+}
+
+/**
+ * The consolidation on an open organization database (what the activity's thread runs): schema and
+ * entities brought up to date, the configuration checked, then month by month. `names`: what the
+ * connections call the entities (new entities start with them); `onPeriod`: each month as it
+ * starts (the thread's heartbeat).
+ */
+export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map(), onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
+  const { db, dialect } = org;
+  await ensureConsolidationSchema(db, dialect);
+  await syncEntities(db, dialect, names);
+  const cfg = await readConfig(db);
+  const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
+  if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
+  const periods = await trialBalancePeriods(db);
+  const locked = await lockedPeriods(db);
+  const engine = createConsolidation(cfg, { locked, entityColumns: false });
+  const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
+  await writer.start();
+  const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
+  for (const period of periods) {
+    onPeriod?.(period);
+    const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
+    const write = inRange && !locked.has(period);
+    // Entity by entity: memory holds one entity's month, whatever the group's size.
+    const run = engine.start(period, await trialBalanceEntities(db, period));
+    let translated = 0;
+    for (const entity of run.entities) {
+      const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity));
+      if (write) await writer.writeTranslated(lines);
+      translated += lines.length;
+    }
+    const result = run.finish();
+    if (inRange && locked.has(period)) {
+      out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
+      continue;
+    }
+    if (!write) continue;
+    await writer.write(result);
+    out.periods++;
+    out.rows += translated + result.entries.length + result.ctb.length;
+    out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
+    out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
+    if (result.blocked) out.blocked++;
+    out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
+  }
+  if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
+  await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+  await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
+  return out;
+}
+
+// The thread loads TypeScript through tsx, as the worker process does (a loader may add a query to
+// resolved paths, e.g. tsx's namespaces: the thread needs the plain files).
+const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
+const ENTRY = join(__dirname, 'thread.ts').replace(/\?.*$/, '');
+const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(ENTRY)});`;
+/**
+ * The thread's heap: enough for a group of 100 entities x 1,000 accounts (the live set is one
+ * entity's month, the mappings and one row per group account), small enough that the worker's
+ * memory stays flat however big the group (V8 collects at the bound instead of growing).
+ */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+
+/**
+ * A loaded consolidation thread kept between runs (at most one idle): a run does not pay again for
+ * starting a thread and loading its code (about half a second here). An idle thread does not keep
+ * the process alive; a cancelled run's thread is ended, never reused.
+ */
+let idleThread: Worker | undefined;
+function takeThread(): Worker {
+  const kept = idleThread;
+  idleThread = undefined;
+  if (kept) {
+    kept.ref();
+    return kept;
+  }
+  const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
+  // A thread that dies while idle (out of memory at its bound, say) is simply forgotten.
+  worker.once('exit', () => {
+    if (idleThread === worker) idleThread = undefined;
+  });
+  return worker;
+}
+function keepThread(worker: Worker): void {
+  if (idleThread) return void worker.terminate();
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.on('error', () => undefined); // an idle thread's failure ends it (and 'exit' forgets it), never the worker
+  worker.unref();
+  idleThread = worker;
+}
+
+/** How a consolidation on its thread reports to its caller (the activity's heartbeats and cancellation). */
+export interface ConsolidateInThreadOptions {
+  /** Each month as it starts, and about every second with the latest month (heartbeats). */
+  onBeat?: (period: string | undefined) => void;
+  /** Aborted: the thread is ended, the promise rejects with CancelledFailure. */
+  signal?: AbortSignal;
+}
+
+/** runConsolidation on its own thread; beats from its months, a cancellation ends it. */
+async function consolidateInThread(data: ConsolidateThreadData, { onBeat, signal }: ConsolidateInThreadOptions): Promise<ConsolidateOutput> {
+  if (signal?.aborted) throw new CancelledFailure('consolidation cancelled');
+  const worker = takeThread();
+  let beat: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  let onExit: ((code: number) => void) | undefined;
+  let last: string | undefined;
+  let answered = false;
+  try {
+    return await new Promise<ConsolidateOutput>((resolve, reject) => {
+      worker.on('message', (m: ConsolidateThreadMessage) => {
+        if ('period' in m) {
+          last = m.period;
+          onBeat?.(m.period);
+          return;
+        }
+        answered = true;
+        if ('result' in m) resolve(m.result);
+        else reject(ApplicationFailure.create({ message: m.error.message, type: m.error.type ?? 'ConsolidationFailed', nonRetryable: m.error.nonRetryable ?? false }));
+      });
+      worker.once('error', reject);
+      onExit = (code) => reject(new Error(`The consolidation thread exited (${code}) before it answered`));
+      worker.once('exit', onExit);
+      beat = setInterval(() => onBeat?.(last), 1000);
+      onAbort = () => reject(new CancelledFailure('consolidation cancelled'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(data);
+    });
+  } finally {
+    clearInterval(beat);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    if (onExit) worker.off('exit', onExit);
+    // A thread that answered is kept for the next run; one cut short (cancelled, failed) is ended,
+    // leaving only its staging tables, which the next attempt replaces.
+    if (answered) keepThread(worker);
+    else void worker.terminate();
+  }
+}
+
+/** The consolidation of an onboarded organization's database, on the consolidation's thread. */
+export async function consolidateOrganization(config: Config, input: ConsolidateInput, options: ConsolidateInThreadOptions = {}): Promise<ConsolidateOutput> {
+  const org = await loadOrganization(input.orgId);
+  const databaseName = org.onboarding?.databaseName;
+  if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
+  const conn = await resolveOrgConnection(config, { orgId: input.orgId, databaseName });
+  return consolidateInThread({ conn, input, names: [...(await connectionEntityNames(input.orgId))] }, options);
+}
