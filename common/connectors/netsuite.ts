@@ -1,6 +1,6 @@
 // NetSuite: OAuth 2.0 client credentials with an uploaded certificate key, checked by the worker
 // (a token and one SuiteQL query, activities/netsuite/connect.ts) before it is stored; the sync
-// in activities/netsuite/, SuiteQL over REST in simulators/netsuite.ts.
+// in activities/netsuite/, SuiteQL over REST in simulators/netsuite/.
 import { z } from 'zod';
 import { encryptSecret } from '../crypto';
 import { NetSuiteAccount, publicNetSuiteAccount } from '../models/netsuite-account';
@@ -49,5 +49,5 @@ export const netsuite = defineConnector({
   connectWorkflow: 'netsuiteConnectWorkflow',
   syncActivities: ['syncNetSuiteMasterData', 'syncNetSuiteTrialBalance'],
   tables: ['netsuite_subsidiaries', 'netsuite_accounts', 'netsuite_accounting_periods', 'netsuite_trial_balance', 'netsuite_consolidated_rates'],
-  simulator: 'simulators/netsuite.ts',
+  simulator: 'simulators/netsuite/index.ts',
 });

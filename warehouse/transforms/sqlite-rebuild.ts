@@ -1,4 +1,4 @@
-// The trial_balance rebuild on a SQLite database (the local provider; DATA-MODEL.md section 3):
+// The trial_balance rebuild on a SQLite database (the local provider; docs/data-model.md section 3):
 // the transform's plan (./trial-balance.ts, defined once for SQLite and T-SQL) compiled from the
 // file's schema and run in one transaction. The pipeline runs it on a thread of its own
 // (./rebuild-thread.ts); rebuildTrialBalance runs it here (tests, benchmarks).
