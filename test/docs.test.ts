@@ -1,6 +1,7 @@
 // The docs stay true: the README is short and shows the two commands, every relative link in the
-// README and docs/ reaches a file (and a heading, when it names one), every document a code
-// comment names exists, and docs/configuration.md names every variable common/config.ts reads.
+// README and docs/ reaches a file (and a heading, when it names one), every repository path they
+// show in backticks exists, every document a code comment names exists, and
+// docs/configuration.md names every variable common/config.ts reads.
 // Each check is a helper run once on a bad example here, so it can fail.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
@@ -85,6 +86,41 @@ function brokenLinks(file: string, text: string, readDoc: (path: string) => stri
 function readFromDisk(path: string): string | null {
   if (!existsSync(path)) return null;
   return statSync(path).isDirectory() ? '' : read(path);
+}
+
+// --- repository paths in backticks ---------------------------------------------------------
+
+/** The top-level folders a backticked repository path starts with. */
+const TOP_FOLDERS = ['api', 'activities', 'common', 'warehouse', 'workflows', 'worker', 'web', 'scripts', 'simulators', 'test', 'tools', 'templates', 'deploy', 'docs'];
+
+/**
+ * The repository paths a markdown document shows in inline code (not in fenced blocks): each word
+ * of a code span that starts with a top-level folder, without its #anchor or :line. Placeholders
+ * and globs (`api/resources/<name>/`, `test/histories/*.json`, `...`) name no one file: skipped.
+ */
+function backtickedPaths(markdown: string): string[] {
+  const paths = new Set<string>();
+  for (const span of withoutFences(markdown).matchAll(/(`+)([^`\n]+?)\1/g)) {
+    for (const word of span[2]!.split(/[\s,;()'"=]+/)) {
+      if (/[<>*?{}[\]$]|\.\.\./.test(word)) continue;
+      const path = word.replace(/[#:].*$/, '').replace(/[.,;]+$/, '');
+      if (!TOP_FOLDERS.some((folder) => path.startsWith(`${folder}/`))) continue;
+      paths.add(path);
+    }
+  }
+  return [...paths];
+}
+
+/** The folders .gitignore names (`web/dist/`): built outputs a page may name that a clone does not have yet. */
+const ignoredFolders = (gitignore: string) =>
+  gitignore
+    .split('\n')
+    .map((l) => l.trim().replace(/^\//, ''))
+    .filter((l) => l.endsWith('/') && !/[*?[!#]/.test(l));
+
+/** The paths that exist nowhere from the repository root (built outputs under an ignored folder skipped). */
+function missingPaths(paths: string[], exists: (path: string) => boolean, ignored: string[]): string[] {
+  return paths.filter((p) => !ignored.some((folder) => `${p}/`.startsWith(folder)) && !exists(join(ROOT, p)));
 }
 
 // --- documents named in code comments -------------------------------------------------------
@@ -208,6 +244,44 @@ describe('links in the README and docs/', () => {
 
   it('makes anchors as GitHub does', () => {
     expect([...anchors('# A\n## 1. Saved CSVs\n## Reports (`bench:reports`)\n## 3. Reporting: `trial_balance`\n## A\n')]).toEqual(['a', '1-saved-csvs', 'reports-benchreports', '3-reporting-trial_balance', 'a-1']);
+  });
+});
+
+describe('repository paths in the README and docs/', () => {
+  it('every backticked path under a top-level folder exists', () => {
+    const ignored = ignoredFolders(read(join(ROOT, '.gitignore')));
+    expect(ignored).toContain('web/dist/');
+    const files = [README, ...docPages()];
+    const named = files.flatMap((f) => backtickedPaths(read(f)));
+    expect(named.length).toBeGreaterThan(50);
+    const missing = files.flatMap((f) => missingPaths(backtickedPaths(read(f)), existsSync, ignored).map((p) => `${relative(ROOT, f)}: ${p}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('would flag a moved file in a span or a command, not placeholders, globs, built outputs, other words or fenced code', () => {
+    const text = [
+      'The connection is `warehouse/connection.ts` (it was `common/org-database.ts`); see `docs/ledgers.md#netsuite`',
+      'and `warehouse/consolidation/store.ts:12`. Run `npm test -- test/gone.test.ts`, then `node scripts/start.mjs`.',
+      'One folder per resource, `api/resources/<name>/`; histories in `test/histories/*.json`; `activities/...`;',
+      'the built app in `web/dist/`; `./store.ts`, `PROVIDER=local`, `lib/` and `simulators/netsuite.ts`.',
+      '```',
+      '`common/in-a-block.ts`',
+      '```',
+      '',
+    ].join('\n');
+    const paths = backtickedPaths(text);
+    expect(paths).toEqual([
+      'warehouse/connection.ts',
+      'common/org-database.ts',
+      'docs/ledgers.md',
+      'warehouse/consolidation/store.ts',
+      'test/gone.test.ts',
+      'scripts/start.mjs',
+      'web/dist/',
+      'simulators/netsuite.ts',
+    ]);
+    const present = new Set(['warehouse/connection.ts', 'docs/ledgers.md', 'warehouse/consolidation/store.ts', 'scripts/start.mjs'].map((p) => join(ROOT, p)));
+    expect(missingPaths(paths, (p) => present.has(p), ignoredFolders('node_modules/\n/web/dist/\n*.log\n'))).toEqual(['common/org-database.ts', 'test/gone.test.ts', 'simulators/netsuite.ts']);
   });
 });
 
