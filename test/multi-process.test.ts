@@ -4,7 +4,12 @@
 // Through it: sign-in, the login throttle counted across both apis, a write in one api seen by
 // the other once its cache expires, CSV saves and a pipeline run; one api and one worker are
 // killed while a save is held mid-file by the test (its blob still marked as arriving), and
-// nothing is lost or done twice.
+// nothing is lost or done twice. A worker process is started in the killed one's place; then a
+// NetSuite sync (the local NetSuite of simulators/netsuite/) is held by the test mid-way through
+// its trial balance pages and the worker running it is killed, while the pipeline's organization
+// is consolidated through the proxy: the sync ends with every month's rows once and one
+// succeeded run, the consolidation with one run and every month's consolidated trial balance
+// summing to zero.
 import type { BlockBlobClient } from '@azure/storage-blob';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +21,7 @@ import { UPLOAD_RECEIVING, UPLOAD_STATE } from '../common/csv/upload-state';
 import { Organization } from '../common/models/organization';
 import { User } from '../common/models/user';
 import { workflowIds } from '../common/temporal';
+import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
 import { generatedCsv, onboardedOrg, withDatabase } from './fixtures/csv/helpers';
 import { startStack, type TestStack } from './helpers/stack';
 import { addUploads, uploadsOf } from './helpers/uploads';
@@ -31,6 +37,10 @@ const apis: { port: number; proc: ChildProcess }[] = [];
 const workers: ChildProcess[] = [];
 let proxy: RoundRobin;
 const ADMIN = 'mp-admin@example.com';
+/** The local NetSuite the sync reads (its default books: three months, 2,000 posted lines, two pages). */
+let netsuite: FakeNetSuite;
+/** What both apis and every worker process are told besides the stack's own settings. */
+let sharedEnv: Record<string, string>;
 
 /** A round-robin proxy: each request to the next live upstream; one that refuses the connection is skipped from then on. */
 interface RoundRobin {
@@ -101,10 +111,9 @@ function startApiProcess(port: number): ChildProcess {
       PORT: String(port),
       // Behind the proxy, X-Forwarded-For names the client (the throttle's key).
       TRUST_PROXY: 'loopback',
+      ...sharedEnv,
       ADMIN_EMAIL: ADMIN,
       ADMIN_PASSWORD: TEST_PASSWORD,
-      PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib),
-      PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost),
       DEMO: 'false',
       LOG_LEVEL: 'silent',
     },
@@ -113,9 +122,13 @@ function startApiProcess(port: number): ChildProcess {
   return proc;
 }
 
+const startWorker = () => startWorkerProcess({ MONGODB_URI: stack.config.MONGODB_URI, TEMPORAL_TASK_QUEUE: queue }, sharedEnv);
+
 const killed = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : p.once('exit', () => resolve())));
 
 beforeAll(async () => {
+  netsuite = await new FakeNetSuite().start();
+  sharedEnv = { ...netsuite.env(), SYNC_HISTORY_MONTHS: String(netsuite.months.length), PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib), PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost) };
   stack = await startStack();
   queue = `${stack.config.TEMPORAL_TASK_QUEUE}-mp`;
   // Both apis start at once on an empty database: both try to create the first admin.
@@ -123,7 +136,7 @@ beforeAll(async () => {
     const port = await freePort();
     apis.push({ port, proc: startApiProcess(port) });
   }
-  for (let i = 0; i < 2; i++) workers.push(startWorkerProcess({ MONGODB_URI: stack.config.MONGODB_URI, TEMPORAL_TASK_QUEUE: queue }, { PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib), PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost) }));
+  for (let i = 0; i < 2; i++) workers.push(startWorker());
   for (const a of apis) await waitFor(`api process on ${a.port}`, async () => a.proc.exitCode === null && (await listening(a.port)), 90_000);
   proxy = await roundRobinProxy(apis.map((a) => a.port));
 }, 180_000);
@@ -134,9 +147,13 @@ afterAll(async () => {
   proxy?.server.closeAllConnections();
   await new Promise((r) => proxy?.server.close(r));
   await stack?.stop();
+  await netsuite?.stop();
 });
 
 let adminToken: string;
+/** The organization the pipeline runs for (and the consolidation consolidates), and its resources. */
+let pipeOrg: string;
+const PIPELINE_NAMES = { containerName: 'mppipeline', databaseName: 'mppipelinedb', dataFactoryName: 'mppipelinefactory' };
 
 it('both apis came up on an empty database (one made the first admin); sign-in works through the proxy on each', async () => {
   expect(apis.every((a) => a.proc.exitCode === null)).toBe(true);
@@ -205,16 +222,22 @@ async function saveThroughProxy(orgId: string, tableName: string, rows: number) 
 it('saves and a pipeline run go on while an api and a worker are killed mid-load: every one done once, nothing lost', async () => {
   const csvOrg = await onboardedOrg(stack, 'mp');
   // The pipeline's organization, onboarded through the proxy (by the worker processes).
-  const pipeOrg = String((await Organization.create({ organizationName: 'Pipeline Co' }))._id);
-  const names = { containerName: 'mppipeline', databaseName: 'mppipelinedb', dataFactoryName: 'mppipelinefactory' };
+  pipeOrg = String((await Organization.create({ organizationName: 'Pipeline Co' }))._id);
+  const names = PIPELINE_NAMES;
   expect((await call(proxy.url, 'POST', '/onboard/start', { token: adminToken, body: { orgID: pipeOrg, ...names } })).status).toBe(202);
   await waitFor('onboarding', async () => (await call(proxy.url, 'GET', `/onboard/status/${pipeOrg}`, { token: adminToken })).body.data?.status === 'completed', 120_000, 250);
   const files = 3;
   const rowsPerFile = 400;
   const pipeContainer = stack.blobService.getContainerClient(names.containerName);
+  // Ledger-shaped and balanced (the consolidation later reads them): row pairs of one month, cash
+  // debited and share capital credited by the same amount, in USD (the default presentation currency).
   for (let f = 0; f < files; f++) {
-    const lines = ['entity,period,account_code,debit,credit'];
-    for (let i = 0; i < rowsPerFile; i++) lines.push(`e${f},2024-${String((i % 12) + 1).padStart(2, '0')},${3000 + (i % 20)},${i % 7},0`);
+    const lines = ['entity,period,account_code,debit,credit,currency'];
+    for (let i = 0; i < rowsPerFile; i++) {
+      const pair = Math.floor(i / 2);
+      const amount = (pair % 7) + 1;
+      lines.push(`e${f},2024-${String((pair % 12) + 1).padStart(2, '0')},${i % 2 ? '3000' : '1000'},${i % 2 ? 0 : amount},${i % 2 ? amount : 0},USD`);
+    }
     const text = `${lines.join('\n')}\n`;
     await pipeContainer.getBlockBlobClient(`part-${f}.csv`).upload(text, Buffer.byteLength(text));
   }
@@ -247,11 +270,13 @@ it('saves and a pipeline run go on while an api and a worker are killed mid-load
   victim!.kill('SIGKILL');
   apis[heldApi]!.proc.kill('SIGKILL');
   await Promise.all([killed(victim!), killed(apis[heldApi]!.proc)]);
+  // A worker process starts in the killed one's place (as npm start restarts a dead worker).
+  workers.push(startWorker());
   // The client of the killed api got no answer (the proxy's 502); the save itself goes on in Temporal.
   expect((await heldAnswer).status).toBe(502);
 
-  // Temporal gives the load to the other worker once the killed one's heartbeat is missed.
-  const second = await waitFor('the held load retried on the other worker', async () => {
+  // Temporal gives the load to another worker once the killed one's heartbeat is missed.
+  const second = await waitFor('the held load retried on another worker', async () => {
     const p = await startedActivity(heldWorkflow, 'loadCsvBlob');
     return p && p.attempt >= 2 ? p : null;
   }, 90_000, 250);
@@ -267,7 +292,7 @@ it('saves and a pipeline run go on while an api and a worker are killed mid-load
   const heldOut = await stack.env.client.workflow.getHandle(heldWorkflow).result();
   expect(heldOut).toMatchObject({ tableName: 'held_rows', rowsLoaded: heldRows });
 
-  // After the kill, one more save through the proxy (the surviving api and worker).
+  // After the kill, one more save through the proxy (the surviving api, the workers now running).
   const late = await saveThroughProxy(csvOrg.orgId, 'plain_4', 100);
   expect([late.status, late.body.data.rowsLoaded]).toEqual([200, 100]);
 
@@ -301,3 +326,82 @@ it('saves and a pipeline run go on while an api and a worker are killed mid-load
   }
 });
 
+/** Rows of a query on an organization's SQLite database (read-only). */
+function query<T>(databaseName: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+it('a sync and a consolidation through the proxy while the worker running the sync is killed mid-way: each done once', async () => {
+  // The NetSuite connection of another organization, made through the proxy (checked by a worker).
+  const syncDb = 'mpnetsuitedb';
+  const syncOrg = String((await Organization.create({ organizationName: 'Synced Group', onboarding: { databaseName: syncDb } }))._id);
+  const key = generateNetSuiteKey('ec');
+  const clientId = 'c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
+  netsuite.addIntegration(clientId, 'mp-cert', key.publicKeyPem);
+  const connected = await call(proxy.url, 'POST', '/netsuite', { token: adminToken, body: { accountId: netsuite.accountId.toLowerCase(), clientId, certificateId: 'mp-cert', privateKey: key.privateKeyPem, organization_id: syncOrg } });
+  expect(connected.status).toBe(201);
+  const accountId = connected.body.data!.id as string;
+
+  // Sync now through the proxy: the local NetSuite serves one trial balance page, then holds the
+  // next until the test lets it go. The worker running that step is killed while it waits.
+  netsuite.holdTrialBalance(1);
+  const syncAnswer = call(proxy.url, 'GET', `/netsuite/data?id=${accountId}`, { token: adminToken });
+  await waitFor('a trial balance page held', async () => netsuite.heldRequests > 0, 60_000, 100);
+  const syncWorkflow = workflowIds.netsuiteSync(accountId);
+  const first = await waitFor('the sync step started on a worker', () => startedActivity(syncWorkflow, 'syncNetSuiteTrialBalance'), 60_000, 100);
+  const victim = workers.find((w) => w.exitCode === null && w.signalCode === null && first.identity.startsWith(`${w.pid}@`));
+  expect(victim).toBeDefined();
+  victim!.kill('SIGKILL');
+  await killed(victim!);
+  netsuite.release();
+
+  // Meanwhile (the sync's step is retried only once the killed worker's heartbeat is missed), the
+  // pipeline's organization is consolidated on the worker left: its trial_balance (three entities,
+  // balanced, in USD) mapped by the suggestions (same codes as the group chart), then one run
+  // through the proxy.
+  const accepted = await call(proxy.url, 'POST', `/consolidation/${pipeOrg}/mappings/accept-suggestions`, { token: adminToken, body: {} });
+  expect([accepted.status, accepted.body.data?.saved]).toEqual([200, 6]);
+  const consolidated = await call(proxy.url, 'POST', `/consolidation/${pipeOrg}/run`, { token: adminToken, body: {} });
+  expect([consolidated.status, consolidated.body.message]).toEqual([200, 'Consolidation done']);
+  expect(consolidated.body.data).toMatchObject({ periods: 12, blocked: 0 });
+  const db = PIPELINE_NAMES.databaseName;
+  expect(query(db, `select count(*) as n from consolidation_audit where action = 'consolidation.run'`)).toEqual([{ n: 1 }]);
+  // Per month: cash is the month's debits over the three files, share capital the same credit, the whole sums to zero.
+  const cash = new Map<string, number>();
+  for (let pair = 0; pair < 200; pair++) {
+    const month = `2024-${String((pair % 12) + 1).padStart(2, '0')}`;
+    cash.set(month, (cash.get(month) ?? 0) + 3 * ((pair % 7) + 1));
+  }
+  const months = [...cash.keys()].sort();
+  const ctb = query<{ period: string; cash: number; capital: number; net: number }>(
+    db,
+    `select period, sum(case when group_account = '1000' then cents else 0 end) as cash, sum(case when group_account = '3000' then cents else 0 end) as capital, sum(cents) as net
+       from (select period, group_account, cast(round(consolidated * 100) as integer) as cents from consolidated_trial_balance) group by period order by period`,
+  );
+  expect(ctb.map((r) => [r.period, r.cash, r.capital, r.net])).toEqual(months.map((m) => [m, cash.get(m)! * 100, -cash.get(m)! * 100, 0]));
+  expect(query(db, `select distinct status from consolidation_checks`)).toEqual([{ status: 'ok' }]);
+
+  // The sync goes on on another worker once the killed one's heartbeat is missed, and ends once.
+  let answer = await syncAnswer;
+  if (answer.status === 202) answer = { ...answer, status: 200, body: { data: (await stack.env.client.workflow.getHandle(syncWorkflow).result()) as unknown as Record<string, unknown> } };
+  expect(answer.status).toBe(200);
+  const history = await stack.env.client.workflow.getHandle(syncWorkflow).fetchHistory();
+  const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : []));
+  expect(attempts.some((a) => (a.attempt ?? 1) >= 2 && !(a.identity ?? '').startsWith(`${victim!.pid}@`))).toBe(true);
+  const expected = netsuite.expectedTrialBalance();
+  expect((answer.body.data!.rows as Record<string, number>).netsuite_trial_balance).toBe(expected.length);
+  // Every month's rows once: none doubled by the retry, none lost.
+  const synced = query<{ subsidiary: string; month: string; account: string; debit: string; credit: string }>(
+    syncDb,
+    `select subsidiary_id as subsidiary, period as month, account, printf('%.2f', debit) as debit, printf('%.2f', credit) as credit from netsuite_trial_balance where account_id = ? order by cast(subsidiary_id as integer), period, cast(account as integer)`,
+    netsuite.accountId,
+  );
+  expect(synced).toEqual(expected);
+  const runs = await call(proxy.url, 'GET', `/netsuite/sync-runs?id=${accountId}`, { token: adminToken });
+  expect((runs.body.data!.runs as { status: string }[]).map((r) => r.status)).toEqual(['succeeded']);
+});
