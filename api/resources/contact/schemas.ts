@@ -1,7 +1,7 @@
 // The contact resource's request schemas: what its routes validate and what api/openapi.ts
 // describes (one definition each).
-import { z } from 'zod';
-import { email, hasControlChars, messages, personName, phone } from '../../../common/validation';
+import { documentedPhone as phone, z } from '../../lib/zod';
+import { email, hasControlChars, messages, personName } from '../../../common/validation';
 
 export const noControl = (v: string) => !hasControlChars(v);
 
