@@ -1,7 +1,7 @@
 // The request schemas every connector's routes validate (api/resources/connectors/router.ts) and
 // api/openapi.ts describes, and the organization a connection request is for.
-import { z } from 'zod';
-import { objectId } from '../../common/validation';
+import { z } from './zod';
+import { OBJECT_ID_RE, objectId } from '../../common/validation';
 import type { UserDoc } from '../../common/models/user';
 import { assertOrgAccess } from './auth';
 import { ApiError } from './errors';
@@ -15,7 +15,9 @@ export const ACCOUNT_ID_REQUIRED = 'Account ID is required';
 export const accountId = objectId(INVALID_ACCOUNT_ID, ACCOUNT_ID_REQUIRED);
 
 /** An optional organization id: absent -> the user's own (resolveOrgId); malformed -> 400 naming it. */
-export const optionalOrgId = z.preprocess((v) => (v === '' || v === null || v === 'undefined' || v === 'null' ? undefined : v), orgIdSchema.optional());
+export const optionalOrgId = z
+  .preprocess((v) => (v === '' || v === null || v === 'undefined' || v === 'null' ? undefined : v), orgIdSchema.optional())
+  .openapi({ type: 'string', pattern: OBJECT_ID_RE.source, description: 'An organization id (24 hex digits); optional for a user (its own organization), an admin must name one' });
 export const accountStatusBody = z.object({
   accountStatus: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'accountStatus must be active or inactive' }) }),
   syncIntervalHours: z.coerce.number({ invalid_type_error: 'syncIntervalHours must be a number of hours' }).min(1, 'syncIntervalHours must be between 1 and 720').max(720, 'syncIntervalHours must be between 1 and 720').optional(),

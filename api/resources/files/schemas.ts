@@ -2,7 +2,7 @@
 // (./service.ts checks each field with the same rules as it arrives: checkOrgId is orgIdSchema,
 // checkTableName is common/validation's tableName); these schemas are those rules gathered per
 // request, for api/openapi.ts. The path and query schemas are what the routes validate.
-import { messages, objectId, TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
+import { messages, OBJECT_ID_RE, objectId, TABLE_NAME_RE, tableName as tableNameRule } from '../../../common/validation';
 import { pageOrFirst } from '../../lib/list-query';
 import { orgIdSchema } from '../../lib/organization';
 import { z } from '../../lib/zod';
@@ -33,7 +33,7 @@ export const fileParams = z.object({ orgId: orgIdSchema, uploadId });
 
 /** GET /pipeline/saveCSV/:uploadId?orgId= (optional: the organization the upload was recorded for). */
 export const saveStatusParams = z.object({ uploadId });
-export const saveStatusQuery = z.object({ orgId: z.preprocess((v) => (v === '' ? undefined : v), orgIdSchema.optional()) });
+export const saveStatusQuery = z.object({ orgId: z.preprocess((v) => (v === '' ? undefined : v), orgIdSchema.optional()).openapi({ type: 'string', pattern: OBJECT_ID_RE.source }) });
 
 /** DELETE /pipeline/tables/:orgId/:tableName (a reserved name answers 400, in the service). */
 export const tableParams = z.object({ orgId: orgIdSchema, tableName: z.string().trim().regex(TABLE_NAME_RE, messages.tableName) });
