@@ -84,13 +84,14 @@ export const drilldownQuery = z.object({ period, groupAccount: groupCode, entity
 export const BODY_LIMITS = {
   /** 10,000 accounts of about 720 bytes: 7.2 MB. */
   accounts: { limit: '8mb', why: `${MAX_ACCOUNTS.toLocaleString('en')} accounts at their longest` },
-  accountsCsv: { limit: '8mb', why: `${MAX_ACCOUNTS.toLocaleString('en')} accounts at their longest` },
+  /** The CSV imports keep their 20 MB where that is more than their rows at their longest take. */
+  accountsCsv: { limit: '20mb', why: `more than ${MAX_ACCOUNTS.toLocaleString('en')} accounts at their longest take` },
   /** 50,000 mappings of about 745 bytes: 37.3 MB (as CSV, about 33 MB). */
   mappings: { limit: '38mb', why: `${MAX_ROWS.toLocaleString('en')} mappings at their longest` },
   mappingsCsv: { limit: '38mb', why: `${MAX_ROWS.toLocaleString('en')} mappings at their longest` },
   /** 50,000 rates of about 144 bytes: 7.2 MB. */
   rates: { limit: '8mb', why: `${MAX_ROWS.toLocaleString('en')} rates at their longest` },
-  ratesCsv: { limit: '8mb', why: `${MAX_ROWS.toLocaleString('en')} rates at their longest` },
+  ratesCsv: { limit: '20mb', why: `more than ${MAX_ROWS.toLocaleString('en')} rates at their longest take` },
   /** 50,000 historical rates of about 322 bytes: 16.1 MB. */
   historicalRates: { limit: '17mb', why: `${MAX_ROWS.toLocaleString('en')} historical rates at their longest` },
 } as const satisfies Record<string, { limit: BodyLimit; why: string }>;
