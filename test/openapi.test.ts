@@ -314,6 +314,10 @@ describe('the contract matches the api', () => {
     // contact-us: an empty message is refused, as its documented minimum length says.
     const contact = await api('post', '/contact-us').send({ name: 'Ann Lee', email: 'ann@example.com', message: '' });
     expect(contact.status).toBe(400);
+    // An empty phone is none, and documented so (its pattern allows it).
+    const contactBody = doc.paths['/contact-us']!.post!.requestBody!.content['application/json']!.schema as { properties: Record<string, { pattern?: string; minLength?: number }> };
+    expect(new RegExp(contactBody.properties.phoneNumber!.pattern!).test('')).toBe(true);
+    expect(contactBody.properties.phoneNumber!.minLength ?? 0).toBe(0);
     // An admin must name the organization of a connector list; a user's own is the default.
     const sage = await api('get', '/sage', admin);
     expect([sage.status, sage.body.message]).toEqual([400, 'Please select an organization or ensure you are properly logged in']);
