@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import passport from 'passport';
 import type { AppDeps } from './deps';
 import { configurePassport } from './lib/auth';
-import { errorHandler, methodNotAllowed, notFoundHandler } from './lib/errors';
+import { errorHandler, methodNotAllowed, notFoundHandler, optionsAllowed } from './lib/errors';
 import { authRouter } from './resources/auth/router';
 import { healthRouter } from './resources/health/router';
 import { openApiDocument, type Mount } from './openapi';
@@ -54,10 +54,9 @@ export function createApp(deps: AppDeps): Express {
       next();
     });
   }
-  // Intuit signs the notification's raw bytes: read before express.json can parse them.
+  // Intuit signs the notification's raw bytes: read as they came, within WEBHOOK_BODY_LIMIT.
+  // Every other body is read by its route (api/lib/route.ts), within the limit it declares.
   app.use(QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody);
-  app.use(express.json({ limit: '100kb' }));
-  app.use(express.urlencoded({ extended: false, limit: '100kb' }));
   configurePassport(deps.config);
   app.use(passport.initialize());
 
@@ -79,6 +78,8 @@ export function createApp(deps: AppDeps): Express {
     ['/tables', tablesRouter(deps)],
     ['/reports', reportsRouter(deps)],
   ];
+  // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
+  api.use(optionsAllowed(api));
   let document: unknown;
   api.get('/openapi.json', (_req, res) => void res.json((document ??= openApiDocument(mounts))));
   for (const [path, router] of mounts) api.use(path, router);

@@ -1,6 +1,9 @@
 // The validation rules of spec section 5, written once: the api validates every input with
 // them and the web app's forms import the same module. No Node built-ins here.
 import { z } from 'zod';
+// Every zod string's length rules count characters, not UTF-16 units (see the module).
+import './text-length';
+export { charCount } from './text-length';
 
 export const messages = {
   passwordRequired: 'Password is required',
@@ -44,8 +47,15 @@ export const NAME_RE = /^[\p{L}\p{M}]+(?:(?: +|['’-])[\p{L}\p{M}]+)* *$/u;
 /** {local}@{domain}.{suffix of 2+ letters} */
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 export const SHORT_NAME_RE = /^[a-z]{3,50}$/;
-/** A Mongo ObjectId as 24 hex characters. */
-export const OBJECT_ID_RE = /^[a-f\d]{24}$/i;
+/**
+ * A Mongo ObjectId: 24 hex digits. Upper case is accepted on every route and read as lower case
+ * (objectId below), the form Mongo, workflow ids and tenant checks use.
+ */
+export const OBJECT_ID_RE = /^[a-fA-F0-9]{24}$/;
+/** A Temporal run id (a pipeline run's runId): a UUID, upper case read as lower case. */
+export const RUN_ID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** What a phone number may hold as typed: digits, spaces, ( ) + . and - (10 digits must remain). */
+export const PHONE_RE = /^[\d\s()+.-]+$/;
 /** A table name the warehouse accepts: a letter, then letters, digits or underscores (max 100). */
 export const TABLE_NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
@@ -78,7 +88,7 @@ export const phone = z
   .string({ required_error: messages.phoneRequired, invalid_type_error: messages.phoneFormat })
   .trim()
   .min(1, messages.phoneRequired)
-  .refine((v) => /^[\d\s()+.-]+$/.test(v), messages.phoneFormat)
+  .refine((v) => PHONE_RE.test(v), messages.phoneFormat)
   .transform((v) => v.replace(/\D/g, ''))
   .refine((d) => d.length === 10, messages.phoneDigits);
 
@@ -168,9 +178,17 @@ export const dashboards = z.preprocess(
     .pipe(z.array(dashboard, { invalid_type_error: messages.dashboardsList }).max(50, 'At most 50 dashboards')),
 ) as unknown as z.ZodType<{ name: string; url: string }[]>;
 
-/** An id (path parameter or reference) with the message to answer when it is malformed. */
-export function objectId(message: string) {
-  return z.string({ required_error: message, invalid_type_error: message }).trim().regex(OBJECT_ID_RE, message);
+/**
+ * An id (path parameter, query or body reference): 24 hex digits, answered in lower case. `message`
+ * when it is malformed (it names the field), `missing` when it is absent or empty.
+ */
+export function objectId(message: string, missing = message) {
+  return z
+    .string({ required_error: missing, invalid_type_error: missing })
+    .trim()
+    .min(1, missing)
+    .regex(OBJECT_ID_RE, message)
+    .transform((v) => v.toLowerCase());
 }
 
 /** Runs one rule on one value: the first message, or undefined when it passes (for forms). */

@@ -94,7 +94,9 @@ describe('saving a stored file as a table (item 2)', () => {
     const foreign = await saveStored(token, { orgID: org.orgId, uploadId: other.uploadId, tableName: 't' });
     expect(foreign.status).toBe(404);
     expect(foreign.body.message).toBe('File not found');
-    expect((await saveStored(token, { orgID: org.orgId, uploadId: 'nope', tableName: 't' })).status).toBe(404);
+    // A malformed upload id is named (issue 32 section 4: malformed 400, well formed but unknown 404).
+    const malformed = await saveStored(token, { orgID: org.orgId, uploadId: 'nope', tableName: 't' });
+    expect([malformed.status, malformed.body.errors[0].msg]).toEqual([400, 'Invalid upload ID']);
     expect((await saveStored(token, { orgID: org.orgId, uploadId: org.uploadId, tableName: 'trial_balance' })).status).toBe(400);
     // A file and an uploadId at once: refused before the file is stored.
     const both = await request(stack.app).post(api('/pipeline/saveCSV')).set('Authorization', `Bearer ${token}`).field('orgID', org.orgId).field('uploadId', org.uploadId).field('tableName', 't').attach('file', fixture('tab.csv'), { filename: 'both.csv', contentType: 'text/csv' });
@@ -150,7 +152,8 @@ describe("a save's live state (GET /pipeline/saveCSV/:uploadId): the upload read
     expect((await state(adminToken, `?orgId=${other.orgId}`)).status).toBe(404);
     expect((await state(adminToken, '?orgId=nope')).status).toBe(400);
     expect((await state(adminToken, '', '0123456789abcdef01234567')).status).toBe(404);
-    expect((await state(adminToken, '', 'nope')).status).toBe(404);
+    const malformed = await state(adminToken, '', 'nope');
+    expect([malformed.status, malformed.body.errors[0].msg]).toEqual([400, 'Invalid upload ID']);
   });
 });
 

@@ -202,7 +202,7 @@ describe('running the pipelines of an organization', () => {
       expect((await get(stack.app, path, outsider)).status).toBe(403);
       expect((await request(stack.app).get(`/api/v1${path}`)).status).toBe(401);
     }
-    expect((await post(stack.app, `/pipeline/runs/${o.orgID}/whatever/cancel`, {}, outsider)).status).toBe(403);
+    expect((await post(stack.app, `/pipeline/runs/${o.orgID}/01234567-89ab-4def-8123-456789abcdef/cancel`, {}, outsider)).status).toBe(403);
     // Not onboarded: a clear message, no workflow.
     const res = await get(stack.app, `/pipeline/run-pipeline/${String(other._id)}`);
     expect(res.status).toBe(400);

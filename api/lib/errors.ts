@@ -57,13 +57,21 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 
 interface RouteLayer {
   match(path: string): false | { path: string };
-  route?: { methods: Record<string, boolean> };
+  route?: { path: unknown; methods: Record<string, boolean> };
   handle?: { stack?: RouteLayer[] };
 }
 
-/** The methods the routes of `stack` answer at `path` (nested routers included). */
-function allowedMethods(stack: RouteLayer[], path: string, into = new Set<string>()): Set<string> {
+const literal = (p: unknown) => typeof p === 'string' && !/[:*]/.test(p);
+
+/**
+ * The methods the routes of `stack` answer at `path` (nested routers included). A route with a
+ * path of its own shadows the parametric ones of its router (route() skips them the same way):
+ * /quickbooks/accounts is GET only, whatever DELETE /quickbooks/:id would take.
+ */
+export function allowedMethods(stack: RouteLayer[], path: string, into = new Set<string>()): Set<string> {
+  const shadowed = stack.some((l) => l.route && literal(l.route.path) && l.match(path));
   for (const layer of stack) {
+    if (layer.route && shadowed && !literal(layer.route.path)) continue;
     const m = layer.match(path);
     if (!m) continue;
     if (layer.route) {
@@ -75,6 +83,13 @@ function allowedMethods(stack: RouteLayer[], path: string, into = new Set<string
   return into;
 }
 
+/** The Allow header's value for the methods a path answers (HEAD with GET). */
+function allowHeader(allowed: Set<string>): string {
+  const all = new Set(allowed);
+  if (all.has('GET')) all.add('HEAD');
+  return [...all].sort().join(', ');
+}
+
 /**
  * After a router's routes: a path the router knows under other methods answers 405 "Method Not
  * Allowed" with `Allow`; an unknown path 404.
@@ -83,9 +98,22 @@ export function methodNotAllowed(router: unknown): RequestHandler {
   return (req, res, next) => {
     const allowed = allowedMethods((router as { stack: RouteLayer[] }).stack, req.path);
     if (allowed.size === 0 || allowed.has(req.method)) return notFoundHandler(req, res, next);
-    if (allowed.has('GET')) allowed.add('HEAD');
-    res.setHeader('Allow', [...allowed].sort().join(', '));
+    res.setHeader('Allow', allowHeader(allowed));
     next(new ApiError(405, 'Method Not Allowed'));
+  };
+}
+
+/**
+ * Before a router's routes: OPTIONS answers 204 with the methods the path really answers (the
+ * same Allow as a 405), instead of Express's list of every route whose pattern matches.
+ */
+export function optionsAllowed(router: unknown): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'OPTIONS') return next();
+    const allowed = allowedMethods((router as { stack: RouteLayer[] }).stack, req.path);
+    if (allowed.size === 0) return notFoundHandler(req, res, next);
+    res.setHeader('Allow', allowHeader(allowed));
+    res.status(204).end();
   };
 }
 

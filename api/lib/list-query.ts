@@ -1,6 +1,6 @@
 // What the list routes' query strings share: an empty value is no value, a text filter, and the
 // page number (organizations, users, files).
-import { z } from 'zod';
+import { z } from './zod';
 
 export const PAGE_MESSAGE = 'Page must be a positive number';
 
@@ -10,11 +10,12 @@ export const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const listFilter = (label: string, max: number) =>
   z.preprocess(emptyToUndefined, z.string({ invalid_type_error: `The ${label} filter must be a single value` }).trim().max(max, `The ${label} filter is too long`).optional());
 
-/** A page number as the query string carries it: 1 to 999,999. */
-const pageNumber = () => z.string({ invalid_type_error: PAGE_MESSAGE }).regex(/^\d{1,6}$/, PAGE_MESSAGE).transform(Number).refine((n) => n >= 1, PAGE_MESSAGE);
+/** A page number as the query string carries it: a positive integer, 1 to 999,999 (0, empty, signs, decimals refused). */
+const pageNumber = () => z.string({ invalid_type_error: PAGE_MESSAGE }).regex(/^[1-9]\d{0,5}$/, PAGE_MESSAGE).transform(Number);
+const pageDoc = { type: 'integer', minimum: 1, maximum: 999_999, description: 'A positive integer; an empty page= is refused (400)' } as const;
 
-/** The page asked for; none or empty is page 1. */
-export const pageOrFirst = () => z.preprocess((v) => (v === undefined || v === '' ? '1' : v), pageNumber());
+/** The page asked for; none is page 1. */
+export const pageOrFirst = () => z.preprocess((v) => (v === undefined ? '1' : v), pageNumber()).openapi({ ...pageDoc, default: 1 });
 
-/** The page asked for, or none (empty is none). */
-export const optionalPage = () => z.preprocess(emptyToUndefined, pageNumber().optional());
+/** The page asked for, or none (the whole list). */
+export const optionalPage = () => pageNumber().optional().openapi(pageDoc);

@@ -1,9 +1,9 @@
 // The organization an api call names: one rule for every route. Missing -> 400 "Organization
 // ID is missing"; malformed -> 400 naming the id; unknown -> 404 "Organization not found".
-import mongoose from 'mongoose';
 import { z } from './zod';
 import { Organization, organizationWrites, type OrganizationDoc } from '../../common/models/organization';
 import { badRequest, notFound } from './errors';
+import { OBJECT_ID_RE } from '../../common/validation';
 
 export const ORG_ID_MISSING = 'Organization ID is missing';
 export const ORGANIZATION_NOT_FOUND = 'Organization not found';
@@ -16,8 +16,10 @@ export const orgIdSchema = z
   .min(1, ORG_ID_MISSING)
   .superRefine((v, ctx) => {
     if (v === 'undefined' || v === 'null') ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORG_ID_MISSING });
-    else if (!mongoose.isValidObjectId(v) || !/^[a-f0-9]{24}$/i.test(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalidOrgId(v) });
+    else if (!OBJECT_ID_RE.test(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalidOrgId(v) });
   })
+  // One id rule everywhere (common/validation.ts OBJECT_ID_RE): upper case read as lower case.
+  .transform((v) => v.toLowerCase())
   .openapi({ type: 'string', pattern: '^[a-fA-F0-9]{24}$', description: 'An organization id (24 hex digits)' });
 
 /** Checks an id outside a validate() schema (form fields, query strings): 400 when missing or malformed. */

@@ -13,6 +13,8 @@ import { ok } from '../../lib/respond';
 import { logger } from '../../../common/logger';
 import { hashPassword, passwordPolicy, preparePasswordChecks, verifyPassword } from '../../../common/passwords';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
+import { loginSchema, userSchema } from '../../../common/contract/users';
 import { requestPasswordReset, resetLinkState, resetPassword } from './passwords';
 import { updateProfile } from '../users/service';
 import { userIdParams } from '../users/schemas';
@@ -49,7 +51,19 @@ export function authRouter(deps: AppDeps): Router {
   const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const forgotLimit = authRateLimit({ maxPerIp: cfg.FORGOT_PASSWORD_MAX_PER_IP, maxPerEmail: cfg.FORGOT_PASSWORD_MAX_PER_EMAIL, windowSeconds, count: 'all', message: 'Too many password reset requests. Please try again later.' });
 
-  router.post('/login', validate({ body: loginBody }), async (req, res) => {
+  route(
+    router,
+    'post',
+    '/login',
+    {
+      summary: 'Sign in: data { user, expiresIn (seconds), token }; 429 with Retry-After (seconds) while this account or address is throttled (see docs/security.md, Login throttling)',
+      tag: 'auth',
+      access: 'public',
+      statuses: { 401: `'${LOGIN_FAILED}': no such account, or a wrong password`, 429: `'${LOGIN_THROTTLED}' while this account or address is throttled` },
+      answer: loginSchema,
+    },
+    validate({ body: loginBody }),
+    async (req, res) => {
     const { email: address, password: pw } = req.body as z.infer<typeof loginBody>;
     const ip = clientIp(req);
     const key = sourceKey(ip);
@@ -73,7 +87,8 @@ export function authRouter(deps: AppDeps): Router {
     if (check.needsRehash) await rehash(user, pw);
     const { loginSources: _sources, ...signedIn } = user;
     ok(res, 'Login successful', { user: publicUser(signedIn), expiresIn: cfg.JWT_EXPIRES_IN, token: signToken(signedIn, cfg) });
-  });
+    },
+  );
 
   /**
    * Stores an argon2id hash of the password just proven, through the User model (the user
@@ -92,23 +107,24 @@ export function authRouter(deps: AppDeps): Router {
   }
 
   // Ends this session on the server: the token answers 401 from now on; other sessions go on.
-  router.post('/logout', auth(), async (req, res) => {
+  route(router, 'post', '/logout', { summary: "End this session on the server: the presented token answers 401 from now on (the user's other sessions go on)", tag: 'auth' }, auth(), async (req, res) => {
     await revokeSession(req.user!);
     ok(res, 'Logged out');
   });
 
-  router.post('/forgot-password', validate({ body: forgotBody }), forgotLimit, (req, res) => {
+  const forgotSpec = { summary: 'Request a password reset link by mail (1 h, single use); the same answer whether or not the email exists; 429 when rate-limited', tag: 'auth', access: 'public', statuses: { 429: 'Too many reset requests from this address or for this email' } } as const;
+  route(router, 'post', '/forgot-password', forgotSpec, validate({ body: forgotBody }), forgotLimit, (req, res) => {
     // Answered at once, the same for every email; the mail (if any) goes out in the background.
     requestPasswordReset(cfg, (req.body as z.infer<typeof forgotBody>).email);
     ok(res, FORGOT_PASSWORD_ANSWER);
   });
 
   // The page a mailed link opens asks first whether the link is an invitation and still usable.
-  router.get('/reset-password/:token', async (req, res) => {
+  route(router, 'get', '/reset-password/:token', { summary: "What a mailed reset or invitation link is before it is used: data { purpose: 'reset' | 'invite' | null, state: 'valid' | 'used' | 'expired' | 'unknown' } (an unknown token is state 'unknown', not 404)", tag: 'auth', access: 'public' }, async (req, res) => {
     ok(res, 'Reset link checked', await resetLinkState(String(req.params.token)));
   });
 
-  router.post('/reset-password', validate({ body: resetBody }), async (req, res) => {
+  route(router, 'post', '/reset-password', { summary: 'Set a new password with a reset (or invitation) token; older sessions end. 400 for a token that is unknown, used or expired', tag: 'auth', access: 'public' }, validate({ body: resetBody }), async (req, res) => {
     const { token, password: pw } = req.body as z.infer<typeof resetBody>;
     await resetPassword(cfg, token, pw);
     ok(res, 'Password has been reset successfully. You can now sign in.');
@@ -116,7 +132,8 @@ export function authRouter(deps: AppDeps): Router {
 
   // Own profile; an admin any. Checked before validation so a stranger learns nothing more.
   const ownOrAdmin: RequestHandler = (req, _res, next) => next(req.user!.role === 'admin' || String(req.user!._id) === req.params.userId ? undefined : forbidden());
-  router.put('/profile/:userId', auth(), ownOrAdmin, validate({ params: userIdParams, body: profileBody }), async (req, res) => {
+  const profileSpec = { summary: 'Update a profile (own; admin: any): fullName/fullname, email, phoneNumber; data.user', tag: 'auth', statuses: { 409: 'The email belongs to another user' }, answer: z.object({ user: userSchema }) };
+  route(router, 'put', '/profile/:userId', profileSpec, auth(), ownOrAdmin, validate({ params: userIdParams, body: profileBody }), async (req, res) => {
     const { userId } = req.params as z.infer<typeof userIdParams>;
     ok(res, 'Profile updated successfully', await updateProfile(req.user!, userId, req.body as z.infer<typeof profileBody>));
   });

@@ -15,7 +15,9 @@ import type { ConnectorAccountDoc } from '../../../common/models/connector-accou
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
 import { auth } from '../../lib/auth';
-import { accountStatusBody, historyQuery, idParams, objectId, optionalOrgId } from '../../lib/connection-schemas';
+import { accountId, accountStatusBody, historyQuery, idParams, optionalOrgId, SELECT_ORGANIZATION } from '../../lib/connection-schemas';
+import { route } from '../../lib/route';
+import { netSuiteAccountListSchema, netSuiteAccountSchema, quickBooksAccountListSchema, quickBooksAccountSchema, sageAccountListSchema, sageAccountSchema, syncHistorySchema } from '../../../common/contract/connections';
 import { loadAccount, resolveExistingOrgId, runSyncNow, scheduleSync, syncHistory, verifyCredentials, type SyncOutcome } from '../../lib/connections';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
@@ -49,6 +51,14 @@ const SHAPES = {
 } as const;
 
 const orgQuery = z.object({ organization_id: optionalOrgId });
+
+/** Each connector's answers as the shared contract (common/contract/connections.ts) defines them. */
+const CONTRACT: Record<ConnectorDefinition['key'], { list: z.ZodTypeAny; account: z.ZodTypeAny }> = {
+  quickbooks: { list: quickBooksAccountListSchema, account: z.object({ account: quickBooksAccountSchema }) },
+  sage: { list: sageAccountListSchema, account: sageAccountSchema },
+  netsuite: { list: netSuiteAccountListSchema, account: netSuiteAccountSchema },
+};
+const ORG_NOT_FOUND = "'Organization not found': the organization_id is well formed but names no organization";
 const auditTarget = (c: ConnectorDefinition, a: ConnectorAccountDoc) => ({ targetType: `${c.key}_account`, targetId: String(a._id) });
 
 export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
@@ -57,12 +67,28 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
   const shape = SHAPES[c.answers];
   const schedule = (a: ConnectorAccountDoc, paused: boolean) => scheduleSync(deps.temporal, cfg, c.key, a, paused);
 
+  const contract = CONTRACT[c.key];
+  const tag = c.key;
+  const orgNamed = `organization_id: optional for a user (its own organization); an admin must name one (400 '${SELECT_ORGANIZATION}')`;
+
   OWN_ROUTES[c.key]?.(router, deps, c);
 
   if (c.connection) {
     const conn = c.connection;
     const connectBody = z.object({ ...conn.fields, organization_id: optionalOrgId, syncIntervalHours: accountStatusBody.shape.syncIntervalHours });
-    router.post('/', auth('admin', 'user'), validate({ body: connectBody }), async (req, res) => {
+    const connectSpec = {
+      summary: `Connect ${c.ledgerName}: the worker checks the credentials with ${c.ledgerName} before anything is stored (encrypted; secrets are never answered). '${c.displayName} account connected successfully' with data = the account (201 new, 200 reconnected); 400 'Failed to connect ${c.displayName} account' with ${c.ledgerName}'s own text in errors[0].msg, nothing stored. ${orgNamed}`,
+      tag,
+      answer: contract.account,
+      statuses: {
+        201: 'A new connection',
+        404: ORG_NOT_FOUND,
+        429: `${c.ledgerName} throttles: try again later`,
+        502: `'Failed to connect ${c.displayName} account': ${c.ledgerName} refused or failed (errors[0].msg)`,
+        504: `${c.ledgerName} did not answer in time`,
+      },
+    };
+    route(router, 'post', '/', connectSpec, auth('admin', 'user'), validate({ body: connectBody }), async (req, res) => {
       const b = req.body as z.infer<typeof connectBody>;
       const orgId = await resolveExistingOrgId(req.user!, b.organization_id);
       await verifyCredentials(deps.temporal, cfg, c, orgId, conn.secret(b));
@@ -94,7 +120,13 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     });
   }
 
-  router.get(shape.listPath, auth('admin', 'user'), validate({ query: orgQuery }), async (req, res) => {
+  const listSpec = {
+    summary: `${c.displayName} connections of an organization (${c.answers === 'wrapped' ? 'data.accounts' : 'data is the list'}). ${orgNamed}. Failure: 'Failed to fetch ${c.displayName} accounts'`,
+    tag,
+    answer: contract.list,
+    statuses: { 404: ORG_NOT_FOUND },
+  };
+  route(router, 'get', shape.listPath, listSpec, auth('admin', 'user'), validate({ query: orgQuery }), async (req, res) => {
     const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as z.infer<typeof orgQuery>).organization_id);
     let accounts: ConnectorAccountDoc[];
     try {
@@ -106,7 +138,16 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     ok(res, `${c.displayName} accounts fetched successfully`, shape.list(accounts.map((a) => c.answer(a))));
   });
 
-  router.put('/status/:id', auth('admin', 'user'), validate({ params: idParams, body: accountStatusBody }), async (req, res) => {
+  const statusSpec = {
+    summary: `Set accountStatus (active | inactive) and optionally syncIntervalHours; the scheduled sync pauses while inactive. Failure: '${shape.statusFailed(c)}'`,
+    tag,
+    answer: contract.account,
+    statuses: {
+      ...(c.reconnect ? { 409: 'The connection needs a reconnect: connect it again to make it active' } : {}),
+      502: `'${shape.statusFailed(c)}': the sync schedule could not be changed (nothing stored)`,
+    },
+  };
+  route(router, 'put', '/status/:id', statusSpec, auth('admin', 'user'), validate({ params: idParams, body: accountStatusBody }), async (req, res) => {
     const account = await loadAccount(c, req.user!, req.params.id as string);
     const { accountStatus, syncIntervalHours } = req.body as z.infer<typeof accountStatusBody>;
     // A refused connection is made active again only by connecting it again.
@@ -142,26 +183,43 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     const fresh = await c.model.findById(id).lean<ConnectorAccountDoc>();
     ok(res, `${c.displayName} account synced successfully`, { ...outcome.result, last_synced: fresh?.last_synced ?? null, account: fresh ? c.answer(fresh) : undefined });
   };
+  const syncSpec = {
+    summary: `Sync now (workflow sync-${c.key}-<id>): 200 with data { rows, rowsTotal, periods, last_synced, account } when it ends within 25 s, else 202 { workflowId, running }. Failure: 'Failed to sync ${c.displayName} account' (errors[0].msg names the cause)`,
+    tag,
+    statuses: {
+      202: 'Still running: it goes on in the background (data.workflowId)',
+      404: `'${c.displayName} account not found': the id is well formed but names no connection${c.answers === 'wrapped' ? ' (or not one of the organization_id given)' : ''}`,
+      409: `The connection is inactive${c.reconnect ? ' or needs a reconnect' : ''}`,
+      429: `${c.ledgerName} throttled the sync`,
+      502: `'Failed to sync ${c.displayName} account': the sync failed (errors[0].msg)`,
+    },
+  };
   if (c.answers === 'wrapped') {
-    const syncBody = z.object({ id: objectId('Account ID is required'), organization_id: optionalOrgId });
-    router.post('/', auth('admin', 'user'), validate({ body: syncBody }), async (req, res) => {
+    const syncBody = z.object({ id: accountId, organization_id: optionalOrgId });
+    route(router, 'post', '/', syncSpec, auth('admin', 'user'), validate({ body: syncBody }), async (req, res) => {
       const { id, organization_id } = req.body as z.infer<typeof syncBody>;
       await syncNow(req, res, id, organization_id);
     });
   } else {
     const syncQuery = z.object({ id: idParams.shape.id });
-    router.get('/data', auth('admin', 'user'), validate({ query: syncQuery }), async (req, res) => {
+    route(router, 'get', '/data', syncSpec, auth('admin', 'user'), validate({ query: syncQuery }), async (req, res) => {
       await syncNow(req, res, (res.locals.query as z.infer<typeof syncQuery>).id);
     });
   }
 
-  router.get('/sync-runs', auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
+  const historySpec = {
+    summary: `Sync history of a ${c.displayName} connection, newest first: data.runs [{ id, trigger (manual | schedule | webhook), status (running | succeeded | failed), startedAt, finishedAt, rows (per table), rowsTotal, periods, error }]`,
+    tag,
+    answer: syncHistorySchema,
+    statuses: { 404: `'${c.displayName} account not found': the id is well formed but names no connection` },
+  };
+  route(router, 'get', '/sync-runs', historySpec, auth('admin', 'user'), validate({ query: historyQuery }), async (req, res) => {
     const { id, limit } = res.locals.query as z.infer<typeof historyQuery>;
     const account = await loadAccount(c, req.user!, id);
     ok(res, 'Sync history fetched successfully', { runs: await syncHistory(cfg, String(account.organization_id), c.key, id, limit) });
   });
 
-  router.delete('/:id', auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {
+  route(router, 'delete', '/:id', { summary: `Remove a ${c.displayName} connection and its schedule (synced tables stay)`, tag }, auth('admin', 'user'), validate({ params: idParams }), async (req, res) => {
     const account = await loadAccount(c, req.user!, req.params.id as string);
     await deleteSyncSchedule(deps.temporal, c.key, String(account._id));
     await c.model.deleteOne({ _id: account._id });

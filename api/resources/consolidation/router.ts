@@ -3,7 +3,7 @@
 // admins any. Settings and results live in the organization's own database (service.ts); a run
 // is workflow consolidate-<orgId> on the worker.
 import { WorkflowFailedError } from '@temporalio/client';
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { workflowIds } from '../../../common/temporal';
@@ -17,6 +17,8 @@ import { NOT_ONBOARDED, withRequestOrgDatabase } from '../../lib/org-database';
 import { ok } from '../../lib/respond';
 import { queryProgress, resultWithin, STILL_RUNNING, temporalUiUrl, workflowStart } from '../../lib/temporal';
 import { validate } from '../../lib/validate';
+import { route, type RouteSpec } from '../../lib/route';
+import { BODY_LIMITS } from './schemas';
 import * as s from './schemas';
 import * as svc from './service';
 
@@ -25,7 +27,8 @@ export const RUN_FAILED = 'The consolidation did not run';
 export function consolidationRouter(deps: AppDeps): Router {
   const router = Router();
   const cfg = deps.config;
-  const csvText = express.text({ type: ['text/csv', 'text/plain', 'application/csv'], limit: '20mb' });
+  const tag = 'consolidation';
+  const csvBody = (schema: string) => ({ 'text/csv': { schema: { type: 'string', description: schema } } });
   const who = (req: Request): svc.Who => ({ userId: String(req.user!._id), name: req.user!.fullName || req.user!.email });
 
   /** The organization's database, after the tenant check; the consolidation's tables made when missing. */
@@ -37,79 +40,98 @@ export function consolidationRouter(deps: AppDeps): Router {
   }
   const any = auth('admin', 'user');
 
-  router.get('/:orgId', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId', { tag, summary: "The organization's consolidation (user of the organization or admin): data { settings { configured, presentationCurrency, method (full | proportional), toleranceAmount, tolerancePct, fiscalYearStartMonth }, entities [{ entity, name, currency, ownership (percent), parent, included, basis (balances | movements | ytd), source }], accounts (the group chart), locks, checks per period }. Every entity of trial_balance is listed (added with defaults on first sight)" }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Consolidation fetched', await orgDb(req, ({ db }) => svc.overview(db)));
   });
 
-  router.put('/:orgId/settings', any, validate({ params: s.orgParams, body: s.settingsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/settings', { tag, summary: 'Save the group settings (presentation currency, method, intercompany tolerance as an amount and a percent, fiscal year start month); from then on every pipeline run ends with the consolidation. 400 naming what is wrong; nothing is saved then' }, any, validate({ params: s.orgParams, body: s.settingsBody }), async (req, res) => {
     await orgDb(req, ({ db }, orgId) => svc.saveSettings(db, who(req), req.body).then(() => Organization.updateOne({ _id: orgId, consolidationConfiguredAt: null }, { $set: { consolidationConfiguredAt: new Date() } })));
     ok(res, 'Consolidation settings saved');
   });
 
-  router.put('/:orgId/entities/:entity', any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.saveEntity(db, who(req), (req.params as { entity: string }).entity, req.body));
     ok(res, 'Entity saved');
   });
 
-  router.get('/:orgId/accounts', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Group chart fetched', { accounts: await orgDb(req, ({ db }) => readChart(db)) });
   });
-  router.put('/:orgId/accounts', any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
-  router.get('/:orgId/accounts/export', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/accounts/export', { tag, summary: 'The group chart as CSV (code, name, type, line, role); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
     const csv = await orgDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
     res.type('text/csv').attachment('group-chart.csv').send(csv);
   });
-  router.post('/:orgId/accounts/import', any, csvText, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'post', '/:orgId/accounts/import', { tag, summary: 'Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', body: { ...BODY_LIMITS.accountsCsv, csv: true, content: csvBody('code, name, type, line, role') } }, any, validate({ params: s.orgParams }), async (req, res) => {
     const accounts = svc.chartFromCsv(String(req.body ?? ''));
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), accounts));
     ok(res, `Group chart imported: ${accounts.length} accounts`, { accounts: accounts.length });
   });
 
-  router.get('/:orgId/mappings', any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/mappings', { tag, summary: 'Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }' }, any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
     ok(res, 'Mappings fetched', await orgDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
   });
-  router.put('/:orgId/mappings', any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/mappings', { tag, summary: 'Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories; nothing saved then', body: BODY_LIMITS.mappings }, any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveMappings(db, dialect, who(req), req.body.mappings));
     ok(res, `${n} mapping${n === 1 ? '' : 's'} saved`, { saved: n });
   });
-  router.post('/:orgId/mappings/accept-suggestions', any, validate({ params: s.orgParams, body: s.acceptBody }), async (req, res) => {
+  route(router, 'post', '/:orgId/mappings/accept-suggestions', { tag, summary: 'Accept every suggestion for the unmapped accounts (of one entity with { entity }); data.saved' }, any, validate({ params: s.orgParams, body: s.acceptBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.acceptSuggestions(db, dialect, who(req), req.body.entity));
     ok(res, `${n} suggestion${n === 1 ? '' : 's'} accepted`, { saved: n });
   });
-  router.get('/:orgId/mappings/export', any, validate({ params: s.orgParams }), async (req, res) => {
-    res.type('text/csv').attachment('mappings.csv').send(await orgDb(req, ({ db }) => svc.mappingsCsv(db)));
+  route(router, 'get', '/:orgId/mappings/export', { tag, summary: 'Mappings as CSV (entity, source_account, group_account, ic_counterparty, ic_category); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
+    // The CSV type and file name only once the CSV is there: a failure (403, 404) answers JSON.
+    const csv = await orgDb(req, ({ db }) => svc.mappingsCsv(db));
+    res.type('text/csv').attachment('mappings.csv').send(csv);
   });
-  router.post('/:orgId/mappings/import', any, csvText, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'post', '/:orgId/mappings/import', { tag, summary: "Save mappings from a CSV (text/csv, the export's columns); checked as the JSON form: a file naming unknown accounts changes nothing", body: { ...BODY_LIMITS.mappingsCsv, csv: true, content: csvBody('entity, source_account, group_account, ic_counterparty, ic_category') } }, any, validate({ params: s.orgParams }), async (req, res) => {
     const rows = svc.mappingsFromCsv(String(req.body ?? ''));
     const n = await orgDb(req, ({ db, dialect }) => svc.saveMappings(db, dialect, who(req), rows, 'mappings.import'));
     ok(res, `Mappings imported: ${n}`, { saved: n });
   });
 
-  router.get('/:orgId/rates', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/rates', { tag, summary: 'Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, source, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Rates fetched', { rates: await orgDb(req, ({ db }) => svc.listRates(db)) });
   });
-  router.put('/:orgId/rates', any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/rates', { tag, summary: 'Save closing and average rates (presentation = local x rate) per currency and month. 400 for a rate of zero or below, an unknown currency code or a bad month; nothing saved then', body: BODY_LIMITS.rates }, any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), req.body.rates));
     ok(res, `${n} rate${n === 1 ? '' : 's'} saved`, { saved: n });
   });
-  router.post('/:orgId/rates/import', any, csvText, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'post', '/:orgId/rates/import', { tag, summary: 'Save rates from a CSV (text/csv with currency, period, closing, average); checked as the JSON form', body: { ...BODY_LIMITS.ratesCsv, csv: true, content: csvBody('currency, period, closing, average') } }, any, validate({ params: s.orgParams }), async (req, res) => {
     const rows = svc.ratesFromCsv(String(req.body ?? ''));
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), rows, 'rates.import'));
     ok(res, `Rates imported: ${n}`, { saved: n });
   });
-  router.get('/:orgId/historical-rates', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/historical-rates', { tag, summary: 'Historical rates of equity accounts: data.rates [{ entity, group_account, rate, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Historical rates fetched', { rates: await orgDb(req, ({ db }) => svc.listHistorical(db)) });
   });
-  router.put('/:orgId/historical-rates', any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/historical-rates', { tag, summary: "Save historical rates for equity accounts per entity and group account (without one, the closing rate of the entity's first period is used and the run says so)", body: BODY_LIMITS.historicalRates }, any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveHistorical(db, dialect, who(req), req.body.rates));
     ok(res, 'Historical rates saved');
   });
 
+  const runSpec: RouteSpec = {
+    tag,
+    summary:
+      "Run the consolidation now (workflow consolidate-<orgId>; a call while one runs joins it), for every period or { from, to } (YYYY-MM). Waits like a pipeline run: data { periods, rows, blocked, mismatches, unmapped, summary [{ period, status (ok | blocked | locked), messages }], workflowId, temporalUrl }; 202 with data.progress when still running; ?wait=false answers 202 at once; 400 'The consolidation did not run' with the reason when the settings are refused",
+    statuses: {
+      202: '?wait=false, or still running after PIPELINE_WAIT_SECONDS: data.progress',
+      409: `'${RUN_FAILED}': the organization's data is not ready for it (errors[0].msg)`,
+      502: `'${RUN_FAILED}': a step failed (errors[0].msg)`,
+      503: `Temporal or Mongo is unreachable, or the warehouse is unavailable ('${RUN_FAILED}')`,
+    },
+  };
+  const lockSpec: RouteSpec = {
+    tag,
+    summary: 'Lock a consolidated period: its figures stay as they are (later runs keep them, and later months roll forward from them) until it is unlocked. 404 before it was consolidated; 409 while it is blocked',
+    statuses: { 409: 'The period is blocked: fix its messages and run the consolidation before locking it' },
+  };
+
   /** Runs the consolidation now (all periods, or from/to): joins a running one; waits like a pipeline run. */
-  router.post('/:orgId/run', any, validate({ params: s.orgParams, body: s.runBody, query: s.runQuery }), async (req, res) => {
+  route(router, 'post', '/:orgId/run', runSpec, any, validate({ params: s.orgParams, body: s.runBody, query: s.runQuery }), async (req, res) => {
     const { orgId } = req.params as { orgId: string };
     assertOrgAccess(req.user!, orgId);
     const org = await findOrganization(orgId);
@@ -139,17 +161,17 @@ export function consolidationRouter(deps: AppDeps): Router {
     }
   });
 
-  router.get('/:orgId/results', any, validate({ params: s.orgParams, query: s.resultsQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/results', { tag, summary: 'One period (?period=YYYY-MM) of the consolidated trial balance: data { period, locked, check { status, tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount, missingRates, messages }, columns [{ entity, name }], rows [{ groupAccount, name, type, line, entities { <entity>: amount }, eliminations, nci, consolidated }], mismatches [{ entityA, entityB, category, amountA, amountB, difference, withinTolerance, likelyCause }] }; amounts as decimal text in the presentation currency; 404 before the first run' }, any, validate({ params: s.orgParams, query: s.resultsQuery }), async (req, res) => {
     ok(res, 'Consolidated trial balance fetched', await orgDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
   });
-  router.get('/:orgId/drilldown', any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/drilldown', { tag, summary: 'What makes one consolidated figure (?period, ?groupAccount, optional ?entity): data { lines [{ entity, entityName, sourceAccount, sourceAccountName, localAmount, currency, rateKind, rate, presentationAmount }], entries [{ entryId, kind (translation | rounding | elimination | ic_difference | nci), entity, counterparty, category, amount, sources, memo }] }' }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
     ok(res, 'Drill-down fetched', await orgDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
   });
-  router.put('/:orgId/locks/:period', any, validate({ params: s.periodParams }), async (req, res) => {
+  route(router, 'put', '/:orgId/locks/:period', lockSpec, any, validate({ params: s.periodParams }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.lockPeriod(db, who(req), (req.params as { period: string }).period));
     ok(res, 'Period locked');
   });
-  router.delete('/:orgId/locks/:period', any, validate({ params: s.periodParams }), async (req, res) => {
+  route(router, 'delete', '/:orgId/locks/:period', { tag, summary: 'Unlock a period (404 when it is not locked)' }, any, validate({ params: s.periodParams }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.unlockPeriod(db, who(req), (req.params as { period: string }).period));
     ok(res, 'Period unlocked');
   });

@@ -3,9 +3,14 @@ import { z } from 'zod';
 import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS } from '../../../common/consolidation/types';
 import { PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
+import type { BodyLimit } from '../../lib/route';
 
 // Each field has one schema, used by the JSON bodies and by the CSV imports' rows alike
 // (service.ts throughSchema); a message never quotes the value (it may be megabytes long).
+/** The most accounts a group chart holds, and the most rows a mappings or rates save takes. */
+export const MAX_ACCOUNTS = 10_000;
+export const MAX_ROWS = 50_000;
+
 export const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
 // A number's rule (a rate's bounds, a tolerance's) is checked where it is used (service.ts, with
 // common/consolidation/validate.ts), for the JSON and the CSV rows alike.
@@ -42,7 +47,7 @@ export const groupAccountSchema = z.object({
   line: z.string().trim().max(400, 'A statement line has at most 400 characters').default(''),
   role: z.enum(GROUP_ROLES, { errorMap: () => ({ message: `The role is one of ${GROUP_ROLES.join(', ')}` }) }).nullable().default(null),
 });
-export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(10000) });
+export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(MAX_ACCOUNTS) });
 
 export const mappingSchema = z.object({
   entity: key,
@@ -51,7 +56,7 @@ export const mappingSchema = z.object({
   icCounterparty: key.nullable().default(null),
   icCategory: icCategory.nullable().default(null),
 });
-export const mappingsBody = z.object({ mappings: z.array(mappingSchema).min(1).max(50000) });
+export const mappingsBody = z.object({ mappings: z.array(mappingSchema).min(1).max(MAX_ROWS) });
 export const mappingsQuery = z.object({
   entity: key.optional(),
   unmapped: z.enum(['true', 'false']).default('false'),
@@ -62,11 +67,31 @@ export const mappingsQuery = z.object({
 export const acceptBody = z.object({ entity: key.optional() });
 
 export const rateSchema = z.object({ currency: z.string().trim().max(3, 'A currency is a 3-letter ISO 4217 code'), period, closing: decimalText, average: decimalText });
-export const ratesBody = z.object({ rates: z.array(rateSchema).min(1).max(50000) });
+export const ratesBody = z.object({ rates: z.array(rateSchema).min(1).max(MAX_ROWS) });
 export const historicalSchema = z.object({ entity: key, groupAccount: groupCode, rate: decimalText });
-export const historicalBody = z.object({ rates: z.array(historicalSchema).min(1).max(50000) });
+export const historicalBody = z.object({ rates: z.array(historicalSchema).min(1).max(MAX_ROWS) });
 
 export const runBody = z.object({ from: period.optional(), to: period.optional() }).refine((b) => !b.from || !b.to || b.from <= b.to, 'from must not be after to');
 export const runQuery = z.object({ wait: z.enum(['true', 'false']).default('true') });
 export const resultsQuery = z.object({ period });
 export const drilldownQuery = z.object({ period, groupAccount: groupCode, entity: key.optional() });
+
+/**
+ * Each body's limit, sized to what its validator accepts: the most rows it takes, every text at
+ * its longest (plain ASCII; numbers as 40 digits, NUMBER_TEXT_MAX), written as JSON (keys and
+ * punctuation included) or as CSV. test/openapi.test.ts builds those bodies and checks they fit.
+ */
+export const BODY_LIMITS = {
+  /** 10,000 accounts of about 720 bytes: 7.2 MB. */
+  accounts: { limit: '8mb', why: `${MAX_ACCOUNTS.toLocaleString('en')} accounts at their longest` },
+  /** The CSV imports keep their 20 MB where that is more than their rows at their longest take. */
+  accountsCsv: { limit: '20mb', why: `more than ${MAX_ACCOUNTS.toLocaleString('en')} accounts at their longest take` },
+  /** 50,000 mappings of about 745 bytes: 37.3 MB (as CSV, about 33 MB). */
+  mappings: { limit: '38mb', why: `${MAX_ROWS.toLocaleString('en')} mappings at their longest` },
+  mappingsCsv: { limit: '38mb', why: `${MAX_ROWS.toLocaleString('en')} mappings at their longest` },
+  /** 50,000 rates of about 144 bytes: 7.2 MB. */
+  rates: { limit: '8mb', why: `${MAX_ROWS.toLocaleString('en')} rates at their longest` },
+  ratesCsv: { limit: '20mb', why: `more than ${MAX_ROWS.toLocaleString('en')} rates at their longest take` },
+  /** 50,000 historical rates of about 322 bytes: 16.1 MB. */
+  historicalRates: { limit: '17mb', why: `${MAX_ROWS.toLocaleString('en')} historical rates at their longest` },
+} as const satisfies Record<string, { limit: BodyLimit; why: string }>;

@@ -9,6 +9,7 @@ import { auth } from '../../lib/auth';
 import { authRateLimit } from '../../lib/rate-limit';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
 import { createInquiry } from './service';
 import { contactBody } from './schemas';
 
@@ -19,8 +20,16 @@ export function contactRouter(deps: AppDeps): Router {
   const cfg = deps.config;
   const router = Router();
   const limit = authRateLimit({ maxPerIp: cfg.CONTACT_MAX_PER_IP, maxPerEmail: cfg.CONTACT_MAX_PER_IP, windowSeconds: cfg.AUTH_RATE_WINDOW_SECONDS, count: 'all', message: 'Too many messages. Please try again later.' });
-  router.post(
+  route(
+    router,
+    'post',
     '/',
+    {
+      summary: 'Send a contact inquiry (stored; the admins are notified by mail). A visitor without a token gives name and email; for a signed-in user they default to the user. 429 when rate-limited',
+      tag: 'contact',
+      access: 'optional',
+      statuses: { 201: 'Stored', 429: 'Too many messages from this address or for this email' },
+    },
     optionalAuth,
     // For a signed-in user, name and email default to the user's.
     (req, _res, next) => {

@@ -21,7 +21,7 @@ import { publicUpload, type UploadDoc } from '../../../common/models/upload';
 import { uploadRecords } from '../../../warehouse/records/uploads';
 import type { UserDoc } from '../../../common/models/user';
 import { workflowIds } from '../../../common/temporal';
-import { isReservedTableName, messages, OBJECT_ID_RE, reservedTableNameMessage } from '../../../common/validation';
+import { isReservedTableName, messages, reservedTableNameMessage } from '../../../common/validation';
 import { logger } from '../../../common/logger';
 import { csvSaveWorkflow, type CsvSaveInput, type CsvSaveOutput, type CsvSaveProgress } from '../../../workflows/csv-save';
 import { dropCsvTableWorkflow, type DropCsvTableWorkflowInput } from '../../../workflows/tables';
@@ -33,6 +33,14 @@ import { assertOrganizationExists, checkOrgId, ORGANIZATION_NOT_FOUND } from '..
 import { STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../../lib/temporal';
 import { acceptedType, cleanSpoolDir, readMultipart } from './multipart';
 import { storeCsvBlob, uploadBlobName, type StoredCsv } from './store';
+import { INVALID_UPLOAD_ID, uploadIdRule } from './schemas';
+
+/** An upload id from a form field or the path: 400 'Invalid upload ID' when malformed; answered in lower case. */
+function checkUploadId(raw: unknown): string {
+  const parsed = uploadIdRule.safeParse(typeof raw === 'string' ? raw : raw == null ? '' : String(raw));
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? INVALID_UPLOAD_ID);
+  return parsed.data;
+}
 
 /** Thrown by receive() for a multipart save that names a stored file (uploadId) instead of sending one. */
 class StoredUploadSave {
@@ -256,8 +264,7 @@ export function createFilesService(deps: AppDeps) {
   async function startStoredSave(user: UserDoc, fields: Record<string, string>): Promise<{ handle: WorkflowHandle<typeof csvSaveWorkflow>; uploadId: string; url: string }> {
     const orgId = formOrgId(user, fields);
     const tableName = formTableName(fields.tableName);
-    const uploadId = String(fields.uploadId ?? '').trim();
-    if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
+    const uploadId = checkUploadId(fields.uploadId);
     let databaseName: string;
     try {
       databaseName = await requireDatabase(orgId);
@@ -356,7 +363,6 @@ export function createFilesService(deps: AppDeps) {
     async deleteFile(user: UserDoc, orgId: string, uploadId: string) {
       assertOrgAccess(user, orgId);
       await assertOrganizationExists(orgId);
-      if (!OBJECT_ID_RE.test(uploadId)) throw notFound(UPLOAD_MESSAGES.uploadNotFound);
       // Atomic against a save of the file starting meanwhile (which claims it as 'saving').
       const upload = await records.removeUnlessSaving(uploadId, orgId).catch((e: unknown) => {
         throw recordError(e);
@@ -415,8 +421,7 @@ export function createFilesService(deps: AppDeps) {
      * by key, never a search through the organizations.
      */
     async saveStatus(user: UserDoc, rawUploadId: unknown, namedOrgId: unknown) {
-      const uploadId = String(rawUploadId ?? '').toLowerCase();
-      if (!OBJECT_ID_RE.test(uploadId)) throw notFound('Upload not found');
+      const uploadId = checkUploadId(rawUploadId);
       const named = typeof namedOrgId === 'string' && namedOrgId.trim() ? checkOrgId(namedOrgId) : null;
       const orgId = named ?? (await records.organizationOf(uploadId)) ?? (user.organization_id ? String(user.organization_id) : null);
       if (!orgId) throw notFound('Upload not found');

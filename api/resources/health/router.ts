@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { WorkerHeartbeat, type WorkerHeartbeatDoc } from '../../../common/models/worker-heartbeat';
 import type { AppDeps } from '../../deps';
+import { route } from '../../lib/route';
 
 interface Check {
   status: 'up' | 'down';
@@ -88,9 +89,10 @@ export function healthRouter(deps: AppDeps): Router {
       data: { provider: deps.config.PROVIDER, dependencies: deps_ },
     });
   };
-  router.get('/', readiness);
-  router.get('/ready', readiness);
+  const readinessSpec = { tag: 'health', access: 'public', statuses: { 503: 'A dependency is down (data.dependencies says which)' } } as const;
+  route(router, 'get', '/', { ...readinessSpec, summary: 'Each dependency (Mongo, Temporal, blob storage, the worker and its warehouse from the worker heartbeat): up/down and latency; 503 when one is down. The probes run at most once every 3 s; answers in between repeat the last round' }, readiness);
+  route(router, 'get', '/ready', { ...readinessSpec, summary: 'Readiness: the same answer as GET /health' }, readiness);
   // Liveness: the process answers; no dependency is touched.
-  router.get('/live', (_req, res) => void res.json({ status: true, message: 'The api is alive', data: { uptimeSeconds: Math.round(process.uptime()) } }));
+  route(router, 'get', '/live', { summary: 'Liveness: 200 while the api process answers; touches no dependency', tag: 'health', access: 'public', offline: true }, (_req, res) => void res.json({ status: true, message: 'The api is alive', data: { uptimeSeconds: Math.round(process.uptime()) } }));
   return router;
 }

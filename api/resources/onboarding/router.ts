@@ -21,6 +21,7 @@ import { auth } from '../../lib/auth';
 import { ApiError, notFound, stepFailure } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
 import { findOrganization, orgIdSchema } from '../../lib/organization';
 import { STILL_RUNNING, temporalUiUrl, within, workflowStart } from '../../lib/temporal';
 import { settingsSchema, settingsShape } from './schemas';
@@ -145,7 +146,7 @@ export function onboardRouter(deps: AppDeps): Router {
     orgID: orgIdSchema,
     containerJson: jsonObject(z.object({ containerName: containerNameSchema(cfg.PROVIDER) }, { invalid_type_error: 'containerJson must be an object or a JSON string', required_error: 'containerJson is required' })),
   });
-  router.post('/storage/create-container', auth('admin'), validate({ body: createContainerBody }), async (req, res) => {
+  route(router, 'post', '/storage/create-container', { summary: 'Onboarding step 1 (admin): create the storage container; data.orgID', tag: 'onboarding', statuses: { 404: "'Organization not found': the orgID is well formed but names no organization", 409: 'A step before this one is not done (onboarding runs in order), or the step conflicts with what exists', 502: "'Failed to create container': the step failed (errors[0].msg says why)" } }, auth('admin'), validate({ body: createContainerBody }), async (req, res) => {
     const { orgID, containerJson } = req.body as z.infer<typeof createContainerBody>;
     await requireOrg(orgID);
     try {
@@ -165,7 +166,13 @@ export function onboardRouter(deps: AppDeps): Router {
       z.preprocess(withAliases, z.object({ databaseName: databaseNameSchema(cfg.PROVIDER), ...settingsShape }, { invalid_type_error: 'databaseJson must be an object or a JSON string', required_error: 'databaseJson is required' })),
     ),
   });
-  router.post('/sql/create-database', auth('admin'), validate({ body: createDatabaseBody }), async (req, res) => {
+  const databaseSpec = {
+    summary:
+      "Onboarding step 2 (admin): the organization's SQL database (local: SQLite file; azure: Azure SQL). 'Database created successfully!' / 'Database already exists', data { orgID, databaseName, created }; failure 'Failed to create Database'. databaseJson may also carry the section 3 fields (sqlServerName, adminUsername, adminPassword, location, storageAccountName, blobToSqlConnectionString), stored encrypted where secret",
+    tag: 'onboarding',
+    statuses: { 404: "'Organization not found': the orgID is well formed but names no organization", 409: 'A step before this one is not done (onboarding runs in order), or the step conflicts with what exists', 502: "'Failed to create Database': the step failed (errors[0].msg says why)" },
+  };
+  route(router, 'post', '/sql/create-database', databaseSpec, auth('admin'), validate({ body: createDatabaseBody }), async (req, res) => {
     const { orgID, databaseJson } = req.body as z.infer<typeof createDatabaseBody>;
     const { databaseName, ...settings } = databaseJson;
     requirePreviousStep(await requireOrg(orgID), 'createDatabase');
@@ -187,7 +194,12 @@ export function onboardRouter(deps: AppDeps): Router {
       z.object({ dataFactoryName: factoryNameSchema(cfg.PROVIDER) }, { invalid_type_error: 'dataFactoryJson must be an object or a JSON string', required_error: 'dataFactoryJson is required' }),
     ),
   });
-  router.post('/data-factory/create', auth('admin'), validate({ body: createFactoryBody }), async (req, res) => {
+  const factorySpec = {
+    summary: "Onboarding step 3 (admin): the organization's data factory (local pipeline engine or Azure Data Factory). 'Data Factory created successfully!', data { orgID, dataFactoryName, created }; failure 'Failed to create Data Factory'",
+    tag: 'onboarding',
+    statuses: { 404: "'Organization not found': the orgID is well formed but names no organization", 409: 'A step before this one is not done (onboarding runs in order), or the step conflicts with what exists', 502: "'Failed to create Data Factory': the step failed (errors[0].msg says why)" },
+  };
+  route(router, 'post', '/data-factory/create', factorySpec, auth('admin'), validate({ body: createFactoryBody }), async (req, res) => {
     const { orgID, dataFactoryJson } = req.body as z.infer<typeof createFactoryBody>;
     requirePreviousStep(await requireOrg(orgID), 'createDataFactory');
     try {
@@ -207,7 +219,16 @@ export function onboardRouter(deps: AppDeps): Router {
     containerName: containerNameSchema(cfg.PROVIDER),
     orgID: orgIdSchema.optional(),
   });
-  router.post('/data-factory/import', auth('admin'), validate({ body: importBody }), async (req, res) => {
+  const importSpec = {
+    summary: "Onboarding step 4 (admin): install templates/datafactory into the factory (linked services, datasets, pipelines). 'Data Factory imported successfully!', data { factoryName, databaseName, containerName, pipelines }; failure 'Failed to import data factory'",
+    tag: 'onboarding',
+    statuses: {
+      404: "'Organization not found' for an unknown orgID; without orgID, no organization has a data factory of that name",
+      409: 'The data factory step is not done yet (onboarding runs in order)',
+      502: "'Failed to import data factory': the step failed (errors[0].msg says why)",
+    },
+  };
+  route(router, 'post', '/data-factory/import', importSpec, auth('admin'), validate({ body: importBody }), async (req, res) => {
     const body = req.body as z.infer<typeof importBody>;
     // The spec's call names the factory, not the organization: the factory's owner is found by it.
     const org = body.orgID ? await requireOrg(body.orgID) : await Organization.findOne({ 'onboarding.dataFactoryName': body.factoryName }).lean<OrganizationDoc>();
@@ -236,7 +257,12 @@ export function onboardRouter(deps: AppDeps): Router {
     }),
   );
   /** All four steps in one workflow (onboard-<orgId>); answers at once, progress via /status. */
-  router.post('/start', auth('admin'), validate({ body: startBody }), async (req, res) => {
+  const startSpec = {
+    summary: 'Whole onboarding (admin) as one workflow onboard-<orgId>: the four steps in order; a re-run finds what exists and continues from the failed step. 202, data { orgID, workflowId, runId, temporalUrl }',
+    tag: 'onboarding',
+    statuses: { 202: 'Started (or joined: data.joined)', 404: "'Organization not found': the orgID is well formed but names no organization" },
+  };
+  route(router, 'post', '/start', startSpec, auth('admin'), validate({ body: startBody }), async (req, res) => {
     const { orgID, containerName, databaseName, dataFactoryName, ...settings } = req.body as z.infer<typeof startBody>;
     await requireOrg(orgID);
     await saveSettings(orgID, settings, cfg);
@@ -259,7 +285,13 @@ export function onboardRouter(deps: AppDeps): Router {
   });
 
   /** The onboarding workflow's progress query, each step's state, and the Temporal UI link. */
-  router.get('/status/:orgID', auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }) }), async (req, res) => {
+  const statusSpec = {
+    summary:
+      "Onboarding status (admin) from the workflow's progress query: data { status (not_started | running | completed | failed), workflowId, runId, currentStep, steps [{ name, status (pending | running | done | failed), result, error, existed, attempt, lastFailure }], settings (secrets only as sqlAdminPasswordSet / blobToSqlConnectionStringSet), temporalUrl }",
+    tag: 'onboarding',
+    statuses: { 503: 'Temporal or Mongo is unreachable, or no worker answered the progress query within 10 s' },
+  };
+  route(router, 'get', '/status/:orgID', statusSpec, auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }) }), async (req, res) => {
     const { orgID } = req.params as { orgID: string };
     const org = await requireOrg(orgID);
     const workflowId = workflowIds.onboarding(orgID);
@@ -298,7 +330,7 @@ export function onboardRouter(deps: AppDeps): Router {
   });
 
   /** Saves the onboarding fields of spec section 3 (secrets encrypted, answered only as "set"). */
-  router.put('/settings/:orgID', auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }), body: z.preprocess(withAliases, settingsSchema) }), async (req, res) => {
+  route(router, 'put', '/settings/:orgID', { summary: 'Save the onboarding fields of spec section 3 (admin); secrets encrypted at rest, answered only as "set"', tag: 'onboarding' }, auth('admin'), validate({ params: z.object({ orgID: orgIdSchema }), body: z.preprocess(withAliases, settingsSchema) }), async (req, res) => {
     const { orgID } = req.params as { orgID: string };
     await requireOrg(orgID);
     await saveSettings(orgID, req.body as Settings, cfg);

@@ -1,7 +1,7 @@
 // The organizations resource's request schemas: what its routes validate and what api/openapi.ts
 // describes (one definition each).
-import { z } from 'zod';
-import { dashboards, email, messages, objectId, organizationName, phone } from '../../../common/validation';
+import { documentedPhone as phone, z } from '../../lib/zod';
+import { dashboards, email, messages, objectId, organizationName } from '../../../common/validation';
 import { listFilter, optionalPage } from '../../lib/list-query';
 
 export const BODY_OBJECT = 'Request body must be a JSON object';

@@ -13,10 +13,12 @@ import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError, badRequest, notFound, stepFailure } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
-import { assertOrganizationExists, findOrganization, orgIdSchema } from '../../lib/organization';
+import { route } from '../../lib/route';
+import { pipelineRunSchema, runHistorySchema } from '../../../common/contract/pipeline-runs';
+import { assertOrganizationExists, findOrganization } from '../../lib/organization';
 import { temporalUiUrl, STILL_RUNNING, queryProgress, resultWithin, workflowStart } from '../../lib/temporal';
 import { PAGE_SIZE } from '../../../common/constants';
-import { orgParams, runParams, runsQuery } from './schemas';
+import { orgParams, runParams, runPipelineParams, runPipelineQuery, runsQuery } from './schemas';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -71,7 +73,12 @@ export function pipelinesRouter(deps: AppDeps): Router {
     );
   }
 
-  router.get('/list-pipelines/:organizationId', auth('admin', 'user'), validate({ params: orgParams }), async (req, res) => {
+  const listSpec = {
+    summary:
+      "The organization's pipelines (installed by the data factory import), user of the organization or admin: data.pipelines [{ name, description, dependsOn, activities, factoryName, lastRun { runId, status, startedAt, endedAt, rowsMoved, error }, lastRunStatus, lastRunAt }]",
+    tag: 'pipelines',
+  };
+  route(router, 'get', '/list-pipelines/:organizationId', listSpec, auth('admin', 'user'), validate({ params: orgParams }), async (req, res) => {
     const { organizationId } = req.params as { organizationId: string };
     assertOrgAccess(req.user!, organizationId);
     const org = await onboardedOrg(organizationId);
@@ -99,7 +106,18 @@ export function pipelinesRouter(deps: AppDeps): Router {
    * Runs every pipeline of the organization as one workflow (pipelines-<orgId>). A call while a
    * run is going joins that run. Waits for the outcome unless ?wait=false (then 202 at once).
    */
-  router.get('/run-pipeline/:id', auth('admin', 'user'), validate({ params: z.object({ id: orgIdSchema }), query: z.object({ wait: z.enum(['true', 'false']).default('true') }) }), async (req, res) => {
+  const runSpec = {
+    summary:
+      "Run all pipelines of organization {id} as one workflow; a call while a run is going joins it. Waits for the outcome: 'All pipelines ran successfully!' data { run, pipelines }; 404 'No files found to process.' when the container holds no file; 502 'Failed to run some pipelines.' with each pipeline's outcome in errors and data; 409 when cancelled. ?wait=false answers 202 at once with data.run { runId, workflowId, status, temporalUrl }",
+    tag: 'pipelines',
+    statuses: {
+      202: '?wait=false, or still running after PIPELINE_WAIT_SECONDS: data.run',
+      404: "'Organization not found', or 'No files found to process.' when the container holds no file",
+      409: 'The run was cancelled',
+      502: "'Failed to run some pipelines.' (each pipeline's outcome in errors and data) or a failed step",
+    },
+  };
+  route(router, 'get', '/run-pipeline/:id', runSpec, auth('admin', 'user'), validate({ params: runPipelineParams, query: runPipelineQuery }), async (req, res) => {
     const { id: orgId } = req.params as { id: string };
     assertOrgAccess(req.user!, orgId);
     const org = await onboardedOrg(orgId);
@@ -139,7 +157,13 @@ export function pipelinesRouter(deps: AppDeps): Router {
   });
 
   /** Run history and running runs: filters status, pipeline, from/to (YYYY-MM-DD, by start), 10 per page, newest first. */
-  router.get('/runs/:organizationId', auth('admin', 'user'), validate({ params: orgParams, query: runsQuery }), async (req, res) => {
+  const historySpec = {
+    summary:
+      'Run history and running runs, newest first, 10 per page: data { runs [{ id, runId, status (running | succeeded | failed | cancelled | no_files), startedAt, endedAt, durationMs, rowsMoved, fileCount, error, startedBy { userId, name, email }, pipelines [{ name, status, startedAt, endedAt, rowsMoved, error, files }], temporalUrl }], total, page, pageSize, pages }',
+    tag: 'pipelines',
+    answer: runHistorySchema,
+  };
+  route(router, 'get', '/runs/:organizationId', historySpec, auth('admin', 'user'), validate({ params: orgParams, query: runsQuery }), async (req, res) => {
     const { organizationId } = req.params as { organizationId: string };
     assertOrgAccess(req.user!, organizationId);
     await assertOrganizationExists(organizationId);
@@ -154,7 +178,7 @@ export function pipelinesRouter(deps: AppDeps): Router {
     ok(res, 'Pipeline runs fetched successfully', { runs: (await reconcile(runs)).map(withLink), total, page: q.page, pageSize: PAGE_SIZE, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) });
   });
 
-  router.get('/runs/:organizationId/:runId', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
+  route(router, 'get', '/runs/:organizationId/:runId', { summary: 'One run: data.run (as in the history)', tag: 'pipelines', answer: z.object({ run: pipelineRunSchema }) }, auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
     const { organizationId, runId } = req.params as z.infer<typeof runParams>;
     assertOrgAccess(req.user!, organizationId);
     await assertOrganizationExists(organizationId);
@@ -165,7 +189,12 @@ export function pipelinesRouter(deps: AppDeps): Router {
   });
 
   /** Cancels a running run: the workflow records it as cancelled, a running Azure run is cancelled too. */
-  router.post('/runs/:organizationId/:runId/cancel', auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
+  const cancelSpec = {
+    summary: "Cancel a running run ('Cancellation requested'); the run ends as cancelled, an Azure Data Factory run is cancelled too; 409 when it is not running",
+    tag: 'pipelines',
+    statuses: { 409: 'This pipeline run is not running' },
+  };
+  route(router, 'post', '/runs/:organizationId/:runId/cancel', cancelSpec, auth('admin', 'user'), validate({ params: runParams }), async (req, res) => {
     const { organizationId, runId } = req.params as z.infer<typeof runParams>;
     assertOrgAccess(req.user!, organizationId);
     const run = await withRunStore(cfg, organizationId, (s) => s.findPipelineRun(runId));

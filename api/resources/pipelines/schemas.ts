@@ -1,6 +1,7 @@
 // The pipelines resource's request schemas: what its routes validate and what api/openapi.ts
 // describes (one definition each).
 import { z } from 'zod';
+import { RUN_ID_RE } from '../../../common/validation';
 import { RUN_STATUSES } from '../../../common/models/pipeline-run';
 import { orgIdSchema } from '../../lib/organization';
 
@@ -13,4 +14,13 @@ export const runsQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 export const orgParams = z.object({ organizationId: orgIdSchema });
-export const runParams = z.object({ organizationId: orgIdSchema, runId: z.string().trim().min(1).max(100) });
+export const INVALID_RUN_ID = 'Invalid run ID';
+/** A pipeline run's runId (its workflow's first run id, a UUID): malformed 400 naming it, well formed but unknown 404. */
+export const runId = z
+  .string({ required_error: INVALID_RUN_ID, invalid_type_error: INVALID_RUN_ID })
+  .trim()
+  .regex(RUN_ID_RE, INVALID_RUN_ID)
+  .transform((v) => v.toLowerCase());
+export const runParams = z.object({ organizationId: orgIdSchema, runId });
+export const runPipelineParams = z.object({ id: orgIdSchema });
+export const runPipelineQuery = z.object({ wait: z.enum(['true', 'false']).default('true') });

@@ -22,12 +22,14 @@ import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
+import { quickBooksAccountSchema } from '../../../common/contract/connections';
 import { STILL_RUNNING, resultWithin, workflowStart } from '../../lib/temporal';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 import { optionalOrgId } from '../../lib/connection-schemas';
 import { resolveExistingOrgId, scheduleSync } from '../../lib/connections';
 import { exchangeBody } from './schemas';
-import { quickbooksWebhookHandler } from './webhooks';
+import { quickbooksWebhookHandler, WEBHOOK_BODY_LIMIT, webhookBodySchema } from './webhooks';
 
 /** An authorization must come back within this time. */
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -52,16 +54,35 @@ export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefi
   const cfg = deps.config;
 
   // Intuit's change notifications: signed by Intuit instead of a JWT (webhooks.ts; app.ts reads the raw body).
-  router.post('/webhooks', quickbooksWebhookHandler(deps));
+  const webhookSpec = {
+    summary:
+      "Intuit's change notifications (the app's Webhooks endpoint). No JWT: header intuit-signature must be base64(HMAC-SHA256(raw body, QBO_WEBHOOK_VERIFIER_TOKEN)), else 401 and nothing starts; 503 'QuickBooks webhooks are not configured on this server' while the token is unset. Body: the legacy { eventNotifications: [{ realmId, dataChangeEvent: { entities: [{ name, id, operation, lastUpdated }] } }] } or CloudEvents (one event or an array: specversion, id, type qbo.<entity>.<operation>.v1, time, intuitaccountid = realm id, intuitentityid); 400 for invalid JSON or another shape. Signals workflow quickbooks-changes-<accountId> of every active connection to each company named (it waits QBO_WEBHOOK_DEBOUNCE_SECONDS after the last notification, then runs sync-quickbooks-<accountId> with trigger webhook, the organization's pipelines and, when set up, its consolidation). 'Notification received' with data { accounts } (connections signalled; a company no active connection syncs is ignored, still 200)",
+    tag: 'quickbooks',
+    access: 'public',
+    // Read raw (app.ts) within WEBHOOK_BODY_LIMIT: the signature is over the exact bytes.
+    body: { parse: false, schema: webhookBodySchema },
+    statuses: {
+      401: 'The intuit-signature header is missing or does not match the notification',
+      413: `The notification is over ${WEBHOOK_BODY_LIMIT.toUpperCase()}`,
+      503: 'QuickBooks webhooks are not configured on this server (or Temporal or Mongo is unreachable)',
+    },
+  } as const;
+  route(router, 'post', '/webhooks', webhookSpec, quickbooksWebhookHandler(deps));
 
   // Whether this server can connect QuickBooks at all (Intuit's app settings are the operator's):
   // the Apps screen shows the option as unavailable instead of failing on click.
-  router.get('/availability', auth('admin', 'user'), (_req, res) => {
+  const availabilitySpec = { summary: "Whether this server can connect QuickBooks (Intuit's app settings QBO_CLIENT_ID, QBO_CLIENT_SECRET and QBO_REDIRECT_URI are set): data { available }", tag: 'quickbooks', answer: z.object({ available: z.boolean() }) };
+  route(router, 'get', '/availability', availabilitySpec, auth('admin', 'user'), (_req, res) => {
     ok(res, 'QuickBooks availability', { available: Boolean(cfg.QBO_CLIENT_ID && cfg.QBO_CLIENT_SECRET && cfg.QBO_REDIRECT_URI) });
   });
 
   // Step 1: the authorize URL, with a random state bound to this user and organization.
-  router.get('/connect', auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
+  const connectSpec = {
+    summary: 'Start connecting QuickBooks: data { authorizeUrl, state, expiresAt }. The state (random, bound to this user and organization, single use, 10 min) comes back on the redirect to QBO_REDIRECT_URI. organization_id: optional for a user (its own organization); an admin must name one',
+    tag: 'quickbooks',
+    statuses: { 404: "'Organization not found': the organization_id is well formed but names no organization", 503: 'QuickBooks is not configured on this server (or Temporal or Mongo is unreachable)' },
+  };
+  route(router, 'get', '/connect', connectSpec, auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
     const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
     if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET || !cfg.QBO_REDIRECT_URI) throw new ApiError(503, 'QuickBooks is not configured on this server');
     const state = randomBytes(32).toString('base64url');
@@ -76,7 +97,21 @@ export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefi
     res.setHeader('Allow', 'POST');
     next(new ApiError(405, 'Method Not Allowed'));
   });
-  router.post('/token-exchange', async (req, res) => {
+  const exchangeSpec = {
+    summary:
+      "Server-side token exchange after Intuit's redirect: code, state, realmId. Answers 'tokens exchanged and stored successfully' with data { account, accountMessage: 'QuickBooks account added successfully!' }; 401 'Unauthorized: Token is missing' / 'Unauthorized: User ID not found'; 400 'Authorization code is required'; 502 'failed to process QuickBooks token exchange'; 500 'Failed to add QuickBooks account!'; any other method 405 'Method Not Allowed'",
+    tag: 'quickbooks',
+    // The handler checks the bearer token and the body itself, with the spec's messages.
+    access: 'token',
+    body: { schema: exchangeBody },
+    answer: z.object({ account: quickBooksAccountSchema, accountMessage: z.string() }),
+    statuses: {
+      401: "'Unauthorized: Token is missing' without a bearer token, 'Unauthorized: User ID not found' for one that is not valid",
+      502: "'failed to process QuickBooks token exchange': Intuit refused the code (errors[0].msg)",
+      504: 'Intuit did not answer in time; the connection goes on',
+    },
+  } as const;
+  route(router, 'post', '/token-exchange', exchangeSpec, async (req, res) => {
     const user = await exchangeUser(req);
     const parsed = exchangeBody.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? 'Authorization code is required');

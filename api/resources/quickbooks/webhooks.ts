@@ -67,6 +67,9 @@ const cloudEvent = z.object({
 });
 const cloudEvents = z.union([z.array(cloudEvent).min(1), cloudEvent]);
 
+/** A notification in either format: what the route's declaration shows (the route parses it with the two schemas above). */
+export const webhookBodySchema = z.union([legacyNotification, cloudEvents]);
+
 /** The changes a notification names, by company (realm id); null when it is neither format. */
 export function changesByRealm(json: unknown): Map<string, QuickBooksChange[]> | null {
   const byRealm = new Map<string, Map<string, QuickBooksChange>>();

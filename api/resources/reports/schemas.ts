@@ -6,6 +6,7 @@ import { COMPARISONS, RANGES } from '../../../common/reports/periods';
 import { STATEMENTS } from '../../../common/reports/statements';
 import { orgIdSchema } from '../../lib/organization';
 import { COLUMN_CHOICES } from './service';
+import type { BodyLimit } from '../../lib/route';
 
 const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -55,3 +56,10 @@ export const overviewQuery = z.object({
     .max(36, 'months is a whole number from 1 to 36')
     .default(12),
 });
+
+/**
+ * A layout body's limit, sized to what layoutBody accepts: 300 lines, each with every list at its
+ * longest (1,000 account codes of 40, 200 groups of 400, 200 line ids of 40) and a 1,000-character
+ * formula, in plain ASCII: about 40.1 MB. test/openapi.test.ts builds that body and checks it fits.
+ */
+export const LAYOUT_BODY = { limit: '41mb', why: '300 lines with every list and text at its longest' } as const satisfies { limit: BodyLimit; why: string };

@@ -13,6 +13,8 @@ import { auth } from '../../lib/auth';
 import { notFound } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
+import { csvLinkSchema, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, rowsPageSchema, tableAnswerSchema, tableListSchema } from '../../../common/contract/tables';
 import { DownloadAborted, signCsvLink, verifyCsvLink, writeCsv, writeCsvInThread, type CsvLinkQuery } from './download';
 import * as s from './schemas';
 import * as svc from './service';
@@ -23,6 +25,7 @@ export function tablesRouter(deps: AppDeps): Router {
   const router = Router();
   const cfg = deps.config;
   const any = auth('admin', 'user');
+  const tag = 'tables';
 
   /** A download link's token in ?link= instead of a bearer token (a browser download sends no header). */
   const bearerOrLink = Object.assign(
@@ -48,26 +51,26 @@ export function tablesRouter(deps: AppDeps): Router {
     return out.value;
   }
 
-  router.get('/:orgId', any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId', { tag, answer: tableListSchema, summary: "Every table of the organization's database (user of the organization or admin; internal staging and sqlite_ tables left out), saved CSVs first: data { databaseReady (false before onboarding made the database: tables is empty), tables [{ name, kind (csv | connector | reporting | consolidation | consolidation_settings | other), rows, columns [{ name, type (as declared), kind (text | number | date | datetime | boolean) }], source { type (upload | pipeline | sync | consolidation | settings), label, at, upload { id, fileName, uploadedBy }, pipelineRun { runId, pipeline, startedBy }, sync { provider, account } } (null when unknown), lastWrittenAt }] }. 403 another organization, 404 'Organization not found'" }, any, validate({ params: s.orgParams }), async (req, res) => {
     const { orgId } = req.params as { orgId: string };
     const tables = await svc.withExplorerDatabase(cfg, req.user!, orgId, async (o, org) => (await svc.describeTables(cfg, o, org, await svc.readCatalog(o))).sort(svc.byKindThenName));
     if (!tables) return ok(res, NOT_ONBOARDED, { databaseReady: false, tables: [] });
     ok(res, `${tables.length} table${tables.length === 1 ? '' : 's'}`, { databaseReady: true, tables });
   });
 
-  router.get('/:orgId/:table', any, validate({ params: s.tableParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/:table', { tag, answer: tableAnswerSchema, summary: "One table as the list describes it: data.table. 404 'Table \"<name>\" not found' for a name the database's catalog does not list (internal tables included)" }, any, validate({ params: s.tableParams }), async (req, res) => {
     const [table] = await onTable(req, (o, t, org) => svc.describeTables(cfg, o, org, [t]));
     ok(res, 'Table fetched', { table });
   });
 
-  router.get('/:orgId/:table/rows', any, validate({ params: s.tableParams, query: s.rowsQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/:table/rows', { tag, answer: rowsPageSchema, summary: `One page of the table's rows, paged, sorted and filtered by the database: ?page (from 1), ?pageSize (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}), ?sort (a column) and ?dir (asc | desc; ties and no sort keep the order the rows were written in), ?filters (a JSON list of { column, op, value }, all of which must match). data { table, columns, rows (each row its values in the columns' order), total (rows matching), page, pageSize, pages, sort, filters }. 400 naming an unknown column or a value that does not fit the column (a number, yes/no, YYYY-MM-DD); column names are only those the catalog lists and values are bound parameters, never SQL` }, any, validate({ params: s.tableParams, query: s.rowsQuery }), async (req, res) => {
     const q = res.locals.query as { page: number; pageSize: number; sort?: string; dir: 'asc' | 'desc'; filters?: svc.RowsQuery['filters'] };
     const page = await onTable(req, (o, t) => svc.rowsPage(o, t, { ...q, filters: q.filters ?? [] }));
     ok(res, 'Rows fetched', page);
   });
 
   /** A link the browser downloads the CSV from (no header needed), for this user, table and query, for a short while. */
-  router.post('/:orgId/:table/csv-link', any, validate({ params: s.tableParams, body: s.csvLinkBody }), async (req, res) => {
+  route(router, 'post', '/:orgId/:table/csv-link', { tag, answer: csvLinkSchema, summary: 'A download link for the browser (a plain download streams to disk and sends no bearer token): data { url, expiresAt }, valid for 2 minutes, for this user, table, order and filters (body { sort, dir, filters }, checked now: 400 as for rows)' }, any, validate({ params: s.tableParams, body: s.csvLinkBody }), async (req, res) => {
     const { orgId, table } = params(req);
     const q = req.body as CsvLinkQuery;
     // Checked now (unknown column, bad value: 400), so the download itself does not fail.
@@ -78,7 +81,7 @@ export function tablesRouter(deps: AppDeps): Router {
   });
 
   /** The table as CSV, every row matching the filters, streamed: never whole in memory. */
-  router.get('/:orgId/:table/csv', bearerOrLink, validate({ params: s.tableParams, query: s.csvQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/:table/csv', { tag, statuses: { 401: 'No bearer token and no ?link=, or a link that expired or is another user\'s' }, summary: "The table as CSV (UTF-8 with a byte order mark, header row, every row matching ?filters in the ?sort order), streamed from a database cursor with backpressure: any size, never whole in memory. Text cells a spreadsheet would run as a formula (=, +, -, @ first, other than plain numbers) start with '. Bearer token, or ?link= a download link's token (POST .../csv-link) whose order and filters apply; 401 for an expired or foreign link. A failure before the first byte is JSON" }, bearerOrLink, validate({ params: s.tableParams, query: s.csvQuery }), async (req, res) => {
     const { orgId, table } = params(req);
     const asked = res.locals.query as { sort?: string; dir: 'asc' | 'desc'; filters?: CsvLinkQuery['filters'] };
     const q: CsvLinkQuery = (res.locals.csvLink as CsvLinkQuery | undefined) ?? { sort: asked.sort, dir: asked.dir, filters: asked.filters ?? [] };

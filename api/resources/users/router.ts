@@ -7,6 +7,8 @@ import { auth, signToken } from '../../lib/auth';
 import { forbidden } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
+import { route } from '../../lib/route';
+import { profileSchema, userListSchema, userSchema } from '../../../common/contract/users';
 import { changePassword } from '../auth/passwords';
 import { createUser, getProfile, listUsers, updateUser } from './service';
 import { changePasswordBody, newUserBody, userIdParams, userListQuery, userUpdateBody } from './schemas';
@@ -20,8 +22,21 @@ export function usersRouter(deps: AppDeps): Router {
   const router = Router();
 
   // Admin "add user"; without a token, self sign-up (only when SELF_SIGNUP is on).
-  router.post(
+  route(
+    router,
+    'post',
     '/',
+    {
+      summary:
+        "Add a user (admin bearer token: role and organization settable; without password an invitation mail is sent) or, without a token and only when SELF_SIGNUP is on, sign up (always role user, no organization); data.user. 400 'Organization not found' for an organization_id no organization has",
+      tag: 'users',
+      access: 'optional',
+      statuses: {
+        201: 'Created',
+        403: "A signed-in user who is not an admin, or no token while sign-up is off ('Sign-up is disabled: ask an administrator for an account')",
+        409: 'The email belongs to another user',
+      },
+    },
     optionalAuth,
     (req, _res, next) => {
       if (req.user) return next(req.user.role === 'admin' ? undefined : forbidden());
@@ -35,22 +50,23 @@ export function usersRouter(deps: AppDeps): Router {
     },
   );
 
-  router.get('/profile', auth(), async (req, res) => {
+  route(router, 'get', '/profile', { summary: 'The signed-in user: data { user, organization }', tag: 'users', answer: profileSchema }, auth(), async (req, res) => {
     ok(res, 'Profile fetched successfully', await getProfile(req.user!));
   });
 
-  router.post('/change-password', auth(), validate({ body: changePasswordBody }), async (req, res) => {
+  route(router, 'post', '/change-password', { summary: 'Change own password (currentPassword, newPassword, confirmPassword); older tokens stop working; data { token, expiresIn }', tag: 'users' }, auth(), validate({ body: changePasswordBody }), async (req, res) => {
     const { currentPassword, newPassword } = req.body as z.infer<typeof changePasswordBody>;
     const updated = await changePassword(cfg, req.user!._id, currentPassword, newPassword);
     // Older tokens stop working; this one keeps the caller signed in.
     ok(res, 'Password changed successfully', { token: signToken(updated, cfg), expiresIn: cfg.JWT_EXPIRES_IN });
   });
 
-  router.get('/', auth('admin'), validate({ query: userListQuery }), async (_req, res) => {
+  route(router, 'get', '/', { summary: 'List users (admin): filters name, email, role, organization; page (10 per page); data { users, page, pageSize, total, pages }', tag: 'users', answer: userListSchema }, auth('admin'), validate({ query: userListQuery }), async (_req, res) => {
     ok(res, 'Users fetched successfully', await listUsers(res.locals.query as z.infer<typeof userListQuery>));
   });
 
-  router.put('/update/:userId', auth('admin'), validate({ params: userIdParams, body: userUpdateBody }), async (req, res) => {
+  const updateSpec = { summary: 'Update a user (admin): pipeline, email, fullname, dashboards, phoneNumber, role, organization_id; data.user', tag: 'users', statuses: { 404: "'User not found'", 409: 'The email belongs to another user' }, answer: z.object({ user: userSchema }) };
+  route(router, 'put', '/update/:userId', updateSpec, auth('admin'), validate({ params: userIdParams, body: userUpdateBody }), async (req, res) => {
     const { userId } = req.params as z.infer<typeof userIdParams>;
     ok(res, 'User updated successfully', await updateUser(req.user!, userId, req.body as z.infer<typeof userUpdateBody>));
   });

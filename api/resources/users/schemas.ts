@@ -1,7 +1,7 @@
 // The users resource's request schemas: what its routes validate and what api/openapi.ts
 // describes (one definition each).
-import { z } from 'zod';
-import { dashboards, email, messages, objectId, password, personName, phone, role } from '../../../common/validation';
+import { documentedPhone as phone, z } from '../../lib/zod';
+import { dashboards, email, messages, objectId, password, personName, role } from '../../../common/validation';
 import { emptyToUndefined, listFilter, pageOrFirst } from '../../lib/list-query';
 
 export const INVALID_USER_ID = 'Invalid user ID';
