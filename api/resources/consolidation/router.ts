@@ -76,8 +76,9 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `${n} mapping${n === 1 ? '' : 's'} saved`, { saved: n });
   });
   router.post('/:orgId/mappings/accept-suggestions', any, validate({ params: s.orgParams, body: s.acceptBody }), async (req, res) => {
-    const n = await orgDb(req, ({ db, dialect }) => svc.acceptSuggestions(db, dialect, who(req), req.body.entity));
-    ok(res, `${n} suggestion${n === 1 ? '' : 's'} accepted`, { saved: n });
+    const r = await orgDb(req, ({ db, dialect }) => svc.acceptSuggestions(db, dialect, who(req), req.body.entity));
+    const review = r.left ? `; ${r.left} left to review${r.suggested ? ` (${r.suggested} with a suggestion not confident enough to take in bulk)` : ''}` : '';
+    ok(res, `${r.saved} suggestion${r.saved === 1 ? '' : 's'} accepted${review}`, r);
   });
   router.get('/:orgId/mappings/export', any, validate({ params: s.orgParams }), async (req, res) => {
     res.type('text/csv').attachment('mappings.csv').send(await orgDb(req, ({ db }) => svc.mappingsCsv(db)));
