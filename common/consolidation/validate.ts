@@ -80,10 +80,10 @@ export type OwnershipUnit = (typeof OWNERSHIP_UNITS)[number];
  */
 export function ownershipPercent(text: string, unit?: OwnershipUnit): { percent: string } | { fault: string } {
   const t = String(text).trim();
-  const range = unit === 'fraction' ? 'more than 0 and at most 1 (a fraction: 0.75 for 75 %)' : 'more than 0 % and at most 100 %';
+  const range = unit === 'fraction' ? `more than 0 and at most 1 as a fraction (0.75 for 75 %), with at most ${RATE_SCALE} decimals` : `more than 0 % and at most 100 %`;
   const value = t.length > NUMBER_TEXT_MAX ? null : parseDecimal(t, unit === 'fraction' ? RATE_SCALE : RATE_SCALE - 2);
   // Either way, `value` is the fraction at RATE_SCALE when the unit is fraction, the percent at RATE_SCALE - 2 otherwise: the same digits.
-  if (value === null || value <= 0n || value > (unit === 'fraction' ? ONE_RATE : 100n * 10n ** BigInt(RATE_SCALE - 2))) return { fault: `ownership must be ${range}, with at most ${unit === 'fraction' ? RATE_SCALE : RATE_SCALE - 2} decimals (got ${quoted(text)})` };
+  if (value === null || value <= 0n || value > (unit === 'fraction' ? ONE_RATE : 100n * 10n ** BigInt(RATE_SCALE - 2))) return { fault: `ownership must be ${range} (got ${quoted(text)})` };
   const percent = formatTrim(value, RATE_SCALE - 2);
   if (!unit && value <= 10n ** BigInt(RATE_SCALE - 2)) {
     const asFraction = formatTrim(value * 100n, RATE_SCALE - 2);

@@ -137,9 +137,9 @@ describe('what a rate or an ownership is refused with', () => {
     expect(ownershipPercent('0.75', 'fraction')).toEqual({ percent: '75' });
     expect(ownershipPercent('0.666666666667', 'fraction')).toEqual({ percent: '66.6666666667' });
     expect(ownershipPercent('1', 'fraction')).toEqual({ percent: '100' });
-    expect(ownershipPercent('75', 'fraction')).toEqual({ fault: 'ownership must be more than 0 and at most 1 (a fraction: 0.75 for 75 %), with at most 12 decimals (got "75")' });
-    expect(ownershipPercent('150')).toEqual({ fault: 'ownership must be more than 0 % and at most 100 %, with at most 10 decimals (got "150")' });
-    expect(ownershipPercent('0')).toEqual({ fault: 'ownership must be more than 0 % and at most 100 %, with at most 10 decimals (got "0")' });
+    expect(ownershipPercent('75', 'fraction')).toEqual({ fault: 'ownership must be more than 0 and at most 1 as a fraction (0.75 for 75 %), with at most 12 decimals (got "75")' });
+    expect(ownershipPercent('150')).toEqual({ fault: 'ownership must be more than 0 % and at most 100 % (got "150")' });
+    expect(ownershipPercent('0')).toEqual({ fault: 'ownership must be more than 0 % and at most 100 % (got "0")' });
   });
 });
 
