@@ -308,11 +308,11 @@ export const paths: Record<string, Record<string, Op>> = {
     put: op('Save the group settings (presentation currency, method, intercompany tolerance as an amount and a percent, fiscal year start month); from then on every pipeline run ends with the consolidation. 400 naming what is wrong; nothing is saved then', 'consolidation'),
   },
   '/consolidation/{orgId}/entities/{entity}': {
-    put: op("Save one entity: display name, functional currency, ownership % (more than 0, at most 100), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance", 'consolidation'),
+    put: op("Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is 'percent' (0.75 = 0.75 %) or 'fraction' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance", 'consolidation'),
   },
   '/consolidation/{orgId}/accounts': {
     get: op('The group chart: data.accounts [{ code, name, type, line (statement line path), role }]', 'consolidation'),
-    put: op('Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go. 400 naming the problems; nothing saved then', 'consolidation'),
+    put: op('Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role. 400 naming the problems; nothing saved then', 'consolidation'),
   },
   '/consolidation/{orgId}/accounts/export': {
     get: op('The group chart as CSV (code, name, type, line, role)', 'consolidation'),
@@ -321,11 +321,11 @@ export const paths: Record<string, Record<string, Op>> = {
     post: op('Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
   },
   '/consolidation/{orgId}/mappings': {
-    get: op('Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }', 'consolidation'),
-    put: op('Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories; nothing saved then', 'consolidation'),
+    get: op('Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason, confidence (high | medium | low) }, never of another account type than the source account (same code and type, same name and type: high; closest name within the type: medium from 60 % alike, else low; one level lower for a source account without a type). data { mappings, total, unmapped, page, pageSize, pages }', 'consolidation'),
+    put: op('Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories, and an intercompany mark on an account mapped to the retained-earnings role (the engine rolls it forward and cannot eliminate on it); nothing saved then', 'consolidation'),
   },
   '/consolidation/{orgId}/mappings/accept-suggestions': {
-    post: op('Accept every suggestion for the unmapped accounts (of one entity with { entity }); data.saved', 'consolidation'),
+    post: op('Accept the high-confidence suggestions for the unmapped accounts (of one entity with { entity }); data { saved, left (unmapped accounts left to review), suggested (of them, with a less confident suggestion) }', 'consolidation'),
   },
   '/consolidation/{orgId}/mappings/export': {
     get: op('Mappings as CSV (entity, source_account, group_account, ic_counterparty, ic_category)', 'consolidation'),
@@ -334,15 +334,15 @@ export const paths: Record<string, Record<string, Op>> = {
     post: op('Save mappings from a CSV (text/csv, the export\'s columns); checked as the JSON form: a file naming unknown accounts changes nothing', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
   },
   '/consolidation/{orgId}/rates': {
-    get: op('Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, source, updated_by, updated_at }]', 'consolidation'),
-    put: op('Save closing and average rates (presentation = local x rate) per currency and month. 400 for a rate of zero or below, an unknown currency code or a bad month; nothing saved then', 'consolidation'),
+    get: op('Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, quote (direct | indirect), source, updated_by, updated_at }], as entered', 'consolidation'),
+    put: op("Save closing and average rates per currency and month, at most 12 decimals, below 1,000,000,000, with quote 'direct' (default: presentation currency per unit, presentation = local x rate) or 'indirect' (units per presentation currency, presentation = local / rate). 400 naming each fault (zero or below, more than 12 decimals, too large, an unknown currency code or a bad month), and asking 'EUR per USD or USD per EUR?' for a row without its quote more than 5 times away from the latest earlier month's rate; nothing saved then", 'consolidation'),
   },
   '/consolidation/{orgId}/rates/import': {
-    post: op('Save rates from a CSV (text/csv with currency, period, closing, average); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
+    post: op('Save rates from a CSV (text/csv with currency, period, closing, average and optionally quote); checked as the JSON form', 'consolidation', { requestBody: { required: true, content: { 'text/csv': { schema: str } } } }),
   },
   '/consolidation/{orgId}/historical-rates': {
-    get: op('Historical rates of equity accounts: data.rates [{ entity, group_account, rate, updated_by, updated_at }]', 'consolidation'),
-    put: op('Save historical rates for equity accounts per entity and group account (without one, the closing rate of the entity\'s first period is used and the run says so)', 'consolidation'),
+    get: op('Historical rates of equity accounts: data.rates [{ entity, group_account, rate, quote, updated_by, updated_at }]', 'consolidation'),
+    put: op('Save historical rates for equity accounts per entity and group account, with an optional quote as for rates (without one, the closing rate of the entity\'s first period is used and the run says so)', 'consolidation'),
   },
   '/consolidation/{orgId}/run': {
     post: op("Run the consolidation now (workflow consolidate-<orgId>; a call while one runs joins it), for every period or { from, to } (YYYY-MM). Waits like a pipeline run: data { periods, rows, blocked, mismatches, unmapped, summary [{ period, status (ok | blocked | locked), messages }], workflowId, temporalUrl }; 202 with data.progress when still running; ?wait=false answers 202 at once; 400 'The consolidation did not run' with the reason when the settings are refused", 'consolidation'),
