@@ -252,12 +252,13 @@ describe('sync workflow', () => {
     d.close();
     expect(subs).toEqual(SUBSIDIARIES.map((s) => ({ subsidiary_id: String(s.id), name: s.name, currency: currencyOf(String(s.id)), parent: s.parent === null ? null : String(s.parent) })));
     expect(noNumber).toEqual({ account_number: null, name: 'Intercompany Clearing', account_type: 'OthCurrAsset' });
-    // Closing and average of the primary book; the average carries 12 places, kept to 10 (half-even: ...12345678 -> ...123457).
+    // Closing and average of the primary book; the average carries 12 places, all kept (the consolidation takes 12 decimals).
     expect(rates).toEqual(
       ['EUR', 'GBP'].flatMap((c) =>
         fake.months.map((m) => {
           const r = fake.ratesOf(m)[c]!;
-          return { currency: c, period: m, closing: r.current.replace(/0+$/, ''), average: `${r.average.slice(0, -3)}7`, source: 'netsuite' };
+          expect(r.average).toMatch(/^1\.\d{4}12345678$/);
+          return { currency: c, period: m, closing: r.current.replace(/0+$/, ''), average: r.average, source: 'netsuite' };
         }),
       ),
     );

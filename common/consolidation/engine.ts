@@ -6,7 +6,9 @@
 //      expenses at the month's average, equity at historical rates, retained earnings rolled
 //      forward (last month's translated balance + last month's translated profit + other
 //      movements at this month's average); each line rounded once, half-even, to the cent;
-//      the difference is the entity's CTA, and the rounding residue its own visible line;
+//      the difference is the entity's CTA, and the rounding residue its own visible line. A rate
+//      quoted indirectly (entity currency per presentation unit) divides the line instead of
+//      multiplying it: the exact quotient is carried as a fraction and rounded that once too;
 //   3. non-controlling interests (IFRS 10, full method): the NCI share of the entity's equity
 //      (CTA included) and of its profit, moved to the NCI lines; or the proportional method;
 //   4. intercompany: per pair of entities and category, both sides in the presentation
@@ -29,6 +31,7 @@ import type {
   MappingConfig,
   Mismatch,
   PeriodCheck,
+  Quote,
   RateKind,
   RollState,
   TbRow,
@@ -66,10 +69,54 @@ export interface EngineOptions {
   locked?: Map<string, RollState[]>;
 }
 
-/** Exact products are carried at this scale (amount 4 + rate 10 + share 10) and rounded once. */
+/** Exact products are carried at this scale (amount 4 + rate 12 + share 12) and rounded once. */
 const EXACT_SCALE = AMOUNT_SCALE + RATE_SCALE + RATE_SCALE;
 const TO_CENTS = 10n ** BigInt(EXACT_SCALE - PRESENTATION_SCALE);
 const CENTS_TO_EXACT = TO_CENTS;
+
+/** A rate as the engine applies it at the line: presentation = local x value, or local / value when indirect (value at RATE_SCALE). */
+export interface AppliedRate {
+  value: bigint;
+  indirect: boolean;
+}
+const SAME: AppliedRate = { value: ONE_RATE, indirect: false };
+const applied = (value: bigint, quote: Quote | undefined): AppliedRate => ({ value, indirect: quote === 'indirect' });
+
+/**
+ * An exact figure in units of 10^-EXACT_SCALE as the fraction n / d (d > 0): d is 1 for a direct
+ * rate; an indirect rate q (units of 10^-RATE_SCALE) makes local x share / q, which is
+ * local x share x 10^(2 RATE_SCALE) / q in those units. Nothing is rounded before the cent.
+ */
+interface Exact {
+  n: bigint;
+  d: bigint;
+}
+const ONE_RATE_SQUARED = ONE_RATE * ONE_RATE;
+export function translateExact(local: bigint, rate: AppliedRate, share: bigint): Exact {
+  return rate.indirect ? { n: local * share * ONE_RATE_SQUARED, d: rate.value } : { n: local * rate.value * share, d: 1n };
+}
+/** An exact figure rounded once, half-even, to cents. */
+const exactToCents = (x: Exact): bigint => divHalfEven(x.n, x.d * TO_CENTS);
+const gcd = (a: bigint, b: bigint): bigint => {
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+/** A sum of exact figures, kept per denominator (one per indirect rate of an entity's month) and added up exactly at the end. */
+class ExactSum {
+  private readonly parts = new Map<bigint, bigint>();
+  add(x: Exact): void {
+    this.parts.set(x.d, (this.parts.get(x.d) ?? 0n) + x.n);
+  }
+  total(): Exact {
+    let d = 1n;
+    for (const k of this.parts.keys()) d = (d / gcd(d, k)) * k;
+    let n = 0n;
+    for (const [k, v] of this.parts) n += v * (d / k);
+    return { n, d };
+  }
+}
+/** A rate beyond the bound: a direct rate of RATE_LIMIT or more, or an indirect one whose inverse is. */
+const rateOutOfBounds = (r: AppliedRate): boolean => r.value >= RATE_LIMIT || (r.indirect && r.value * RATE_LIMIT <= ONE_RATE_SQUARED);
 
 const isPnl = (t: AccountType | null): boolean => t === 'income' || t === 'expense';
 const RE_SOURCE_EARLIER = '(earlier profits)';
@@ -90,7 +137,7 @@ interface EntityCarry {
   ytd: Map<string, LocalLine>;
   ytdYear: number | null;
   /** The closing rate of the entity's first period: the assumed historical rate when none is set. */
-  firstClosing: bigint | null;
+  firstClosing: AppliedRate | null;
   firstPeriod: string | null;
   roll: RollState | null;
 }
@@ -166,7 +213,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   const mapping = new Map<string, MappingConfig>();
   for (const m of config.mappings) mapping.set(`${m.entity}\u0000${m.sourceAccount}`, m);
   const rates = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
-  const historical = new Map(config.historical.map((h) => [`${h.entity}\u0000${h.groupAccount}`, h.rate]));
+  const historical = new Map(config.historical.map((h) => [`${h.entity}\u0000${h.groupAccount}`, applied(h.rate, h.quote)]));
   const carry = new Map<string, EntityCarry>();
   const carryOf = (e: string): EntityCarry => {
     let c = carry.get(e);
@@ -251,16 +298,16 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const keys = included.map((e) => e.entity);
 
     // Rates first: a missing one blocks the period (and the months that roll forward from it).
-    const closingOf = new Map<string, bigint>();
-    const averageOf = new Map<string, bigint>();
+    const closingOf = new Map<string, AppliedRate>();
+    const averageOf = new Map<string, AppliedRate>();
     for (const e of included) {
       if (!e.currency) {
         messages.push(`Entity ${e.name} has no functional currency: set it on the Entities screen`);
         continue;
       }
       if (e.currency === P) {
-        closingOf.set(e.entity, ONE_RATE);
-        averageOf.set(e.entity, ONE_RATE);
+        closingOf.set(e.entity, SAME);
+        averageOf.set(e.entity, SAME);
         continue;
       }
       const r = rates.get(`${e.currency}\u0000${periodKey}`);
@@ -272,13 +319,16 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         }
         continue;
       }
-      if (r.closing >= RATE_LIMIT || r.average >= RATE_LIMIT) {
-        const msg = `Exchange rate out of bounds: ${e.currency} for ${periodKey} (closing ${figure(r.closing, RATE_SCALE)}, average ${figure(r.average, RATE_SCALE)} to ${P}): a rate must be below ${RATE_LIMIT_TEXT}`;
+      const closing = applied(r.closing, r.quote);
+      const average = applied(r.average, r.quote);
+      if (rateOutOfBounds(closing) || rateOutOfBounds(average)) {
+        const quote = r.quote === 'indirect' ? `${e.currency} per ${P}, indirect` : `to ${P}`;
+        const msg = `Exchange rate out of bounds: ${e.currency} for ${periodKey} (closing ${figure(r.closing, RATE_SCALE)}, average ${figure(r.average, RATE_SCALE)} ${quote}): a rate must be below ${RATE_LIMIT_TEXT}${r.quote === 'indirect' ? ' and so must its inverse' : ''}`;
         if (!messages.includes(msg)) messages.push(msg);
         continue;
       }
-      closingOf.set(e.entity, r.closing);
-      averageOf.set(e.entity, r.average);
+      closingOf.set(e.entity, closing);
+      averageOf.set(e.entity, average);
     }
     if (messages.length === 0 && blockedFrom) messages.push(`Blocked: retained earnings roll forward through ${blockedFrom}, which is blocked`);
     /** The month refused: no figures, only its messages (and the months after it roll forward through it). */
@@ -355,7 +405,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       }
       const share = settings.method === 'proportional' ? ownership.get(e.entity)! : ONE_RATE;
       const { lines, earlier } = toBalances(e, c, periodKey, rows);
-      let exactSum = 0n;
+      const exactSum = new ExactSum();
       let roundedSum = 0n;
       let reLocal = earlier;
       const reSources: string[] = [];
@@ -363,12 +413,12 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       let profitTranslated = 0n;
       const equity = new Map<string, bigint>();
       const assumed = new Set<string>();
-      const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: bigint, ic: MappingConfig | null) => {
-        const exact = l.net * rate * share;
-        const cents = divHalfEven(exact, TO_CENTS);
-        exactSum += exact;
+      const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: MappingConfig | null) => {
+        const exact = translateExact(l.net, rate, share);
+        const cents = exactToCents(exact);
+        exactSum.add(exact);
         roundedSum += cents;
-        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: l.name, accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate, presentation: cents });
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: l.name, accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate: rate.value, ...(rate.indirect ? { indirect: true } : {}), presentation: cents });
         if (isPnl(type)) {
           profitLocal += l.net;
           profitTranslated += cents;
@@ -382,13 +432,15 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         if (k.group === RE) {
           reLocal += l.net;
           reSources.push(l.account);
+          // Saved before such marks were refused (IC_UNMARKABLE_ROLES): said, never silently dropped.
+          if (k.ic) messages.push(`Intercompany mark on ${e.name}'s account ${l.account} is not eliminated: it is mapped to retained earnings (${RE}), which is rolled forward, not eliminated; map it to another account or remove the mark`);
           continue;
         }
         const same = e.currency === P;
         if (k.type === 'income' || k.type === 'expense') push(l, k.group, k.type, same ? 'same' : 'average', average, k.ic);
         else if (k.type === 'equity' && k.mapped) {
           const h = historical.get(`${e.entity}\u0000${k.group}`);
-          if (same) push(l, k.group, k.type, 'same', ONE_RATE, k.ic);
+          if (same) push(l, k.group, k.type, 'same', SAME, k.ic);
           else if (h !== undefined) push(l, k.group, k.type, 'historical', h, k.ic);
           else {
             assumed.add(accounts.get(k.group)!.name);
@@ -406,37 +458,39 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       // Retained earnings, rolled forward from the entity's last translated month.
       const prev = c.roll;
       let reTranslated: bigint;
-      let reExact: bigint;
+      let reExact: Exact[];
       let reKind: RateKind;
-      let reRate: bigint | null;
+      let reRate: AppliedRate | null;
       if (prev) {
         const residual = reLocal - prev.reLocal - prev.profitLocal;
-        const residualExact = residual * average * share;
-        reTranslated = prev.reTranslated + prev.profitTranslated + divHalfEven(residualExact, TO_CENTS);
-        reExact = (prev.reTranslated + prev.profitTranslated) * CENTS_TO_EXACT + residualExact;
+        const residualExact = translateExact(residual, average, share);
+        reTranslated = prev.reTranslated + prev.profitTranslated + exactToCents(residualExact);
+        reExact = [{ n: (prev.reTranslated + prev.profitTranslated) * CENTS_TO_EXACT, d: 1n }, residualExact];
         reKind = e.currency === P ? 'same' : 'rolled';
-        reRate = e.currency === P ? ONE_RATE : null;
+        reRate = e.currency === P ? SAME : null;
       } else {
         const h = historical.get(`${e.entity}\u0000${RE}`);
-        const rate = e.currency === P ? ONE_RATE : (h ?? closing);
+        const rate = e.currency === P ? SAME : (h ?? closing);
         reKind = e.currency === P ? 'same' : h !== undefined ? 'historical' : 'historical_assumed';
         reRate = rate;
-        reExact = reLocal * rate * share;
-        reTranslated = divHalfEven(reExact, TO_CENTS);
+        const exact = translateExact(reLocal, rate, share);
+        reExact = [exact];
+        reTranslated = exactToCents(exact);
       }
       if (reLocal !== 0n || reTranslated !== 0n || reSources.length) {
-        exactSum += reExact;
+        for (const x of reExact) exactSum.add(x);
         roundedSum += reTranslated;
         equity.set(RE, (equity.get(RE) ?? 0n) + reTranslated);
         const label = reSources.length ? reSources.join('+') : RE_SOURCE_EARLIER;
-        translated.push({ entity: e.entity, period: periodKey, groupAccount: RE, sourceAccount: label, sourceAccountName: earlier !== 0n ? 'retained earnings with earlier profits' : 'retained earnings', accountType: 'equity', local: reLocal, currency: e.currency!, rateKind: reKind, rate: reRate, presentation: reTranslated });
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: RE, sourceAccount: label, sourceAccountName: earlier !== 0n ? 'retained earnings with earlier profits' : 'retained earnings', accountType: 'equity', local: reLocal, currency: e.currency!, rateKind: reKind, rate: reRate?.value ?? null, ...(reRate?.indirect ? { indirect: true } : {}), presentation: reTranslated });
       }
       const lockedState = lockedStates?.find((s) => s.entity === e.entity);
       c.roll = lockedState ?? { entity: e.entity, period: periodKey, reLocal, reTranslated, profitLocal, profitTranslated };
       states.push(c.roll);
 
       // The translation difference (CTA), from the exact figures; the cents it leaves, to rounding.
-      const cta = divHalfEven(-exactSum, TO_CENTS);
+      const total = exactSum.total();
+      const cta = exactToCents({ n: -total.n, d: total.d });
       const rounding = -(roundedSum + cta);
       const id = `${periodKey}/translation/${e.entity}`;
       if (cta !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'translation', entity: e.entity, counterparty: null, category: null, groupAccount: CTA, amount: cta, sources: `${e.entity}|*`, memo: `Translation difference ${e.currency} -> ${P}` });
@@ -447,7 +501,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       const beyond = translated.find((t) => !withinAmountLimit(t.local, AMOUNT_SCALE) || !withinAmountLimit(t.presentation, PRESENTATION_SCALE));
       if (beyond) {
         const local = !withinAmountLimit(beyond.local, AMOUNT_SCALE);
-        outOfBounds(`${e.name}, account ${beyond.sourceAccount}${local ? '' : ` at rate ${beyond.rate === null ? 'rolled' : figure(beyond.rate, RATE_SCALE)}`}`, local ? beyond.local : beyond.presentation, local ? AMOUNT_SCALE : PRESENTATION_SCALE, local ? e.currency! : P);
+        outOfBounds(`${e.name}, account ${beyond.sourceAccount}${local ? '' : ` at rate ${beyond.rate === null ? 'rolled' : `${beyond.indirect ? '1/' : ''}${figure(beyond.rate, RATE_SCALE)}`}`}`, local ? beyond.local : beyond.presentation, local ? AMOUNT_SCALE : PRESENTATION_SCALE, local ? e.currency! : P);
       } else if (!withinAmountLimit(cta, PRESENTATION_SCALE)) outOfBounds(`${e.name}'s translation difference`, cta, PRESENTATION_SCALE, P);
       if (overflow) return [];
       for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);

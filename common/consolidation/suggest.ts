@@ -1,5 +1,14 @@
-// Mapping suggestions for unmapped source accounts, each with its reason: the same code as a
-// group account, else the same name and type, else the closest name within the type.
+// Mapping suggestions for unmapped source accounts, each with its reason and its confidence.
+// A suggestion never crosses account types: a source account of a known type is only ever
+// suggested a group account of that type (an asset "Net assets" whose code happens to be the
+// group's "Property, plant and equipment" gets no suggestion from the code). In order:
+//   same code and type                 high    (the charts share their numbering)
+//   same name and type                 high
+//   closest name within the type       medium when at least STRONG_SIMILARITY alike, else low
+//                                      (nothing below MIN_SIMILARITY)
+//   a source account without a type    the same steps over every account, one level lower at
+//                                      most medium: its type cannot be checked
+// Accepting in bulk takes the BULK_CONFIDENCE ones only; the rest are left for review.
 import type { AccountType, GroupAccount } from './types';
 
 export interface SourceAccount {
@@ -8,11 +17,17 @@ export interface SourceAccount {
   name: string | null;
   type: AccountType | null;
 }
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+/** What accepting every suggestion at once takes. */
+export const BULK_CONFIDENCE: readonly Confidence[] = ['high'];
+
 export interface Suggestion {
   entity: string;
   sourceAccount: string;
   groupAccount: string;
   reason: string;
+  confidence: Confidence;
 }
 
 const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -34,22 +49,29 @@ export function similarity(a: string, b: string): number {
 
 /** Below this the closest name is no suggestion at all. */
 const MIN_SIMILARITY = 0.3;
+/** From this the closest name is a medium-confidence suggestion (below it, low). */
+export const STRONG_SIMILARITY = 0.6;
+
+const lower = (c: Confidence): Confidence => (c === 'high' ? 'medium' : 'low');
 
 export function suggestMappings(sources: SourceAccount[], chart: GroupAccount[]): Suggestion[] {
   const postable = chart.filter((a) => a.role === null || a.role === 'retained_earnings');
-  const byCode = new Map(postable.map((a) => [a.code, a]));
   const out: Suggestion[] = [];
   for (const s of sources) {
-    const same = byCode.get(s.account);
+    // Only the source's own type (every account when the source says none).
+    const candidates = s.type ? postable.filter((a) => a.type === s.type) : postable;
+    const typed = (c: Confidence) => (s.type ? c : lower(c));
+    const within = s.type ? ` within ${s.type}` : ' (the source account has no type)';
+    const suggest = (groupAccount: string, reason: string, confidence: Confidence) => out.push({ entity: s.entity, sourceAccount: s.account, groupAccount, reason, confidence: typed(confidence) });
+    const same = candidates.find((a) => a.code === s.account);
     if (same) {
-      out.push({ entity: s.entity, sourceAccount: s.account, groupAccount: same.code, reason: 'same code' });
+      suggest(same.code, s.type ? 'same code and type' : 'same code (the source account has no type)', 'high');
       continue;
     }
     if (!s.name) continue;
-    const candidates = s.type ? postable.filter((a) => a.type === s.type) : postable;
     const exact = candidates.find((a) => norm(a.name) === norm(s.name!));
     if (exact) {
-      out.push({ entity: s.entity, sourceAccount: s.account, groupAccount: exact.code, reason: s.type ? 'same name and type' : 'same name' });
+      suggest(exact.code, s.type ? 'same name and type' : 'same name (the source account has no type)', 'high');
       continue;
     }
     let best: { a: GroupAccount; score: number } | null = null;
@@ -57,7 +79,7 @@ export function suggestMappings(sources: SourceAccount[], chart: GroupAccount[])
       const score = similarity(s.name, a.name);
       if (!best || score > best.score) best = { a, score };
     }
-    if (best && best.score >= MIN_SIMILARITY) out.push({ entity: s.entity, sourceAccount: s.account, groupAccount: best.a.code, reason: `closest name${s.type ? ` within ${s.type}` : ''} (${Math.round(best.score * 100)} % alike)` });
+    if (best && best.score >= MIN_SIMILARITY) suggest(best.a.code, `closest name${within} (${Math.round(best.score * 100)} % alike)`, best.score >= STRONG_SIMILARITY ? 'medium' : 'low');
   }
   return out;
 }

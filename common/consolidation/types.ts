@@ -18,6 +18,25 @@ export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', '
 export type IcCategory = (typeof IC_CATEGORIES)[number];
 
 /**
+ * The roles whose accounts the engine cannot eliminate intercompany balances on: a source account
+ * mapped to the retained-earnings account is folded into the rolled-forward retained earnings
+ * (engine.ts, step 2), not translated as a line of its own, so an intercompany mark on it would be
+ * ignored. Such a mark is refused when saved (validate.ts checkMappings, checkChart's callers).
+ * Every other account, role or not, is translated line by line and its marks are eliminated.
+ */
+export const IC_UNMARKABLE_ROLES: readonly GroupRole[] = ['retained_earnings'];
+
+/**
+ * How a rate is quoted against the presentation currency (P) for an entity's currency (F):
+ *   direct    P per 1 F ("USD per EUR = 1.10"): presentation = local x rate
+ *   indirect  F per 1 P ("EUR per USD = 0.909090909091"): presentation = local / rate
+ * Stored as entered, with its direction; the engine divides by an indirect rate at the translated
+ * line, so the one rounding (half-even, to the cent) is the only one.
+ */
+export const QUOTES = ['direct', 'indirect'] as const;
+export type Quote = (typeof QUOTES)[number];
+
+/**
  * What an entity's trial_balance rows hold per month:
  *   balances   balance-sheet accounts at the month's end, income and expenses for the month
  *   movements  every account's movement in the month (balances are the running sum)
@@ -65,18 +84,22 @@ export interface MappingConfig {
   icCategory: IcCategory | null;
 }
 
-/** Rates to the presentation currency: presentation = local x rate (RATE_SCALE). */
+/** Rates to the presentation currency (RATE_SCALE): presentation = local x rate, or local / rate for an indirect quote. */
 export interface RateConfig {
   currency: string;
   period: string;
   closing: bigint;
   average: bigint;
+  /** Absent: direct. */
+  quote?: Quote;
 }
 
 export interface HistoricalRateConfig {
   entity: string;
   groupAccount: string;
   rate: bigint;
+  /** Absent: direct. */
+  quote?: Quote;
 }
 
 export interface ConsolidationSettings {
@@ -122,6 +145,8 @@ export interface TranslatedLine {
   rateKind: RateKind;
   /** RATE_SCALE; null for the rolled-forward retained earnings (a carried figure, not one rate). */
   rate: bigint | null;
+  /** Set (true) when `rate` is an indirect quote: the local amount was divided by it. */
+  indirect?: boolean;
   /** Cents of the presentation currency. */
   presentation: bigint;
 }

@@ -13,6 +13,10 @@ export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profi
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
 export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+/** How a rate is quoted: direct (presentation currency per unit, USD per EUR) or indirect (EUR per USD). */
+export const QUOTES = ['direct', 'indirect'] as const;
+/** How sure a mapping suggestion is (common/consolidation/suggest.ts); accepting in bulk takes the high ones. */
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export const CHECK_STATUSES = ['ok', 'blocked'] as const;
 /** What a run says of each period: consolidated (ok), blocked, or left alone because it is locked. */
 export const RUN_PERIOD_STATUSES = ['ok', 'blocked', 'locked'] as const;
@@ -95,7 +99,7 @@ export const mappingRowSchema = z.object({
   /** How the mapping was made ("set by hand", "suggested: same code"). */
   reason: z.string().nullable(),
   /** For an unmapped account: the group account it most likely belongs to, and why. */
-  suggestion: z.object({ groupAccount: z.string(), groupAccountName: z.string().nullable(), reason: z.string() }).nullable(),
+  suggestion: z.object({ groupAccount: z.string(), groupAccountName: z.string().nullable(), reason: z.string(), confidence: z.enum(CONFIDENCES) }).nullable(),
 });
 
 /** GET /consolidation/{orgId}/mappings */
@@ -110,6 +114,8 @@ export const rateSchema = z.object({
   period,
   closing: z.string(),
   average: z.string(),
+  /** As entered: closing and average are quoted this way. */
+  quote: z.enum(QUOTES),
   source: z.string(),
   updated_by: z.string().nullable(),
   updated_at: z.string().nullable(),

@@ -54,7 +54,7 @@ export async function generateGroup(file, entities, months, ACCOUNTS) {
         map.run(`E${e}`, `A${a}`, a === 540 ? '3100' : `G${a}`, ic ? `E${(e + 1) % entities}` : null, ic ? 'receivable_payable' : null);
       }
     }
-    const rate = w.prepare("insert into fx_rates values (?, ?, ?, ?, 'user', null, null)");
+    const rate = w.prepare("insert into fx_rates (currency, period, closing, average, source, updated_by, updated_at) values (?, ?, ?, ?, 'user', null, null)");
     for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of periods.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
   })();
   w.close();

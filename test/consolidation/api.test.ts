@@ -55,9 +55,9 @@ describe('setting a group up and consolidating it', () => {
   it('suggests mappings with their reason and accepts them in bulk', async () => {
     const before = await api('get', `/consolidation/${orgID}/mappings?unmapped=true`);
     expect(before.body.data.unmapped).toBe(11);
-    expect(before.body.data.mappings[0].suggestion).toEqual({ groupAccount: '1000', groupAccountName: 'Cash and cash equivalents', reason: 'same code' });
+    expect(before.body.data.mappings[0].suggestion).toEqual({ groupAccount: '1000', groupAccountName: 'Cash and cash equivalents', reason: 'same code and type', confidence: 'high' });
     const accepted = await api('post', `/consolidation/${orgID}/mappings/accept-suggestions`).send({});
-    expect(accepted.body.data.saved).toBe(11);
+    expect([accepted.body.message, accepted.body.data]).toEqual(['11 suggestions accepted', { saved: 11, left: 0, suggested: 0 }]);
     expect((await api('get', `/consolidation/${orgID}/mappings?unmapped=true`)).body.data.unmapped).toBe(0);
   });
 
@@ -78,8 +78,8 @@ describe('setting a group up and consolidating it', () => {
     }
     expect(answers).toEqual([
       ['a mapping CSV naming unknown accounts', 400, `Mappings not saved: Row 2: account "9999" is not in S's trial balance`],
-      ['a rate of zero', 400, 'Rates not saved: Row 1: the closing rate must be a positive number below 1,000,000,000 with at most 10 decimals (got "0")'],
-      ['a negative rate', 400, 'Rates not saved: Row 1: the closing rate must be a positive number below 1,000,000,000 with at most 10 decimals (got "-1.2")'],
+      ['a rate of zero', 400, 'Rates not saved: Row 1: the closing rate must be more than 0 (got "0")'],
+      ['a negative rate', 400, 'Rates not saved: Row 1: the closing rate must be positive (got "-1.2")'],
       ['a rate file with an unknown currency', 400, 'Rates not saved: Row 2: "XYZ" is not an ISO 4217 currency code'],
       ['a cycle in the entity tree', 400, 'Entity Parent not saved: Entity Parent cannot be its own parent'],
       ['ownership over 100 %', 400, 'Entity Sub not saved: ownership must be more than 0 % and at most 100 % (got "150")'],
@@ -202,17 +202,16 @@ describe('setting a group up and consolidating it', () => {
 });
 
 describe('absurd and oversized input (issue 32 section 5)', () => {
-  const RULE = 'a positive number below 1,000,000,000 with at most 10 decimals';
   const csv = (path: string, body: string) => api('post', `/consolidation/${orgID}/${path}/import`).set('Content-Type', 'text/csv').send(body);
   const oneRate = (closing: string) => ({ rates: [{ currency: 'EUR', period: '2026-01', closing, average: '1.15' }] });
 
-  it('refuses a rate beyond the bounds by JSON and by CSV, naming the bounds; rates such as 15,000 and 0.0000123457 pass', async () => {
+  it('refuses a rate beyond the bounds by JSON and by CSV, naming the bound; rates such as 15,000 and 0.0000123457 pass', async () => {
     const before = await state();
     const cases: [string, request.Test][] = [
       ['1e15 by JSON', api('put', `/consolidation/${orgID}/rates`).send(oneRate('1000000000000000'))],
       ['5,000 digits by JSON', api('put', `/consolidation/${orgID}/rates`).send(oneRate('1'.repeat(5000)))],
       ['1e9 by CSV', csv('rates', 'currency,period,closing,average\nEUR,2026-01,1.2,1000000000\n')],
-      ['11 decimals', api('put', `/consolidation/${orgID}/rates`).send(oneRate('0.00001234567'))],
+      ['13 decimals', api('put', `/consolidation/${orgID}/rates`).send(oneRate('0.0000123456789'))],
       ['a historical rate of 1e15', api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1000000000000000' }] })],
     ];
     const answers = [];
@@ -221,11 +220,11 @@ describe('absurd and oversized input (issue 32 section 5)', () => {
       answers.push([what, res.status, res.body.message]);
     }
     expect(answers).toEqual([
-      ['1e15 by JSON', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "1000000000000000")`],
-      ['5,000 digits by JSON', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "${'1'.repeat(40)}..." (5,000 characters))`],
-      ['1e9 by CSV', 400, `Rates not saved: Row 1: the average rate must be ${RULE} (got "1000000000")`],
-      ['11 decimals', 400, `Rates not saved: Row 1: the closing rate must be ${RULE} (got "0.00001234567")`],
-      ['a historical rate of 1e15', 400, `Historical rates not saved: Row 1: the rate must be ${RULE} (got "1000000000000000")`],
+      ['1e15 by JSON', 400, 'Rates not saved: Row 1: the closing rate must be below 1,000,000,000 (got "1000000000000000")'],
+      ['5,000 digits by JSON', 400, `Rates not saved: Row 1: the closing rate must be below 1,000,000,000 (got "${'1'.repeat(40)}..." (5,000 characters))`],
+      ['1e9 by CSV', 400, 'Rates not saved: Row 1: the average rate must be below 1,000,000,000 (got "1000000000")'],
+      ['13 decimals', 400, 'Rates not saved: Row 1: the closing rate has 13 decimals: at most 12 decimals (got "0.0000123456789")'],
+      ['a historical rate of 1e15', 400, 'Historical rates not saved: Row 1: the rate must be below 1,000,000,000 (got "1000000000000000")'],
     ]);
     expect((await state()).rates).toEqual(before.rates);
     const fine = await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'VND', period: '2026-01', closing: '15000', average: '999999999.9999999999' }, { currency: 'IDR', period: '2026-01', closing: '0.0000123457', average: '0.0000000001' }] });
@@ -309,6 +308,152 @@ describe('absurd and oversized input (issue 32 section 5)', () => {
       expect(locked.body.message).toBe('Nothing to consolidate: every month from 2026-01 to 2026-01 is locked. Unlock a month to consolidate it again.');
     } finally {
       await api('delete', `/consolidation/${orgID}/locks/2026-01`);
+    }
+  });
+});
+
+describe('input the consolidation must not misread (issue 29, sections 3 and 4)', () => {
+  const csv = (path: string, body: string) => api('post', `/consolidation/${orgID}/${path}/import`).set('Content-Type', 'text/csv').send(body);
+  const entityS = (ownership: string, extra: Record<string, unknown> = {}) => api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub', currency: 'EUR', ownership, parent: 'P', included: true, basis: 'balances', ...extra });
+  const MARK = `S's account "3100" is marked intercompany but mapped to 3100 Retained earnings, which has the role retained_earnings: the consolidation rolls that account forward and cannot eliminate on it; map the account elsewhere or remove the mark`;
+  const DOUBT =
+    'Rates not saved: Row 1: JPY per USD or USD per JPY? The closing rate "149.5" for 2026-04 is more than 5 times away from 2026-03\'s 0.0067 USD per JPY: send it with "quote": "direct" if it is USD per JPY, "indirect" if it is JPY per USD';
+
+  it('refuses each bad input with a message naming its fault, and changes nothing', async () => {
+    await csv('rates', RATES_CSV);
+    // March's yen as USD per JPY; April's then typed as JPY per USD, without saying so.
+    expect((await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'JPY', period: '2026-03', closing: '0.0067', average: '0.0068' }] })).status).toBe(200);
+    const before = await state();
+    const cases: [string, request.Test][] = [
+      ['13 decimals by JSON', api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.1234567890123', average: '1.15' }] })],
+      ['13 decimals by CSV', csv('rates', 'currency,period,closing,average\nEUR,2026-01,1.2,1.1500000000001\n')],
+      ['a quote that is neither', api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.2', average: '1.15', quote: 'sideways' }] })],
+      ['a quote column that is neither', csv('rates', 'currency,period,closing,average,quote\nEUR,2026-01,1.2,1.15,backwards\n')],
+      ['an indirect quote whose inverse is 10^9', api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '0.000000001', average: '0.9', quote: 'indirect' }] })],
+      ['JPY per USD sent without its quote by JSON', api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'JPY', period: '2026-04', closing: '149.5', average: '0.0068' }] })],
+      ['JPY per USD sent without its quote by CSV', csv('rates', 'currency,period,closing,average\nJPY,2026-04,149.5,0.0068\n')],
+      ['a historical rate with 13 decimals', api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'S', groupAccount: '3000', rate: '1.1000000000001' }] })],
+      ['ownership 0.75 without its unit', entityS('0.75')],
+      ['ownership 1 without its unit', entityS('1')],
+      ['ownership 75 as a fraction', entityS('75', { ownershipUnit: 'fraction' })],
+      ['an ownership unit that is neither', entityS('75', { ownershipUnit: 'per mille' })],
+      ['an intercompany mark on retained earnings by JSON', api('put', `/consolidation/${orgID}/mappings`).send({ mappings: [{ entity: 'S', sourceAccount: '3100', groupAccount: '3100', icCounterparty: 'P', icCategory: 'investment_equity' }] })],
+      ['an intercompany mark on retained earnings by CSV', csv('mappings', 'entity,source_account,group_account,ic_counterparty,ic_category\nS,3100,3100,P,investment_equity\n')],
+    ];
+    const answers = [];
+    for (const [what, call] of cases) {
+      const res = await call;
+      answers.push([what, res.status, res.body.errors?.[0]?.msg ?? res.body.message]);
+    }
+    const QUOTE = 'The quote is direct (presentation currency per unit, e.g. USD per EUR) or indirect (e.g. EUR per USD)';
+    expect(answers).toEqual([
+      ['13 decimals by JSON', 400, 'Rates not saved: Row 1: the closing rate has 13 decimals: at most 12 decimals (got "1.1234567890123")'],
+      ['13 decimals by CSV', 400, 'Rates not saved: Row 1: the average rate has 13 decimals: at most 12 decimals (got "1.1500000000001")'],
+      ['a quote that is neither', 400, QUOTE],
+      ['a quote column that is neither', 400, `Rates not imported: Row 1 (quote): ${QUOTE}`],
+      ['an indirect quote whose inverse is 10^9', 400, 'Rates not saved: Row 1: the closing rate as an indirect quote must be above 0.000000001: its inverse must be below 1,000,000,000 (got "0.000000001")'],
+      ['JPY per USD sent without its quote by JSON', 400, DOUBT],
+      ['JPY per USD sent without its quote by CSV', 400, DOUBT],
+      ['a historical rate with 13 decimals', 400, 'Historical rates not saved: Row 1: the rate has 13 decimals: at most 12 decimals (got "1.1000000000001")'],
+      ['ownership 0.75 without its unit', 400, 'Entity Sub not saved: ownership is a percentage (75 for 75 %), so "0.75" would be 0.75 %: for 75 % send 75; for 0.75 % send it with "ownershipUnit": "percent"'],
+      ['ownership 1 without its unit', 400, 'Entity Sub not saved: ownership is a percentage (75 for 75 %), so "1" would be 1 %: for 100 % send 100; for 1 % send it with "ownershipUnit": "percent"'],
+      ['ownership 75 as a fraction', 400, 'Entity Sub not saved: ownership must be more than 0 and at most 1 as a fraction (0.75 for 75 %), with at most 12 decimals (got "75")'],
+      ['an ownership unit that is neither', 400, 'The ownership unit is percent (75 for 75 %) or fraction (0.75 for 75 %)'],
+      ['an intercompany mark on retained earnings by JSON', 400, `Mappings not saved: Row 1: ${MARK}`],
+      ['an intercompany mark on retained earnings by CSV', 400, `Mappings not saved: Row 1: ${MARK}`],
+    ]);
+    // A group chart that would put an intercompany-marked account on the retained-earnings role.
+    const chart = (await api('get', `/consolidation/${orgID}/accounts`)).body.data.accounts as { code: string; role: string | null }[];
+    const moved = chart.map((a) => (a.code === '3100' ? { ...a, role: null } : a.code === '2050' ? { ...a, role: 'retained_earnings' } : a));
+    const refusedChart = await api('put', `/consolidation/${orgID}/accounts`).send({ accounts: moved });
+    expect([refusedChart.status, refusedChart.body.message]).toEqual([
+      400,
+      `Group chart not saved: S's account "2000" is marked intercompany but mapped to 2050 Intercompany payables, which has the role retained_earnings: the consolidation rolls that account forward and cannot eliminate on it; map the account elsewhere or remove the mark`,
+    ]);
+    const after = await state();
+    expect(after).toEqual(before);
+    expect((await api('get', `/consolidation/${orgID}/historical-rates`)).body.data.rates).toMatchObject([{ entity: 'S', group_account: '3000', rate: '1.1', quote: 'direct' }]);
+  });
+
+  it('takes ownership 0.75 % with its unit, and 0.75 as a fraction for 75 %; stores the percent', async () => {
+    const ownershipOfS = async () => ((await api('get', `/consolidation/${orgID}`)).body.data.entities as { entity: string; ownership: string }[]).find((e) => e.entity === 'S')!.ownership;
+    expect((await entityS('0.75', { ownershipUnit: 'percent' })).status).toBe(200);
+    expect(await ownershipOfS()).toBe('0.75');
+    expect((await entityS('0.8', { ownershipUnit: 'fraction' })).status).toBe(200);
+    expect(await ownershipOfS()).toBe('80');
+    expect((await entityS('80')).status).toBe(200);
+    expect(await ownershipOfS()).toBe('80');
+  });
+
+  it('stores rates as entered with their quote; an indirect 12-decimal quote consolidates the worked example to the same cents', async () => {
+    // January's rates as EUR per USD to 12 decimals: closing 0.833333333333 (1 / 1.2 cut), average
+    // 0.869565217391 (1 / 1.15 cut). S's lines divided by them, exactly, then rounded once:
+    //   cash 1,000 / 0.833333333333 = 1,200.00000000048   -> 1,200.00
+    //   payable -400 / 0.833333333333 = -480.000000000192 -> -480.00
+    //   revenue -300 / 0.869565217391 = -345.00000000012  -> -345.00
+    //   expenses 200 / 0.869565217391 = 230.00000000008   -> 230.00
+    //   capital -500 x 1.10 (historical, direct)          -> -550.00
+    // exact sum 55.00000000024775 -> CTA -55.00: January's figures of the worked example, to the cent
+    // (cash 1,200.00; capital -550.00, NCI 110.00; CTA -55.00, NCI 11.00; NCI -144.00; NCI profit 23.00).
+    const saved = await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '0.833333333333', average: '0.869565217391', quote: 'indirect' }] });
+    expect(saved.status).toBe(200);
+    // 12-decimal direct quotes, and April's yen as JPY per USD, said: taken.
+    const more = await csv('rates', 'currency,period,closing,average,quote\nJPY,2026-04,149.5,147.25,indirect\nCHF,2026-01,1.123456789012,1.098765432109,\n');
+    expect(more.body.data.saved).toBe(2);
+    const rates = (await api('get', `/consolidation/${orgID}/rates`)).body.data.rates as Record<string, string>[];
+    expect(rates.map((r) => [r.currency, r.period, r.closing, r.average, r.quote])).toEqual([
+      ['CHF', '2026-01', '1.123456789012', '1.098765432109', 'direct'],
+      ['EUR', '2026-01', '0.833333333333', '0.869565217391', 'indirect'],
+      ['EUR', '2026-02', '1.25', '1.22', 'direct'],
+      ['EUR', '2026-03', '1.18', '1.21', 'direct'],
+      ['IDR', '2026-01', '0.0000123457', '0.0000000001', 'direct'],
+      ['JPY', '2026-03', '0.0067', '0.0068', 'direct'],
+      ['JPY', '2026-04', '149.5', '147.25', 'indirect'],
+      ['VND', '2026-01', '15000', '999999999.9999999999', 'direct'],
+    ]);
+    try {
+      expect((await api('post', `/consolidation/${orgID}/run`).send({ from: '2026-01', to: '2026-01' })).body.data).toMatchObject({ periods: 1, blocked: 0 });
+      const jan = (await api('get', `/consolidation/${orgID}/results?period=2026-01`)).body.data;
+      const row = (code: string) => jan.rows.find((r: { groupAccount: string }) => r.groupAccount === code);
+      expect(row('1000')).toMatchObject({ entities: { P: '5600.00', S: '1200.00' }, consolidated: '6800.00' });
+      expect(row('3000')).toMatchObject({ entities: { P: '-5000.00', S: '-550.00' }, nci: '110.00', consolidated: '-5440.00' });
+      expect(row('3200')).toMatchObject({ entities: { P: '0.00', S: '-55.00' }, nci: '11.00', consolidated: '-44.00' });
+      expect(row('3300')).toMatchObject({ nci: '-144.00', consolidated: '-144.00' });
+      expect(row('8900')).toMatchObject({ nci: '23.00', consolidated: '23.00' });
+      expect(jan.check).toMatchObject({ status: 'ok', tbNet: '0.00', assets: '6800.00', liabilitiesAndEquity: '6800.00' });
+      const d = (await api('get', `/consolidation/${orgID}/drilldown?period=2026-01&groupAccount=1000&entity=S`)).body.data;
+      expect(d.lines.map((l: Record<string, string>) => [l.sourceAccount, l.localAmount, l.rateKind, l.rate, l.presentationAmount])).toEqual([['1000', '1000.0000', 'closing', '1/0.833333333333', '1200.00']]);
+    } finally {
+      await csv('rates', RATES_CSV);
+      await api('post', `/consolidation/${orgID}/run`).send({});
+    }
+  });
+
+  it('accepts in bulk only the confident suggestions, never across account types, and says how many it left', async () => {
+    const org = await Organization.findById(orgID).lean();
+    const conn = { orgId: orgID, databaseName: org!.onboarding!.databaseName! };
+    // Three new source accounts of S (zero amounts): an equity "Net assets" with PP&E's code 1500, a
+    // liability named almost like "Trade payables", and "Accrued liabilities" with its group code.
+    const line = (account_code: string, account_name: string, account_type: string) => ({ entity: 'S', source: 'csv', period: '2026-03', account_code, account_name, account_type, debit: 0, credit: 0, net: 0, currency: 'EUR' });
+    await withOrgDatabase(stack.config, conn, ({ db }) => db.insertInto('trial_balance').values([line('1500', 'Net assets', 'equity'), line('2999', 'Trade payable', 'liability'), line('2100', 'Accrued liabilities', 'liability')]).execute());
+    try {
+      const open = (await api('get', `/consolidation/${orgID}/mappings?unmapped=true&entity=S`)).body.data;
+      expect(open.mappings.map((m: { sourceAccount: string; suggestion: { groupAccount: string; confidence: string } | null }) => [m.sourceAccount, m.suggestion?.groupAccount ?? null, m.suggestion?.confidence ?? null])).toEqual([
+        ['1500', null, null], // equity: nothing of its type is like "Net assets"; never PP&E (an asset)
+        ['2100', '2100', 'high'],
+        ['2999', '2000', 'medium'],
+      ]);
+      const accepted = await api('post', `/consolidation/${orgID}/mappings/accept-suggestions`).send({ entity: 'S' });
+      expect([accepted.body.message, accepted.body.data]).toEqual(['1 suggestion accepted; 2 left to review (1 with a suggestion not confident enough to take in bulk)', { saved: 1, left: 2, suggested: 1 }]);
+      const left = (await api('get', `/consolidation/${orgID}/mappings?unmapped=true&entity=S`)).body.data;
+      expect(left.mappings.map((m: { sourceAccount: string }) => m.sourceAccount)).toEqual(['1500', '2999']);
+      const mapped = (await api('get', `/consolidation/${orgID}/mappings?entity=S`)).body.data.mappings.find((m: { sourceAccount: string }) => m.sourceAccount === '2100');
+      expect(mapped).toMatchObject({ groupAccount: '2100', reason: 'suggested: same code and type' });
+    } finally {
+      await withOrgDatabase(stack.config, conn, async ({ db }) => {
+        await db.deleteFrom('trial_balance').where('entity', '=', 'S').where('account_code', 'in', ['1500', '2999', '2100']).execute();
+        await db.deleteFrom('group_account_mappings').where('entity', '=', 'S').where('source_account', 'in', ['1500', '2999', '2100']).execute();
+      });
     }
   });
 });

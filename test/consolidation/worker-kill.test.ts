@@ -71,7 +71,7 @@ function seed(file: string) {
           map.run(`E${e}`, `A${a}`, a === 270 ? '3100' : `G${a}`, ic ? `E${(e + 1) % ENTITIES}` : null, ic ? 'receivable_payable' : null);
         }
       }
-      const rate = db.prepare("insert into fx_rates values (?, ?, ?, ?, 'user', null, null)");
+      const rate = db.prepare("insert into fx_rates (currency, period, closing, average, source, updated_by, updated_at) values (?, ?, ?, ?, 'user', null, null)");
       for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of months.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
     })();
   } finally {

@@ -8,11 +8,11 @@
 import { sql, type Kysely } from 'kysely';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
-import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, toStored } from '../../common/consolidation/decimal';
+import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, rateText, toStored } from '../../common/consolidation/decimal';
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
-import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
+import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_TYPES } from '../../common/consolidation/types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -49,8 +49,9 @@ export const CONFIG_TABLES: Record<string, TableDef> = {
     key: ['entity', 'source_account'],
     indexes: [['group_account']],
   },
-  fx_rates: { columns: [['currency', 'key'], ['period', 'key'], ['closing', 'key'], ['average', 'key'], ['source', 'key'], ...audit()], key: ['currency', 'period'] },
-  fx_historical_rates: { columns: [['entity', 'key'], ['group_account', 'key'], ['rate', 'key'], ...audit()], key: ['entity', 'group_account'] },
+  // Rates are text, as entered (up to RATE_SCALE decimals), with their quote: 'direct' (null in rows from before it) or 'indirect'.
+  fx_rates: { columns: [['currency', 'key'], ['period', 'key'], ['closing', 'key'], ['average', 'key'], ['source', 'key'], ...audit(), ['quote', 'key', 'null']], key: ['currency', 'period'] },
+  fx_historical_rates: { columns: [['entity', 'key'], ['group_account', 'key'], ['rate', 'key'], ...audit(), ['quote', 'key', 'null']], key: ['entity', 'group_account'] },
   consolidation_period_locks: { columns: [['period', 'key'], ['locked_by', 'text'], ['locked_at', 'key']], key: ['period'] },
   consolidation_audit: { columns: [['at', 'key'], ['user_id', 'key', 'null'], ['user_name', 'text', 'null'], ['action', 'key'], ['detail', 'long']], indexes: [['at']] },
 };
@@ -129,6 +130,17 @@ export async function ensureConsolidationSchema(db: Db, dialect: OrgDialect): Pr
   if (have.has(ENTITY_COLUMNS_VIEW) && !views.has(ENTITY_COLUMNS_VIEW)) await db.schema.dropTable(ENTITY_COLUMNS_VIEW).execute();
   if (!views.has(ENTITY_COLUMNS_VIEW)) await sql.raw(entityColumnsView(dialect)).execute(db);
   if (!have.has('group_accounts')) await insertChunked(db, dialect, 'group_accounts', DEFAULT_GROUP_CHART.map((a, i) => accountRow(a, i)));
+  await addNewColumns(db, dialect);
+}
+
+/** Nullable columns a settings table gained after it was made (the rates' quote), added where missing. */
+async function addNewColumns(db: Db, dialect: OrgDialect): Promise<void> {
+  const tables = new Map((await db.introspection.getTables()).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+  for (const [name, def] of Object.entries(CONFIG_TABLES)) {
+    const cols = tables.get(name);
+    if (!cols) continue;
+    for (const [col, type, nullable] of def.columns) if (nullable && !cols.has(col)) await db.schema.alterTable(name).addColumn(col, sql.raw(typeOf(dialect, type))).execute();
+  }
 }
 
 export function accountRow(a: GroupAccount, sort: number) {
@@ -228,12 +240,13 @@ export async function readConfig(db: Db): Promise<ConsolidationConfig> {
     readEntities(db),
     readChart(db),
     db.selectFrom('group_account_mappings').select(['entity', 'source_account', 'group_account', 'ic_counterparty', 'ic_category']).execute(),
-    db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average']).execute(),
-    db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate']).execute(),
+    db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'quote']).execute(),
+    db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate', 'quote']).execute(),
   ]);
   const mappings: MappingConfig[] = (mappingRows as Record<string, string | null>[]).map((r) => ({ entity: r.entity!, sourceAccount: r.source_account!, groupAccount: r.group_account!, icCounterparty: r.ic_counterparty ?? null, icCategory: (r.ic_category as IcCategory | null) ?? null }));
-  const rates: RateConfig[] = (rateRows as Record<string, string>[]).map((r) => ({ currency: r.currency!, period: r.period!, closing: parseDecimal(r.closing!, RATE_SCALE) ?? 0n, average: parseDecimal(r.average!, RATE_SCALE) ?? 0n }));
-  const historical: HistoricalRateConfig[] = (histRows as Record<string, string>[]).map((r) => ({ entity: r.entity!, groupAccount: r.group_account!, rate: parseDecimal(r.rate!, RATE_SCALE) ?? 0n }));
+  const quote = (q: string | null | undefined): { quote?: Quote } => (q === 'indirect' ? { quote: 'indirect' } : {});
+  const rates: RateConfig[] = (rateRows as Record<string, string>[]).map((r) => ({ currency: r.currency!, period: r.period!, closing: parseDecimal(r.closing!, RATE_SCALE) ?? 0n, average: parseDecimal(r.average!, RATE_SCALE) ?? 0n, ...quote(r.quote) }));
+  const historical: HistoricalRateConfig[] = (histRows as Record<string, string>[]).map((r) => ({ entity: r.entity!, groupAccount: r.group_account!, rate: parseDecimal(r.rate!, RATE_SCALE) ?? 0n, ...quote(r.quote) }));
   return { settings, entities: entities.map(entityConfigOf), accounts, mappings, rates, historical };
 }
 
@@ -330,7 +343,7 @@ export class OutputWriter {
     await this.org.insertRows(
       'consolidation_translated_lines' + this.suffix,
       TRANSLATED_COLUMNS,
-      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : formatTrim(t.rate, RATE_SCALE), amt(t.presentation)]),
+      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : rateText(t.rate, t.indirect), amt(t.presentation)]),
     );
   }
 

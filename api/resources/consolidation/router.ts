@@ -49,7 +49,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, 'Consolidation settings saved');
   });
 
-  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is \'percent\' (0.75 = 0.75 %) or \'fraction\' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.saveEntity(db, who(req), (req.params as { entity: string }).entity, req.body));
     ok(res, 'Entity saved');
   });
@@ -57,7 +57,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Group chart fetched', { accounts: await orgDb(req, ({ db }) => readChart(db)) });
   });
-  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
@@ -71,16 +71,17 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `Group chart imported: ${accounts.length} accounts`, { accounts: accounts.length });
   });
 
-  route(router, 'get', '/:orgId/mappings', { tag, summary: 'Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason } (same code, same name and type, closest name within the type). data { mappings, total, unmapped, page, pageSize, pages }' }, any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/mappings', { tag, summary: 'Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason, confidence (high | medium | low) }, never of another account type than the source account (same code and type, same name and type: high; closest name within the type: medium from 60 % alike, else low; one level lower for a source account without a type). data { mappings, total, unmapped, page, pageSize, pages }' }, any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
     ok(res, 'Mappings fetched', await orgDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
   });
-  route(router, 'put', '/:orgId/mappings', { tag, summary: 'Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories; nothing saved then', body: BODY_LIMITS.mappings }, any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/mappings', { tag, summary: 'Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories, and an intercompany mark on an account mapped to the retained-earnings role (the engine rolls it forward and cannot eliminate on it); nothing saved then', body: BODY_LIMITS.mappings }, any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveMappings(db, dialect, who(req), req.body.mappings));
     ok(res, `${n} mapping${n === 1 ? '' : 's'} saved`, { saved: n });
   });
-  route(router, 'post', '/:orgId/mappings/accept-suggestions', { tag, summary: 'Accept every suggestion for the unmapped accounts (of one entity with { entity }); data.saved' }, any, validate({ params: s.orgParams, body: s.acceptBody }), async (req, res) => {
-    const n = await orgDb(req, ({ db, dialect }) => svc.acceptSuggestions(db, dialect, who(req), req.body.entity));
-    ok(res, `${n} suggestion${n === 1 ? '' : 's'} accepted`, { saved: n });
+  route(router, 'post', '/:orgId/mappings/accept-suggestions', { tag, summary: 'Accept the high-confidence suggestions for the unmapped accounts (of one entity with { entity }); data { saved, left (unmapped accounts left to review), suggested (of them, with a less confident suggestion) }' }, any, validate({ params: s.orgParams, body: s.acceptBody }), async (req, res) => {
+    const r = await orgDb(req, ({ db, dialect }) => svc.acceptSuggestions(db, dialect, who(req), req.body.entity));
+    const review = r.left ? `; ${r.left} left to review${r.suggested ? ` (${r.suggested} with a suggestion not confident enough to take in bulk)` : ''}` : '';
+    ok(res, `${r.saved} suggestion${r.saved === 1 ? '' : 's'} accepted${review}`, r);
   });
   route(router, 'get', '/:orgId/mappings/export', { tag, summary: 'Mappings as CSV (entity, source_account, group_account, ic_counterparty, ic_category); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
     // The CSV type and file name only once the CSV is there: a failure (403, 404) answers JSON.
@@ -93,22 +94,22 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `Mappings imported: ${n}`, { saved: n });
   });
 
-  route(router, 'get', '/:orgId/rates', { tag, summary: 'Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, source, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/rates', { tag, summary: 'Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, quote (direct | indirect), source, updated_by, updated_at }], as entered' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Rates fetched', { rates: await orgDb(req, ({ db }) => svc.listRates(db)) });
   });
-  route(router, 'put', '/:orgId/rates', { tag, summary: 'Save closing and average rates (presentation = local x rate) per currency and month. 400 for a rate of zero or below, an unknown currency code or a bad month; nothing saved then', body: BODY_LIMITS.rates }, any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/rates', { tag, summary: 'Save closing and average rates per currency and month, at most 12 decimals, below 1,000,000,000, with quote \'direct\' (default: presentation currency per unit, presentation = local x rate) or \'indirect\' (units per presentation currency, presentation = local / rate). 400 naming each fault (zero or below, more than 12 decimals, too large, an unknown currency code or a bad month), and asking \'EUR per USD or USD per EUR?\' for a row without its quote more than 5 times away from the latest earlier month\'s rate; nothing saved then', body: BODY_LIMITS.rates }, any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), req.body.rates));
     ok(res, `${n} rate${n === 1 ? '' : 's'} saved`, { saved: n });
   });
-  route(router, 'post', '/:orgId/rates/import', { tag, summary: 'Save rates from a CSV (text/csv with currency, period, closing, average); checked as the JSON form', body: { ...BODY_LIMITS.ratesCsv, csv: true, content: csvBody('currency, period, closing, average') } }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'post', '/:orgId/rates/import', { tag, summary: 'Save rates from a CSV (text/csv with currency, period, closing, average and optionally quote); checked as the JSON form', body: { ...BODY_LIMITS.ratesCsv, csv: true, content: csvBody('currency, period, closing, average') } }, any, validate({ params: s.orgParams }), async (req, res) => {
     const rows = svc.ratesFromCsv(String(req.body ?? ''));
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), rows, 'rates.import'));
     ok(res, `Rates imported: ${n}`, { saved: n });
   });
-  route(router, 'get', '/:orgId/historical-rates', { tag, summary: 'Historical rates of equity accounts: data.rates [{ entity, group_account, rate, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/historical-rates', { tag, summary: 'Historical rates of equity accounts: data.rates [{ entity, group_account, rate, quote, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Historical rates fetched', { rates: await orgDb(req, ({ db }) => svc.listHistorical(db)) });
   });
-  route(router, 'put', '/:orgId/historical-rates', { tag, summary: "Save historical rates for equity accounts per entity and group account (without one, the closing rate of the entity's first period is used and the run says so)", body: BODY_LIMITS.historicalRates }, any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/historical-rates', { tag, summary: "Save historical rates for equity accounts per entity and group account, with an optional quote as for rates (without one, the closing rate of the entity's first period is used and the run says so)", body: BODY_LIMITS.historicalRates }, any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveHistorical(db, dialect, who(req), req.body.rates));
     ok(res, 'Historical rates saved');
   });

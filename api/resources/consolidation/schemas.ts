@@ -1,7 +1,7 @@
 // Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
 import { z } from 'zod';
-import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS } from '../../../common/consolidation/types';
-import { PERIOD_RE } from '../../../common/consolidation/validate';
+import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, QUOTES } from '../../../common/consolidation/types';
+import { OWNERSHIP_UNITS, PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
 import type { BodyLimit } from '../../lib/route';
 
@@ -18,6 +18,8 @@ const decimalText = z.union([z.string(), z.number()]).transform((v) => String(v)
 const key = z.string().trim().min(1).max(200, 'An entity or source account has at most 200 characters');
 const groupCode = z.string().trim().min(1).max(40, 'A group account code has at most 40 characters');
 const icCategory = z.enum(IC_CATEGORIES, { errorMap: () => ({ message: `The intercompany category is one of ${IC_CATEGORIES.join(', ')}` }) });
+// direct: presentation currency per 1 unit of the entity's ("USD per EUR"); indirect: the entity's currency per 1 presentation unit ("EUR per USD").
+const quote = z.enum(QUOTES, { errorMap: () => ({ message: 'The quote is direct (presentation currency per unit, e.g. USD per EUR) or indirect (e.g. EUR per USD)' }) }).optional();
 
 export const orgParams = z.object({ orgId: orgIdSchema });
 export const entityParams = z.object({ orgId: orgIdSchema, entity: key });
@@ -34,7 +36,9 @@ export const settingsBody = z.object({
 export const entityBody = z.object({
   name: z.string().trim().min(1).max(200),
   currency: z.string().regex(/^[A-Z]{3}$/, 'A currency is a 3-letter ISO 4217 code').nullable(),
+  /** A percent: 75 for 75 %. A value above 0 and at most 1 needs ownershipUnit (validate.ts ownershipPercent). */
   ownership: decimalText,
+  ownershipUnit: z.enum(OWNERSHIP_UNITS, { errorMap: () => ({ message: 'The ownership unit is percent (75 for 75 %) or fraction (0.75 for 75 %)' }) }).optional(),
   parent: key.nullable(),
   included: z.boolean(),
   basis: z.enum(AMOUNT_BASES),
@@ -66,9 +70,9 @@ export const mappingsQuery = z.object({
 });
 export const acceptBody = z.object({ entity: key.optional() });
 
-export const rateSchema = z.object({ currency: z.string().trim().max(3, 'A currency is a 3-letter ISO 4217 code'), period, closing: decimalText, average: decimalText });
+export const rateSchema = z.object({ currency: z.string().trim().max(3, 'A currency is a 3-letter ISO 4217 code'), period, closing: decimalText, average: decimalText, quote });
 export const ratesBody = z.object({ rates: z.array(rateSchema).min(1).max(MAX_ROWS) });
-export const historicalSchema = z.object({ entity: key, groupAccount: groupCode, rate: decimalText });
+export const historicalSchema = z.object({ entity: key, groupAccount: groupCode, rate: decimalText, quote });
 export const historicalBody = z.object({ rates: z.array(historicalSchema).min(1).max(MAX_ROWS) });
 
 export const runBody = z.object({ from: period.optional(), to: period.optional() }).refine((b) => !b.from || !b.to || b.from <= b.to, 'from must not be after to');

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { AMOUNT_LIMIT_TEXT, formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, withinAmountLimit } from '../../../common/consolidation/decimal';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
-import { suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
+import { BULK_CONFIDENCE, suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
 import {
   accountRow,
   ENTITY_COLUMNS_VIEW,
@@ -22,8 +22,8 @@ import {
   syncEntities,
   writeAudit,
 } from '../../../warehouse/consolidation/store';
-import type { AccountType, GroupAccount, MappingConfig } from '../../../common/consolidation/types';
-import { checkChart, checkEntities, checkMappings, isCurrency, NUMBER_TEXT_MAX, parseOwnership, parseRate, PERIOD_RE, quoted, RATE_RULE } from '../../../common/consolidation/validate';
+import type { AccountType, GroupAccount, MappingConfig, Quote } from '../../../common/consolidation/types';
+import { checkChart, checkEntities, checkMappings, directValue, farApart, icMarkFault, isCurrency, NUMBER_TEXT_MAX, ownershipPercent, parseRate, PERIOD_RE, QUOTE_DOUBT_FACTOR, quoted, rateFault, type OwnershipUnit } from '../../../common/consolidation/validate';
 import type { OrgDialect } from '../../../warehouse/connection';
 import { ApiError } from '../../lib/errors';
 import { groupAccountSchema, mappingSchema, rateSchema } from './schemas';
@@ -88,12 +88,14 @@ export async function saveSettings(db: Db, who: Who, body: { presentationCurrenc
   });
 }
 
-export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; parent: string | null; included: boolean; basis: string }) {
+export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; ownershipUnit?: OwnershipUnit; parent: string | null; included: boolean; basis: string }) {
   const rows = await readEntities(db);
   const current = rows.find((r) => r.entity === entity);
   if (!current) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
-  if (parseOwnership(body.ownership) === null) refuse([`ownership must be more than 0 % and at most 100 % (got ${quoted(body.ownership)})`], `Entity ${body.name} not saved`);
-  const next = { ...current, name: body.name, currency: body.currency, ownership: body.ownership, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis };
+  // Stored as a percent, whichever unit it came in; 0 < x <= 1 without a unit is refused as ambiguous.
+  const own = ownershipPercent(body.ownership, body.ownershipUnit);
+  if ('fault' in own) refuse([own.fault], `Entity ${body.name} not saved`);
+  const next = { ...current, name: body.name, currency: body.currency, ownership: own.percent, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis };
   const problems = checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r)));
   if (problems.length) refuse(problems, `Entity ${body.name} not saved`);
   await db.transaction().execute(async (trx) => {
@@ -102,12 +104,17 @@ export async function saveEntity(db: Db, who: Who, entity: string, body: { name:
   });
 }
 
-/** Replaces the group chart (a mapping to an account the new chart lacks refuses it). */
+/** Replaces the group chart (a mapping to an account the new chart lacks, or an intercompany mark it could not honour, refuses it). */
 export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts: GroupAccount[]) {
   const problems = checkChart(accounts);
-  const codes = new Set(accounts.map((a) => a.code));
+  const codes = new Map(accounts.map((a) => [a.code, a]));
   const used = (await db.selectFrom('group_account_mappings').select('group_account').distinct().execute()) as { group_account: string }[];
   for (const u of used) if (!codes.has(u.group_account)) problems.push(`group account ${u.group_account} is used by mappings`);
+  const marked = (await db.selectFrom('group_account_mappings').select(['entity', 'source_account', 'group_account', 'ic_counterparty', 'ic_category']).where('ic_counterparty', 'is not', null).execute()) as Record<string, string | null>[];
+  for (const m of marked) {
+    const fault = icMarkFault({ entity: m.entity!, sourceAccount: m.source_account!, icCounterparty: m.ic_counterparty ?? null, icCategory: (m.ic_category ?? null) as MappingConfig['icCategory'] }, codes.get(m.group_account!));
+    if (fault) problems.push(fault);
+  }
   if (problems.length) refuse(problems, 'Group chart not saved');
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('group_accounts').execute();
@@ -163,7 +170,7 @@ export function chartFromCsv(text: string): GroupAccount[] {
 
 /** Mapping rows checked against the chart and trial_balance, then upserted with an audit row. */
 export async function saveMappings(db: Db, dialect: OrgDialect, who: Who, rows: MappingConfig[], action = 'mappings.save', reasons?: Map<string, string>) {
-  const chart = new Set((await readChart(db)).map((a) => a.code));
+  const chart = new Map((await readChart(db)).map((a) => [a.code, a]));
   const sources = new Map<string, Set<string>>();
   for (const s of await sourceAccounts(db)) {
     if (!sources.has(s.entity)) sources.set(s.entity, new Set());
@@ -239,21 +246,28 @@ export async function listMappings(db: Db, q: { entity?: string; unmapped: 'true
       icCounterparty: m?.ic_counterparty ?? null,
       icCategory: m?.ic_category ?? null,
       reason: m?.reason ?? null,
-      suggestion: sug ? { groupAccount: sug.groupAccount, groupAccountName: names.get(sug.groupAccount) ?? null, reason: sug.reason } : null,
+      suggestion: sug ? { groupAccount: sug.groupAccount, groupAccountName: names.get(sug.groupAccount) ?? null, reason: sug.reason, confidence: sug.confidence } : null,
     };
   });
   return { mappings: rows, total: wanted.length, unmapped: unmappedSources.length, page: q.page, pageSize: q.pageSize, pages: Math.max(1, Math.ceil(wanted.length / q.pageSize)) };
 }
 
-/** Accepts every suggestion for the unmapped accounts (of one entity, or all). */
-export async function acceptSuggestions(db: Db, dialect: OrgDialect, who: Who, entity?: string) {
+/**
+ * Accepts the confident suggestions (BULK_CONFIDENCE) for the unmapped accounts (of one entity, or
+ * all); answers how many it saved and how many unmapped accounts it left for review (`suggested`
+ * of them with a less confident suggestion, the rest with none).
+ */
+export async function acceptSuggestions(db: Db, dialect: OrgDialect, who: Who, entity?: string): Promise<{ saved: number; left: number; suggested: number }> {
   const [sources, mapped, chart] = await Promise.all([sourceAccounts(db), db.selectFrom('group_account_mappings').select(['entity', 'source_account']).execute() as Promise<{ entity: string; source_account: string }[]>, readChart(db)]);
   const have = new Set(mapped.map((m) => `${m.entity}\u0000${m.source_account}`));
   const open = sources.filter((s) => (!entity || s.entity === entity) && !have.has(`${s.entity}\u0000${s.account_code}`));
-  const suggestions = suggestFor(open, chart);
-  if (!suggestions.length) return 0;
-  const reasons = new Map(suggestions.map((s) => [`${s.entity}\u0000${s.sourceAccount}`, `suggested: ${s.reason}`]));
-  return saveMappings(db, dialect, who, suggestions.map((s) => ({ entity: s.entity, sourceAccount: s.sourceAccount, groupAccount: s.groupAccount, icCounterparty: null, icCategory: null })), 'mappings.accept_suggestions', reasons);
+  const all = suggestFor(open, chart);
+  const confident = all.filter((s) => BULK_CONFIDENCE.includes(s.confidence));
+  const left = { left: open.length - confident.length, suggested: all.length - confident.length };
+  if (!confident.length) return { saved: 0, ...left };
+  const reasons = new Map(confident.map((s) => [`${s.entity}\u0000${s.sourceAccount}`, `suggested: ${s.reason}`]));
+  const saved = await saveMappings(db, dialect, who, confident.map((s) => ({ entity: s.entity, sourceAccount: s.sourceAccount, groupAccount: s.groupAccount, icCounterparty: null, icCategory: null })), 'mappings.accept_suggestions', reasons);
+  return { saved, ...left };
 }
 
 export async function mappingsCsv(db: Db): Promise<string> {
@@ -266,7 +280,20 @@ export interface RateInput {
   period: string;
   closing: string;
   average: string;
+  /** How the rates are quoted (types.ts QUOTES); absent: direct, and a rate far from the month before is asked about. */
+  quote?: Quote;
 }
+
+/** "1.1 USD per EUR": a stored rate as its quote reads. */
+const quoteText = (rate: string, quote: Quote | null | undefined, currency: string, presentation: string) => (quote === 'indirect' ? `${rate} ${currency} per ${presentation}` : `${rate} ${presentation} per ${currency}`);
+
+/**
+ * Rates of a currency and month: closing and average, direct or indirect (stored as entered, with
+ * their quote). Each rate's fault is named ("has 13 decimals: at most 12 decimals"). A row sent
+ * without its quote whose closing or average is more than QUOTE_DOUBT_FACTOR times away from the
+ * latest earlier month's of the same currency (stored, or in the same request) is refused with the
+ * question "EUR per USD or USD per EUR?": the user answers by sending the quote.
+ */
 export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: RateInput[], action = 'rates.save') {
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -274,15 +301,44 @@ export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: Ra
     const at = `Row ${i + 1}`;
     if (!isCurrency(r.currency)) problems.push(`${at}: ${quoted(r.currency)} is not an ISO 4217 currency code`);
     if (!PERIOD_RE.test(r.period)) problems.push(`${at}: ${quoted(r.period)} is not a month (YYYY-MM)`);
-    if (parseRate(r.closing) === null) problems.push(`${at}: the closing rate must be ${RATE_RULE} (got ${quoted(r.closing)})`);
-    if (parseRate(r.average) === null) problems.push(`${at}: the average rate must be ${RATE_RULE} (got ${quoted(r.average)})`);
+    for (const kind of ['closing', 'average'] as const) {
+      const fault = rateFault(r[kind], r.quote);
+      if (fault) problems.push(`${at}: the ${kind} rate ${fault} (got ${quoted(r[kind])})`);
+    }
     if (seen.has(`${r.currency}${r.period}`)) problems.push(`${at}: ${quoted(r.currency)} ${quoted(r.period)} appears twice`);
     seen.add(`${r.currency}${r.period}`);
   });
   if (problems.length) refuse(problems, 'Rates not saved');
+  const unquoted = rates.filter((r) => !r.quote);
+  if (unquoted.length) {
+    const { presentationCurrency: P } = await readSettings(db);
+    const stored = (await db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'quote']).where('currency', 'in', [...new Set(unquoted.map((r) => r.currency))]).execute()) as { currency: string; period: string; closing: string; average: string; quote: Quote | null }[];
+    const sent = new Set(rates.map((r) => `${r.currency}${r.period}`));
+    const known = [...stored.filter((s) => !sent.has(`${s.currency}${s.period}`)), ...rates.map((r) => ({ ...r, quote: r.quote ?? null }))];
+    rates.forEach((r, i) => {
+      if (r.quote) return;
+      const before = known.filter((k) => k.currency === r.currency && k.period < r.period).sort((a, b) => b.period.localeCompare(a.period))[0];
+      if (!before) return;
+      for (const kind of ['closing', 'average'] as const) {
+        const prev = parseDecimal(before[kind], RATE_SCALE);
+        if (prev === null || prev <= 0n) continue;
+        if (!farApart(directValue(parseRate(r[kind])!, 'direct'), directValue(prev, before.quote))) continue;
+        problems.push(
+          `Row ${i + 1}: ${r.currency} per ${P} or ${P} per ${r.currency}? The ${kind} rate ${quoted(r[kind])} for ${r.period} is more than ${QUOTE_DOUBT_FACTOR} times away from ${before.period}'s ${quoteText(before[kind], before.quote, r.currency, P)}: send it with "quote": "direct" if it is ${P} per ${r.currency}, "indirect" if it is ${r.currency} per ${P}`,
+        );
+        break;
+      }
+    });
+    if (problems.length) refuse(problems, 'Rates not saved');
+  }
   await db.transaction().execute(async (trx) => {
     for (const r of rates) await trx.deleteFrom('fx_rates').where('currency', '=', r.currency).where('period', '=', r.period).execute();
-    await insertChunked(trx, dialect, 'fx_rates', rates.map((r) => ({ currency: r.currency, period: r.period, closing: formatTrim(parseRate(r.closing)!, RATE_SCALE), average: formatTrim(parseRate(r.average)!, RATE_SCALE), source: 'user', updated_by: who.name ?? null, updated_at: now() })));
+    await insertChunked(
+      trx,
+      dialect,
+      'fx_rates',
+      rates.map((r) => ({ currency: r.currency, period: r.period, closing: formatTrim(parseRate(r.closing, r.quote)!, RATE_SCALE), average: formatTrim(parseRate(r.average, r.quote)!, RATE_SCALE), quote: r.quote ?? 'direct', source: 'user', updated_by: who.name ?? null, updated_at: now() })),
+    );
     await writeAudit(trx, who, action, { rows: rates.length });
   });
   return rates.length;
@@ -290,18 +346,25 @@ export async function saveRates(db: Db, dialect: OrgDialect, who: Who, rates: Ra
 
 export function ratesFromCsv(text: string): RateInput[] {
   const rows = readCsv(text, ['currency', 'period', 'closing', 'average'], 'Rates not imported');
-  return throughSchema(rateSchema, rows.map((r) => ({ currency: (r.currency ?? '').toUpperCase(), period: r.period ?? '', closing: r.closing ?? '', average: r.average ?? '' })), 'Rates not imported');
+  return throughSchema(
+    rateSchema,
+    rows.map((r) => ({ currency: (r.currency ?? '').toUpperCase(), period: r.period ?? '', closing: r.closing ?? '', average: r.average ?? '', quote: (r.quote ?? '').toLowerCase() || undefined })),
+    'Rates not imported',
+  );
 }
 
+/** Rates as entered, with their quote ('direct' for rows from before quotes were kept, and NetSuite's). */
 export async function listRates(db: Db) {
-  return db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'source', 'updated_by', 'updated_at']).orderBy('currency').orderBy('period').execute();
+  const rows = (await db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'quote', 'source', 'updated_by', 'updated_at']).orderBy('currency').orderBy('period').execute()) as Record<string, unknown>[];
+  return rows.map((r) => ({ ...r, quote: r.quote ?? 'direct' }));
 }
 
 export async function listHistorical(db: Db) {
-  return db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate', 'updated_by', 'updated_at']).orderBy('entity').orderBy('group_account').execute();
+  const rows = (await db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate', 'quote', 'updated_by', 'updated_at']).orderBy('entity').orderBy('group_account').execute()) as Record<string, unknown>[];
+  return rows.map((r) => ({ ...r, quote: r.quote ?? 'direct' }));
 }
 
-export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rates: { entity: string; groupAccount: string; rate: string }[]) {
+export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rates: { entity: string; groupAccount: string; rate: string; quote?: Quote }[]) {
   const entities = new Set((await readEntities(db)).map((e) => e.entity));
   const chart = new Map((await readChart(db)).map((a) => [a.code, a]));
   const problems: string[] = [];
@@ -310,12 +373,13 @@ export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rate
     const a = chart.get(r.groupAccount);
     if (!a) problems.push(`Row ${i + 1}: group account ${quoted(r.groupAccount)} is not in the group chart`);
     else if (a.type !== 'equity') problems.push(`Row ${i + 1}: historical rates apply to equity accounts (${a.code} is ${a.type})`);
-    if (parseRate(r.rate) === null) problems.push(`Row ${i + 1}: the rate must be ${RATE_RULE} (got ${quoted(r.rate)})`);
+    const fault = rateFault(r.rate, r.quote);
+    if (fault) problems.push(`Row ${i + 1}: the rate ${fault} (got ${quoted(r.rate)})`);
   });
   if (problems.length) refuse(problems, 'Historical rates not saved');
   await db.transaction().execute(async (trx) => {
     for (const r of rates) await trx.deleteFrom('fx_historical_rates').where('entity', '=', r.entity).where('group_account', '=', r.groupAccount).execute();
-    await insertChunked(trx, dialect, 'fx_historical_rates', rates.map((r) => ({ entity: r.entity, group_account: r.groupAccount, rate: formatTrim(parseRate(r.rate)!, RATE_SCALE), updated_by: who.name ?? null, updated_at: now() })));
+    await insertChunked(trx, dialect, 'fx_historical_rates', rates.map((r) => ({ entity: r.entity, group_account: r.groupAccount, rate: formatTrim(parseRate(r.rate, r.quote)!, RATE_SCALE), quote: r.quote ?? 'direct', updated_by: who.name ?? null, updated_at: now() })));
     await writeAudit(trx, who, 'historical_rates.save', { rows: rates.length });
   });
 }

@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { mutate, SWRConfig } from 'swr';
 import * as contract from '../../../../common/contract/consolidation';
+import * as suggest from '../../../../common/consolidation/suggest';
 import * as types from '../../../../common/consolidation/types';
 import { toast } from '../../components/toaster';
 import { fail, mockApi, ok, type Answer } from '../../test/mock-api';
@@ -60,7 +61,7 @@ const mappingRow = (entity: string, code: string, name: string, mapped: string |
   icCounterparty: null,
   icCategory: null,
   reason: mapped ? 'set by hand' : null,
-  suggestion: suggestion ? { groupAccount: suggestion, groupAccountName: 'Cash and cash equivalents', reason: 'same code' } : null,
+  suggestion: suggestion ? { groupAccount: suggestion, groupAccountName: 'Cash and cash equivalents', reason: 'same code and type', confidence: 'high' as const } : null,
 });
 
 const RESULTS = {
@@ -91,7 +92,17 @@ describe('words and amounts', () => {
   });
 
   it("the contract's word lists are the engine's", () => {
-    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS]).toEqual([types.ACCOUNT_TYPES, types.GROUP_ROLES, types.IC_CATEGORIES, types.AMOUNT_BASES, types.METHODS, types.RATE_KINDS, types.ENTRY_KINDS]);
+    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES]).toEqual([
+      types.ACCOUNT_TYPES,
+      types.GROUP_ROLES,
+      types.IC_CATEGORIES,
+      types.AMOUNT_BASES,
+      types.METHODS,
+      types.RATE_KINDS,
+      types.ENTRY_KINDS,
+      types.QUOTES,
+      suggest.CONFIDENCES,
+    ]);
   });
 });
 
@@ -139,7 +150,7 @@ describe('consolidation page', () => {
         [`PUT ${BASE}/mappings`]: ok({ saved: 1 }, '1 mapping saved'),
         [`POST ${BASE}/mappings/accept-suggestions`]: () => {
           accepted = true;
-          return ok({ saved: 2 }, '2 suggestions accepted');
+          return ok({ saved: 2, left: 0, suggested: 0 }, '2 suggestions accepted');
         },
       }),
     );
@@ -150,7 +161,7 @@ describe('consolidation page', () => {
     await userEvent.click(screen.getByLabelText('Unmapped only'));
     await waitFor(() => expect(screen.getByTestId('mapping-counts')).toHaveTextContent('2 accounts, 2 unmapped'));
     const bank = within(screen.getByRole('table', { name: 'Mappings' })).getByText('Bank').closest('tr')!;
-    expect(bank).toHaveTextContent('Suggested: 1000 Cash and cash equivalents (same code)');
+    expect(bank).toHaveTextContent('Suggested: 1000 Cash and cash equivalents (same code and type; high confidence)');
 
     await userEvent.click(within(bank).getByRole('button', { name: 'Accept 1000 for Sub GmbH 1000' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('1 mapping saved', 'success'));
@@ -163,9 +174,27 @@ describe('consolidation page', () => {
     expect(calls.some((c) => c.path.includes('unmapped=true') && c.path.includes(`pageSize=10`))).toBe(true);
   });
 
+  it('accepting in bulk says how many suggestions it left to review, as a warning', async () => {
+    signIn();
+    const LEFT = '1 suggestion accepted; 2 left to review (1 with a suggestion not confident enough to take in bulk)';
+    mockApi(
+      routes({
+        [`GET ${BASE}/mappings`]: () => {
+          const rows = [mappingRow('S', '1000', 'Bank', null, '1000'), mappingRow('S', '1100', 'Debtors', null, null)];
+          return ok({ mappings: rows, total: rows.length, unmapped: rows.length, page: 1, pageSize: 10, pages: 1 });
+        },
+        [`POST ${BASE}/mappings/accept-suggestions`]: ok({ saved: 1, left: 2, suggested: 1 }, LEFT),
+      }),
+    );
+    renderPage('mapping');
+    await screen.findByRole('table', { name: 'Mappings' });
+    await userEvent.click(screen.getByRole('button', { name: 'Accept all suggestions' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith(LEFT, 'warning'));
+  });
+
   it('posts an imported rates file as text/csv and shows the api refusal beside the form', async () => {
     signIn();
-    mockApi(routes({ [`GET ${BASE}/rates`]: ok({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.2', average: '1.15', source: 'user', updated_by: 'Ada', updated_at: '2026-02-01T00:00:00Z' }] }) }));
+    mockApi(routes({ [`GET ${BASE}/rates`]: ok({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.2', average: '1.15', quote: 'direct', source: 'user', updated_by: 'Ada', updated_at: '2026-02-01T00:00:00Z' }] }) }));
     const answered = global.fetch as jest.Mock;
     const posted: { body: unknown; headers: Record<string, string> }[] = [];
     global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

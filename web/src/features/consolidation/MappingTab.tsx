@@ -27,10 +27,13 @@ export function MappingTab({ orgId, entities, accounts }: { orgId: string; entit
     setPage(1);
   }
 
-  async function act(key: string, fn: () => Promise<string>) {
+  async function act(key: string, fn: () => Promise<string | { message: string; left: number }>) {
     setBusy(key);
     try {
-      toast(await fn(), 'success');
+      const done = await fn();
+      // Accepting in bulk leaves the unconfident suggestions: said as a warning, not a success.
+      if (typeof done === 'string') toast(done, 'success');
+      else toast(done.message, done.left ? 'warning' : 'success');
     } catch (err) {
       toast((err as Error).message, 'danger');
     } finally {
@@ -107,7 +110,7 @@ export function MappingTab({ orgId, entities, accounts }: { orgId: string; entit
                         {m.groupAccount && m.reason && <div className="muted">{m.reason}</div>}
                         {!m.groupAccount && m.suggestion && (
                           <div className="suggestion">
-                            Suggested: {m.suggestion.groupAccount} {m.suggestion.groupAccountName} <span className="muted">({m.suggestion.reason})</span>{' '}
+                            Suggested: {m.suggestion.groupAccount} {m.suggestion.groupAccountName} <span className="muted">({m.suggestion.reason}; {m.suggestion.confidence} confidence)</span>{' '}
                             <Button small intent="primary" variant="outlined" text="Accept" aria-label={`Accept ${m.suggestion.groupAccount} for ${label}`} loading={busy === rowKey(m)} onClick={() => void map(m, m.suggestion!.groupAccount)} />
                           </div>
                         )}

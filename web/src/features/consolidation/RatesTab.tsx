@@ -9,7 +9,10 @@ import { CURRENCY_RE, PERIOD_RE } from '../../shared/consolidation/words';
 
 const EMPTY_RATE: RateInput = { currency: '', period: '', closing: '', average: '' };
 
-function RateForm({ orgId, value, onValue }: { orgId: string; value: RateInput; onValue: (v: RateInput) => void }) {
+/** A rate's quote in words: "USD per EUR" (direct) or "EUR per USD" (indirect). */
+const quoteWords = (quote: 'direct' | 'indirect', currency: string, presentation: string) => (quote === 'indirect' ? `${currency || 'currency'} per ${presentation}` : `${presentation} per ${currency || 'currency'}`);
+
+function RateForm({ orgId, presentationCurrency, value, onValue }: { orgId: string; presentationCurrency: string; value: RateInput; onValue: (v: RateInput) => void }) {
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const set = (key: keyof RateInput) => (v: string) => onValue({ ...value, [key]: v });
@@ -46,6 +49,13 @@ function RateForm({ orgId, value, onValue }: { orgId: string; value: RateInput; 
         </FormGroup>
         <FormGroup label="Average rate" labelFor="rate-average">
           <InputGroup id="rate-average" inputMode="decimal" value={value.average} onChange={(e) => set('average')(e.target.value.trim())} />
+        </FormGroup>
+        <FormGroup label="Quoted as" labelFor="rate-quote" helperText="Not said: a rate far from the month before is asked about">
+          <HTMLSelect id="rate-quote" value={value.quote ?? ''} onChange={(e) => onValue({ ...value, quote: (e.target.value || undefined) as RateInput['quote'] })}>
+            <option value="">Not said</option>
+            <option value="direct">{quoteWords('direct', value.currency, presentationCurrency)} (direct)</option>
+            <option value="indirect">{quoteWords('indirect', value.currency, presentationCurrency)} (indirect)</option>
+          </HTMLSelect>
         </FormGroup>
       </div>
       {error && (
@@ -156,7 +166,7 @@ export function RatesTab({ orgId, presentationCurrency, entities, accounts }: { 
 
   return (
     <>
-      <p className="muted">Rates to {presentationCurrency}: an amount in the presentation currency is the local amount times the rate. Balance-sheet accounts use the closing rate of the month, income and expenses its average rate.</p>
+      <p className="muted">Rates to {presentationCurrency}, with up to 12 decimals: an amount in the presentation currency is the local amount times a direct rate ({presentationCurrency} per unit), or divided by an indirect one (units per {presentationCurrency}). Balance-sheet accounts use the closing rate of the month, income and expenses its average rate.</p>
       {isLoading ? (
         <Spinner size={24} />
       ) : error ? (
@@ -187,7 +197,14 @@ export function RatesTab({ orgId, presentationCurrency, entities, accounts }: { 
                     return (
                       <td key={c} className="amount">
                         {r ? (
-                          <Button variant="minimal" small className="link-button" text={`${r.closing} / ${r.average}`} aria-label={`Edit ${c} ${p}: closing ${r.closing}, average ${r.average}`} onClick={() => setForm({ currency: c, period: p, closing: r.closing, average: r.average })} />
+                          <Button
+                            variant="minimal"
+                            small
+                            className="link-button"
+                            text={`${r.closing} / ${r.average}${r.quote === 'indirect' ? ` ${c} per ${presentationCurrency}` : ''}`}
+                            aria-label={`Edit ${c} ${p}: closing ${r.closing}, average ${r.average}, ${quoteWords(r.quote, c, presentationCurrency)}`}
+                            onClick={() => setForm({ currency: c, period: p, closing: r.closing, average: r.average, quote: r.quote })}
+                          />
                         ) : (
                           <span className="muted">missing</span>
                         )}
@@ -201,10 +218,10 @@ export function RatesTab({ orgId, presentationCurrency, entities, accounts }: { 
         </div>
       )}
       <div className="tab-section">
-        <RateForm orgId={orgId} value={form} onValue={setForm} />
+        <RateForm orgId={orgId} presentationCurrency={presentationCurrency} value={form} onValue={setForm} />
       </div>
       <div className="tab-section">
-        <CsvImport id="rates-import" label="Rates CSV file" buttonText="Import rates" help="A CSV with the columns currency, period, closing, average." onImport={(csv) => importRates(orgId, csv)} />
+        <CsvImport id="rates-import" label="Rates CSV file" buttonText="Import rates" help="A CSV with the columns currency, period, closing, average and optionally quote (direct or indirect)." onImport={(csv) => importRates(orgId, csv)} />
       </div>
       <div className="tab-section">
         <HistoricalRateForm orgId={orgId} entities={entities} accounts={accounts} />

@@ -56,11 +56,14 @@ export async function saveMappings(orgId: string, mappings: MappingInput[]): Pro
   return res.message ?? 'Mappings saved';
 }
 
-/** POST /consolidation/{orgId}/mappings/accept-suggestions (of one entity, or all). */
-export async function acceptSuggestions(orgId: string, entity?: string): Promise<string> {
-  const res = await apiRequest<{ saved: number }>('POST', `${consolidationPath(orgId)}/mappings/accept-suggestions`, entity ? { entity } : {}, 'Suggestions not accepted');
+/**
+ * POST /consolidation/{orgId}/mappings/accept-suggestions (of one entity, or all): only the
+ * confident suggestions are taken; the answer says how many unmapped accounts are left to review.
+ */
+export async function acceptSuggestions(orgId: string, entity?: string): Promise<{ message: string; left: number }> {
+  const res = await apiRequest<{ saved: number; left: number; suggested: number }>('POST', `${consolidationPath(orgId)}/mappings/accept-suggestions`, entity ? { entity } : {}, 'Suggestions not accepted');
   await revalidateConsolidation(orgId);
-  return res.message ?? 'Suggestions accepted';
+  return { message: res.message ?? 'Suggestions accepted', left: res.data?.left ?? 0 };
 }
 
 /** GET /consolidation/{orgId}/mappings/export: mappings.csv. */

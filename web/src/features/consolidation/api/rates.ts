@@ -11,6 +11,8 @@ export interface RateInput {
   period: string;
   closing: string;
   average: string;
+  /** direct: presentation currency per unit ("USD per EUR"); indirect: units per presentation currency. Absent: not said. */
+  quote?: 'direct' | 'indirect';
 }
 
 export interface HistoricalRateInput {
