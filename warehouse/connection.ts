@@ -161,8 +161,20 @@ export async function openOrgDatabase(cfg: Config, ref: DatabaseRef, options: Re
   return openOrgConnection(await resolveOrgConnection(cfg, ref, options));
 }
 
+type SqlStandIn = (login: SqlLogin) => Promise<OrgDatabase>;
+let sqlStandIn: SqlStandIn | undefined;
+
+/**
+ * Tests of the azure provider (no SQL Server here): what an Azure SQL login's database opens as
+ * instead (a SQLite file); undefined restores Azure SQL.
+ */
+export function setAzureSqlStandIn(open: SqlStandIn | undefined): void {
+  sqlStandIn = open;
+}
+
 /** Opens a resolved connection. */
 export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabase> {
+  if (conn.dialect === 'mssql' && sqlStandIn) return sqlStandIn(conn.login);
   if (conn.dialect === 'mssql') {
     const { login } = conn;
     const [tedious, tarn] = await Promise.all([import('tedious'), import('tarn')]);

@@ -63,6 +63,8 @@ export interface Dialect {
   createTableIfMissing(t: CreateTableBuilder<any, any>, table: string): string;
   /** A create index statement that does nothing when the index is there. */
   createIndexIfMissing(ix: CreateIndexBuilder, index: string, table: string): string;
+  /** A create view statement (`definition`: its select) that does nothing when the view is there. */
+  createViewIfMissing(view: string, definition: string): string;
   /** Runs create-if-missing statements another process may run at the same time. */
   ensure(run: () => Promise<void>): Promise<void>;
   /**
@@ -118,6 +120,7 @@ export const SQLITE: Dialect = {
   rowsPerInsert: (columns) => Math.floor(32000 / columns),
   createTableIfMissing: (t) => t.ifNotExists().compile().sql,
   createIndexIfMissing: (ix) => ix.ifNotExists().compile().sql,
+  createViewIfMissing: (view, definition) => `create view if not exists "${view}" as ${definition}`,
   ensure: (run) => waitForLock(run),
   transaction: (db, fn) =>
     waitForLock(() =>
@@ -173,6 +176,8 @@ export const MSSQL: Dialect = {
   // T-SQL has no "if not exists" on create table / create index: the same guard the rebuild's script uses.
   createTableIfMissing: (t, table) => `if object_id(N'dbo.${table}', N'U') is null ${t.compile().sql}`,
   createIndexIfMissing: (ix, index, table) => `if not exists (select 1 from sys.indexes where name = N'${index}' and object_id = object_id(N'dbo.${table}')) ${ix.compile().sql}`,
+  // A view must be its batch's only statement: the guarded create runs it through exec.
+  createViewIfMissing: (view, definition) => `if object_id(N'dbo.${view}', N'V') is null exec(N'${`create view "${view}" as ${definition}`.replace(/'/g, "''")}')`,
   ensure: async (run) => {
     try {
       await run();

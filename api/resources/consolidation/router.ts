@@ -6,6 +6,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import express, { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
 import type { OrgDatabase } from '../../../warehouse/connection';
+import { readingAsProvisioned } from '../../../warehouse/org-schema';
 import { workflowIds } from '../../../common/temporal';
 import { consolidationWorkflow, type ConsolidateOutput, type ConsolidationProgress } from '../../../workflows/consolidation';
 import { readChart } from '../../../warehouse/consolidation/store';
@@ -28,17 +29,21 @@ export function consolidationRouter(deps: AppDeps): Router {
   const csvText = express.text({ type: ['text/csv', 'text/plain', 'application/csv'], limit: '20mb' });
   const who = (req: Request): svc.Who => ({ userId: String(req.user!._id), name: req.user!.fullName || req.user!.email });
 
-  /** The organization's database, after the tenant check; the consolidation's tables made when missing. */
+  /** The organization's database for a change, after the tenant check: its tables made when missing, its entities synced. */
   function orgDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
     return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => {
       await svc.prepare(o.db, o.dialect, orgId);
       return fn(o, orgId);
     });
   }
+  /** The organization's database for a read, after the tenant check: nothing is written (tables not made yet read as made). */
+  function readDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
+    return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => fn(await readingAsProvisioned(o), orgId));
+  }
   const any = auth('admin', 'user');
 
   router.get('/:orgId', any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Consolidation fetched', await orgDb(req, ({ db }) => svc.overview(db)));
+    ok(res, 'Consolidation fetched', await readDb(req, ({ db }, orgId) => svc.overview(db, orgId)));
   });
 
   router.put('/:orgId/settings', any, validate({ params: s.orgParams, body: s.settingsBody }), async (req, res) => {
@@ -52,14 +57,14 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   router.get('/:orgId/accounts', any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Group chart fetched', { accounts: await orgDb(req, ({ db }) => readChart(db)) });
+    ok(res, 'Group chart fetched', { accounts: await readDb(req, ({ db }) => readChart(db)) });
   });
   router.put('/:orgId/accounts', any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
   router.get('/:orgId/accounts/export', any, validate({ params: s.orgParams }), async (req, res) => {
-    const csv = await orgDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
+    const csv = await readDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
     res.type('text/csv').attachment('group-chart.csv').send(csv);
   });
   router.post('/:orgId/accounts/import', any, csvText, validate({ params: s.orgParams }), async (req, res) => {
@@ -69,7 +74,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   router.get('/:orgId/mappings', any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
-    ok(res, 'Mappings fetched', await orgDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
+    ok(res, 'Mappings fetched', await readDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
   });
   router.put('/:orgId/mappings', any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveMappings(db, dialect, who(req), req.body.mappings));
@@ -80,7 +85,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `${n} suggestion${n === 1 ? '' : 's'} accepted`, { saved: n });
   });
   router.get('/:orgId/mappings/export', any, validate({ params: s.orgParams }), async (req, res) => {
-    res.type('text/csv').attachment('mappings.csv').send(await orgDb(req, ({ db }) => svc.mappingsCsv(db)));
+    res.type('text/csv').attachment('mappings.csv').send(await readDb(req, ({ db }) => svc.mappingsCsv(db)));
   });
   router.post('/:orgId/mappings/import', any, csvText, validate({ params: s.orgParams }), async (req, res) => {
     const rows = svc.mappingsFromCsv(String(req.body ?? ''));
@@ -89,7 +94,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   router.get('/:orgId/rates', any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Rates fetched', { rates: await orgDb(req, ({ db }) => svc.listRates(db)) });
+    ok(res, 'Rates fetched', { rates: await readDb(req, ({ db }) => svc.listRates(db)) });
   });
   router.put('/:orgId/rates', any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), req.body.rates));
@@ -101,7 +106,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `Rates imported: ${n}`, { saved: n });
   });
   router.get('/:orgId/historical-rates', any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Historical rates fetched', { rates: await orgDb(req, ({ db }) => svc.listHistorical(db)) });
+    ok(res, 'Historical rates fetched', { rates: await readDb(req, ({ db }) => svc.listHistorical(db)) });
   });
   router.put('/:orgId/historical-rates', any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveHistorical(db, dialect, who(req), req.body.rates));
@@ -140,10 +145,10 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   router.get('/:orgId/results', any, validate({ params: s.orgParams, query: s.resultsQuery }), async (req, res) => {
-    ok(res, 'Consolidated trial balance fetched', await orgDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
+    ok(res, 'Consolidated trial balance fetched', await readDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
   });
   router.get('/:orgId/drilldown', any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
-    ok(res, 'Drill-down fetched', await orgDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
+    ok(res, 'Drill-down fetched', await readDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
   });
   router.put('/:orgId/locks/:period', any, validate({ params: s.periodParams }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.lockPeriod(db, who(req), (req.params as { period: string }).period));
