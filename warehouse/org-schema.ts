@@ -70,7 +70,7 @@ class AsCreated extends OperationNodeTransformer {
 
   protected override transformFrom(node: FromNode, queryId?: QueryId): FromNode {
     const from = super.transformFrom(node, queryId);
-    return FromNode.cloneWithFroms(from, from.froms.map((f) => this.standIn(f) ?? f));
+    return FromNode.create(from.froms.map((f) => this.standIn(f) ?? f));
   }
 
   protected override transformJoin(node: JoinNode, queryId?: QueryId): JoinNode {

@@ -36,9 +36,9 @@ export function consolidationRouter(deps: AppDeps): Router {
       return fn(o, orgId);
     });
   }
-  /** The organization's database for a read, after the tenant check: nothing is written (tables not made yet read as made). */
+  /** The organization's database for a read, after the tenant check: opened read-only (tables not made yet read as made). */
   function readDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
-    return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => fn(await readingAsProvisioned(o), orgId));
+    return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => fn(await readingAsProvisioned(o), orgId), { readOnly: true });
   }
   const any = auth('admin', 'user');
 

@@ -37,9 +37,9 @@ export function reportsRouter(deps: AppDeps): Router {
       return fn(o);
     });
   }
-  /** The organization's database for a read: nothing is written (tables not made yet read as made: empty). */
+  /** The organization's database for a read: opened read-only (tables not made yet read as made: empty). */
   function readDb<T>(req: Request, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
-    return withRequestOrgDatabase(cfg, req, async (o) => fn(await readingAsProvisioned(o)));
+    return withRequestOrgDatabase(cfg, req, async (o) => fn(await readingAsProvisioned(o)), { readOnly: true });
   }
   const who = (req: Request) => req.user!.fullName || req.user!.email;
   const statementOf = (req: Request) => (req.params as { statement: StatementKind }).statement;
