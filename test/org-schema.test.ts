@@ -163,6 +163,39 @@ describe('the GETs of the consolidation and reports', () => {
     expect(objectsOf(fileOf(old.databaseName))).toEqual(expect.arrayContaining(['group_accounts', 'group_settings']));
     expect(chartOf(fileOf(old.databaseName))).toEqual(defaultChart);
   }, 180_000);
+
+  it('show the trial balance’s entities and accounts before the migration as a change will configure them, without writing', async () => {
+    const old = await provisionedTheOldWay(
+      'Old Books Co',
+      `create table trial_balance (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text);
+       insert into trial_balance (entity, source, period, account_code, account_name, account_type, net, currency) values
+         ('P', 'csv:ledger', '2026-01', '1000', 'Cash', 'asset', 100, 'USD'),
+         ('S', 'csv:ledger', '2026-01', '1000', 'Cash', 'asset', 50, 'EUR'),
+         ('S', 'csv:ledger', '2026-01', '4000', 'Sales', 'income', -50, 'EUR');`,
+    );
+    const w = watch(fileOf(old.databaseName));
+    let overview: { entities: unknown[] };
+    let mappings: { total: number; unmapped: number; mappings: { suggestion: unknown }[] };
+    try {
+      const before = w.snapshot();
+      overview = (await get(`/consolidation/${old.orgID}`)).body.data;
+      mappings = (await get(`/consolidation/${old.orgID}/mappings`)).body.data;
+      expect(w.snapshot()).toEqual(before);
+    } finally {
+      w.close();
+    }
+    expect(mappings.total).toBe(3);
+    expect(mappings.unmapped).toBe(3);
+    expect(mappings.mappings[0]!.suggestion).toEqual({ groupAccount: '1000', groupAccountName: 'Cash and cash equivalents', reason: 'same code' });
+    // A change configures them (tables made, entities synced): the same entities the read showed.
+    const put = await request(stack.app).put(`/api/v1/consolidation/${old.orgID}/entities/S`).set('Authorization', `Bearer ${token}`).send({ name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances' });
+    expect(put.status).toBe(200);
+    expect((await get(`/consolidation/${old.orgID}`)).body.data.entities).toEqual(overview.entities);
+    expect(overview.entities).toEqual([
+      { entity: 'P', name: 'CSV ledger P', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
+      { entity: 'S', name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
+    ]);
+  }, 120_000);
 });
 
 describe("the worker's start-up migration", () => {
