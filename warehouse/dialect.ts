@@ -79,6 +79,8 @@ export interface Dialect {
   shortLockWait(db: Db): Promise<void>;
   /** The tables and columns of the database (`only`: just that table). */
   catalog(db: Db, only?: string): Promise<CatalogColumn[]>;
+  /** The names of the database's tables and views (T-SQL: in dbo), without their columns. */
+  objectNames(db: Db): Promise<string[]>;
 }
 
 /** Types SQL Server cannot order by. */
@@ -158,6 +160,7 @@ export const SQLITE: Dialect = {
     const withoutRowid = new Set(defs.filter((d) => /\)\s*without\s+rowid\s*;?\s*$/i.test(d.sql ?? '')).map((d) => d.name));
     return rows.map((r) => ({ ...r, rowid: !withoutRowid.has(r.t) }));
   },
+  objectNames: async (db) => (await sql<{ name: string }>`select name from sqlite_master where type in ('table', 'view')`.execute(db)).rows.map((r) => r.name),
 };
 
 export const MSSQL: Dialect = {
@@ -235,6 +238,7 @@ export const MSSQL: Dialect = {
       return { t: r.t, name: r.name, type, pk: r.pk, rowid: false };
     });
   },
+  objectNames: async (db) => (await sql<{ name: string }>`select name from sys.objects where type in ('U', 'V') and schema_id = schema_id('dbo')`.execute(db)).rows.map((r) => r.name),
 };
 
 export const DIALECTS: Record<DialectName, Dialect> = { sqlite: SQLITE, mssql: MSSQL };

@@ -20,8 +20,8 @@ import { ensureReportsSchema, LAYOUTS_TABLE, layoutColumns } from './reports/sto
 export const PRODUCT_OBJECTS: readonly string[] = [...CONSOLIDATION_OBJECTS, LAYOUTS_TABLE];
 
 /** The product's tables and views missing from the database (none once provisioned or migrated). */
-export async function missingProductObjects(o: Pick<OrgDatabase, 'db'>): Promise<string[]> {
-  const have = new Set((await o.db.introspection.getTables()).map((t) => t.name));
+export async function missingProductObjects(o: Pick<OrgDatabase, 'db' | 'dialect'>): Promise<string[]> {
+  const have = new Set(await DIALECTS[o.dialect].objectNames(o.db));
   return PRODUCT_OBJECTS.filter((n) => !have.has(n));
 }
 
