@@ -12,7 +12,8 @@ import { createActivities } from '../activities';
 import { createApp } from '../api/app';
 import type { Config } from '../common/config';
 import { Organization } from '../common/models/organization';
-import { openOrgConnection } from '../warehouse/connection';
+import { openOrgConnection, setAzureSqlStandIn, type SqlLogin } from '../warehouse/connection';
+import { PRODUCT_OBJECTS } from '../warehouse/org-schema';
 import { setRunStoreOpener } from '../warehouse/records/run-store';
 import { trialBalanceScriptForDataFactory } from '../warehouse/transforms/trial-balance';
 import { startFakeAzureManagement, staticCredential, type FakeAzureManagement } from './fakes/azure-management';
@@ -27,6 +28,9 @@ let app: ReturnType<typeof createApp>;
 let worker: Worker;
 let running: Promise<void>;
 let adminToken: string;
+/** The Azure SQL logins databases were opened with (through the stand-in). */
+const logins: SqlLogin[] = [];
+let standInFile: (databaseName: string) => string;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -38,6 +42,14 @@ beforeAll(async () => {
     new Database(file).close();
     return openOrgConnection({ dialect: 'sqlite', file });
   });
+  // So does what provisioning creates in it (the product's tables): the same file, reached with the record's login.
+  setAzureSqlStandIn(async (login) => {
+    logins.push(login);
+    const file = standInFile(login.database);
+    new Database(file).close();
+    return openOrgConnection({ dialect: 'sqlite', file });
+  });
+  standInFile = (databaseName) => join(standIns, `${databaseName}.sqlite`);
   config = {
     ...stack.config,
     PROVIDER: 'azure',
@@ -65,6 +77,7 @@ afterAll(async () => {
   worker.shutdown();
   await running;
   await setRunStoreOpener(undefined);
+  setAzureSqlStandIn(undefined);
   await fake.close();
   await stack.stop();
 });
@@ -117,6 +130,13 @@ describe('azure provider', () => {
     expect(folder.properties.typeProperties.location.container).toBe(containerName);
     const pipeline = fake.requests.find((r) => r.path.endsWith('/pipelines/load-uploaded-csvs'))!.body as { properties: { activities: { type: string }[] } };
     expect(pipeline.properties.activities.map((a) => a.type)).toEqual(['GetMetadata', 'ForEach']);
+
+    // The database step created the product's tables and the default group chart in it, with the organization's own login.
+    expect(logins).toContainEqual({ server: 'org-sql-server', database: databaseName, user: 'orgadmin', password: 'Org@Secret9' });
+    const created = new Database(standInFile(databaseName), { readonly: true });
+    expect((created.prepare("select name from sqlite_master where type in ('table', 'view')").all() as { name: string }[]).map((r) => r.name)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
+    expect(created.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 35 });
+    created.close();
 
     // Neither the workflow history nor the status answer carries the password.
     const history = await stack.env.client.workflow.getHandle(`onboard-${orgID}`).fetchHistory();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { localDatabaseFile } from '../warehouse';
+import { PRODUCT_OBJECTS } from '../warehouse/org-schema';
 import { createApp } from '../api/app';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';
@@ -51,11 +52,18 @@ describe('the four onboarding calls of spec section 7', () => {
     expect(existsSync(file)).toBe(true);
     const db = new Database(file, { readonly: true });
     expect(db.prepare('select value from _ledgerflow_meta where key = ?').get('organization_id')).toEqual({ value: orgID });
-    db.close();
+    // With the product's tables, the group chart the default one (reads never have to create them).
+    const objects = () => (db.prepare("select type, name from sqlite_master order by name").all() as { type: string; name: string }[]);
+    expect(objects().map((o) => o.name)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
+    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 35 });
+    const schema = objects();
 
     // Repeating a step finds what exists.
     const again = await post(stack.app, '/onboard/sql/create-database', { orgID, databaseJson: { databaseName } });
     expect(again.body).toMatchObject({ status: true, message: 'Database already exists', data: { databaseName, created: false } });
+    expect(objects()).toEqual(schema);
+    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 35 });
+    db.close();
 
     const f = await post(stack.app, '/onboard/data-factory/create', { orgID, dataFactoryJson: { dataFactoryName } });
     expect(f.status).toBe(200);

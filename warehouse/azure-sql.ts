@@ -12,7 +12,7 @@ import { AzureSqlConnectorDatabase, type ConnectorDatabase } from './connector-w
 import type { CsvTableLoad, CsvTableLoadTarget } from './csv/table-load';
 import { dropMssql, type DropCsvTableOutput } from './drop-table';
 import { MssqlCsvTableLoad, quoteMssql } from './csv/mssql-table';
-import { ensureAzureDatabase, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
+import { ensureAzureDatabase, ensureAzureSchema, type EnsureDatabaseInput, type EnsureDatabaseOutput } from './provision';
 import { planTrialBalance } from './transforms/trial-balance';
 import type { RebuildOptions, RebuildResult, TableHolding, Warehouse } from './types';
 
@@ -47,8 +47,11 @@ export class AzureSqlWarehouse implements Warehouse {
     }
   }
 
-  ensureDatabase(input: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
-    return ensureAzureDatabase(this.cfg, this.azure, input);
+  /** The database through ARM, then the product's tables in it (./org-schema.ts). */
+  async ensureDatabase(input: EnsureDatabaseInput): Promise<EnsureDatabaseOutput> {
+    const out = await ensureAzureDatabase(this.cfg, this.azure, input);
+    await ensureAzureSchema(this.cfg, input);
+    return out;
   }
 
   async databaseExists(ref: DatabaseRef): Promise<boolean> {

@@ -138,6 +138,11 @@ export interface ResolveOptions {
   create?: boolean;
 }
 
+export interface OpenOptions {
+  /** For reads only: SQLite opens the file read-only (its journal mode left as it is), so nothing can be written. */
+  readOnly?: boolean;
+}
+
 const RESOLVERS: Record<DialectName, (cfg: Config, ref: DatabaseRef, options: ResolveOptions) => Promise<OrgConnection>> = {
   mssql: async (cfg, ref) => ({ dialect: 'mssql', login: await resolveSqlLogin(cfg, ref) }),
   sqlite: async (cfg, ref, { create }) => {
@@ -157,12 +162,24 @@ export async function resolveOrgConnection(cfg: Config, ref: DatabaseRef, option
 }
 
 /** Opens the organization's database (it must exist: onboarding creates it, unless `create`). */
-export async function openOrgDatabase(cfg: Config, ref: DatabaseRef, options: ResolveOptions = {}): Promise<OrgDatabase> {
-  return openOrgConnection(await resolveOrgConnection(cfg, ref, options));
+export async function openOrgDatabase(cfg: Config, ref: DatabaseRef, options: ResolveOptions & OpenOptions = {}): Promise<OrgDatabase> {
+  return openOrgConnection(await resolveOrgConnection(cfg, ref, options), options);
+}
+
+type SqlStandIn = (login: SqlLogin) => Promise<OrgDatabase>;
+let sqlStandIn: SqlStandIn | undefined;
+
+/**
+ * Tests of the azure provider (no SQL Server here): what an Azure SQL login's database opens as
+ * instead (a SQLite file); undefined restores Azure SQL.
+ */
+export function setAzureSqlStandIn(open: SqlStandIn | undefined): void {
+  sqlStandIn = open;
 }
 
 /** Opens a resolved connection. */
-export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabase> {
+export async function openOrgConnection(conn: OrgConnection, { readOnly = false }: OpenOptions = {}): Promise<OrgDatabase> {
+  if (conn.dialect === 'mssql' && sqlStandIn) return sqlStandIn(conn.login);
   if (conn.dialect === 'mssql') {
     const { login } = conn;
     const [tedious, tarn] = await Promise.all([import('tedious'), import('tarn')]);
@@ -189,12 +206,14 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
       close: () => db.destroy(),
     };
   }
-  const sqlite = new Database(conn.file, { fileMustExist: true });
+  const sqlite = new Database(conn.file, { fileMustExist: true, readonly: readOnly });
   sqlite.pragma('busy_timeout = 30000');
-  sqlite.pragma('journal_mode = WAL');
-  // As the CSV loader: in WAL mode a commit need not wait for the disk (a crash can lose the last
-  // commits, never the file's consistency; writers here stage and swap in one transaction anyway).
-  sqlite.pragma('synchronous = NORMAL');
+  if (!readOnly) {
+    sqlite.pragma('journal_mode = WAL');
+    // As the CSV loader: in WAL mode a commit need not wait for the disk (a crash can lose the last
+    // commits, never the file's consistency; writers here stage and swap in one transaction anyway).
+    sqlite.pragma('synchronous = NORMAL');
+  }
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   const inserts = new Map<string, Database.Statement>();
   const insertRows = async (table: string, columns: readonly string[], rows: unknown[][]) => {
@@ -229,8 +248,8 @@ export async function openOrgConnection(conn: OrgConnection): Promise<OrgDatabas
 }
 
 /** Runs `fn` on the organization's database and closes it after. */
-export async function withOrgDatabase<T>(cfg: Config, ref: DatabaseRef, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
-  const o = await openOrgDatabase(cfg, ref);
+export async function withOrgDatabase<T>(cfg: Config, ref: DatabaseRef, fn: (o: OrgDatabase) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+  const o = await openOrgDatabase(cfg, ref, options);
   try {
     return await fn(o);
   } finally {

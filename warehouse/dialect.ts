@@ -63,6 +63,8 @@ export interface Dialect {
   createTableIfMissing(t: CreateTableBuilder<any, any>, table: string): string;
   /** A create index statement that does nothing when the index is there. */
   createIndexIfMissing(ix: CreateIndexBuilder, index: string, table: string): string;
+  /** A create view statement (`definition`: its select) that does nothing when the view is there. */
+  createViewIfMissing(view: string, definition: string): string;
   /** Runs create-if-missing statements another process may run at the same time. */
   ensure(run: () => Promise<void>): Promise<void>;
   /**
@@ -77,6 +79,8 @@ export interface Dialect {
   shortLockWait(db: Db): Promise<void>;
   /** The tables and columns of the database (`only`: just that table). */
   catalog(db: Db, only?: string): Promise<CatalogColumn[]>;
+  /** The names of the database's tables and views (T-SQL: in dbo), without their columns. */
+  objectNames(db: Db): Promise<string[]>;
 }
 
 /** Types SQL Server cannot order by. */
@@ -118,6 +122,7 @@ export const SQLITE: Dialect = {
   rowsPerInsert: (columns) => Math.floor(32000 / columns),
   createTableIfMissing: (t) => t.ifNotExists().compile().sql,
   createIndexIfMissing: (ix) => ix.ifNotExists().compile().sql,
+  createViewIfMissing: (view, definition) => `create view if not exists "${view}" as ${definition}`,
   ensure: (run) => waitForLock(run),
   transaction: (db, fn) =>
     waitForLock(() =>
@@ -155,6 +160,7 @@ export const SQLITE: Dialect = {
     const withoutRowid = new Set(defs.filter((d) => /\)\s*without\s+rowid\s*;?\s*$/i.test(d.sql ?? '')).map((d) => d.name));
     return rows.map((r) => ({ ...r, rowid: !withoutRowid.has(r.t) }));
   },
+  objectNames: async (db) => (await sql<{ name: string }>`select name from sqlite_master where type in ('table', 'view')`.execute(db)).rows.map((r) => r.name),
 };
 
 export const MSSQL: Dialect = {
@@ -173,6 +179,8 @@ export const MSSQL: Dialect = {
   // T-SQL has no "if not exists" on create table / create index: the same guard the rebuild's script uses.
   createTableIfMissing: (t, table) => `if object_id(N'dbo.${table}', N'U') is null ${t.compile().sql}`,
   createIndexIfMissing: (ix, index, table) => `if not exists (select 1 from sys.indexes where name = N'${index}' and object_id = object_id(N'dbo.${table}')) ${ix.compile().sql}`,
+  // A view must be its batch's only statement: the guarded create runs it through exec.
+  createViewIfMissing: (view, definition) => `if object_id(N'dbo.${view}', N'V') is null exec(N'${`create view "${view}" as ${definition}`.replace(/'/g, "''")}')`,
   ensure: async (run) => {
     try {
       await run();
@@ -230,6 +238,7 @@ export const MSSQL: Dialect = {
       return { t: r.t, name: r.name, type, pk: r.pk, rowid: false };
     });
   },
+  objectNames: async (db) => (await sql<{ name: string }>`select name from sys.objects where type in ('U', 'V') and schema_id = schema_id('dbo')`.execute(db)).rows.map((r) => r.name),
 };
 
 export const DIALECTS: Record<DialectName, Dialect> = { sqlite: SQLITE, mssql: MSSQL };

@@ -1,15 +1,19 @@
 // Onboarding step 2: the organization's SQL database. Local: the SQLite file
 // localDatabaseFile(WAREHOUSE_DIR, databaseName). Azure: a database on the organization's own
 // (else the configured) Azure SQL server, created with @azure/arm-sql. The warehouse providers
-// (./sqlite.ts, ./azure-sql.ts) call the one that is theirs.
+// (./sqlite.ts, ./azure-sql.ts) call the one that is theirs. Either way the database is handed
+// over with the product's tables (./org-schema.ts: the consolidation's, with the default group
+// chart, and the report layouts), so that reading them never has to create them.
 import { ApplicationFailure } from '@temporalio/common';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Config } from '../common/config';
 import { AZURE_DATABASE_NAME, LOCAL_DATABASE_NAME } from '../common/resources';
 import { armStatus, azureCredential, classifyArmError, managementClientOptions, type AzureDeps } from '../common/azure-arm';
-import { localDatabaseFile } from './connection';
+import { localDatabaseFile, openOrgConnection, sqlLoginOf, type OrgConnection } from './connection';
 import { fail } from '../common/failures';
+import { Organization, type OrganizationDoc } from '../common/models/organization';
+import { ensureOrgSchema } from './org-schema';
 
 export interface EnsureDatabaseInput {
   orgId: string;
@@ -44,7 +48,28 @@ export async function ensureLocalDatabase(cfg: Config, { orgId, databaseName }: 
   } finally {
     db.close();
   }
+  await createProductTables({ dialect: 'sqlite', file });
   return { databaseName, created: !existed };
+}
+
+/** The product's tables in a new (or found) database: idempotent, a retried step finds them there. */
+async function createProductTables(conn: OrgConnection): Promise<void> {
+  const o = await openOrgConnection(conn);
+  try {
+    await ensureOrgSchema(o);
+  } finally {
+    await o.close();
+  }
+}
+
+/**
+ * Azure: the product's tables in the organization's database, with the login of its record (which
+ * names the database only once this step is recorded: the login is taken from it directly).
+ */
+export async function ensureAzureSchema(cfg: Config, { orgId, databaseName }: Pick<EnsureDatabaseInput, 'orgId' | 'databaseName'>): Promise<void> {
+  const org = await Organization.findById(orgId, { onboarding: 1 }).lean<OrganizationDoc>();
+  if (!org) throw fail.notFound(`Organization ${orgId} not found`);
+  await createProductTables({ dialect: 'mssql', login: sqlLoginOf(cfg, org.onboarding, databaseName) });
 }
 
 /** Azure: the database on the organization's server, tagged with its owner (a repeated step finds it). */

@@ -35,7 +35,7 @@ export interface Warehouse {
   readonly provider: Config['PROVIDER'];
   /** Throws when the warehouse cannot be reached or cannot take writes (read-only, out of space). */
   ping(): Promise<void>;
-  /** Onboarding: creates the organization's database or finds its own (another organization's is refused). */
+  /** Onboarding: creates the organization's database or finds its own (another organization's is refused), with the product's tables (./org-schema.ts). */
   ensureDatabase(input: EnsureDatabaseInput): Promise<EnsureDatabaseOutput>;
   databaseExists(ref: DatabaseRef): Promise<boolean>;
   /** A CSV load into one table (staging, then an atomic swap). */

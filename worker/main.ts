@@ -7,6 +7,7 @@ import { loadWorkflowBundle } from './bundle';
 import { startHeartbeat } from './heartbeat';
 import { createWorker } from './worker';
 import { createWarehouse } from '../warehouse';
+import { migrateOrganizationSchemas } from '../warehouse/org-schema';
 import { moveLegacyRuns } from '../warehouse/records/run-migration';
 import { closeRunStores } from '../warehouse/records/run-store';
 import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
@@ -24,7 +25,13 @@ async function main() {
   const worker = await createWorker({ config: cfg, connection, workflowBundle: await loadWorkflowBundle(cfg) });
   const heartbeat = await startHeartbeat({ config: cfg, warehouse: createWarehouse(cfg) });
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE, provider: cfg.PROVIDER }, 'worker started');
+  // Organizations' databases provisioned before provisioning made the product's tables get them
+  // now, beside the tasks (nothing waits for it: reads see missing tables as made, writers make them).
+  const stopMigration = new AbortController();
+  const migration = migrateOrganizationSchemas(cfg, { signal: stopMigration.signal }).catch((err: unknown) => logger.error({ err }, 'organization databases not migrated (the next start tries again)'));
   await worker.run();
+  stopMigration.abort();
+  await migration;
   await heartbeat.stop();
   await closeRunStores();
   await closeUserDirectory();

@@ -5,7 +5,7 @@
 // Outputs are written to staging tables and swapped in with one short transaction per run, so a
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
 import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, rateText, toStored } from '../../common/consolidation/decimal';
@@ -92,11 +92,15 @@ async function existingTables(db: Db): Promise<Set<string>> {
   return new Set(tables.map((t) => t.name));
 }
 
-async function createTable(db: Db, dialect: OrgDialect, name: string, def: TableDef): Promise<void> {
+function tableBuilder(db: Db, dialect: OrgDialect, name: string, def: TableDef) {
   let q = db.schema.createTable(name);
   for (const [col, type, nullable] of def.columns) q = q.addColumn(col, sql.raw(typeOf(dialect, type)), (c) => (nullable ? c : c.notNull()));
   if (def.key) q = q.addPrimaryKeyConstraint(`${name}_pk`, def.key as never);
-  await q.execute();
+  return q;
+}
+
+async function createTable(db: Db, dialect: OrgDialect, name: string, def: TableDef): Promise<void> {
+  await tableBuilder(db, dialect, name, def).execute();
   for (const [i, cols] of (def.indexes ?? []).entries()) await db.schema.createIndex(`${name}_ix${i}`).on(name).columns(cols).execute();
 }
 
@@ -112,25 +116,88 @@ export const CENTS_SQL: Record<OrgDialect, (col: string) => string> = {
  */
 export const ENTITY_COLUMNS_VIEW = 'consolidated_trial_balance_entities';
 function entityColumnsView(dialect: OrgDialect): string {
+  return `create view ${ENTITY_COLUMNS_VIEW} as\n${entityColumnsSelect(dialect)}`;
+}
+function entityColumnsSelect(dialect: OrgDialect): string {
   const cents = CENTS_SQL[dialect];
-  return `create view ${ENTITY_COLUMNS_VIEW} as
-select period, group_account, entity, sum(cents) as amount_cents from (
+  return `select period, group_account, entity, sum(cents) as amount_cents from (
   select period, group_account, entity, ${cents('presentation_amount')} as cents from consolidation_translated_lines
   union all
   select period, group_account, entity, ${cents('amount')} as cents from consolidation_entries where kind in ('translation', 'rounding')
 ) x group by period, group_account, entity`;
 }
 
-/** Creates what is missing of the consolidation's tables; a new organization gets the default group chart. */
-export async function ensureConsolidationSchema(db: Db, dialect: OrgDialect): Promise<void> {
-  const have = await existingTables(db);
-  for (const [name, def] of Object.entries({ ...CONFIG_TABLES, ...OUTPUT_TABLES })) if (!have.has(name)) await createTable(db, dialect, name, def);
-  const views = new Set((await db.introspection.getTables({ withInternalKyselyTables: false })).filter((t) => t.isView).map((t) => t.name));
-  // Earlier runs stored the columns as a table: the view takes its place.
-  if (have.has(ENTITY_COLUMNS_VIEW) && !views.has(ENTITY_COLUMNS_VIEW)) await db.schema.dropTable(ENTITY_COLUMNS_VIEW).execute();
-  if (!views.has(ENTITY_COLUMNS_VIEW)) await sql.raw(entityColumnsView(dialect)).execute(db);
-  if (!have.has('group_accounts')) await insertChunked(db, dialect, 'group_accounts', DEFAULT_GROUP_CHART.map((a, i) => accountRow(a, i)));
+/** The group chart's table: created with the default chart in one transaction, never filled again. */
+export const CHART_TABLE = 'group_accounts';
+
+/** Every table and view of the consolidation, by name (what ensureConsolidationSchema creates). */
+export const CONSOLIDATION_OBJECTS: readonly string[] = [...Object.keys(CONFIG_TABLES), ...Object.keys(OUTPUT_TABLES), ENTITY_COLUMNS_VIEW];
+
+/** The columns of a consolidation table as declared (name, declared type). */
+export function consolidationColumns(dialect: OrgDialect, table: string): [string, string][] | undefined {
+  const def = CONFIG_TABLES[table] ?? OUTPUT_TABLES[table];
+  if (def) return def.columns.map(([c, t]) => [c, typeOf(dialect, t)]);
+  if (table === ENTITY_COLUMNS_VIEW) return [['period', typeOf(dialect, 'key')], ['group_account', typeOf(dialect, 'key')], ['entity', typeOf(dialect, 'key')], ['amount_cents', typeOf(dialect, 'int')]];
+  return undefined;
+}
+
+/**
+ * The statements that create what is missing of the consolidation's tables (but the group
+ * chart's: chartDdl), their indexes and the view over the outputs, each behind the dialect's
+ * existence guard: idempotent, and harmless when another process runs them at the same time.
+ */
+export function consolidationSchemaDdl(db: Db, dialect: OrgDialect): string[] {
+  const d = DIALECTS[dialect];
+  const out: string[] = [];
+  for (const [name, def] of Object.entries({ ...CONFIG_TABLES, ...OUTPUT_TABLES })) {
+    if (name !== CHART_TABLE) out.push(d.createTableIfMissing(tableBuilder(db, dialect, name, def), name));
+    for (const [i, cols] of (def.indexes ?? []).entries()) out.push(d.createIndexIfMissing(db.schema.createIndex(`${name}_ix${i}`).on(name).columns(cols), `${name}_ix${i}`, name));
+  }
+  out.push(d.createViewIfMissing(ENTITY_COLUMNS_VIEW, entityColumnsSelect(dialect)));
+  return out;
+}
+
+/** The group chart's table (guarded) and the inserts of the default chart, run together in one transaction when the table is missing. */
+export function chartDdl(db: Db, dialect: OrgDialect): { create: string; seed: CompiledQuery[] } {
+  const d = DIALECTS[dialect];
+  const rows = DEFAULT_GROUP_CHART.map((a, i) => accountRow(a, i));
+  const size = d.rowsPerInsert(Object.keys(rows[0]!).length);
+  const seed: CompiledQuery[] = [];
+  for (let i = 0; i < rows.length; i += size) seed.push(db.insertInto(CHART_TABLE).values(rows.slice(i, i + size)).compile());
+  return { create: d.createTableIfMissing(tableBuilder(db, dialect, CHART_TABLE, CONFIG_TABLES[CHART_TABLE]!), CHART_TABLE), seed };
+}
+
+/**
+ * Creates what is missing of the consolidation's tables and view; a new organization's group
+ * chart starts as the default one (seeded with its table, so a chart its users changed is never
+ * seeded again). Idempotent and safe to race (provisioning, the worker's start-up migration and
+ * the writers that ensure it before writing). Answers the tables and views it found missing.
+ */
+export async function ensureConsolidationSchema(db: Db, dialect: OrgDialect): Promise<string[]> {
+  const d = DIALECTS[dialect];
+  const found = await db.introspection.getTables();
+  const have = new Set(found.map((t) => t.name));
+  const missing = CONSOLIDATION_OBJECTS.filter((n) => !have.has(n));
+  // Earlier runs stored the entity columns as a table: the view takes its place.
+  const legacyColumnsTable = found.some((t) => t.name === ENTITY_COLUMNS_VIEW && !t.isView);
+  if (!missing.length && !legacyColumnsTable) {
+    await addNewColumns(db, dialect);
+    return [];
+  }
+  await d.ensure(async () => {
+    if (!have.has(CHART_TABLE)) {
+      const { create, seed } = chartDdl(db, dialect);
+      await d.transaction(db, async (trx) => {
+        if ((await d.catalog(trx, CHART_TABLE)).length) return;
+        await sql.raw(create).execute(trx);
+        for (const q of seed) await trx.executeQuery(q);
+      });
+    }
+    if (legacyColumnsTable) await db.schema.dropTable(ENTITY_COLUMNS_VIEW).ifExists().execute();
+    for (const ddl of consolidationSchemaDdl(db, dialect)) await sql.raw(ddl).execute(db);
+  });
   await addNewColumns(db, dialect);
+  return legacyColumnsTable && !missing.includes(ENTITY_COLUMNS_VIEW) ? [...missing, ENTITY_COLUMNS_VIEW] : missing;
 }
 
 /** Nullable columns a settings table gained after it was made (the rates' quote), added where missing. */
@@ -205,8 +272,15 @@ function defaultBasis(source: string): AmountBasis {
  * says, its name from `names` (what the connections call it) else "<source> <id>".
  */
 export async function syncEntities(db: Db, dialect: OrgDialect, names: Map<string, string> = new Map()): Promise<number> {
+  const fresh = await entitiesToAdd(db, names);
+  await insertChunked(db, dialect, 'consolidation_entities', fresh.map((r) => ({ ...r })));
+  return fresh.length;
+}
+
+/** The configuration rows syncEntities would add (what a read shows for them: it writes nothing). */
+export async function entitiesToAdd(db: Db, names: Map<string, string> = new Map()): Promise<EntityRow[]> {
   const have = await existingTables(db);
-  if (!have.has('trial_balance')) return 0;
+  if (!have.has('trial_balance')) return [];
   const found = (await db
     .selectFrom('trial_balance')
     .select(['entity', sql<string | null>`max(currency)`.as('currency'), sql<string>`max(source)`.as('source')])
@@ -215,13 +289,7 @@ export async function syncEntities(db: Db, dialect: OrgDialect, names: Map<strin
   const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
   const fresh = found.filter((f) => !known.has(f.entity));
   const label = (s: string) => (s === 'quickbooks' ? 'QuickBooks' : s === 'sage' ? 'Sage Intacct' : s === 'netsuite' ? 'NetSuite' : s.replace(/^csv:/, 'CSV '));
-  await insertChunked(
-    db,
-    dialect,
-    'consolidation_entities',
-    fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null })),
-  );
-  return fresh.length;
+  return fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null }));
 }
 
 export async function readEntities(db: Db): Promise<EntityRow[]> {

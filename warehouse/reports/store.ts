@@ -96,20 +96,29 @@ export interface StoredLayout {
   updatedAt: string | null;
 }
 
-export async function ensureReportsSchema(db: Db, dialect: OrgDialect): Promise<void> {
-  const have = new Set((await db.introspection.getTables()).map((t) => t.name));
-  if (have.has(LAYOUTS_TABLE)) return;
+/** The layouts table's columns (name, declared type). */
+export function layoutColumns(dialect: OrgDialect): [string, string][] {
   const types = DIALECTS[dialect].types;
   const [key, long] = [types.text(200), types.text()];
-  await db.schema
-    .createTable(LAYOUTS_TABLE)
-    .ifNotExists()
-    .addColumn('id', sql.raw(key), (c) => c.primaryKey())
-    .addColumn('name', sql.raw(key), (c) => c.notNull())
-    .addColumn('definition', sql.raw(long), (c) => c.notNull())
-    .addColumn('updated_by', sql.raw(key))
-    .addColumn('updated_at', sql.raw(key))
-    .execute();
+  return [['id', key], ['name', key], ['definition', long], ['updated_by', key], ['updated_at', key]];
+}
+
+/** The statement that creates the layouts table when it is missing (guarded: idempotent, safe to race). */
+export function reportsSchemaDdl(db: Db, dialect: OrgDialect): string[] {
+  const required = new Set(['name', 'definition']);
+  let t = db.schema.createTable(LAYOUTS_TABLE);
+  for (const [col, type] of layoutColumns(dialect)) t = t.addColumn(col, sql.raw(type), (c) => (col === 'id' ? c.primaryKey() : required.has(col) ? c.notNull() : c));
+  return [DIALECTS[dialect].createTableIfMissing(t, LAYOUTS_TABLE)];
+}
+
+/** Creates the layouts table when it is missing; answers the tables it found missing. */
+export async function ensureReportsSchema(db: Db, dialect: OrgDialect): Promise<string[]> {
+  const have = new Set((await db.introspection.getTables()).map((t) => t.name));
+  if (have.has(LAYOUTS_TABLE)) return [];
+  await DIALECTS[dialect].ensure(async () => {
+    for (const ddl of reportsSchemaDdl(db, dialect)) await sql.raw(ddl).execute(db);
+  });
+  return [LAYOUTS_TABLE];
 }
 
 type LayoutRecord = { id: string; name: string; definition: string; updated_by: string | null; updated_at: string | null };

@@ -6,6 +6,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { Router, type Request } from 'express';
 import { Organization } from '../../../common/models/organization';
 import type { OrgDatabase } from '../../../warehouse/connection';
+import { readingAsProvisioned } from '../../../warehouse/org-schema';
 import { workflowIds } from '../../../common/temporal';
 import { consolidationWorkflow, type ConsolidateOutput, type ConsolidationProgress } from '../../../workflows/consolidation';
 import { readChart } from '../../../warehouse/consolidation/store';
@@ -31,17 +32,21 @@ export function consolidationRouter(deps: AppDeps): Router {
   const csvBody = (schema: string) => ({ 'text/csv': { schema: { type: 'string', description: schema } } });
   const who = (req: Request): svc.Who => ({ userId: String(req.user!._id), name: req.user!.fullName || req.user!.email });
 
-  /** The organization's database, after the tenant check; the consolidation's tables made when missing. */
+  /** The organization's database for a change, after the tenant check: its tables made when missing, its entities synced. */
   function orgDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
     return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => {
       await svc.prepare(o.db, o.dialect, orgId);
       return fn(o, orgId);
     });
   }
+  /** The organization's database for a read, after the tenant check: opened read-only (tables not made yet read as made). */
+  function readDb<T>(req: Request, fn: (o: OrgDatabase, orgId: string) => Promise<T>): Promise<T> {
+    return withRequestOrgDatabase(cfg, req, async (o, { orgId }) => fn(await readingAsProvisioned(o), orgId), { readOnly: true });
+  }
   const any = auth('admin', 'user');
 
   route(router, 'get', '/:orgId', { tag, summary: "The organization's consolidation (user of the organization or admin): data { settings { configured, presentationCurrency, method (full | proportional), toleranceAmount, tolerancePct, fiscalYearStartMonth }, entities [{ entity, name, currency, ownership (percent), parent, included, basis (balances | movements | ytd), source }], accounts (the group chart), locks, checks per period }. Every entity of trial_balance is listed (added with defaults on first sight)" }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Consolidation fetched', await orgDb(req, ({ db }) => svc.overview(db)));
+    ok(res, 'Consolidation fetched', await readDb(req, ({ db }, orgId) => svc.overview(db, orgId)));
   });
 
   route(router, 'put', '/:orgId/settings', { tag, summary: 'Save the group settings (presentation currency, method, intercompany tolerance as an amount and a percent, fiscal year start month); from then on every pipeline run ends with the consolidation. 400 naming what is wrong; nothing is saved then' }, any, validate({ params: s.orgParams, body: s.settingsBody }), async (req, res) => {
@@ -55,14 +60,14 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Group chart fetched', { accounts: await orgDb(req, ({ db }) => readChart(db)) });
+    ok(res, 'Group chart fetched', { accounts: await readDb(req, ({ db }) => readChart(db)) });
   });
   route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
   route(router, 'get', '/:orgId/accounts/export', { tag, summary: 'The group chart as CSV (code, name, type, line, role); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
-    const csv = await orgDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
+    const csv = await readDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
     res.type('text/csv').attachment('group-chart.csv').send(csv);
   });
   route(router, 'post', '/:orgId/accounts/import', { tag, summary: 'Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', body: { ...BODY_LIMITS.accountsCsv, csv: true, content: csvBody('code, name, type, line, role') } }, any, validate({ params: s.orgParams }), async (req, res) => {
@@ -72,7 +77,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   route(router, 'get', '/:orgId/mappings', { tag, summary: 'Source accounts of trial_balance with their mapping, paged (page, pageSize up to 500), ?unmapped=true for the unmapped only, ?intercompany=true for the accounts marked intercompany, ?entity= one entity; each unmapped account carries a suggestion { groupAccount, groupAccountName, reason, confidence (high | medium | low) }, never of another account type than the source account (same code and type, same name and type: high; closest name within the type: medium from 60 % alike, else low; one level lower for a source account without a type). data { mappings, total, unmapped, page, pageSize, pages }' }, any, validate({ params: s.orgParams, query: s.mappingsQuery }), async (req, res) => {
-    ok(res, 'Mappings fetched', await orgDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
+    ok(res, 'Mappings fetched', await readDb(req, ({ db }) => svc.listMappings(db, res.locals.query)));
   });
   route(router, 'put', '/:orgId/mappings', { tag, summary: 'Save mappings (entity, sourceAccount) -> groupAccount, optionally intercompany (icCounterparty, icCategory). 400 naming unknown entities, accounts not in trial_balance, unknown group accounts or categories, and an intercompany mark on an account mapped to the retained-earnings role (the engine rolls it forward and cannot eliminate on it); nothing saved then', body: BODY_LIMITS.mappings }, any, validate({ params: s.orgParams, body: s.mappingsBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveMappings(db, dialect, who(req), req.body.mappings));
@@ -85,7 +90,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
   route(router, 'get', '/:orgId/mappings/export', { tag, summary: 'Mappings as CSV (entity, source_account, group_account, ic_counterparty, ic_category); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
     // The CSV type and file name only once the CSV is there: a failure (403, 404) answers JSON.
-    const csv = await orgDb(req, ({ db }) => svc.mappingsCsv(db));
+    const csv = await readDb(req, ({ db }) => svc.mappingsCsv(db));
     res.type('text/csv').attachment('mappings.csv').send(csv);
   });
   route(router, 'post', '/:orgId/mappings/import', { tag, summary: "Save mappings from a CSV (text/csv, the export's columns); checked as the JSON form: a file naming unknown accounts changes nothing", body: { ...BODY_LIMITS.mappingsCsv, csv: true, content: csvBody('entity, source_account, group_account, ic_counterparty, ic_category') } }, any, validate({ params: s.orgParams }), async (req, res) => {
@@ -95,7 +100,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   route(router, 'get', '/:orgId/rates', { tag, summary: 'Exchange rates to the presentation currency per currency and month: data.rates [{ currency, period, closing, average, quote (direct | indirect), source, updated_by, updated_at }], as entered' }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Rates fetched', { rates: await orgDb(req, ({ db }) => svc.listRates(db)) });
+    ok(res, 'Rates fetched', { rates: await readDb(req, ({ db }) => svc.listRates(db)) });
   });
   route(router, 'put', '/:orgId/rates', { tag, summary: 'Save closing and average rates per currency and month, at most 12 decimals, below 1,000,000,000, with quote \'direct\' (default: presentation currency per unit, presentation = local x rate) or \'indirect\' (units per presentation currency, presentation = local / rate). 400 naming each fault (zero or below, more than 12 decimals, too large, an unknown currency code or a bad month), and asking \'EUR per USD or USD per EUR?\' for a row without its quote more than 5 times away from the latest earlier month\'s rate; nothing saved then', body: BODY_LIMITS.rates }, any, validate({ params: s.orgParams, body: s.ratesBody }), async (req, res) => {
     const n = await orgDb(req, ({ db, dialect }) => svc.saveRates(db, dialect, who(req), req.body.rates));
@@ -107,7 +112,7 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, `Rates imported: ${n}`, { saved: n });
   });
   route(router, 'get', '/:orgId/historical-rates', { tag, summary: 'Historical rates of equity accounts: data.rates [{ entity, group_account, rate, quote, updated_by, updated_at }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Historical rates fetched', { rates: await orgDb(req, ({ db }) => svc.listHistorical(db)) });
+    ok(res, 'Historical rates fetched', { rates: await readDb(req, ({ db }) => svc.listHistorical(db)) });
   });
   route(router, 'put', '/:orgId/historical-rates', { tag, summary: "Save historical rates for equity accounts per entity and group account, with an optional quote as for rates (without one, the closing rate of the entity's first period is used and the run says so)", body: BODY_LIMITS.historicalRates }, any, validate({ params: s.orgParams, body: s.historicalBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveHistorical(db, dialect, who(req), req.body.rates));
@@ -163,10 +168,10 @@ export function consolidationRouter(deps: AppDeps): Router {
   });
 
   route(router, 'get', '/:orgId/results', { tag, summary: 'One period (?period=YYYY-MM) of the consolidated trial balance: data { period, locked, check { status, tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount, missingRates, messages }, columns [{ entity, name }], rows [{ groupAccount, name, type, line, entities { <entity>: amount }, eliminations, nci, consolidated }], mismatches [{ entityA, entityB, category, amountA, amountB, difference, withinTolerance, likelyCause }] }; amounts as decimal text in the presentation currency; 404 before the first run' }, any, validate({ params: s.orgParams, query: s.resultsQuery }), async (req, res) => {
-    ok(res, 'Consolidated trial balance fetched', await orgDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
+    ok(res, 'Consolidated trial balance fetched', await readDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
   });
   route(router, 'get', '/:orgId/drilldown', { tag, summary: 'What makes one consolidated figure (?period, ?groupAccount, optional ?entity): data { lines [{ entity, entityName, sourceAccount, sourceAccountName, localAmount, currency, rateKind, rate, presentationAmount }], entries [{ entryId, kind (translation | rounding | elimination | ic_difference | nci), entity, counterparty, category, amount, sources, memo }] }' }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
-    ok(res, 'Drill-down fetched', await orgDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
+    ok(res, 'Drill-down fetched', await readDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
   });
   route(router, 'put', '/:orgId/locks/:period', lockSpec, any, validate({ params: s.periodParams }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.lockPeriod(db, who(req), (req.params as { period: string }).period));

@@ -4,9 +4,9 @@
 // the organization's own database.
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { ensureConsolidationSchema } from '../../../warehouse/consolidation/store';
 import type { OrgDatabase } from '../../../warehouse/connection';
-import { deleteLayout, ensureReportsSchema, listLayouts, readLayout, saveLayout } from '../../../warehouse/reports/store';
+import { ensureOrgSchema, readingAsProvisioned } from '../../../warehouse/org-schema';
+import { deleteLayout, listLayouts, readLayout, saveLayout } from '../../../warehouse/reports/store';
 import type { StatementKind } from '../../../common/reports/statements';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
@@ -28,51 +28,55 @@ export function reportsRouter(deps: AppDeps): Router {
   const any = auth('admin', 'user');
   const tag = 'reports';
   const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-  /** Databases whose report tables are known to exist (they are only ever added). */
+  /** Databases whose tables are known to exist (they are only ever added). */
   const ready = new Set<string>();
 
+  /** The organization's database for a change: its tables made when missing (provisioning or the worker's migration made them already, but for a database not migrated yet). */
   function orgDb<T>(req: Request, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
     return withRequestOrgDatabase(cfg, req, async (o, { orgId, databaseName }) => {
       const key = `${orgId}/${databaseName}`;
       if (!ready.has(key)) {
-        await ensureConsolidationSchema(o.db, o.dialect);
-        await ensureReportsSchema(o.db, o.dialect);
+        await ensureOrgSchema(o);
         ready.add(key);
       }
       return fn(o);
     });
   }
+  /** The organization's database for a read: opened read-only (tables not made yet read as made: empty). */
+  function readDb<T>(req: Request, fn: (o: OrgDatabase) => Promise<T>): Promise<T> {
+    return withRequestOrgDatabase(cfg, req, async (o) => fn(await readingAsProvisioned(o)), { readOnly: true });
+  }
   const who = (req: Request) => req.user!.fullName || req.user!.email;
   const statementOf = (req: Request) => (req.params as { statement: StatementKind }).statement;
 
   route(router, 'get', '/:orgId/statements/:statement', { tag, answer: reportSchema, summary: "A built-in statement (trial-balance | profit-and-loss | balance-sheet) over the consolidation's outputs, user of the organization or admin. ?period=YYYY-MM and ?range=month | quarter | ytd | year (fiscal quarters and years from the group's fiscal year start); ?columns= a comma list among entities, eliminations, nci, consolidated (default all), or ?compare=prior | lastYear for the consolidated figures beside the comparison with variance and variance %. Balance-sheet accounts at the range's last month, income and expenses summed over it, retained earnings less the range's earlier profit (shown as profit for the period), so every column balances. data { title, currency, range { kind, from, to, label, months }, compareRange, columns [{ key, label, format }], rows [{ kind (section | group | account | subtotal | total), label, depth, account, values (decimal text or null) }], balanced (per column), months [{ period, status (ok | blocked | missing), locked, messages }], notices }" }, any, validate({ params: s.statementParams, query: s.reportQuery }), async (req, res) => {
-    ok(res, 'Report fetched', await orgDb(req, ({ db, dialect }) => svc.statement(db, dialect, statementOf(req), res.locals.query)));
+    ok(res, 'Report fetched', await readDb(req, ({ db, dialect }) => svc.statement(db, dialect, statementOf(req), res.locals.query)));
   });
 
   route(router, 'get', '/:orgId/statements/:statement/export', { tag, summary: 'The statement as XLSX (?format=xlsx, default: one sheet per built-in statement, the chosen one first; real numbers with number formats, frozen header) or CSV (?format=csv: this statement, exact decimal text); the same query as the statement. A failure is JSON' }, any, validate({ params: s.statementParams, query: s.exportQuery }), async (req, res) => {
     const q = res.locals.query as svc.ReportQuery & { format: 'xlsx' | 'csv' };
     const kind = statementOf(req);
     if (q.format === 'csv') {
-      const r = await orgDb(req, ({ db, dialect }) => svc.statement(db, dialect, kind, q));
+      const r = await readDb(req, ({ db, dialect }) => svc.statement(db, dialect, kind, q));
       res.type('text/csv').attachment(svc.fileName(r.title, r.range, 'csv')).send(svc.csv(r));
       return;
     }
-    const all = await orgDb(req, ({ db, dialect }) => svc.allStatements(db, dialect, kind, q));
+    const all = await readDb(req, ({ db, dialect }) => svc.allStatements(db, dialect, kind, q));
     // The file's type and name only once it is made: a failure answers JSON.
     const book = await svc.xlsx(all);
     res.type(XLSX).attachment(svc.fileName('statements', all[0]!.range, 'xlsx')).send(book);
   });
 
   route(router, 'get', '/:orgId/overview', { tag, answer: overviewSchema, summary: "The Dashboard overview, user of the organization or admin: ?months= (1-36, default 12) months ending ?to=YYYY-MM (default the latest consolidated month). data { currency, range { from, to, label } (null when nothing is consolidated yet), months [{ period, label, status (ok | blocked | missing), locked, messages (why a blocked month could not run), revenue (income accounts, positive), grossMargin (revenue less the accounts under Expenses > Cost of sales), netIncome (profit attributable to owners of the parent), cash (accounts under Assets > Current assets > Cash at the month's end) }] (figures are decimal text, null for a month not consolidated), contribution { entities [{ entity, entityName, profit }], eliminations, nci, netIncome } over the range's consolidated months (they add up to netIncome), notices }" }, any, validate({ params: s.orgParams, query: s.overviewQuery }), async (req, res) => {
-    ok(res, 'Overview fetched', await orgDb(req, ({ db, dialect }) => overview(db, dialect, res.locals.query)));
+    ok(res, 'Overview fetched', await readDb(req, ({ db, dialect }) => overview(db, dialect, res.locals.query)));
   });
 
   route(router, 'get', '/:orgId/drilldown', { tag, answer: drilldownSchema, statuses: { 404: 'A group account not in the chart, or an entity not in the consolidation' }, summary: "What makes a report figure (?period, ?range, ?groupAccount): data.level 'entities' with entities [{ entity, entityName, amount }] and the elimination, intercompany-difference and NCI entries; with ?entity=, data.level 'sources' with that entity's source accounts [{ sourceAccount, sourceAccountName, currency, localAmount, amount, rateKind, rate }] and its translation entries. 404 for a group account not in the chart or an entity not in the consolidation" }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
-    ok(res, 'Drill-down fetched', await orgDb(req, ({ db, dialect }) => svc.drilldown(db, dialect, res.locals.query)));
+    ok(res, 'Drill-down fetched', await readDb(req, ({ db, dialect }) => svc.drilldown(db, dialect, res.locals.query)));
   });
 
   route(router, 'get', '/:orgId/custom', { tag, answer: layoutListSchema, summary: 'Custom report layouts of the organization: data.reports [{ id, name, layout { name, lines }, updatedBy, updatedAt }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Custom reports fetched', { reports: await orgDb(req, ({ db }) => listLayouts(db)) });
+    ok(res, 'Custom reports fetched', { reports: await readDb(req, ({ db }) => listLayouts(db)) });
   });
   route(router, 'post', '/:orgId/custom', { tag, body: LAYOUT_BODY, statuses: { 201: 'Saved: data.id' }, summary: 'Save a new layout: name and lines [{ id, label, kind (accounts | subtotal | formula), accounts (group account codes), groups (statement line paths), of (line ids above), formula (over line ids above, numbers, + - * / and parentheses), format (amount | percent) }]; 201 with data.id; 400 naming every unknown line, account or group and unreadable formula (nothing saved)' }, any, validate({ params: s.orgParams, body: s.layoutBody }), async (req, res) => {
     const id = randomUUID().slice(0, 8);
@@ -83,7 +87,7 @@ export function reportsRouter(deps: AppDeps): Router {
     ok(res, 'Report saved', { id }, 201);
   });
   route(router, 'get', '/:orgId/custom/:id', { tag, answer: storedLayoutSchema, summary: 'One layout (404 when unknown)' }, any, validate({ params: s.layoutParams }), async (req, res) => {
-    const found = await orgDb(req, ({ db }) => readLayout(db, (req.params as { id: string }).id));
+    const found = await readDb(req, ({ db }) => readLayout(db, (req.params as { id: string }).id));
     if (!found) throw new ApiError(404, 'Report not found');
     ok(res, 'Custom report fetched', found);
   });
@@ -101,7 +105,7 @@ export function reportsRouter(deps: AppDeps): Router {
     ok(res, 'Report deleted');
   });
   route(router, 'get', '/:orgId/custom/:id/figures', { tag, answer: reportSchema, summary: "A layout's figures, with the statements' query (?period, ?range, ?columns or ?compare): formula lines exact, rounded half-even (amounts to the cent, percentages to 0.1); a division by zero leaves the figure null with a note naming the line" }, any, validate({ params: s.layoutParams, query: s.reportQuery }), async (req, res) => {
-    ok(res, 'Report fetched', await orgDb(req, async ({ db, dialect }) => {
+    ok(res, 'Report fetched', await readDb(req, async ({ db, dialect }) => {
       const found = await readLayout(db, (req.params as { id: string }).id);
       if (!found) throw new ApiError(404, 'Report not found');
       return svc.customReport(db, dialect, found.layout, res.locals.query);
@@ -109,7 +113,7 @@ export function reportsRouter(deps: AppDeps): Router {
   });
   route(router, 'get', '/:orgId/custom/:id/export', { tag, summary: "A layout's figures as XLSX (one sheet) or CSV (?format=); a failure is JSON" }, any, validate({ params: s.layoutParams, query: s.exportQuery }), async (req, res) => {
     const q = res.locals.query as svc.ReportQuery & { format: 'xlsx' | 'csv' };
-    const r = await orgDb(req, async ({ db, dialect }) => {
+    const r = await readDb(req, async ({ db, dialect }) => {
       const found = await readLayout(db, (req.params as { id: string }).id);
       if (!found) throw new ApiError(404, 'Report not found');
       return svc.customReport(db, dialect, found.layout, q);

@@ -24,6 +24,9 @@ function ColumnsCell({ t }: { t: TableInfo }) {
   );
 }
 
+/** The kinds of the tables onboarding creates in every organization's database (the consolidation's settings and outputs). */
+const PRODUCT_KINDS = new Set<TableKind>(['consolidation', 'consolidation_settings']);
+
 /** The data explorer's first screen: every table of the organization's database. */
 export default function DataPage() {
   const { orgId, isAdmin, picked, pick } = useExplorerOrganization();
@@ -32,6 +35,13 @@ export default function DataPage() {
   const [kind, setKind] = useState<TableKind | ''>('');
   const shown = tables.filter((t) => (!kind || t.kind === kind) && (!search.trim() || t.name.toLowerCase().includes(search.trim().toLowerCase())));
   const kinds = [...new Set(tables.map((t) => t.kind))];
+  // Onboarding creates the consolidation's own tables: until something else is there, the organization has no data of its own yet.
+  const noDataYet = tables.every((t) => PRODUCT_KINDS.has(t.kind));
+  const howToAddData = (
+    <>
+      Save a CSV as a table on <Link to={paths.fileUpload}>Upload File</Link>, connect an accounting system in <Link to={paths.apps}>Apps</Link>, or run the <Link to={paths.pipelines}>Pipelines</Link>.
+    </>
+  );
 
   return (
     <div className="page page-wide explorer-page">
@@ -50,17 +60,14 @@ export default function DataPage() {
         ) : !databaseReady ? (
           <NonIdealState icon="database" title="No database yet" description="An admin must onboard this organization before its data can be explored." />
         ) : tables.length === 0 ? (
-          <NonIdealState
-            icon="th"
-            title="No tables yet"
-            description={
-              <>
-                Save a CSV as a table on <Link to={paths.fileUpload}>Upload File</Link>, connect an accounting system in <Link to={paths.apps}>Apps</Link>, or run the <Link to={paths.pipelines}>Pipelines</Link>.
-              </>
-            }
-          />
+          <NonIdealState icon="th" title="No tables yet" description={howToAddData} />
         ) : (
           <>
+            {noDataYet && (
+              <Callout intent="primary" icon="info-sign" title="No data yet" className="explorer-no-data">
+                Only the consolidation&apos;s own tables are here so far. {howToAddData}
+              </Callout>
+            )}
             <div className="filter-row">
               <FormGroup label="Find a table" labelFor="explorer-search" inline>
                 <InputGroup id="explorer-search" type="search" leftIcon="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Table name" />

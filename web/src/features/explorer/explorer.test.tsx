@@ -101,6 +101,22 @@ describe('the Data page', () => {
     expect(screen.getByRole('link', { name: 'Upload File' })).toHaveAttribute('href', '/file-upload');
   });
 
+  it('says there is no data yet while only the tables onboarding creates are there, and lists them', async () => {
+    signIn();
+    const chart = { ...ledger, name: 'group_accounts', kind: 'consolidation_settings', rows: 35, source: null, lastWrittenAt: null };
+    const ctb = { ...ledger, name: 'consolidated_trial_balance', kind: 'consolidation', rows: 0, source: null, lastWrittenAt: null };
+    mockApi({ [`GET /tables/${ORG_ID}`]: ok({ databaseReady: true, tables: [ctb, chart] }) });
+    const { unmount } = renderAt('/data');
+    expect(await screen.findByText('No data yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upload File' })).toHaveAttribute('href', '/file-upload');
+    expect(within(screen.getByRole('table', { name: 'Tables' })).getByRole('link', { name: 'group_accounts' })).toBeInTheDocument();
+    unmount();
+    mockApi({ [`GET /tables/${ORG_ID}`]: ok({ databaseReady: true, tables: [ledger, ctb, chart] }) });
+    renderAt('/data');
+    await screen.findByRole('table', { name: 'Tables' });
+    expect(screen.queryByText('No data yet')).toBeNull();
+  });
+
   it('asks an admin to pick an organization first', async () => {
     signIn({ role: 'admin', organization_id: null });
     mockApi({ 'GET /organization': ok({ organizations: [] }) });
