@@ -186,7 +186,7 @@ describe('the GETs of the consolidation and reports', () => {
     }
     expect(mappings.total).toBe(3);
     expect(mappings.unmapped).toBe(3);
-    expect(mappings.mappings[0]!.suggestion).toEqual({ groupAccount: '1000', groupAccountName: 'Cash and cash equivalents', reason: 'same code' });
+    expect(mappings.mappings[0]!.suggestion).toEqual({ groupAccount: '1000', groupAccountName: 'Cash and cash equivalents', reason: 'same code and type', confidence: 'high' });
     // A change configures them (tables made, entities synced): the same entities the read showed.
     const put = await request(stack.app).put(`/api/v1/consolidation/${old.orgID}/entities/S`).set('Authorization', `Bearer ${token}`).send({ name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances' });
     expect(put.status).toBe(200);
@@ -274,7 +274,7 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
 
   it('reads a missing table as created: typed empty rows, the chart’s default rows as N-literals', () => {
     expect(asCreatedSelect('mssql', 'fx_rates')).toBe(
-      `select cast(null as nvarchar(200)) as "currency", cast(null as nvarchar(200)) as "period", cast(null as nvarchar(200)) as "closing", cast(null as nvarchar(200)) as "average", cast(null as nvarchar(200)) as "source", cast(null as nvarchar(400)) as "updated_by", cast(null as nvarchar(200)) as "updated_at" where 1 = 0`,
+      `select cast(null as nvarchar(200)) as "currency", cast(null as nvarchar(200)) as "period", cast(null as nvarchar(200)) as "closing", cast(null as nvarchar(200)) as "average", cast(null as nvarchar(200)) as "source", cast(null as nvarchar(400)) as "updated_by", cast(null as nvarchar(200)) as "updated_at", cast(null as nvarchar(200)) as "quote" where 1 = 0`,
     );
     const chart = asCreatedSelect('mssql', 'group_accounts')!;
     expect(chart.split(' union all ')).toHaveLength(35);
