@@ -2,26 +2,23 @@
 //   storage/     blob storage (Azurite or Azure Blob Storage)
 //   warehouse/   the organization's SQL database (SQLite file or Azure SQL)
 //   datafactory/ pipelines (the local engine or Azure Data Factory)
-//   quickbooks/, sage/, netsuite/  the accounting systems' APIs (connectors/ holds what they share)
+//   quickbooks/, sage/, netsuite/  the accounting systems' APIs (connectors/ holds what they share,
+//                and registry.ts each one's activities: activities/<key>/worker.ts)
 //   csv/         reading a stored CSV into the warehouse
 //   records/     LedgerFlow's own records in MongoDB
 // The two providers are chosen here, once (createWarehouse, createDataFactory), and injected.
 import { BlobServiceClient } from '@azure/storage-blob';
 import type { Config } from '../common/config';
+import { CONNECTOR_LIST } from '../common/connectors';
+import type { SyncProvider } from '../common/contract/connections';
+import * as connectorActivities from './connectors/registry';
 import { createCsvActivities, createCsvLoader } from './csv';
 import { createDataFactory, createPipelineActivities, type DataFactory } from './datafactory';
 import type { AzureDeps } from '../common/azure-arm';
 import { createOnboardingActivities } from './onboarding';
 import { createOrganizationDeleteActivities } from './organization-delete';
-import { createQuickBooksActivities } from './quickbooks';
-import { createQuickBooksConnectActivities } from './quickbooks/connect';
-import { createQuickBooksChangeActivities } from './quickbooks/changes';
 import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
-import { createSageActivities } from './sage';
-import { createSageConnectActivities } from './sage/connect';
-import { createNetSuiteActivities } from './netsuite';
-import { createNetSuiteConnectActivities } from './netsuite/connect';
 import { createStorageActivities } from './storage';
 import { createWarehouse, type Warehouse } from '../warehouse';
 import { createWarehouseActivities } from './warehouse/activities';
@@ -37,6 +34,17 @@ export interface ActivityDeps {
   dataFactory?: DataFactory;
 }
 
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type ConnectorFactories = typeof connectorActivities;
+/** Every registered connector has its activities (activities/connectors/registry.ts): a missing line fails to compile. */
+const CONNECTOR_ACTIVITIES: { [K in SyncProvider]: ConnectorFactories[K] } = connectorActivities;
+type ConnectorActivities = UnionToIntersection<ReturnType<ConnectorFactories[SyncProvider]>>;
+
+/** Every registered connector's activities (its sync activities, its connect activity, its own). */
+function createConnectorActivities(deps: { config: Config; warehouse: Warehouse }): ConnectorActivities {
+  return Object.assign({}, ...CONNECTOR_LIST.map((c) => CONNECTOR_ACTIVITIES[c.key](deps))) as ConnectorActivities;
+}
+
 /** Every activity the worker registers, built from the clients it is given. */
 export function createActivities(deps: ActivityDeps) {
   const { config, blobService, azure } = deps;
@@ -50,13 +58,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSyncRunActivities(providers),
     ...createOnboardingActivities(providers),
     ...createPipelineActivities({ ...providers, loadCsvBlob }),
-    ...createQuickBooksActivities(providers),
-    ...createQuickBooksConnectActivities(providers),
-    ...createQuickBooksChangeActivities(providers),
-    ...createSageActivities(providers),
-    ...createSageConnectActivities(providers),
-    ...createNetSuiteActivities(providers),
-    ...createNetSuiteConnectActivities(providers),
+    ...createConnectorActivities(providers),
     ...createCsvActivities(providers),
     ...createWarehouseActivities(providers),
     ...createConsolidationActivities(providers),

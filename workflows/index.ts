@@ -1,10 +1,9 @@
 // Every workflow the worker registers (this file is the worker's workflowsPath).
 export { createContainerWorkflow, createDatabaseWorkflow, createDataFactoryWorkflow, importDataFactoryWorkflow, onboardOrganizationWorkflow } from './onboarding';
 export { pipelineRunWorkflow } from './pipelines';
-export { netsuiteSyncWorkflow, quickbooksSyncWorkflow, sageSyncWorkflow } from './sync';
 export { csvSaveWorkflow } from './csv-save';
 export { dropCsvTableWorkflow } from './tables';
-export { netsuiteConnectWorkflow, quickbooksConnectWorkflow, sageConnectWorkflow } from './connect';
+export * from './connectors'; // each connector's sync and connect workflows (<key>SyncWorkflow, <key>ConnectWorkflow)
 export { consolidationWorkflow } from './consolidation';
 export { quickbooksChangesWorkflow } from './quickbooks-changes';
 export { organizationDeleteWorkflow } from './organization-delete';

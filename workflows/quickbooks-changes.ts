@@ -29,7 +29,7 @@ import { ORGANIZATION_ID, PROGRESS_QUERY, workflowIds } from '../common/temporal
 import { consolidationWorkflow } from './consolidation';
 import { pipelineRunWorkflow, type PipelineRunStatus } from './pipelines';
 import { shortCall } from './profiles';
-import { quickbooksSyncWorkflow } from './sync';
+import { quickbooksSyncWorkflow } from './quickbooks';
 
 const { quickbooksChangeTarget, consolidationConfigured } = proxyActivities<Activities>(shortCall);
 

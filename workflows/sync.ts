@@ -1,4 +1,6 @@
 // Account syncs (QuickBooks Online, Sage Intacct, NetSuite): deterministic orchestration only. Each sync
+// workflow is made here by syncWorkflow from its connector's two sync activities (workflows/<key>.ts);
+// each sync
 // records its run (start, end, rows, error), fetches master data, then the months in ranges
 // of at most six, each range replaced atomically in the organization's SQL database.
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
@@ -23,9 +25,6 @@ const connectorCall: ActivityOptions = {
 };
 
 const records = proxyActivities<ConnectorActivities>(shortCall);
-const connector = proxyActivities<ConnectorActivities>(connectorCall);
-/** NetSuite steps heartbeat every few seconds and resume from their heartbeat: a killed worker is noticed within 30 s. */
-const netsuite = proxyActivities<ConnectorActivities>({ ...connectorCall, heartbeatTimeout: '30 seconds' });
 
 export interface SyncInput {
   accountId: string;
@@ -79,26 +78,27 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
   }
 }
 
-/** sync-quickbooks-<accountId>: chart of accounts, then TrialBalance/ProfitAndLoss/BalanceSheet by month. */
-export async function quickbooksSyncWorkflow(input: SyncInput): Promise<SyncResult> {
-  return runSync('quickbooks', input, {
-    master: () => connector.syncQuickBooksAccounts({ accountId: input.accountId }),
-    range: (months) => connector.syncQuickBooksReports({ accountId: input.accountId, months }),
-  });
-}
+/** The names of the activities that take { accountId } (master data), and { accountId, months } (a range). */
+type ActivityTaking<I> = { [N in keyof ConnectorActivities]: ConnectorActivities[N] extends (input: I) => Promise<{ rows: Record<string, number> }> ? N : never }[keyof ConnectorActivities];
 
-/** sync-sage-<accountId>: GLACCOUNT, then get_trialbalance by month. */
-export async function sageSyncWorkflow(input: SyncInput): Promise<SyncResult> {
-  return runSync('sage', input, {
-    master: () => connector.syncSageGlAccounts({ accountId: input.accountId }),
-    range: (months) => connector.syncSageTrialBalance({ accountId: input.accountId, months }),
-  });
-}
-
-/** sync-netsuite-<accountId>: subsidiaries, accounts, periods, then per range the trial balance from posted lines and the consolidated rates. */
-export async function netsuiteSyncWorkflow(input: SyncInput): Promise<SyncResult> {
-  return runSync('netsuite', input, {
-    master: () => netsuite.syncNetSuiteMasterData({ accountId: input.accountId }),
-    range: (months) => netsuite.syncNetSuiteTrialBalance({ accountId: input.accountId, months }),
-  });
+/**
+ * A connector's sync workflow `<key>SyncWorkflow` (sync-<key>-<accountId>): its master data, then
+ * the months by range. Its name is its Temporal workflow type, as exported from workflows/index.ts
+ * and as the api starts it by the function: both must stay what they are (saved histories replay).
+ */
+export function syncWorkflow<K extends SyncProvider>(
+  provider: K,
+  steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }> },
+  options: Partial<ActivityOptions> = {},
+): ((input: SyncInput) => Promise<SyncResult>) & { name: `${K}SyncWorkflow` } {
+  const connector = proxyActivities<ConnectorActivities>({ ...connectorCall, ...options });
+  const name = `${provider}SyncWorkflow` as const;
+  const workflow = {
+    [name]: async (input: SyncInput): Promise<SyncResult> =>
+      runSync(provider, input, {
+        master: () => (connector[steps.master] as (i: { accountId: string }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId }),
+        range: (months) => (connector[steps.range] as (i: { accountId: string; months: string[] }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId, months }),
+      }),
+  }[name];
+  return workflow as typeof workflow & { name: typeof name };
 }

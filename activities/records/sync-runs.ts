@@ -4,7 +4,7 @@
 import { Context } from '@temporalio/activity';
 import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
-import { accountModel } from '../../common/connectors';
+import { accountModel, CONNECTORS } from '../../common/connectors';
 import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
 import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
 import { businessFailure, FailureType } from '../connectors/failures';
@@ -37,13 +37,6 @@ function execution(): { workflowId: string; runId: string } {
   return e;
 }
 
-/** Why a connection whose credentials were refused does not sync, in its provider's words. */
-const RECONNECT: Record<SyncProvider, string> = {
-  quickbooks: 'QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.',
-  sage: 'Sage Intacct refused the stored credentials: reconnect the account on the Apps screen.',
-  netsuite: 'NetSuite refused the stored credentials: reconnect the account on the Apps screen (Add New Connection, NetSuite) with a working certificate.',
-};
-
 export function createSyncRunActivities({ config }: { config: Config }) {
   return {
     async beginSyncRun({ provider, accountId, trigger = 'manual' }: BeginSyncRunInput): Promise<BeginSyncRunOutput> {
@@ -61,7 +54,7 @@ export function createSyncRunActivities({ config }: { config: Config }) {
             current ? null : { id: new mongoose.Types.ObjectId().toHexString(), provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date(), finishedAt: null, rows: {}, rowsTotal: 0, periods: [], error: null },
         ),
       );
-      if (account.status === 'reconnect_needed') throw businessFailure(RECONNECT[provider], FailureType.ReconnectNeeded);
+      if (account.status === 'reconnect_needed') throw businessFailure(CONNECTORS[provider].refused, FailureType.ReconnectNeeded);
       if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
       const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);
       return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6) };

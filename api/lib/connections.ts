@@ -14,7 +14,7 @@ import { publicSyncRun, type SyncProvider } from '../../common/models/sync-run';
 import type { UserDoc } from '../../common/models/user';
 import { withRunStore } from '../../warehouse/records/run-store';
 import { workflowIds } from '../../common/temporal';
-import * as connectWorkflows from '../../workflows/connect';
+import * as connectWorkflows from '../../workflows/connectors';
 import type { SyncResult } from '../../workflows/sync';
 import { assertOrgAccess } from './auth';
 import { resolveOrgId } from './connection-schemas';

@@ -5,7 +5,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import { CONNECTOR_LIST } from '../../common/connectors';
 import type { SyncProvider } from '../../common/models/sync-run';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
-import * as syncWorkflows from '../../workflows/sync';
+import * as syncWorkflows from '../../workflows/connectors';
 
 export const syncScheduleId = (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`;
 

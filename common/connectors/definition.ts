@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import type { SyncProvider } from '../contract/connections';
 import type { ConnectorAccountDoc } from '../models/connector-account';
+import type { ConnectorTable } from './table';
 
 /**
  * How a connection is authorized: the OAuth 2.0 authorization-code flow (the user consents at
@@ -48,10 +49,14 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   /** Its connections' records (own fields plus connectorAccountSchema's) and their answer. */
   model: AccountModel;
   answer(account: ConnectorAccountDoc): unknown;
+  /** That answer's schema in the shared contract (common/contract/connections.ts connectionAnswerSchema): the api declares its routes' answers with it. */
+  answerSchema: z.ZodTypeAny;
   /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own routes. */
   connection?: CredentialsConnection;
   /** The user's message when the ledger refused the stored credentials (status reconnect_needed); null when it never does. */
   reconnect: string | null;
+  /** Why a connection marked reconnect_needed does not sync (its sync fails with this), in the ledger's words. */
+  refused: string;
   /**
    * The two answer shapes of spec section 7: 'wrapped' (QuickBooks: GET /accounts -> data.accounts,
    * PUT /status -> data.account, sync now POST / { id }) or 'bare' (Sage: GET / -> data is the list,
@@ -63,18 +68,19 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   connectWorkflow: `${K}ConnectWorkflow`;
   /** The worker's sync activities (activities/<key>/index.ts), as the sync workflow calls them. */
   syncActivities: readonly string[];
-  /** The tables of the organization's database its sync writes (warehouse/catalog/connector-tables.ts). */
-  tables: readonly string[];
+  /** The tables of the organization's database its sync writes, declared beside the definition (<key>-tables.ts), named <key>_...: warehouse/catalog/ reads them from here. */
+  tables: Readonly<Record<string, ConnectorTable>>;
   /** The local server speaking its wire format (simulators/), which tests and the demo use. */
   simulator: string;
 }
 
 /** A connector's definition, its connection fields' types checked against its key and stored fields. */
-export function defineConnector<K extends SyncProvider, F extends z.ZodRawShape, D extends ConnectorAccountDoc>(
+export function defineConnector<K extends SyncProvider, F extends z.ZodRawShape, D extends ConnectorAccountDoc, T extends Record<string, ConnectorTable>>(
   // A model's own document type makes it no Model<ConnectorAccountDoc> to TypeScript (schema types are invariant): it is taken as a model, and read through connectorAccountSchema's fields.
-  d: Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model'> & { model: Pick<Model<unknown>, 'modelName' | 'collection'>; answer(account: D): unknown; connection?: CredentialsConnection<F> },
-): ConnectorDefinition<K> {
-  return d as unknown as ConnectorDefinition<K>;
+  d: Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model' | 'tables'> & { model: Pick<Model<unknown>, 'modelName' | 'collection'>; answer(account: D): unknown; connection?: CredentialsConnection<F>; tables: T },
+): ConnectorDefinition<K> & { tables: T } {
+  // The tables keep their own names (connectorTables.sageTrialBalance), for the connector's activities and the tests.
+  return d as unknown as ConnectorDefinition<K> & { tables: T };
 }
 
 /** A required text field of a connection form: trimmed, "<name> is required", "<name> is too long". */

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { encryptSecret } from '../crypto';
 import { NetSuiteAccount, publicNetSuiteAccount } from '../models/netsuite-account';
 import { NETSUITE_ACCOUNT_ID_RE, NetSuiteKeyError, normalizeAccountId, readSigningKey } from '../netsuite';
+import { netsuiteTables } from './netsuite-tables';
+import { netSuiteAccountSchema } from '../contract/connections';
 import { defineConnector, field } from './definition';
 
 export const netsuite = defineConnector({
@@ -14,6 +16,7 @@ export const netsuite = defineConnector({
   auth: 'client-credentials',
   model: NetSuiteAccount,
   answer: publicNetSuiteAccount,
+  answerSchema: netSuiteAccountSchema,
   connection: {
     fields: {
       accountId: field('NetSuite account ID', 40)
@@ -44,10 +47,11 @@ export const netsuite = defineConnector({
     }),
   },
   reconnect: 'NetSuite refused the stored credentials: reconnect the account (Add New Connection, NetSuite) with a working certificate.',
+  refused: 'NetSuite refused the stored credentials: reconnect the account on the Apps screen (Add New Connection, NetSuite) with a working certificate.',
   answers: 'bare',
   syncWorkflow: 'netsuiteSyncWorkflow',
   connectWorkflow: 'netsuiteConnectWorkflow',
   syncActivities: ['syncNetSuiteMasterData', 'syncNetSuiteTrialBalance'],
-  tables: ['netsuite_subsidiaries', 'netsuite_accounts', 'netsuite_accounting_periods', 'netsuite_trial_balance', 'netsuite_consolidated_rates'],
+  tables: netsuiteTables,
   simulator: 'simulators/netsuite/index.ts',
 });

@@ -1,6 +1,8 @@
 // QuickBooks Online: OAuth 2.0 authorization code (its own routes: api/resources/quickbooks/),
 // the sync in activities/quickbooks/, Intuit's wire format in simulators/intuit.ts.
 import { publicQuickBooksAccount, QuickBooksAccount } from '../models/quickbooks-account';
+import { quickbooksTables } from './quickbooks-tables';
+import { quickBooksAccountSchema } from '../contract/connections';
 import { defineConnector } from './definition';
 
 export const quickbooks = defineConnector({
@@ -10,11 +12,13 @@ export const quickbooks = defineConnector({
   auth: 'oauth2-code',
   model: QuickBooksAccount,
   answer: publicQuickBooksAccount,
+  answerSchema: quickBooksAccountSchema,
   reconnect: 'QuickBooks authorization has expired: reconnect the account from the Apps screen.',
+  refused: 'QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.',
   answers: 'wrapped',
   syncWorkflow: 'quickbooksSyncWorkflow',
   connectWorkflow: 'quickbooksConnectWorkflow',
   syncActivities: ['syncQuickBooksAccounts', 'syncQuickBooksReports'],
-  tables: ['quickbooks_accounts', 'quickbooks_trial_balance', 'quickbooks_profit_and_loss', 'quickbooks_balance_sheet'],
+  tables: quickbooksTables,
   simulator: 'simulators/intuit.ts',
 });

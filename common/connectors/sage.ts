@@ -3,6 +3,8 @@
 // XML gateway in simulators/intacct.ts.
 import { encryptSecret } from '../crypto';
 import { publicSageAccount, SageAccount } from '../models/sage-account';
+import { sageTables } from './sage-tables';
+import { sageAccountSchema } from '../contract/connections';
 import { defineConnector, field, secret } from './definition';
 
 export const sage = defineConnector({
@@ -12,6 +14,7 @@ export const sage = defineConnector({
   auth: 'credentials',
   model: SageAccount,
   answer: publicSageAccount,
+  answerSchema: sageAccountSchema,
   connection: {
     fields: {
       sageUserID: field('Sage user ID'),
@@ -29,10 +32,11 @@ export const sage = defineConnector({
     }),
   },
   reconnect: null,
+  refused: 'Sage Intacct refused the stored credentials: reconnect the account on the Apps screen.',
   answers: 'bare',
   syncWorkflow: 'sageSyncWorkflow',
   connectWorkflow: 'sageConnectWorkflow',
   syncActivities: ['syncSageGlAccounts', 'syncSageTrialBalance'],
-  tables: ['sage_gl_accounts', 'sage_trial_balance'],
+  tables: sageTables,
   simulator: 'simulators/intacct.ts',
 });

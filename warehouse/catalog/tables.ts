@@ -5,6 +5,7 @@
 // connectors' syncs fill and the api's explorer reads alike), the consolidation's
 // (../consolidation/store.ts) and the CSV load's column types.
 import { connectorTables, type ColumnKind as ConnectorColumnKind } from './connector-tables';
+import { CONNECTOR_LIST } from '../../common/connectors';
 import { CONFIG_TABLES, OUTPUT_TABLES } from '../consolidation/store';
 import type { ColumnKind, TableKind } from '../../common/contract/tables';
 
@@ -15,12 +16,8 @@ export const CSV_LOADED_AT_COLUMN = '_loaded_at';
 
 const CONNECTOR_KINDS: Record<ConnectorColumnKind, ColumnKind> = { text: 'text', decimal: 'number', bool: 'boolean', timestamp: 'datetime' };
 const CONNECTOR_COLUMNS = new Map<string, Record<string, ConnectorColumnKind>>(Object.values(connectorTables).map((t) => [t.name, t.columns]));
-/** Providers by the prefix their tables carry (NetSuite's tables too, defined with its connector). */
-const CONNECTOR_PREFIXES = [
-  ['quickbooks_', 'quickbooks'],
-  ['sage_', 'sage'],
-  ['netsuite_', 'netsuite'],
-] as const;
+/** Providers by the prefix their tables carry: each connector's key (test/connectors.test.ts checks its tables are exactly those). */
+const CONNECTOR_PREFIXES: readonly (readonly [string, string])[] = CONNECTOR_LIST.map((c) => [`${c.key}_`, c.key]);
 
 export const CONSOLIDATION_OUTPUT_TABLES: ReadonlySet<string> = new Set(Object.keys(OUTPUT_TABLES));
 export const CONSOLIDATION_SETTINGS_TABLES: ReadonlySet<string> = new Set(Object.keys(CONFIG_TABLES));

@@ -17,7 +17,7 @@ import { audit } from '../../lib/audit';
 import { auth } from '../../lib/auth';
 import { accountId, accountStatusBody, historyQuery, idParams, optionalOrgId, SELECT_ORGANIZATION } from '../../lib/connection-schemas';
 import { route } from '../../lib/route';
-import { netSuiteAccountListSchema, netSuiteAccountSchema, quickBooksAccountListSchema, quickBooksAccountSchema, sageAccountListSchema, sageAccountSchema, syncHistorySchema } from '../../../common/contract/connections';
+import { syncHistorySchema } from '../../../common/contract/connections';
 import { loadAccount, resolveExistingOrgId, runSyncNow, scheduleSync, syncHistory, verifyCredentials, type SyncOutcome } from '../../lib/connections';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
@@ -52,12 +52,9 @@ const SHAPES = {
 
 const orgQuery = z.object({ organization_id: optionalOrgId });
 
-/** Each connector's answers as the shared contract (common/contract/connections.ts) defines them. */
-const CONTRACT: Record<ConnectorDefinition['key'], { list: z.ZodTypeAny; account: z.ZodTypeAny }> = {
-  quickbooks: { list: quickBooksAccountListSchema, account: z.object({ account: quickBooksAccountSchema }) },
-  sage: { list: sageAccountListSchema, account: sageAccountSchema },
-  netsuite: { list: netSuiteAccountListSchema, account: netSuiteAccountSchema },
-};
+/** A connector's answers, from its answer schema in the shared contract (common/contract/connections.ts) and its answer shape. */
+const contractOf = (c: ConnectorDefinition): { list: z.ZodTypeAny; account: z.ZodTypeAny } =>
+  c.answers === 'wrapped' ? { list: z.object({ accounts: z.array(c.answerSchema) }), account: z.object({ account: c.answerSchema }) } : { list: z.array(c.answerSchema), account: c.answerSchema };
 const ORG_NOT_FOUND = "'Organization not found': the organization_id is well formed but names no organization";
 const auditTarget = (c: ConnectorDefinition, a: ConnectorAccountDoc) => ({ targetType: `${c.key}_account`, targetId: String(a._id) });
 
@@ -67,7 +64,7 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
   const shape = SHAPES[c.answers];
   const schedule = (a: ConnectorAccountDoc, paused: boolean) => scheduleSync(deps.temporal, cfg, c.key, a, paused);
 
-  const contract = CONTRACT[c.key];
+  const contract = contractOf(c);
   const tag = c.key;
   const orgNamed = `organization_id: optional for a user (its own organization); an admin must name one (400 '${SELECT_ORGANIZATION}')`;
 

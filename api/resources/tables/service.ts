@@ -3,6 +3,7 @@
 // upload records, the sync and pipeline runs kept beside the tables, the consolidation's audit).
 // The SQL (the catalog, counts, rows paged, sorted and filtered) is the warehouse's
 // (warehouse/catalog/explorer.ts); a filter or sort it refuses answers 400 with its message.
+import { CONNECTOR_LIST } from '../../../common/connectors';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CompiledQuery } from 'kysely';
 import type { Config } from '../../../common/config';
@@ -68,7 +69,8 @@ export async function findTable(o: OrgDatabase, name: string): Promise<TableSche
 
 // --- sources: who wrote each table ----------------------------------------------------------
 
-const PROVIDER_NAMES: Record<string, string> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite' };
+/** Each connector's ledger, as a table's source names it ("Sage Intacct sync of ..."). */
+const PROVIDER_NAMES: Record<string, string> = Object.fromEntries(CONNECTOR_LIST.map((c) => [c.key, c.ledgerName]));
 const iso = (d: Date | string | null | undefined): string | null => {
   if (!d) return null;
   const t = d instanceof Date ? d : new Date(d);
