@@ -362,10 +362,14 @@ it('a sync and a consolidation through the proxy while the worker running the sy
 
   // Meanwhile (the sync's step is retried only once the killed worker's heartbeat is missed), the
   // pipeline's organization is consolidated on the worker left: its trial_balance (three entities,
-  // balanced, in USD) mapped by the suggestions (same codes as the group chart), then one run
-  // through the proxy.
-  const accepted = await call(proxy.url, 'POST', `/consolidation/${pipeOrg}/mappings/accept-suggestions`, { token: adminToken, body: {} });
-  expect([accepted.status, accepted.body.data?.saved]).toEqual([200, 6]);
+  // balanced, in USD) mapped to the suggested group accounts (same codes as the group chart; the
+  // CSV carries no account type, so they are not confident enough to accept in bulk: each is
+  // saved as a user accepting it would), then one run through the proxy.
+  const unmapped = await call(proxy.url, 'GET', `/consolidation/${pipeOrg}/mappings?unmapped=true&pageSize=500`, { token: adminToken });
+  const rows = (unmapped.body.data?.mappings ?? []) as { entity: string; sourceAccount: string; suggestion?: { groupAccount: string } }[];
+  expect(rows.map((r) => [r.sourceAccount, r.suggestion?.groupAccount]).sort()).toEqual([...Array(3).fill(['1000', '1000']), ...Array(3).fill(['3000', '3000'])]);
+  const mapped = await call(proxy.url, 'PUT', `/consolidation/${pipeOrg}/mappings`, { token: adminToken, body: { mappings: rows.map((r) => ({ entity: r.entity, sourceAccount: r.sourceAccount, groupAccount: r.suggestion!.groupAccount })) } });
+  expect(mapped.status).toBe(200);
   const consolidated = await call(proxy.url, 'POST', `/consolidation/${pipeOrg}/run`, { token: adminToken, body: {} });
   expect([consolidated.status, consolidated.body.message]).toEqual([200, 'Consolidation done']);
   expect(consolidated.body.data).toMatchObject({ periods: 12, blocked: 0 });

@@ -165,7 +165,7 @@ describe('the consolidation screens in a real browser', () => {
     await page.getByTestId('mapping-counts').getByText('11 accounts, 11 unmapped').waitFor();
     const mappings = page.getByRole('table', { name: 'Mappings' });
     const first = mappings.getByRole('row').filter({ hasText: 'Suggested: 1000 Cash and cash equivalents' }).first();
-    expect(await first.textContent()).toContain('(same code)');
+    expect(await first.textContent()).toContain('(same code and type; high confidence)');
     expect(await mappings.getByRole('button', { name: /^Accept \d+ for / }).count()).toBe(10); // a page of 10
     await page.getByText('Page 1 of 2 (10 per page)').waitFor();
     await screenshot(page, 'consolidation-04-mapping');
