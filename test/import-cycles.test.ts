@@ -2,29 +2,14 @@
 // matter and hides which layer depends on which. Every relative import (type-only ones too) of
 // every .ts/.tsx file under the product's folders is read with the TypeScript compiler's own
 // pre-processor and the graph is searched for a cycle, which the failure names file by file.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { resolveImport, sourceFiles } from './helpers/imports';
 
 const root = join(__dirname, '..');
 const FOLDERS = ['common', 'warehouse', 'activities', 'workflows', 'worker', 'api', 'simulators', 'scripts', 'web/src'];
-
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [p] : [];
-  });
-}
-
-function resolveImport(from: string, spec: string): string | undefined {
-  if (!spec.startsWith('.')) return undefined;
-  const base = resolve(dirname(from), spec);
-  return [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((p) => existsSync(p) && statSync(p).isFile());
-}
 
 /** The first cycle found (as a list of files, the first repeated at the end), or undefined. */
 export function findCycle(files: string[]): string[] | undefined {

@@ -4,10 +4,11 @@
 // read with the TypeScript parser and its target's top-level folder checked against ALLOWED; the
 // failure lists each import that runs the wrong way. (The lint rules in eslint.config.mjs say the
 // same file by file while editing; this test checks the whole tree at once.)
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
+import { resolveImport, sourceFiles } from './helpers/imports';
 
 const root = join(__dirname, '..');
 const FOLDERS = ['common', 'warehouse', 'activities', 'workflows', 'worker', 'api', 'simulators', 'scripts', 'test', 'web/src'];
@@ -30,21 +31,6 @@ export const ALLOWED: Record<string, { values: string[]; types?: string[] }> = {
   scripts: { values: ['common', 'warehouse', 'activities', 'workflows', 'worker', 'api', 'simulators', 'web'] },
   test: { values: ['common', 'warehouse', 'activities', 'workflows', 'worker', 'api', 'simulators', 'web', 'scripts'] },
 };
-
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') return [];
-    if (statSync(p).isDirectory()) return sourceFiles(p);
-    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [p] : [];
-  });
-}
-
-function resolveImport(from: string, spec: string): string | undefined {
-  const base = resolve(dirname(from), spec);
-  return [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((p) => existsSync(p) && statSync(p).isFile());
-}
 
 /** The relative imports of a file: each specifier and whether only types come through it. */
 function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
