@@ -2,21 +2,51 @@
 // out of workflows/, activity and worker code and the simulators out of api/, one web feature out
 // of another; common/ imports nothing above it, warehouse/ only common/, shared web code no
 // feature (issue 31); workflows are started by their function; floating promises are errors.
-import { spawnSync } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
 
-/** Lints code as if it were the given file (the real config, in a child process: it is ESM). */
-function lint(code: string, file: string): { line: number; ruleId: string | null }[] {
-  const res = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'], { cwd: root, input: code, encoding: 'utf8' });
-  const results = JSON.parse(res.stdout) as { messages: { line: number; ruleId: string | null }[] }[];
-  return results[0]?.messages ?? [];
+type LintMessage = { line: number; ruleId: string | null };
+/** One linting child for the file (the real config; ESM, so not in jest's process): see helpers/lint-server.mjs. */
+let server: ChildProcessWithoutNullStreams | undefined;
+const pending = new Map<number, { resolve: (m: LintMessage[]) => void; reject: (e: Error) => void }>();
+let nextId = 0;
+function linter(): ChildProcessWithoutNullStreams {
+  if (server) return server;
+  const child = spawn(process.execPath, [join(root, 'test/helpers/lint-server.mjs'), root], { cwd: root });
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const answer = JSON.parse(buffered.slice(0, nl)) as { id: number; messages?: LintMessage[]; error?: string };
+      buffered = buffered.slice(nl + 1);
+      const waiting = pending.get(answer.id);
+      pending.delete(answer.id);
+      if (answer.error) waiting?.reject(new Error(answer.error));
+      else waiting?.resolve(answer.messages ?? []);
+    }
+  });
+  child.once('exit', (code) => {
+    for (const w of pending.values()) w.reject(new Error(`the linting child exited (${code})`));
+    pending.clear();
+  });
+  return (server = child);
 }
-const rulesOnLine = (msgs: { line: number; ruleId: string | null }[], line: number) => msgs.filter((m) => m.line === line).map((m) => m.ruleId);
+afterAll(() => server?.kill());
 
-it('keeps Node built-ins, I/O libraries and activity values out of workflows, allowing type imports', () => {
-  const msgs = lint(
+/** Lints code as if it were the given file, with the project's own config. */
+function lint(code: string, file: string): Promise<LintMessage[]> {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    linter().stdin.write(`${JSON.stringify({ id, code, file })}\n`);
+  });
+}
+const rulesOnLine = (msgs: LintMessage[], line: number) => msgs.filter((m) => m.line === line).map((m) => m.ruleId);
+
+it('keeps Node built-ins, I/O libraries and activity values out of workflows, allowing type imports', async () => {
+  const msgs = await lint(
     [
       `import { readFileSync } from 'node:fs';`,
       `import { join } from 'path';`,
@@ -33,14 +63,14 @@ it('keeps Node built-ins, I/O libraries and activity values out of workflows, al
   expect(rulesOnLine(msgs, 5)).not.toContain('no-restricted-imports');
 });
 
-it('allows built-ins outside workflows and flags floating promises everywhere', () => {
-  const msgs = lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage.ts');
+it('allows built-ins outside workflows and flags floating promises everywhere', async () => {
+  const msgs = await lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage.ts');
   expect(rulesOnLine(msgs, 1)).not.toContain('no-restricted-imports');
   expect(rulesOnLine(msgs, 4)).toContain('@typescript-eslint/no-floating-promises');
 });
 
-it('keeps activity and worker code out of the api, types included, and lets it import common/ and workflow types', () => {
-  const msgs = lint(
+it('keeps activity and worker code out of the api, types included, and lets it import common/ and workflow types', async () => {
+  const msgs = await lint(
     [
       `import { createWarehouseActivities } from '../../activities/warehouse/activities';`,
       `import type { Activities } from '../../activities';`,
@@ -57,8 +87,8 @@ it('keeps activity and worker code out of the api, types included, and lets it i
   for (const line of [4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });
 
-it('keeps password hashing libraries out of the api: it hashes through common/passwords.ts', () => {
-  const msgs = lint(
+it('keeps password hashing libraries out of the api: it hashes through common/passwords.ts', async () => {
+  const msgs = await lint(
     [
       `import bcrypt from 'bcryptjs';`,
       `import { hash } from '@node-rs/argon2';`,
@@ -73,8 +103,8 @@ it('keeps password hashing libraries out of the api: it hashes through common/pa
   expect(rulesOnLine(msgs, 4)).not.toContain('no-restricted-imports');
 });
 
-it('lets a workflow import values only from @temporalio/workflow, its own folder and the pure common modules', () => {
-  const msgs = lint(
+it('lets a workflow import values only from @temporalio/workflow, its own folder and the pure common modules', async () => {
+  const msgs = await lint(
     [
       `import { proxyActivities } from '@temporalio/workflow';`,
       `import { shortCall } from './profiles';`,
@@ -94,8 +124,8 @@ it('lets a workflow import values only from @temporalio/workflow, its own folder
   for (const line of [5, 6, 7]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-imports');
 });
 
-it('keeps each web feature from importing another one, and lets it import shared code', () => {
-  const msgs = lint(
+it('keeps each web feature from importing another one, and lets it import shared code', async () => {
+  const msgs = await lint(
     [
       `import { useOrganizations } from '../organizations/api/saveOrganization';`,
       `import { usePipelines } from '../../pipelines/api/pipelines';`,
@@ -111,8 +141,8 @@ it('keeps each web feature from importing another one, and lets it import shared
   for (const line of [3, 4, 5]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });
 
-it('keeps the simulators out of the api, types included, beside the activity and worker rule', () => {
-  const msgs = lint(
+it('keeps the simulators out of the api, types included, beside the activity and worker rule', async () => {
+  const msgs = await lint(
     [
       `import { demoBooks } from '../../simulators/demo-books';`,
       `import type { DemoBooks } from '../../simulators/demo-books';`,
@@ -133,14 +163,14 @@ it('keeps the simulators out of the api, types included, beside the activity and
   expect(rulesOnLine(msgs, 7)).toContain('no-restricted-imports');
 });
 
-it('lets the simulators\' own code and the tests import the simulators', () => {
+it('lets the simulators\' own code and the tests import the simulators', async () => {
   for (const file of ['test/demo-books.test.ts', 'simulators/main.ts']) {
-    const msgs = lint([`import { demoBooks } from '${file.startsWith('test') ? '../simulators' : '.'}/demo-books';`, `export const x = demoBooks;`, ''].join('\n'), file);
+    const msgs = await lint([`import { demoBooks } from '${file.startsWith('test') ? '../simulators' : '.'}/demo-books';`, `export const x = demoBooks;`, ''].join('\n'), file);
     expect(rulesOnLine(msgs, 1)).not.toContain('@typescript-eslint/no-restricted-imports');
   }
 });
 
-it('refuses a workflow started by its name, in the api, workflows and scripts, and lets one start by its function', () => {
+it('refuses a workflow started by its name, in the api, workflows and scripts, and lets one start by its function', async () => {
   const code = [
     `import { executeChild } from '@temporalio/workflow';`,
     `import type { Client } from '@temporalio/client';`,
@@ -154,19 +184,19 @@ it('refuses a workflow started by its name, in the api, workflows and scripts, a
     `export const childByFunction = () => executeChild(csvSaveWorkflow, { workflowId: 'w' });`,
     '',
   ].join('\n');
-  const msgs = lint(code, 'api/resources/files/router.ts');
+  const msgs = await lint(code, 'api/resources/files/router.ts');
   for (const line of [5, 7, 8, 9]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-syntax');
   for (const line of [6, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-syntax');
-  expect(rulesOnLine(lint(code, 'workflows/quickbooks-changes.ts'), 9)).toContain('no-restricted-syntax');
+  expect(rulesOnLine(await lint(code, 'workflows/quickbooks-changes.ts'), 9)).toContain('no-restricted-syntax');
   // Another API's execute or start taking a string (a stored procedure, a timer) is not a workflow start.
-  const other = lint([`declare const request: { execute(name: string): void };`, `request.execute('sp_rename');`, ''].join('\n'), 'activities/storage/index.ts');
+  const other = await lint([`declare const request: { execute(name: string): void };`, `request.execute('sp_rename');`, ''].join('\n'), 'activities/storage/index.ts');
   expect(rulesOnLine(other, 2)).not.toContain('no-restricted-syntax');
-  const script = lint([`export async function run(client) {`, `  return client.workflow.start('consolidationWorkflow', { taskQueue: 'q', workflowId: 'w' });`, `}`, ''].join('\n'), 'scripts/bench-reports.mjs');
+  const script = await lint([`export async function run(client) {`, `  return client.workflow.start('consolidationWorkflow', { taskQueue: 'q', workflowId: 'w' });`, `}`, ''].join('\n'), 'scripts/bench-reports.mjs');
   expect(rulesOnLine(script, 2)).toContain('no-restricted-syntax');
 });
 
-it('keeps common/ from importing anything above it (activities, warehouse, api, simulators, worker, web), and lets it import itself and npm packages', () => {
-  const msgs = lint(
+it('keeps common/ from importing anything above it (activities, warehouse, api, simulators, worker, web), and lets it import itself and npm packages', async () => {
+  const msgs = await lint(
     [
       `import { classifyWarehouseError } from '../../activities/warehouse/failures';`,
       `import { createWarehouse } from '../../warehouse';`,
@@ -187,8 +217,8 @@ it('keeps common/ from importing anything above it (activities, warehouse, api, 
   for (const line of [8, 9, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });
 
-it('lets warehouse/ import only common/, itself and npm packages: no activities, api, worker, workflows, simulators, nor the activity context', () => {
-  const msgs = lint(
+it('lets warehouse/ import only common/, itself and npm packages: no activities, api, worker, workflows, simulators, nor the activity context', async () => {
+  const msgs = await lint(
     [
       `import { heartbeat } from '../../activities/datafactory/run-context';`,
       `import { ApiError } from '../../api/lib/errors';`,
@@ -211,9 +241,9 @@ it('lets warehouse/ import only common/, itself and npm packages: no activities,
   for (const line of [7, 8, 9, 10, 11]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-imports');
 });
 
-it('keeps web/src/components and web/src/lib from importing a feature, and lets them import shared code', () => {
+it('keeps web/src/components and web/src/lib from importing a feature, and lets them import shared code', async () => {
   for (const file of ['web/src/components/Shell.tsx', 'web/src/lib/session.ts']) {
-    const msgs = lint(
+    const msgs = await lint(
       [
         `import { login } from '../features/auth/api/auth';`,
         `import { usePipelines } from '../features/pipelines/api/pipelines';`,
