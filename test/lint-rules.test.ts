@@ -64,7 +64,7 @@ it('keeps Node built-ins, I/O libraries and activity values out of workflows, al
 });
 
 it('allows built-ins outside workflows and flags floating promises everywhere', async () => {
-  const msgs = await lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage.ts');
+  const msgs = await lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage/index.ts');
   expect(rulesOnLine(msgs, 1)).not.toContain('no-restricted-imports');
   expect(rulesOnLine(msgs, 4)).toContain('@typescript-eslint/no-floating-promises');
 });
