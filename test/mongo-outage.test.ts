@@ -13,7 +13,7 @@ import { MONGO_UNAVAILABLE } from '../api/lib/mongo';
 import { logger } from '../common/logger';
 import { startStack, type TestStack } from './helpers/stack';
 import { TEST_PASSWORD, userWithToken } from './helpers/users';
-import { freePort, listening, waitFor } from './helpers/wait';
+import { freePort, killAndWait, listening, waitFor } from './helpers/wait';
 
 const FERRETDB = join(__dirname, '..', '.tools', 'bin', 'ferretdb');
 const dataDir = mkdtempSync(join(tmpdir(), 'mongo-outage-'));
@@ -27,11 +27,7 @@ async function startFerret(): Promise<void> {
   await waitFor('FerretDB', () => listening(port), 60_000);
 }
 async function stopFerret(): Promise<void> {
-  const child = ferret!;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
+  await killAndWait(ferret);
 }
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { Organization } from '../common/models/organization';
 import { pipelineRunOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
-import { freePort, listening, waitFor } from './helpers/wait';
+import { freePort, killAndWait, listening, waitFor } from './helpers/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'temporal-restart-'));
 let port = 0;
@@ -38,11 +38,7 @@ async function startTemporal(): Promise<void> {
 }
 
 async function killTemporal(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
+  await killAndWait(server);
 }
 
 beforeAll(async () => {

@@ -32,3 +32,11 @@ export function listening(port: number): Promise<boolean> {
     sock.once('error', () => resolve(false));
   });
 }
+
+/** Kills a child process at once (SIGKILL) and resolves when it has exited; nothing to do for one already gone. */
+export async function killAndWait(child: import('node:child_process').ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
