@@ -7,7 +7,8 @@ import mongoose from 'mongoose';
 import request from 'supertest';
 import { createApp } from '../api/app';
 import { LoginThrottle } from '../api/lib/rate-limit';
-import { SharedStore } from '../api/lib/shared-store';
+import { SERVICE_BUSY } from '../api/lib/errors';
+import { SharedStore, SharedStoreBusy } from '../api/lib/shared-store';
 import { loadConfig, type Config } from '../common/config';
 import { User } from '../common/models/user';
 import { startStack, type TestStack } from './helpers/stack';
@@ -24,9 +25,9 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 /** A fresh app on the shared stack (its counters are the stack's database's), with a clock the test moves. */
-function appWith(overrides: Partial<Config> = {}): { app: Express; advance(seconds: number): void } {
+function appWith(overrides: Partial<Config> = {}, loginThrottleStore?: SharedStore): { app: Express; advance(seconds: number): void } {
   let t = Date.now();
-  const app = createApp({ ...stack.deps, config: { ...stack.config, ...overrides }, now: () => t });
+  const app = createApp({ ...stack.deps, config: { ...stack.config, ...overrides }, now: () => t, loginThrottleStore });
   return { app, advance: (s) => void (t += s * 1000) };
 }
 /** A user that has never signed in (no known source yet). */
@@ -181,6 +182,35 @@ describe('shared by every api process (issue 32): the counters are in Mongo, not
     // A right password gives its attempt back: one more may try.
     await throttles[1]!.succeeded(account, ip);
     expect(await throttles[0]!.begin(account, ip, false)).toEqual({ allowed: true });
+  });
+
+  it('many updates of the same keys in one process take turns and lose none; keys held past the wait answer 503 with Retry-After, not 500', async () => {
+    // 40 increments from each of two stores (two processes) at once: 80 counted, none lost.
+    const stores = [new SharedStore('loginthrottle', secret()), new SharedStore('loginthrottle', secret())];
+    const key = `turns-${run}`;
+    const bump = (store: SharedStore) => store.update([key], ([s]) => ({ next: [{ state: { count: ((s as { count: number } | null)?.count ?? 0) + 1 }, keepMs: 60_000 }], result: undefined }));
+    await Promise.all(Array.from({ length: 80 }, (_, i) => bump(stores[i % 2]!)));
+    expect(await stores[0]!.update([key], ([s]) => ({ next: [], result: s }))).toEqual({ count: 80 });
+
+    // Another process holds an account's keys for longer than this one waits: the login answers
+    // 503 "busy" with Retry-After, and nothing was counted against the account.
+    const impatient = new SharedStore('loginthrottle', secret(), 300);
+    const email = addr('busy');
+    await createUser(email);
+    const ip = '10.52.0.1';
+    const keys = [`pair\n${email}\n${ip}`, `ip\n${ip}`, `account\n${email}`];
+    const release = await stores[1]!.hold(keys);
+    try {
+      await expect(impatient.update(keys, () => ({ next: [], result: undefined }))).rejects.toBeInstanceOf(SharedStoreBusy);
+      const { app } = appWith({ TRUST_PROXY: ['loopback'] }, impatient);
+      const busy = await login(app, email, TEST_PASSWORD, ip);
+      expect(busy.status).toBe(503);
+      expect(busy.body.message).toBe(SERVICE_BUSY);
+      expect(retryAfter(busy)).toBe(5);
+    } finally {
+      await release();
+    }
+    expect(await stores[0]!.update(keys, (states) => ({ next: [], result: states }))).toEqual([null, null, null]);
   });
 
   it('expiry is checked in code, and the sweep deletes what expired', async () => {

@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../common/failures';
 import { logger } from '../../common/logger';
 import { MONGO_UNAVAILABLE, mongoReason, mongoUnavailable } from './mongo';
+import { SharedStoreBusy } from './shared-store';
 import { TEMPORAL_UNAVAILABLE, temporalUnavailable } from './temporal';
 
 /** A failure with its HTTP status and the message the user sees. */
@@ -16,6 +17,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** The answer when a shared counter stayed busy (api/lib/shared-store.ts SharedStoreBusy). */
+export const SERVICE_BUSY = 'The service is busy right now: nothing was changed. Try again in a few seconds.';
 
 export const badRequest = (msg: string) => new ApiError(400, msg);
 export const unauthorized = (msg = 'Unauthorized') => new ApiError(401, msg);
@@ -44,6 +48,12 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     message = TEMPORAL_UNAVAILABLE;
     res.setHeader('Retry-After', '30');
     logger.warn({ method: req.method, path: req.path, reason: (err as Error)?.message }, 'Temporal unreachable');
+  } else if (err instanceof SharedStoreBusy) {
+    // Another api process held this account's or address's counters for seconds: try again soon.
+    status = 503;
+    message = SERVICE_BUSY;
+    res.setHeader('Retry-After', '5');
+    logger.warn({ method: req.method, path: req.path }, 'shared store keys busy');
   } else if (mongoUnavailable(err)) {
     status = 503;
     message = MONGO_UNAVAILABLE;

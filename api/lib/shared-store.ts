@@ -17,8 +17,16 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 /** How long a lock holds before another process may take it over (a holder needs a few ms). */
 const LOCK_MS = 5_000;
-/** How long to wait for a busy key before giving up (the request answers 500). */
+/** How long to wait for a key another process holds before giving up (the request answers 503 with Retry-After). */
 const WAIT_MS = 10_000;
+
+/** A key stayed locked by another process past WAIT_MS: the api answers 503 with Retry-After (api/lib/errors.ts), never 500. */
+export class SharedStoreBusy extends Error {
+  constructor(waitedMs: number) {
+    super(`shared store: keys busy for ${waitedMs} ms`);
+    this.name = 'SharedStoreBusy';
+  }
+}
 const SWEEP_EVERY_MS = 60_000;
 
 type StoredDoc = { _id: string; expiresAt: number; token?: string; state?: unknown };
@@ -31,12 +39,22 @@ const isDuplicate = (err: unknown) => (err as { code?: number })?.code === 11000
 
 export class SharedStore {
   private lastSweep = 0;
-  /** Updates of this instance waiting for a lock another holds (tests hold keys to make updates meet). */
+  /** Updates of this instance waiting for their keys, here or in Mongo (tests hold keys to make updates meet). */
   waiting = 0;
+  /**
+   * Per key id, the end of this process's last update of it. Updates of the same key in one
+   * process take turns here before they try the lock in Mongo: a login storm on one account is
+   * then one lock attempt at a time from this process (each a few ms), not dozens of them polling
+   * the lock at once, which under load kept some waiting past WAIT_MS. Each update registers its
+   * turn synchronously, after every earlier one, so turns cannot wait on each other in a circle.
+   */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly collectionName: string,
     private readonly keySecret: string,
+    /** How long an update waits for keys another process holds before SharedStoreBusy (tests shorten it). */
+    private readonly waitMs = WAIT_MS,
   ) {}
 
   private get coll() {
@@ -54,6 +72,31 @@ export class SharedStore {
   async update<R>(keys: string[], change: (current: (unknown | null)[]) => { next: Next[]; result: R }): Promise<R> {
     this.maybeSweep();
     const ids = keys.map((k) => this.id(k));
+    return this.inTurn(ids, () => this.locked(ids, change));
+  }
+
+  private async inTurn<R>(ids: string[], work: () => Promise<R>): Promise<R> {
+    const before = [...new Set(ids.map((id) => this.turns.get(id)).filter((t): t is Promise<void> => t !== undefined))];
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    for (const id of ids) this.turns.set(id, mine);
+    try {
+      if (before.length) {
+        this.waiting += 1;
+        try {
+          await Promise.all(before);
+        } finally {
+          this.waiting -= 1;
+        }
+      }
+      return await work();
+    } finally {
+      done();
+      for (const id of ids) if (this.turns.get(id) === mine) this.turns.delete(id);
+    }
+  }
+
+  private async locked<R>(ids: string[], change: (current: (unknown | null)[]) => { next: Next[]; result: R }): Promise<R> {
     const release = await this.lock(ids);
     try {
       const docs = await Promise.all(ids.map((id) => this.coll.findOne({ _id: `v:${id}` })));
@@ -86,7 +129,7 @@ export class SharedStore {
     const token = randomUUID();
     const lockIds = ids.map((id) => `l:${id}`);
     const release = (held: string[]) => Promise.all(held.map((_id) => this.coll.deleteOne({ _id, token }))).then(() => undefined);
-    const giveUpAt = Date.now() + WAIT_MS;
+    const giveUpAt = Date.now() + this.waitMs;
     let waited = false;
     try {
       for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
@@ -103,7 +146,7 @@ export class SharedStore {
           await Promise.all(stale.map((h) => this.coll.deleteOne({ _id: h._id, token: h.token })));
           continue;
         }
-        if (Date.now() > giveUpAt) throw new Error(`shared store: keys busy for ${WAIT_MS} ms`);
+        if (Date.now() > giveUpAt) throw new SharedStoreBusy(this.waitMs);
         if (!waited) this.waiting += 1;
         waited = true;
         await sleep(wait + Math.random() * wait);

@@ -42,7 +42,7 @@ export function authRouter(deps: AppDeps): Router {
     maxPerAccount: cfg.LOGIN_MAX_PER_EMAIL,
     delayBaseSeconds: cfg.LOGIN_DELAY_BASE_SECONDS,
     delayMaxSeconds: cfg.LOGIN_DELAY_MAX_SECONDS,
-    store: new SharedStore('loginthrottle', `login-throttle:${cfg.JWT_SECRET}`),
+    store: deps.loginThrottleStore ?? new SharedStore('loginthrottle', `login-throttle:${cfg.JWT_SECRET}`),
     now,
   });
   const knownForMs = cfg.LOGIN_KNOWN_SOURCE_DAYS * 86400 * 1000;
