@@ -4,6 +4,7 @@ import { z } from 'zod';
 // Every zod string's length rules count characters, not UTF-16 units (see the module).
 import './text-length';
 export { charCount } from './text-length';
+import { SYNC_PROVIDERS } from './contract/connections';
 
 export const messages = {
   passwordRequired: 'Password is required',
@@ -97,7 +98,8 @@ export const phone = z
  * database's own: a CSV may not take them (it would be replaced, or break the rebuild).
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = ['trial_balance'];
-export const RESERVED_TABLE_PREFIXES: readonly string[] = ['quickbooks_', 'sage_', 'netsuite_', 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
+/** Every connector's tables are named <key>_... (a new connector's prefix comes with its key). */
+export const RESERVED_TABLE_PREFIXES: readonly string[] = [...SYNC_PROVIDERS.map((key) => `${key}_`), 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
 
 /** True for a name the product keeps for its own tables (case-insensitive, as SQL names are). */
 export function isReservedTableName(name: string): boolean {

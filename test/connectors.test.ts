@@ -47,7 +47,6 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
 const ALLOWED: Record<string, string> = {
   'common/connectors/index.ts': 'the registry itself',
   'common/contract/connections.ts': 'SYNC_PROVIDERS: the contract is pure (the web app loads it) and may not load the registry (Mongo models); the registry is checked against it at compile time',
-  'common/validation.ts': 'RESERVED_TABLE_PREFIXES: pure (the web app loads it); checked above for every connector',
   'activities/connectors/registry.ts': "the worker's activities per connector: common/ may not import activities/ (checked above and at compile time)",
   'workflows/connectors.ts': 'the workflow bundle exports each workflow by name and may not load the registry (checked above)',
   'common/temporal.ts': 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use (workflowIds.sync(key, id) needs none)',
