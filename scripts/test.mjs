@@ -11,6 +11,7 @@ import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/t
 import { buildWebIfStale } from './lib/web.mjs';
 
 const timings = [];
+class ChecksFailed extends Error {}
 /** Runs one timed step (sync or async). */
 async function step(name, fn) {
   const t0 = Date.now();
@@ -35,14 +36,6 @@ await main(async () => {
 
   const jestArgs = process.argv.slice(2);
   const quick = jestArgs.length > 0; // a chosen test path skips typecheck and lint
-  if (!quick) {
-    process.stdout.write('[test] typecheck ...\n');
-    if (await step('typecheck', async () => (await runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'])) || runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json']))) process.exit(1);
-    process.stdout.write('[test] lint ...\n');
-    if (await step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.']))) process.exit(1);
-  }
-  // Chosen tests build the web app only when they are browser tests.
-  if (!quick || jestArgs.some((a) => a.includes('e2e'))) await step('web build', () => buildWebIfStale());
 
   const dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-test-'));
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
@@ -56,8 +49,27 @@ await main(async () => {
   let code = 1;
   let summary = '';
   try {
+    // The checks, the web build and the services' start do not depend on each other: they run at
+    // once (the two type checks and the lint each keep a core busy; the rest mostly waits), and
+    // jest starts only when every check passed.
+    if (!quick) process.stdout.write('[test] typecheck and lint ...\n');
+    const checks = quick
+      ? []
+      : [
+          step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'])),
+          step('typecheck web', () => runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json'])),
+          step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.'])),
+        ];
     process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
-    await step('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    const services = step('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    // Chosen tests build the web app only when they are browser tests (a synchronous build: the
+    // services' processes, already spawned, start meanwhile).
+    const web = !quick || jestArgs.some((a) => a.includes('e2e')) ? step('web build', () => buildWebIfStale()) : Promise.resolve();
+    const [failed] = await Promise.all([Promise.all(checks).then((codes) => codes.some((c) => c !== 0)), web, services]);
+    if (failed) {
+      process.stdout.write('[test] typecheck or lint failed: see above\n');
+      throw new ChecksFailed();
+    }
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
@@ -70,7 +82,7 @@ await main(async () => {
       AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
       CHROMIUM_PATH: chromium,
     };
-    process.stdout.write('[test] jest ...\n');
+  process.stdout.write('[test] jest ...\n');
     const results = join(dataDir, 'jest-results.json');
     // A service that dies mid-run would only show as timeouts in the tests: say so plainly.
     let ending = false;
@@ -86,6 +98,8 @@ await main(async () => {
       summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : '');
       if (r.numTotalTests === 0) code = code || 1;
     }
+  } catch (err) {
+    if (!(err instanceof ChecksFailed)) throw err;
   } finally {
     await cleanup();
   }
