@@ -15,6 +15,7 @@ import { pipelinesRouter } from './resources/pipelines/router';
 import { consolidationRouter } from './resources/consolidation/router';
 import { tablesRouter } from './resources/tables/router';
 import { reportsRouter } from './resources/reports/router';
+import { gettingStartedRouter } from './resources/getting-started/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps): Express {
     ['/consolidation', consolidationRouter(deps)],
     ['/tables', tablesRouter(deps)],
     ['/reports', reportsRouter(deps)],
+    ['/getting-started', gettingStartedRouter(deps)],
   ];
   // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
   api.use(optionsAllowed(api));

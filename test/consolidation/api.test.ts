@@ -41,6 +41,27 @@ async function state() {
 }
 
 describe('setting a group up and consolidating it', () => {
+  it('the getting-started checklist follows the real state: a CSV saved and the pipelines run; the group not set up yet', async () => {
+    const res = await api('get', `/getting-started/${orgID}`);
+    expect(res.status).toBe(200);
+    const steps = res.body.data.steps as { key: string; done: boolean; doneBy: string | null; doneAt: string | null; detail: string }[];
+    expect(steps.map((x) => [x.key, x.done, x.doneBy])).toEqual([
+      ['source', true, 'Connie Admin'],
+      ['trial_balance', true, 'Connie Admin'],
+      ['entities', false, null],
+      ['mappings', false, null],
+      ['rates', false, null],
+      ['consolidation', false, null],
+      ['lock', false, null],
+      ['pack', false, null],
+    ]);
+    expect(steps[0]!.detail).toBe('1 CSV file saved (first: ledger.csv).');
+    expect(steps[2]!.detail).toBe('2 entities without a parent: the group needs exactly one parent at the top.');
+    expect(steps[3]!.detail).toBe('11 source accounts of 11 not mapped to the group chart yet.');
+    expect(Date.parse(steps[0]!.doneAt!)).toBeLessThanOrEqual(Date.parse(steps[1]!.doneAt!));
+    expect(res.body.data).toMatchObject({ done: 2, total: 8, next: 'entities' });
+  });
+
   it('lists every entity of trial_balance with its currency from the source', async () => {
     const res = await api('get', `/consolidation/${orgID}`);
     expect(res.status).toBe(200);
@@ -455,5 +476,49 @@ describe('input the consolidation must not misread (issue 29, sections 3 and 4)'
         await db.deleteFrom('group_account_mappings').where('entity', '=', 'S').where('source_account', 'in', ['1500', '2999', '2100']).execute();
       });
     }
+  });
+});
+
+describe('the getting-started checklist (issue 34, section 3)', () => {
+  it('a new organization starts at step 1; the set-up group shows each step done, when and by whom', async () => {
+    const fresh = await Organization.create({ organizationName: 'Brand New Co' });
+    const none = await api('get', `/getting-started/${String(fresh._id)}`);
+    expect(none.status).toBe(200);
+    expect(none.body.data).toMatchObject({ done: 0, total: 8, next: 'source' });
+
+    // The group of this file, consolidated above, has a QuickBooks company added by a test above
+    // (no parent, one account unmapped): the checklist says so, then follows the fix.
+    const before = (await api('get', `/getting-started/${orgID}`)).body.data.steps as { key: string; done: boolean; detail: string }[];
+    expect(before.filter((x) => ['entities', 'mappings'].includes(x.key)).map((x) => [x.key, x.done, x.detail])).toEqual([
+      ['entities', false, '2 entities without a parent: the group needs exactly one parent at the top.'],
+      ['mappings', false, '1 source account of 12 not mapped to the group chart yet.'],
+    ]);
+    expect((await api('put', `/consolidation/${orgID}/entities/9130357766900456`).send({ name: "Craig's Design and Landscaping", currency: 'USD', ownership: '100', parent: 'P', included: true, basis: 'ytd' })).status).toBe(200);
+    expect((await api('put', `/consolidation/${orgID}/mappings`).send({ mappings: [{ entity: '9130357766900456', sourceAccount: '35', groupAccount: '1000' }] })).status).toBe(200);
+    // A month locked now.
+    const period = '2026-02';
+    expect((await api('put', `/consolidation/${orgID}/locks/${period}`)).status).toBe(200);
+    try {
+      const res = await api('get', `/getting-started/${orgID}`);
+      const steps = res.body.data.steps as { key: string; done: boolean; doneBy: string | null; detail: string }[];
+      expect(steps.map((x) => [x.key, x.done, x.doneBy])).toEqual([
+        ['source', true, 'Connie Admin'],
+        ['trial_balance', true, 'Connie Admin'],
+        ['entities', true, 'Connie Admin'],
+        ['mappings', true, 'Connie Admin'],
+        ['rates', true, 'Connie Admin'],
+        ['consolidation', true, 'Connie Admin'],
+        ['lock', true, 'Connie Admin'],
+        ['pack', false, null],
+      ]);
+      expect(steps.find((x) => x.key === 'lock')!.detail).toMatch(/^1 month locked, up to /);
+      expect(steps.find((x) => x.key === 'pack')!.detail).toBe('Report packs are not available in this version yet: this step completes when a pack is scheduled.');
+      expect(res.body.data).toMatchObject({ done: 7, next: 'pack' });
+    } finally {
+      await api('delete', `/consolidation/${orgID}/locks/${period}`);
+    }
+    // Another organization's user reads neither checklist.
+    const { token: other } = await userWithToken(stack.app, { email: 'checklist-outsider@example.com', role: 'user', fullName: 'Outsider' });
+    expect((await api('get', `/getting-started/${orgID}`, other)).status).toBe(403);
   });
 });

@@ -7,6 +7,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { SWRConfig } from 'swr';
+import { checklistSchema } from '../../../../common/contract/getting-started';
 import { overviewSchema } from '../../../../common/contract/reports';
 import { fail, mockApi, ok } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
@@ -223,5 +224,51 @@ describe('amountText', () => {
     expect(amountText('12345678901234567.89')).toBe('12,345,678,901,234,567.89');
     expect(amountText(null)).toBe('—');
     expect(amountText('n/a')).toBe('n/a');
+  });
+});
+
+describe('the getting-started checklist', () => {
+  const step = (key: string, title: string, done: boolean, extra: Record<string, unknown> = {}) => ({ key, title, why: `Why ${key}.`, done, doneAt: done ? '2026-03-02T09:30:00.000Z' : null, doneBy: done ? 'Connie Admin' : null, detail: `Detail ${key}.`, link: { path: '/consolidation', label: `Do ${key}` }, ...extra });
+  const CHECKLIST = checklistSchema.parse({
+    steps: [
+      step('source', 'Connect a ledger or upload a trial balance', true),
+      step('trial_balance', 'Data in the trial balance', true),
+      step('entities', 'Entities and ownership set', false),
+      step('mappings', 'Accounts mapped', false),
+      step('rates', 'Rates for every currency and month', false),
+      step('consolidation', 'First consolidation', false),
+      step('lock', 'First month locked', false),
+      step('pack', 'A pack scheduled', false, { link: { path: '/reports', label: 'Open Reports' } }),
+    ],
+    done: 2,
+    total: 8,
+    next: 'entities',
+  });
+
+  it('shows each step with why, the next one marked and a link to its screen; done steps say when and by whom; it folds away', async () => {
+    mockApi({ 'GET /user/profile': profile(), [`GET /reports/${ORG_ID}/overview`]: ok(OVERVIEW), [`GET /getting-started/${ORG_ID}`]: ok(CHECKLIST) });
+    renderPage();
+    expect(await screen.findByText('2 of 8 steps done')).toBeInTheDocument();
+    const items = within(screen.getByRole('list')).getAllByRole('listitem');
+    expect(items).toHaveLength(8);
+    expect(items[0]).toHaveTextContent('Connect a ledger or upload a trial balance');
+    expect(items[0]).toHaveTextContent(/Detail source\. Done .+ by Connie Admin\./);
+    expect(within(items[0]!).queryByRole('link')).toBeNull();
+    expect(items[2]).toHaveAttribute('aria-current', 'step');
+    expect(within(items[2]!).getByText('Next')).toBeInTheDocument();
+    expect(within(items[2]!).getByText('Why entities.')).toBeInTheDocument();
+    await userEvent.click(within(items[2]!).getByRole('link', { name: 'Do entities' }));
+    expect(await screen.findByText('consolidation page')).toBeInTheDocument();
+  });
+
+  it('is folded to one line when every step is done, and opens on request', async () => {
+    const all = { ...CHECKLIST, steps: CHECKLIST.steps.map((s) => ({ ...s, done: true, doneAt: '2026-03-02T09:30:00.000Z', doneBy: 'Connie Admin' })), done: 8, next: null };
+    mockApi({ 'GET /user/profile': profile(), [`GET /reports/${ORG_ID}/overview`]: ok(OVERVIEW), [`GET /getting-started/${ORG_ID}`]: ok(all) });
+    renderPage();
+    expect(await screen.findByText('8 of 8 steps done')).toBeInTheDocument();
+    const toggle = screen.getByRole('button', { name: 'Show steps' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Hide steps' })).toHaveAttribute('aria-expanded', 'true');
   });
 });

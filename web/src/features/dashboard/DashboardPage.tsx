@@ -9,6 +9,7 @@ import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { DASHBOARDS_FAILED, parseDashboards } from '../../lib/format';
 import { useSession, type Dashboard } from '../../lib/session';
 import { EmbeddedDashboard } from './EmbeddedDashboard';
+import { GettingStarted } from './GettingStarted';
 import { Overview } from './Overview';
 
 export const NO_DASHBOARDS = 'No dashboards available for your account.';
@@ -79,6 +80,7 @@ export default function DashboardPage() {
     <div className="page page-wide">
       <H2>Dashboard</H2>
       {admin && <OrganizationPicker value={picked} onChange={setPicked} />}
+      {orgId && <GettingStarted orgId={orgId} />}
       {isLoading ? (
         <div className="overview-loading" role="status">
           <Spinner size={20} />
