@@ -125,10 +125,15 @@ const PROVIDER_WORDS: Record<string, string> = { quickbooks: 'QuickBooks', sage:
  * sync runs and the uploads. Three small grouped reads; what the open pages poll.
  */
 export async function readFreshness(db: Db): Promise<Freshness> {
+  // A database made before the run records moved into it has no such table yet: no record there.
+  const none = <T>(fallback: T) => (err: unknown): T => {
+    if (/no such table|Invalid object name/i.test(err instanceof Error ? err.message : '')) return fallback;
+    throw err;
+  };
   const [run, syncs, upload] = await Promise.all([
-    db.selectFrom('consolidation_audit').select(sql<string | null>`max(at)`.as('at')).where('action', '=', 'consolidation.run').executeTakeFirst() as Promise<{ at: string | null } | undefined>,
-    db.selectFrom('_sync_runs').select(['provider', sql<string | null>`max(finished_at)`.as('at')]).where('status', '=', 'succeeded').groupBy('provider').execute() as Promise<{ provider: string; at: string | null }[]>,
-    db.selectFrom('_uploads').select(sql<string | null>`max(created_at)`.as('at')).where('status', '=', 'saved').executeTakeFirst() as Promise<{ at: string | null } | undefined>,
+    (db.selectFrom('consolidation_audit').select(sql<string | null>`max(at)`.as('at')).where('action', '=', 'consolidation.run').executeTakeFirst() as Promise<{ at: string | null } | undefined>).catch(none(undefined)),
+    (db.selectFrom('_sync_runs').select(['provider', sql<string | null>`max(finished_at)`.as('at')]).where('status', '=', 'succeeded').groupBy('provider').execute() as Promise<{ provider: string; at: string | null }[]>).catch(none([])),
+    (db.selectFrom('_uploads').select(sql<string | null>`max(created_at)`.as('at')).where('status', '=', 'saved').executeTakeFirst() as Promise<{ at: string | null } | undefined>).catch(none(undefined)),
   ]);
   const candidates: { at: string; what: string }[] = [];
   for (const sRow of syncs) if (sRow.at) candidates.push({ at: sRow.at, what: `${PROVIDER_WORDS[sRow.provider] ?? sRow.provider} sync` });
