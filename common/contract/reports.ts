@@ -13,6 +13,19 @@ export const LINE_KINDS = ['accounts', 'subtotal', 'formula'] as const;
 const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
 /** Exact decimal text: amounts to the cent, percentages to 0.1. */
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+/** A report figure: exact decimal text, or "n/m" for a variance % whose base is near zero (not meaningful). */
+const figure = z.union([decimal, z.literal('n/m')]);
+/** A moment, ISO 8601. */
+const moment = z.string().datetime({ offset: true });
+/** How fresh a report's figures are. */
+export const freshnessSchema = z
+  .object({
+    /** When the figures were made: the last consolidation (null before the first). */
+    dataAsOf: moment.nullable(),
+    /** A sync or upload newer than that, which the figures do not include yet (run the consolidation). */
+    stale: z.object({ at: moment, what: z.string() }).strict().nullable(),
+  })
+  .strict();
 
 export const rangeSchema = z.object({ kind: z.enum(RANGES), months: z.array(period), from: period, to: period, label: z.string() });
 export const monthStateSchema = z.object({ period, status: z.enum(['ok', 'blocked', 'missing']), locked: z.boolean(), messages: z.array(z.string()) });
@@ -23,7 +36,7 @@ export const reportRowSchema = z.object({
   depth: z.number().int().min(0),
   /** A group account: what a drill-down opens. */
   account: z.string().optional(),
-  values: z.array(decimal.nullable()),
+  values: z.array(figure.nullable()),
   notes: z.array(z.string()).optional(),
   /** A custom report's percentage line: its figures are percentages in every column. */
   format: z.literal('percent').optional(),
@@ -34,15 +47,18 @@ export const reportSchema = z
     currency: z.string(),
     range: rangeSchema,
     compareRange: rangeSchema.optional(),
+    /** A balance sheet's date (YYYY-MM-DD): the last day of the range's last month. */
+    asAt: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
     columns: z.array(reportColumnSchema),
     rows: z.array(reportRowSchema),
     balanced: z.array(z.boolean()).optional(),
     months: z.array(monthStateSchema),
     notices: z.array(z.string()),
   })
+  .merge(freshnessSchema)
   .strict();
 
-const drillBase = { groupAccount: z.string(), groupAccountName: z.string(), accountType: z.string(), currency: z.string(), range: rangeSchema, months: z.array(period), note: z.string().nullable() };
+const drillBase = { groupAccount: z.string(), groupAccountName: z.string(), accountType: z.string(), currency: z.string(), range: rangeSchema, months: z.array(period), note: z.string().nullable(), signs: z.enum(['display', 'net']), total: decimal };
 export const drilldownEntitiesSchema = z
   .object({
     ...drillBase,
@@ -57,7 +73,7 @@ export const drilldownSourcesSchema = z
     level: z.literal('sources'),
     entity: z.string(),
     entityName: z.string(),
-    sources: z.array(z.object({ sourceAccount: z.string(), sourceAccountName: z.string().nullable(), currency: z.string(), localAmount: decimal, amount: decimal, rateKind: z.string(), rate: z.string().nullable() })),
+    sources: z.array(z.object({ sourceAccount: z.string(), sourceAccountName: z.string().nullable(), label: z.string(), currency: z.string(), localAmount: decimal, amount: decimal, rateKind: z.string(), rate: z.string().nullable() })),
     entries: z.array(z.object({ kind: z.string(), amount: decimal })),
     earlierProfit: decimal.optional(),
   })
@@ -122,7 +138,9 @@ export const overviewSchema = z
       .strict(),
     notices: z.array(z.string()),
   })
+  .merge(freshnessSchema)
   .strict();
 
+export type FreshnessAnswer = z.infer<typeof freshnessSchema>;
 export type OverviewMonthAnswer = z.infer<typeof overviewMonthSchema>;
 export type OverviewAnswer = z.infer<typeof overviewSchema>;

@@ -52,11 +52,24 @@ export const displaySign = (t: AccountType): bigint => (t === 'asset' || t === '
 /** Cents as exact decimal text. */
 export const centsText = (c: bigint): string => formatFixed(c, 2);
 
-/** Variance % of `base`, to 0.1, half-even; null when the base is zero. */
-export function variancePct(current: bigint, base: bigint): string | null {
-  if (base === 0n) return null;
+/** A variance % that means nothing: its base is near zero. */
+export const NOT_MEANINGFUL = 'n/m';
+/** A base (cents) smaller than this in size is near zero: 1.00 of the currency. */
+export const NEAR_ZERO_CENTS = 100n;
+/** A variance of this many tenths of a percent or more (1,000 %) is read as a base near zero too. */
+const MEANINGFUL_TENTHS = 10_000n;
+
+/**
+ * Variance % of `base`, to 0.1, half-even; "n/m" (not meaningful) when the base is near zero:
+ * below 1.00 in size, or so small beside the change that the variance comes to 1,000 % or more.
+ */
+export function variancePct(current: bigint, base: bigint): string {
+  const size = base < 0n ? -base : base;
+  if (size < NEAR_ZERO_CENTS) return NOT_MEANINGFUL;
   // tenths of a percent: (current - base) * 1000 / |base|, rounded half-even
-  return formatFixed(divHalfEven((current - base) * 1000n, base < 0n ? -base : base), 1);
+  const tenths = divHalfEven((current - base) * 1000n, size);
+  if (tenths >= MEANINGFUL_TENTHS || tenths <= -MEANINGFUL_TENTHS) return NOT_MEANINGFUL;
+  return formatFixed(tenths, 1);
 }
 
 type Line = { kind: RowKind; label: string; depth: number; account?: string; cents: bigint[] };
@@ -75,12 +88,22 @@ interface Node {
   children: Map<string, Node>;
 }
 
-/** The statement-line tree of some accounts (chart order kept); the path's first step is dropped when it only repeats the section. */
-function tree(accounts: GroupAccount[], type: AccountType): Node {
+/** A statement line's steps, the first dropped when it only repeats the section ("Income > Revenue" -> ["Revenue"]). */
+const steps = (a: GroupAccount): string[] => {
+  const path = a.line.split('>').map((s) => s.trim()).filter(Boolean);
+  return path.length && SECTION_WORDS[a.type].includes(path[0]!.toLowerCase()) ? path.slice(1) : path;
+};
+
+/**
+ * The statement-line tree of some accounts (chart order kept); the path's first step is dropped
+ * when it only repeats the section, and the next one when it repeats `block` (the profit and
+ * loss's own headings: "Cost of sales" under "Cost of sales").
+ */
+function tree(accounts: GroupAccount[], block?: string): Node {
   const root: Node = { name: '', accounts: [], children: new Map() };
   for (const a of accounts) {
-    let path = a.line.split('>').map((s) => s.trim()).filter(Boolean);
-    if (path.length && SECTION_WORDS[type].includes(path[0]!.toLowerCase())) path = path.slice(1);
+    let path = steps(a);
+    if (block && path.length && path[0]!.toLowerCase() === block.toLowerCase()) path = path.slice(1);
     let n = root;
     for (const step of path) {
       if (!n.children.has(step)) n.children.set(step, { name: step, accounts: [], children: new Map() });
@@ -121,9 +144,9 @@ function layout(out: Line[], node: Node, depth: number, value: (a: GroupAccount)
   return total;
 }
 
-function section(out: Line[], title: string, type: AccountType, accounts: GroupAccount[], value: (a: GroupAccount) => bigint[], width: number, showZero: boolean, extra: Line[] = []): bigint[] {
+function section(out: Line[], title: string, accounts: GroupAccount[], value: (a: GroupAccount) => bigint[], width: number, showZero: boolean, extra: Line[] = [], block?: string): bigint[] {
   out.push({ kind: 'section', label: title, depth: 0, cents: [] });
-  const total = layout(out, tree(accounts, type), 1, value, width, showZero);
+  const total = layout(out, tree(accounts, block), 1, value, width, showZero);
   for (const e of extra) {
     out.push(e);
     e.cents.forEach((x, i) => (total[i] = total[i]! + x));
@@ -134,6 +157,53 @@ function section(out: Line[], title: string, type: AccountType, accounts: GroupA
 
 const minus = (a: bigint[], b: bigint[]) => a.map((x, i) => x - b[i]!);
 const plus = (a: bigint[], b: bigint[]) => a.map((x, i) => x + b[i]!);
+
+/** Where a profit-and-loss account goes, by the first step of its statement line under its section. */
+type PlBlock = 'revenue' | 'costOfSales' | 'otherIncome' | 'operating' | 'finance' | 'tax';
+function plBlock(a: GroupAccount): PlBlock {
+  const step = (steps(a)[0] ?? '').toLowerCase();
+  if (a.type === 'income') return step === 'other income' ? 'otherIncome' : step.startsWith('finance') ? 'finance' : 'revenue';
+  if (step === 'cost of sales') return 'costOfSales';
+  if (step.startsWith('finance')) return 'finance';
+  if (step === 'income tax' || step === 'tax' || step === 'taxes') return 'tax';
+  return 'operating';
+}
+
+/**
+ * The profit and loss by function of expense, from the group chart's lines: revenue, cost of
+ * sales, gross profit, other income, operating expenses, operating profit, finance costs, profit
+ * before tax, income tax, profit for the period. Blocks the chart has no account for are left
+ * out, and so are blocks whose every row is zero (unless showZero); their subtotals stay. The
+ * NCI's share of profit (role nci_profit) is not an expense here: the caller splits the profit.
+ */
+function profitAndLoss(lines: Line[], chart: GroupAccount[], shown: (a: GroupAccount) => bigint[], width: number, showZero: boolean): bigint[] {
+  const accounts = chart.filter((a) => (a.type === 'income' || a.type === 'expense') && a.role !== 'nci_profit');
+  const inBlock = (b: PlBlock) => accounts.filter((a) => plBlock(a) === b);
+  const zero = Array<bigint>(width).fill(0n);
+  /** A block's section (income positive, expenses negative in the running profit); nothing shown when it has no row. */
+  const block = (title: string, b: PlBlock): bigint[] => {
+    const list = inBlock(b);
+    if (!list.length) return zero;
+    const out: Line[] = [];
+    section(out, title, list, shown, width, showZero, [], title);
+    if (out.length > 2) lines.push(...out);
+    // Income adds to the profit, expenses take from it (a finance block may hold both).
+    return list.reduce((s, a) => (a.type === 'income' ? plus(s, shown(a)) : minus(s, shown(a))), zero);
+  };
+  const has = (b: PlBlock) => inBlock(b).length > 0;
+  let running = plus(block('Revenue', 'revenue'), block('Cost of sales', 'costOfSales'));
+  if (has('costOfSales')) lines.push({ kind: 'total', label: 'Gross profit', depth: 0, cents: running });
+  running = plus(running, block('Other income', 'otherIncome'));
+  running = plus(running, block('Operating expenses', 'operating'));
+  if (has('finance') || has('tax')) lines.push({ kind: 'total', label: 'Operating profit', depth: 0, cents: running });
+  running = plus(running, block('Finance costs', 'finance'));
+  if (has('tax')) {
+    if (has('finance')) lines.push({ kind: 'total', label: 'Profit before tax', depth: 0, cents: running });
+    running = plus(running, block('Income tax', 'tax'));
+  }
+  lines.push({ kind: 'total', label: 'Profit for the period', depth: 0, cents: running });
+  return running;
+}
 
 /** One of the built-in statements over the value columns; `variance` adds variance and variance % of column `current` against `base`. */
 export function buildStatement(kind: StatementKind, chart: GroupAccount[], columns: ValueColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
@@ -148,16 +218,13 @@ export function buildStatement(kind: StatementKind, chart: GroupAccount[], colum
   if (kind === 'trial-balance') {
     let all = Array<bigint>(width).fill(0n);
     for (const [t, title] of [['asset', 'Assets'], ['liability', 'Liabilities'], ['equity', 'Equity'], ['income', 'Income'], ['expense', 'Expenses']] as const) {
-      all = plus(all, section(lines, title, t, of(t), net, width, showZero));
+      all = plus(all, section(lines, title, of(t), net, width, showZero));
     }
     lines.push({ kind: 'total', label: 'Net (debits less credits)', depth: 0, cents: all });
     balanced = all.map((x) => x === 0n);
   } else if (kind === 'profit-and-loss') {
     const nciAccounts = of('expense').filter((a) => a.role === 'nci_profit');
-    const income = section(lines, 'Income', 'income', of('income'), shown, width, showZero);
-    const expenses = section(lines, 'Expenses', 'expense', of('expense').filter((a) => a.role !== 'nci_profit'), shown, width, showZero);
-    const profit = minus(income, expenses);
-    lines.push({ kind: 'total', label: 'Profit for the period', depth: 0, cents: profit });
+    const profit = profitAndLoss(lines, chart, shown, width, showZero);
     const nci = nciAccounts.reduce((s, a) => plus(s, shown(a)), Array<bigint>(width).fill(0n));
     if (nciAccounts.length) {
       lines.push({ kind: 'subtotal', label: 'Attributable to owners of the parent', depth: 1, cents: minus(profit, nci) });
@@ -166,9 +233,9 @@ export function buildStatement(kind: StatementKind, chart: GroupAccount[], colum
   } else {
     // Profit of the range not yet in retained earnings: every income and expense account (the NCI's share included, so this is the owners' part).
     const pl = chart.filter((a) => a.type === 'income' || a.type === 'expense').reduce((s, a) => minus(s, net(a)), Array<bigint>(width).fill(0n));
-    const assets = section(lines, 'Assets', 'asset', of('asset'), shown, width, showZero);
-    const liabilities = section(lines, 'Liabilities', 'liability', of('liability'), shown, width, showZero);
-    const equity = section(lines, 'Equity', 'equity', of('equity'), shown, width, showZero, [{ kind: 'account', label: 'Profit for the period', depth: 1, cents: pl }]);
+    const assets = section(lines, 'Assets', of('asset'), shown, width, showZero);
+    const liabilities = section(lines, 'Liabilities', of('liability'), shown, width, showZero);
+    const equity = section(lines, 'Equity', of('equity'), shown, width, showZero, [{ kind: 'account', label: 'Profit for the period', depth: 1, cents: pl }]);
     const le = plus(liabilities, equity);
     lines.push({ kind: 'total', label: 'Total liabilities and equity', depth: 0, cents: le });
     balanced = assets.map((x, i) => x === le[i]);

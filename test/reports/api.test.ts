@@ -80,7 +80,7 @@ describe('built-in statements', () => {
 
   it('trial balance over the quarter nets to zero', async () => {
     const r = (await api('get', `/reports/${orgID}/statements/trial-balance?period=2026-03&range=ytd&columns=consolidated`)).body.data;
-    expect(r.range.label).toBe('Year to date Jan-Mar 2026');
+    expect(r.range.label).toBe('Jan-Mar 2026, year to date');
     expect(row(r.rows, 'Net (debits less credits)')).toEqual(['0.00']);
     expect(row(r.rows, '4000 Revenue')).toEqual(['-3756.50']);
     expect(r.balanced).toEqual([true]);
@@ -95,8 +95,8 @@ describe('built-in statements', () => {
     // Same period last year: nothing consolidated then, said plainly; the variance % has no base.
     const ly = (await api('get', `/reports/${orgID}/statements/profit-and-loss?period=2026-03&compare=lastYear`)).body.data;
     expect(ly.compareRange.label).toBe('March 2025');
-    expect(row(ly.rows, '4000 Revenue')).toEqual(['1223.50', '0.00', '1223.50', null]);
-    expect(ly.notices[0]).toBe('Not consolidated yet: March 2025. Run the consolidation to see these months.');
+    expect(row(ly.rows, '4000 Revenue')).toEqual(['1223.50', '0.00', '1223.50', 'n/m']);
+    expect(ly.notices[0]).toBe('Not consolidated yet: March 2025. Run the consolidation to see this month.');
   });
 
   it('refuses bad queries with a clear message', async () => {
@@ -115,20 +115,22 @@ describe('drill-down', () => {
     const d1 = (await api('get', `/reports/${orgID}/drilldown?period=2026-03&range=quarter&groupAccount=4000`)).body.data;
     expect(d1.level).toBe('entities');
     expect(d1.entities).toEqual([
-      { entity: 'P', entityName: 'Parent Inc', amount: '-2500.00' },
-      { entity: 'S', entityName: 'Sub GmbH', amount: '-1256.50' },
+      { entity: 'P', entityName: 'Parent Inc', amount: '2500.00' },
+      { entity: 'S', entityName: 'Sub GmbH', amount: '1256.50' },
     ]);
     drilldownSchema.parse(d1);
     const d2 = drilldownSchema.parse((await api('get', `/reports/${orgID}/drilldown?period=2026-03&range=quarter&groupAccount=4000&entity=S`)).body.data);
     if (d2.level !== 'sources') throw new Error('expected the sources level');
     expect(d2.level).toBe('sources');
-    expect(d2.sources).toEqual([{ sourceAccount: '4000', sourceAccountName: 'Revenue', currency: 'EUR', localAmount: '-1050.0000', amount: '-1256.50', rateKind: 'average', rate: null }]);
+    expect(d2.sources).toEqual([{ sourceAccount: '4000', sourceAccountName: 'Revenue', label: '4000 Revenue', currency: 'EUR', localAmount: '1050.0000', amount: '1256.50', rateKind: 'average', rate: null }]);
+    expect(d2.total).toBe('1256.50');
     // A balance-sheet figure is the last month's; the NCI entries are listed beside the entities.
     const cap = (await api('get', `/reports/${orgID}/drilldown?period=2026-03&range=quarter&groupAccount=3000`)).body.data;
     expect(cap.months).toEqual(['2026-03']);
-    expect(cap.entries.map((e: Record<string, string>) => [e.kind, e.entityName, e.amount])).toEqual([['nci', 'Sub GmbH', '110.00']]);
+    expect(cap.entries.map((e: Record<string, string>) => [e.kind, e.entityName, e.amount])).toEqual([['nci', 'Sub GmbH', '-110.00']]);
+    expect(cap.total).toBe('5440.00'); // the statement's share capital
     const s = (await api('get', `/reports/${orgID}/drilldown?period=2026-03&groupAccount=3000&entity=S`)).body.data;
-    expect(s.sources).toEqual([{ sourceAccount: '3000', sourceAccountName: 'Capital', currency: 'EUR', localAmount: '-500.0000', amount: '-550.00', rateKind: 'historical', rate: '1.1' }]);
+    expect(s.sources).toEqual([{ sourceAccount: '3000', sourceAccountName: 'Capital', label: '3000 Capital', currency: 'EUR', localAmount: '500.0000', amount: '550.00', rateKind: 'historical', rate: '1.1' }]);
     expect((await api('get', `/reports/${orgID}/drilldown?period=2026-03&groupAccount=0000`)).status).toBe(404);
   });
 });

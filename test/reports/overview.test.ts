@@ -129,6 +129,8 @@ describe('the Dashboard overview', () => {
       months: [],
       contribution: { entities: [], eliminations: '0.00', nci: '0.00', netIncome: '0.00' },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
+      dataAsOf: null,
+      stale: null,
     });
     // With a month asked for, the months are listed as missing.
     const asked = overviewSchema.parse((await api('get', `/reports/${emptyOrgID}/overview?to=2026-03&months=2`)).body.data);

@@ -1,5 +1,5 @@
 // Report ranges and exact formula arithmetic, without a stack.
-import { comparisonRange, fiscalYearStart, resolveRange } from '../../common/reports/periods';
+import { asAtLabel, clipRange, comparisonRange, fiscalYearStart, resolveRange } from '../../common/reports/periods';
 import { parseFormula, FormulaError } from '../../common/reports/custom';
 import { STATEMENTS, variancePct } from '../../common/reports/statements';
 import { COMPARISONS, RANGES } from '../../common/reports/periods';
@@ -29,15 +29,31 @@ describe('report ranges with a fiscal year starting in April', () => {
     expect(comparisonRange(resolveRange('ytd', '2026-05', 4), 'prior', 4)).toMatchObject({ from: '2025-04', to: '2025-05' });
     expect(comparisonRange(resolveRange('year', '2026-05', 4), 'prior', 4)).toMatchObject({ from: '2025-04', to: '2026-03' });
   });
+
+  it('cuts a quarter or year at its last consolidated month and compares as many months', () => {
+    const year = clipRange(resolveRange('year', '2026-05', 4), '2026-10', 4);
+    expect(year).toMatchObject({ from: '2026-04', to: '2026-10', label: 'Apr-Oct 2026, year to date' });
+    expect(comparisonRange(year, 'lastYear', 4)).toMatchObject({ from: '2025-04', to: '2025-10', label: 'Apr-Oct 2025, year to date' });
+    const quarter = clipRange(resolveRange('quarter', '2026-11'), '2026-11');
+    expect(quarter).toMatchObject({ from: '2026-10', to: '2026-11', label: 'Oct-Nov 2026, Q4 FY2026 to date' });
+    expect(comparisonRange(quarter, 'prior')).toMatchObject({ from: '2026-07', to: '2026-08', label: 'Jul-Aug 2026, Q3 FY2026 to date' });
+    expect(clipRange(resolveRange('year', '2026-05'), null)).toMatchObject({ label: 'FY2026 (Jan-Dec 2026)' }); // nothing consolidated: the range as asked
+    expect(resolveRange('ytd', '2026-03')).toMatchObject({ label: 'Jan-Mar 2026, year to date' });
+    expect(asAtLabel('2026-02')).toBe('As at 28 February 2026');
+    expect(asAtLabel('2028-02')).toBe('As at 29 February 2028');
+  });
 });
 
 describe('exact variance and formulas', () => {
-  it('rounds a variance % half-even to 0.1 and has none against zero', () => {
+  it('rounds a variance % half-even to 0.1 and says n/m on a base near zero', () => {
     expect(variancePct(1223_50n, 1188_00n)).toBe('3.0');
     expect(variancePct(100_05n, 100_00n)).toBe('0.0'); // 0.05 % -> 0.0 (half to even)
     expect(variancePct(100_15n, 100_00n)).toBe('0.2'); // 0.15 % -> 0.2
     expect(variancePct(-50_00n, -100_00n)).toBe('50.0'); // from -100 to -50: up half of |base|
-    expect(variancePct(5n, 0n)).toBeNull();
+    expect(variancePct(5n, 0n)).toBe('n/m');
+    expect(variancePct(80_00n, 50n)).toBe('n/m'); // a base of 0.50: near zero
+    expect(variancePct(1_000_00n, 100_00n)).toBe('900.0');
+    expect(variancePct(1_100_00n, 100_00n)).toBe('n/m'); // 1,000 %: read as a base near zero
   });
 
   it('parses formulas and explains what it cannot read', () => {

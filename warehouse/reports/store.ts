@@ -85,6 +85,63 @@ export async function monthStates(db: Db, months: string[]): Promise<MonthState[
   });
 }
 
+/** An intercompany pair whose difference is beyond the group's tolerance, in one month. */
+export interface MismatchBeyond {
+  period: string;
+  entityA: string;
+  entityB: string;
+  category: string;
+  /** Cents, in the presentation currency. */
+  difference: bigint;
+}
+
+/** The intercompany pairs beyond tolerance in these months (what the consolidation's mismatch report lists). */
+export async function mismatchesBeyondTolerance(db: Db, dialect: OrgDialect, months: string[]): Promise<MismatchBeyond[]> {
+  if (!months.length) return [];
+  const rows = (await db
+    .selectFrom('consolidation_mismatches')
+    .select(['period', 'entity_a', 'entity_b', 'category', sql.raw(CENTS_SQL[dialect]('difference')).as('c')])
+    .where('period', 'in', months)
+    .where('within_tolerance', '=', 0)
+    .orderBy('period')
+    .orderBy('entity_a')
+    .orderBy('entity_b')
+    .execute()) as { period: string; entity_a: string; entity_b: string; category: string; c: unknown }[];
+  return rows.map((r) => ({ period: r.period, entityA: r.entity_a, entityB: r.entity_b, category: r.category, difference: big(r.c) }));
+}
+
+/** How fresh the figures are: the last consolidation, and the newest data it does not include yet. */
+export interface Freshness {
+  /** When the consolidation last ran (ISO): the figures hold every sync and upload before it. */
+  consolidatedAt: string | null;
+  /** The newest successful sync or saved upload (ISO) and what it was ("QuickBooks sync", "upload"). */
+  newestData: { at: string; what: string } | null;
+}
+
+const PROVIDER_WORDS: Record<string, string> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite', xero: 'Xero' };
+
+/**
+ * Reads the organization's own records: the consolidation's audit (each run writes one row), the
+ * sync runs and the uploads. Three small grouped reads; what the open pages poll.
+ */
+export async function readFreshness(db: Db): Promise<Freshness> {
+  // A database made before the run records moved into it has no such table yet: no record there.
+  const none = <T>(fallback: T) => (err: unknown): T => {
+    if (/no such table|Invalid object name/i.test(err instanceof Error ? err.message : '')) return fallback;
+    throw err;
+  };
+  const [run, syncs, upload] = await Promise.all([
+    (db.selectFrom('consolidation_audit').select(sql<string | null>`max(at)`.as('at')).where('action', '=', 'consolidation.run').executeTakeFirst() as Promise<{ at: string | null } | undefined>).catch(none(undefined)),
+    (db.selectFrom('_sync_runs').select(['provider', sql<string | null>`max(finished_at)`.as('at')]).where('status', '=', 'succeeded').groupBy('provider').execute() as Promise<{ provider: string; at: string | null }[]>).catch(none([])),
+    (db.selectFrom('_uploads').select(sql<string | null>`max(created_at)`.as('at')).where('status', '=', 'saved').executeTakeFirst() as Promise<{ at: string | null } | undefined>).catch(none(undefined)),
+  ]);
+  const candidates: { at: string; what: string }[] = [];
+  for (const sRow of syncs) if (sRow.at) candidates.push({ at: sRow.at, what: `${PROVIDER_WORDS[sRow.provider] ?? sRow.provider} sync` });
+  if (upload?.at) candidates.push({ at: upload.at, what: 'upload' });
+  candidates.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { consolidatedAt: run?.at ?? null, newestData: candidates[0] ?? null };
+}
+
 // --- custom layouts -------------------------------------------------------------------------
 export const LAYOUTS_TABLE = 'report_layouts';
 

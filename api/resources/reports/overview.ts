@@ -7,7 +7,8 @@ import type { OverviewAnswer } from '../../../common/contract/reports';
 import { CENTS_SQL, ENTITY_COLUMNS_VIEW, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
 import type { AccountType } from '../../../common/consolidation/types';
 import type { OrgDialect } from '../../../warehouse/connection';
-import { addMonths, monthLabel } from '../../../common/reports/periods';
+import { addMonths, monthLabel, monthOf } from '../../../common/reports/periods';
+import { blockedReason, freshness, groupOrder, momentLabel } from './service';
 import { centsText } from '../../../common/reports/statements';
 import { monthStates } from '../../../warehouse/reports/store';
 
@@ -52,8 +53,8 @@ async function latestConsolidated(db: Db): Promise<string | null> {
   return r?.p ?? null;
 }
 
-export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery): Promise<OverviewAnswer> {
-  const [settings, chart, entityRows, latest] = await Promise.all([readSettings(db), readChart(db), readEntities(db), q.to ? Promise.resolve(q.to) : latestConsolidated(db)]);
+export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, now: Date = new Date()): Promise<OverviewAnswer> {
+  const [settings, chart, entityRows, latest, fresh] = await Promise.all([readSettings(db), readChart(db), readEntities(db), q.to ? Promise.resolve(q.to) : latestConsolidated(db), freshness(db)]);
   const currency = settings.presentationCurrency;
   const zero = centsText(0n);
   if (!latest) {
@@ -63,6 +64,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery): P
       months: [],
       contribution: { entities: [], eliminations: zero, nci: zero, netIncome: zero },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
+      ...fresh,
     };
   }
   const to = latest;
@@ -122,16 +124,21 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery): P
   // Included entities, and any other the range's months consolidated (excluded since): their profit is in the net income.
   const names = new Map(entityRows.map((e) => [e.entity, e.name]));
   for (const e of entityRows) if (e.included && !byEntity.has(e.entity)) byEntity.set(e.entity, 0n);
+  // In the group's order: the parent first, then its subsidiaries by the tree.
+  const order = new Map(groupOrder(entityRows).map((e, i) => [e.entity, i]));
   const entities = [...byEntity]
-    .map(([entity, profit]) => ({ entity, entityName: names.get(entity) ?? entity, profit: centsText(profit) }))
-    .sort((a, b) => a.entityName.localeCompare(b.entityName));
+    .sort(([a], [b]) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || a.localeCompare(b))
+    .map(([entity, profit]) => ({ entity, entityName: names.get(entity) ?? entity, profit: centsText(profit) }));
   const totalPl = [...perMonth.values()].reduce((s, f) => s + f.pl, 0n);
 
   const notices: string[] = [];
-  const missing = states.filter((m) => m.status === 'missing');
-  const blocked = states.filter((m) => m.status === 'blocked');
+  // Never a month still to come; a blocked month with its reason.
+  const today = monthOf(now);
+  const missing = states.filter((m) => m.status === 'missing' && m.period <= today);
+  const blocked = states.filter((m) => m.status === 'blocked' && m.period <= today);
   if (missing.length) notices.push(`Not consolidated yet: ${missing.map((m) => monthLabel(m.period)).join(', ')}.`);
-  if (blocked.length) notices.push(`The consolidation could not run for ${blocked.map((m) => monthLabel(m.period)).join(', ')}: ${blocked[0]!.messages[0] ?? 'see its checks'}.`);
+  for (const m of blocked) notices.push(m.period === today ? `${monthLabel(m.period)} is in progress and blocked: ${blockedReason(m)} yet.` : `${monthLabel(m.period)} is blocked: ${blockedReason(m)}.`);
+  if (fresh.stale) notices.push(`Not consolidated since the ${fresh.stale.what} of ${momentLabel(fresh.stale.at)}: these figures do not include it yet.`);
 
   return {
     currency,
@@ -152,5 +159,6 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery): P
     }),
     contribution: { entities, eliminations: centsText(-eliminations), nci: centsText(-nci), netIncome: centsText(-totalPl) },
     notices,
+    ...fresh,
   };
 }

@@ -28,7 +28,13 @@ export const reportQuery = z.object({
   showZero: flag.optional(),
 });
 export const exportQuery = reportQuery.extend({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
-export const drilldownQuery = z.object({ period, range: z.enum(RANGES).default('month'), groupAccount: z.string().trim().min(1).max(40), entity: z.string().trim().min(1).max(200).optional() });
+export const drilldownQuery = z.object({
+  period,
+  range: z.enum(RANGES).default('month'),
+  groupAccount: z.string().trim().min(1).max(40),
+  entity: z.string().trim().min(1).max(200).optional(),
+  signs: z.enum(['display', 'net'], { errorMap: () => ({ message: 'signs is display or net' }) }).default('display'),
+});
 
 const codes = z.array(z.string().trim().min(1).max(40)).max(1000);
 export const lineSchema = z.object({

@@ -11,9 +11,9 @@ import type { GroupAccount } from '../../../common/consolidation/types';
 import type { OrgDialect } from '../../../warehouse/connection';
 import { DIALECTS } from '../../../warehouse/dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
-import { comparisonRange, monthLabel, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
-import { buildStatement, centsText, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { monthStates, rangeSums, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
+import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
+import { buildStatement, centsText, displaySign, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
+import { mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
 import { ApiError } from '../../lib/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -60,13 +60,78 @@ export interface ReportContext {
   variance?: { current: number; base: number };
   months: MonthState[];
   notices: string[];
+  freshness: ReportFreshness;
 }
 
-/** What every report needs: the chart, the ranges, the value columns and the state of their months. */
-export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery): Promise<ReportContext> {
-  const [settings, chart] = await Promise.all([readSettings(db), readChart(db)]);
+/** What the answers say of their figures' age. */
+export interface ReportFreshness {
+  /** When the figures were made: the last consolidation (ISO), which holds every sync and upload before it. */
+  dataAsOf: string | null;
+  /** A sync or upload newer than that (the figures do not include it): the Run button's reason. */
+  stale: { at: string; what: string } | null;
+}
+
+/** The freshness of an organization's figures (also the open pages' version check). */
+export async function freshness(db: Db): Promise<ReportFreshness> {
+  const f = await readFreshness(db);
+  const stale = f.newestData && (!f.consolidatedAt || f.newestData.at > f.consolidatedAt) ? f.newestData : null;
+  return { dataAsOf: f.consolidatedAt, stale };
+}
+
+/** "27 November 2026 14:05 UTC". */
+export function momentLabel(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getUTCDate()} ${monthLabel(monthOf(d))} ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`;
+}
+
+const MISSING_RATE = /^Missing exchange rate: ([A-Z]{3}) for (\d{4}-\d{2})/;
+/** Why a month is blocked, in a few words: "no EUR rate for November 2026", else the run's first message. */
+export function blockedReason(m: MonthState): string {
+  const currencies = [...new Set(m.messages.map((x) => MISSING_RATE.exec(x)?.[1]).filter((c): c is string => !!c))];
+  if (currencies.length) return `no ${currencies.join(' or ')} rate for ${monthLabel(m.period)}`;
+  return m.messages[0] ?? 'see its checks on the Consolidation page';
+}
+
+const IC_WORDS: Record<string, string> = { receivable_payable: 'receivables and payables', revenue_expense: 'revenue and expenses', loan: 'loans', investment_equity: 'investment and equity' };
+
+/**
+ * The entities in the group's order: a parent before its subsidiaries, each level by name; an
+ * entity whose parent is not among them starts a tree of its own.
+ */
+export function groupOrder<T extends { entity: string; name: string; parent: string | null }>(entities: T[]): T[] {
+  const keys = new Set(entities.map((e) => e.entity));
+  const byName = (a: T, b: T) => a.name.localeCompare(b.name);
+  const children = new Map<string, T[]>();
+  for (const e of entities) if (e.parent && keys.has(e.parent) && e.parent !== e.entity) children.set(e.parent, [...(children.get(e.parent) ?? []), e]);
+  const out: T[] = [];
+  const seen = new Set<string>();
+  const visit = (e: T) => {
+    if (seen.has(e.entity)) return;
+    seen.add(e.entity);
+    out.push(e);
+    for (const c of (children.get(e.entity) ?? []).sort(byName)) visit(c);
+  };
+  for (const e of entities.filter((x) => !x.parent || !keys.has(x.parent) || x.parent === x.entity).sort(byName)) visit(e);
+  for (const e of [...entities].sort(byName)) visit(e); // a cycle: what is left, by name
+  return out;
+}
+
+/**
+ * What every report needs: the chart, the ranges, the value columns, the state of their months
+ * and the notices. A quarter or year still in progress holds its months up to the last one
+ * consolidated (and its label says so); a comparison holds the same months a period or a year
+ * earlier. Notices never name a month still to come; a blocked month says why; an intercompany
+ * mismatch beyond tolerance in the range is named; figures older than the newest sync or upload
+ * say so.
+ */
+export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery, now: Date = new Date()): Promise<ReportContext> {
+  const [settings, chart, fresh] = await Promise.all([readSettings(db), readChart(db), freshness(db)]);
   const fy = settings.fiscalYearStartMonth;
-  const range = resolveRange(q.range, q.period, fy);
+  const today = monthOf(now);
+  const nominal = resolveRange(q.range, q.period, fy);
+  const nominalStates = await monthStates(db, nominal.months);
+  const lastOk = nominalStates.filter((m) => m.status === 'ok').at(-1)?.period ?? null;
+  const range = clipRange(nominal, lastOk, fy);
   const columns: ValueColumn[] = [];
   let compareRange: ReportRange | undefined;
   let variance: ReportContext['variance'];
@@ -80,22 +145,36 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery)
     const want = new Set(q.columns.length ? q.columns : COLUMN_CHOICES);
     const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities'));
     if (want.has('entities')) {
-      const entities = (await readEntities(db)).filter((e) => e.included).sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entities) columns.push({ key: `entity:${e.entity}`, label: e.name, nets: nets(chart, sums.entities.get(e.entity)) });
+      for (const e of groupOrder((await readEntities(db)).filter((e) => e.included))) columns.push({ key: `entity:${e.entity}`, label: e.name, nets: nets(chart, sums.entities.get(e.entity)) });
     }
     if (want.has('eliminations')) columns.push({ key: 'eliminations', label: 'Eliminations', nets: nets(chart, sums.eliminations) });
     if (want.has('nci')) columns.push({ key: 'nci', label: 'Non-controlling interests', nets: nets(chart, sums.nci) });
     if (want.has('consolidated')) columns.push({ key: 'consolidated', label: 'Consolidated', nets: nets(chart, sums.consolidated) });
   }
-  const months = await monthStates(db, [...(compareRange?.months ?? []), ...range.months]);
+  const compareStates = compareRange ? await monthStates(db, compareRange.months) : [];
+  const inRange = new Set(range.months);
+  const months = [...compareStates, ...nominalStates.filter((m) => inRange.has(m.period))];
+  // The range's months after its last consolidated one (cut off above) still count for the notices, up to this month.
+  const named = [...compareStates, ...nominalStates].filter((m) => m.period <= today);
   const notices: string[] = [];
-  const missing = months.filter((m) => m.status === 'missing');
-  const blocked = months.filter((m) => m.status === 'blocked');
+  const missing = named.filter((m) => m.status === 'missing');
+  const blocked = named.filter((m) => m.status === 'blocked');
   const open = months.filter((m) => m.status === 'ok' && !m.locked);
-  if (missing.length) notices.push(`Not consolidated yet: ${missing.map((m) => monthLabel(m.period)).join(', ')}. Run the consolidation to see these months.`);
-  if (blocked.length) notices.push(`The consolidation could not run for ${blocked.map((m) => monthLabel(m.period)).join(', ')}: ${blocked[0]!.messages[0] ?? 'see its checks'}.`);
+  if (!lastOk) notices.push(nominal.months.every((m) => m > today) ? `${nominal.label} has not begun: nothing is consolidated for it yet.` : `Nothing is consolidated in ${nominal.label} yet.`);
+  if (missing.length) notices.push(`Not consolidated yet: ${missing.map((m) => monthLabel(m.period)).join(', ')}. Run the consolidation to see ${missing.length === 1 ? 'this month' : 'these months'}.`);
+  for (const m of blocked) notices.push(m.period === today ? `${monthLabel(m.period)} is in progress and blocked: ${blockedReason(m)} yet.` : `${monthLabel(m.period)} is blocked: ${blockedReason(m)}.`);
   if (open.length) notices.push(`Not locked, so the figures may change: ${open.map((m) => monthLabel(m.period)).join(', ')}.`);
-  return { chart, currency: settings.presentationCurrency, range, compareRange, columns, variance, months, notices };
+  if (fresh.stale) notices.push(`Not consolidated since the ${fresh.stale.what} of ${momentLabel(fresh.stale.at)}: these figures do not include it yet.`);
+  const mismatches = await mismatchesBeyondTolerance(db, dialect, months.filter((m) => m.status === 'ok').map((m) => m.period));
+  if (mismatches.length) {
+    const names = new Map((await readEntities(db)).map((e) => [e.entity, e.name]));
+    const name = (k: string) => names.get(k) ?? k;
+    for (const x of mismatches) {
+      const size = x.difference < 0n ? -x.difference : x.difference;
+      notices.push(`Intercompany mismatch beyond tolerance in ${monthLabel(x.period)}: ${name(x.entityA)} and ${name(x.entityB)} (${IC_WORDS[x.category] ?? x.category}) differ by ${centsText(size)} ${settings.presentationCurrency}.`);
+    }
+  }
+  return { chart, currency: settings.presentationCurrency, range, compareRange, columns, variance, months, notices, freshness: fresh };
 }
 
 export type ReportAnswer = Statement & {
@@ -103,23 +182,32 @@ export type ReportAnswer = Statement & {
   currency: string;
   range: ReportRange;
   compareRange?: ReportRange;
+  /** A balance sheet's date: the last day of its range's last month (YYYY-MM-DD). */
+  asAt?: string;
   months: MonthState[];
   notices: string[];
-};
+} & ReportFreshness;
 
-const answer = (title: string, ctx: ReportContext, s: Statement): ReportAnswer => ({
+const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string): ReportAnswer => ({
   title,
   currency: ctx.currency,
   range: ctx.range,
   ...(ctx.compareRange ? { compareRange: ctx.compareRange } : {}),
+  ...(asAt ? { asAt } : {}),
   months: ctx.months,
   notices: ctx.notices,
+  ...ctx.freshness,
   ...s,
 });
 
 export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
   const ctx = await reportContext(db, dialect, q);
-  return answer(STATEMENT_TITLES[kind], ctx, buildStatement(kind, ctx.chart, ctx.columns, { variance: ctx.variance, showZero: q.showZero }));
+  if (kind === 'balance-sheet' && ctx.compareRange) {
+    // A balance sheet compares dates: "As at 31 March 2026" beside "As at 28 February 2026".
+    ctx.columns[0]!.label = asAtLabel(ctx.range.to);
+    ctx.columns[1]!.label = asAtLabel(ctx.compareRange.to);
+  }
+  return answer(STATEMENT_TITLES[kind], ctx, buildStatement(kind, ctx.chart, ctx.columns, { variance: ctx.variance, showZero: q.showZero }), kind === 'balance-sheet' ? monthEnd(ctx.range.to) : undefined);
 }
 
 export async function customReport(db: Db, dialect: OrgDialect, layout: CustomLayout, q: ReportQuery): Promise<ReportAnswer> {
@@ -141,6 +229,8 @@ export interface DrilldownQuery {
   range: RangeKind;
   groupAccount: string;
   entity?: string;
+  /** display: the statements' signs (income, liabilities and equity positive); net: debit positive, as the trial balance. */
+  signs?: 'display' | 'net';
 }
 
 /**
@@ -153,11 +243,15 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
   const [settings, chart, entityRows] = await Promise.all([readSettings(db), readChart(db), readEntities(db)]);
   const account = chart.find((a) => a.code === q.groupAccount);
   if (!account) throw new ApiError(404, `Group account ${q.groupAccount} is not in the group chart`);
-  const range = resolveRange(q.range, q.period, settings.fiscalYearStartMonth);
+  // The range the report showed: cut at its last consolidated month, as the statements cut it.
+  const nominal = resolveRange(q.range, q.period, settings.fiscalYearStartMonth);
+  const range = clipRange(nominal, (await monthStates(db, nominal.months)).filter((m) => m.status === 'ok').at(-1)?.period ?? null, settings.fiscalYearStartMonth);
   const months = isPl(account) ? range.months : [range.to];
   const names = new Map(entityRows.map((e) => [e.entity, e.name]));
+  const sign = q.signs === 'net' ? 1n : displaySign(account.type);
+  const shown = (c: bigint) => centsText(c * sign);
   const cents = CENTS_SQL[dialect];
-  const base = { groupAccount: account.code, groupAccountName: account.name, accountType: account.type, currency: settings.presentationCurrency, range, months };
+  const base = { groupAccount: account.code, groupAccountName: account.name, accountType: account.type, currency: settings.presentationCurrency, range, months, signs: q.signs === 'net' ? ('net' as const) : ('display' as const) };
   const isRe = account.role === 'retained_earnings' && range.months.length > 1;
   const earlier = range.months.slice(0, -1);
   /** Profit of the range's earlier months, per entity (retained earnings shows it as profit for the period instead). */
@@ -195,13 +289,16 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
       .groupBy(['kind', 'entity', 'counterparty', 'category'])
       .orderBy('kind')
       .execute()) as { kind: string; entity: string | null; counterparty: string | null; category: string | null; c: unknown; memo: string | null }[];
+    const order = new Map(groupOrder(entityRows).map((e, i) => [e.entity, i]));
+    const total = [...byEntity.values()].reduce((t, c) => t + c, 0n) + entries.reduce((t, x) => t + BigInt(String(x.c ?? 0)), 0n);
     return {
       ...base,
       level: 'entities' as const,
       entities: [...byEntity]
         .filter(([, c]) => c !== 0n)
-        .map(([entity, c]) => ({ entity, entityName: names.get(entity) ?? entity, amount: centsText(c) }))
-        .sort((a, b) => a.entityName.localeCompare(b.entityName)),
+        .sort(([a], [b]) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || a.localeCompare(b))
+        .map(([entity, c]) => ({ entity, entityName: names.get(entity) ?? entity, amount: shown(c) })),
+      total: shown(total),
       entries: entries.map((x) => ({
         kind: x.kind,
         entity: x.entity,
@@ -209,7 +306,7 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
         counterparty: x.counterparty,
         counterpartyName: x.counterparty ? (names.get(x.counterparty) ?? x.counterparty) : null,
         category: x.category,
-        amount: centsText(BigInt(String(x.c ?? 0))),
+        amount: shown(BigInt(String(x.c ?? 0))),
         memo: x.memo,
       })),
       note: isRe ? `Retained earnings at ${monthLabel(range.to)}, less the profit of ${earlier.map(monthLabel).join(', ')} (shown as profit for the period)` : null,
@@ -247,6 +344,9 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
     .groupBy('kind')
     .execute()) as { kind: string; c: unknown }[];
   const adjust = (await earlierProfit(entity)).get(entity) ?? 0n;
+  // A QuickBooks account's code is its internal Id: people know it by its name.
+  const internalIds = entityRows.find((e) => e.entity === entity)?.source === 'quickbooks';
+  const total = lines.reduce((t, l) => t + BigInt(String(l.c ?? 0)), 0n) + entries.reduce((t, x) => t + BigInt(String(x.c ?? 0)), 0n) - adjust;
   return {
     ...base,
     level: 'sources' as const,
@@ -255,14 +355,16 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
     sources: lines.map((l) => ({
       sourceAccount: l.source_account,
       sourceAccountName: l.name,
+      label: internalIds ? (l.name ?? l.source_account) : l.name ? `${l.source_account} ${l.name}` : l.source_account,
       currency: l.currency,
-      localAmount: formatFixed(BigInt(String(l.local ?? 0)), AMOUNT_SCALE),
-      amount: centsText(BigInt(String(l.c ?? 0))),
+      localAmount: formatFixed(BigInt(String(l.local ?? 0)) * sign, AMOUNT_SCALE),
+      amount: shown(BigInt(String(l.c ?? 0))),
       rateKind: l.rate_kind,
       rate: Number(l.rates) === 1 ? l.rate : null,
     })),
-    entries: entries.map((x) => ({ kind: x.kind, amount: centsText(BigInt(String(x.c ?? 0))) })),
-    ...(isRe ? { earlierProfit: centsText(-adjust), note: `Less the profit of ${earlier.map(monthLabel).join(', ')}, shown as profit for the period` } : { note: null }),
+    entries: entries.map((x) => ({ kind: x.kind, amount: shown(BigInt(String(x.c ?? 0))) })),
+    total: shown(total),
+    ...(isRe ? { earlierProfit: shown(-adjust), note: `Less the profit of ${earlier.map(monthLabel).join(', ')}, shown as profit for the period` } : { note: null }),
   };
 }
 
@@ -282,7 +384,7 @@ function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
   ws.getColumn(1).width = 48;
   r.columns.forEach((_, i) => (ws.getColumn(i + 2).width = 18));
   for (const row of r.rows) {
-    const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : Number(v)))]);
+    const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : v === NOT_MEANINGFUL ? v : Number(v)))]);
     r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
     if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
     if (row.kind === 'subtotal') xr.font = { italic: true };

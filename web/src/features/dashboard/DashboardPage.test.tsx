@@ -64,6 +64,8 @@ const OVERVIEW = overviewSchema.parse({
   ],
   contribution: { entities: [{ entity: 'P', entityName: 'Parent Inc', profit: '1500.00' }, { entity: 'S', entityName: 'Sub GmbH', profit: '358.50' }], eliminations: '0.00', nci: '-71.70', netIncome: '1786.80' },
   notices: [],
+  dataAsOf: '2026-05-02T09:30:00.000Z',
+  stale: null,
 });
 const profile = (dashboards: unknown = []) => ok({ user: signIn(), organization: { id: ORG_ID, organizationName: 'Acme', dashboards } });
 const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
@@ -83,6 +85,7 @@ describe('the built-in overview (no dashboard configured)', () => {
     const contribution = screen.getByRole('table', { name: 'Contribution by entity' });
     expect(within(contribution).getAllByRole('row').map((r) => r.textContent)).toEqual(['EntityProfit', 'Parent Inc1,500.00', 'Sub GmbH358.50', 'Non-controlling interests-71.70', 'Net income attributable to owners1,786.80']);
     expect(screen.getByText('January 2026 to April 2026, in USD')).toBeInTheDocument();
+    expect(screen.getByText(/^Data as of 2 May 2026/)).toBeInTheDocument(); // the last consolidation, in the browser's time zone
     expect(screen.getByText('Not consolidated yet: February 2026. Run the consolidation to see these months.')).toBeInTheDocument();
     expect(await screen.findByTestId('overview-charts')).toHaveTextContent('January 2026, February 2026, March 2026, April 2026');
     expect(calls.find((c) => c.path.startsWith('/reports/'))!.path).toBe(`/reports/${ORG_ID}/overview?months=12`);

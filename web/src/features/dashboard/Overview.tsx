@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { ApiRequestError } from '../../lib/api-client';
+import { formatMoment, useFreshness } from '../../shared/reports/freshness';
 import { useDashboardOverview, type OverviewMonthAnswer } from './api/overview';
 import { amountText, contributionRows } from './overview-format';
 
@@ -49,6 +50,8 @@ const fig = (v: string | null) => (v === null ? '—' : amountText(v));
 export function Overview({ orgId }: { orgId: string }) {
   const [months, setMonths] = useState<number>(12);
   const { overview, error, isLoading, mutate } = useDashboardOverview(orgId, months);
+  // The version check: a consolidation that lands refreshes the overview without a reload.
+  const { freshness } = useFreshness(orgId);
   const shown = useMemo(() => shownMonths(overview?.months ?? []), [overview]);
 
   if (isLoading && !overview) return <Loading text="Loading the overview..." />;
@@ -91,6 +94,12 @@ export function Overview({ orgId }: { orgId: string }) {
       <p className="overview-range">
         {range}, in {currency}
       </p>
+      <p className="muted overview-freshness">Data as of {(freshness?.dataAsOf ?? overview.dataAsOf) ? formatMoment((freshness?.dataAsOf ?? overview.dataAsOf)!) : 'no consolidation yet'}</p>
+      {(freshness?.stale ?? overview.stale) && (
+        <Callout intent="warning" className="overview-notice">
+          The {(freshness?.stale ?? overview.stale)!.what} of {formatMoment((freshness?.stale ?? overview.stale)!.at)} is not consolidated yet: these figures do not include it. <Link to={paths.consolidation}>Open Consolidation</Link> to run it.
+        </Callout>
+      )}
       {gaps.length > 0 && (
         <Callout intent="primary" className="overview-notice">
           Not consolidated yet: {gaps.map((m) => m.label).join(', ')}. Run the consolidation to see these months.

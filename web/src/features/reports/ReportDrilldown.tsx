@@ -1,11 +1,12 @@
 import { Button, Callout, Dialog, DialogBody, H4, HTMLTable, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
-import { CATEGORY_WORDS, ENTRY_KIND_WORDS, formatAmount, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
+import { CATEGORY_WORDS, ENTRY_KIND_WORDS, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
+import { formatFigure } from './ReportTable';
 import { useReportDrilldown, type DrilldownAnswer, type DrillTarget } from './api/reports';
 
 /** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
-function Body({ orgId, target, onEntity }: { orgId: string; target: DrillTarget; onEntity: (entity: string) => void }) {
+function Body({ orgId, target, parens, onEntity }: { orgId: string; target: DrillTarget; parens: boolean; onEntity: (entity: string) => void }) {
   const { drilldown: d, error, isLoading } = useReportDrilldown(orgId, target);
   const focus = useRef<HTMLDivElement>(null);
   // The focus stays in the dialog as it moves between levels (the button clicked goes away).
@@ -19,13 +20,28 @@ function Body({ orgId, target, onEntity }: { orgId: string; target: DrillTarget;
           {(error as Error | undefined)?.message ?? 'Failed to load the drill-down'}
         </Callout>
       ) : (
-        <Level d={d} onEntity={onEntity} />
+        <Level d={d} parens={parens} onEntity={onEntity} />
       )}
     </div>
   );
 }
 
-function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string) => void }) {
+/**
+ * One level, in the report's own signs (the answer's), figures right-aligned, and a total row:
+ * what the lines add up to, the report's figure.
+ */
+function Level({ d, parens, onEntity }: { d: DrilldownAnswer; parens: boolean; onEntity: (entity: string) => void }) {
+  const money = (v: string) => formatFigure(v, 'amount', parens);
+  const total = (label: string, cols: number) => (
+    <tfoot>
+      <tr>
+        <th scope="row" colSpan={cols}>
+          {label}
+        </th>
+        <td className="amount">{money(d.total)}</td>
+      </tr>
+    </tfoot>
+  );
   return (
     <>
       <p className="muted">
@@ -38,7 +54,7 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
           {d.entities.length === 0 ? (
             <p className="muted">No entity has a figure here.</p>
           ) : (
-            <HTMLTable compact striped className="full-width" aria-label="Entities">
+            <HTMLTable compact striped className="full-width drilldown-table" aria-label="Entities">
               <thead>
                 <tr>
                   <th>Entity</th>
@@ -53,17 +69,18 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
                         {e.entityName}
                       </Button>
                     </td>
-                    <td className="amount">{formatAmount(e.amount)}</td>
+                    <td className="amount">{money(e.amount)}</td>
                   </tr>
                 ))}
               </tbody>
+              {d.entries.length === 0 && total(`Total, as the report shows it`, 1)}
             </HTMLTable>
           )}
           <H4>Group entries</H4>
           {d.entries.length === 0 ? (
             <p className="muted">No elimination, intercompany difference or NCI entry on this account.</p>
           ) : (
-            <HTMLTable compact striped className="full-width" aria-label="Group entries">
+            <HTMLTable compact striped className="full-width drilldown-table" aria-label="Group entries">
               <thead>
                 <tr>
                   <th>Kind</th>
@@ -81,10 +98,11 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
                     </td>
                     <td>{x.entityName ?? ''}</td>
                     <td>{x.counterpartyName ?? ''}</td>
-                    <td className="amount">{formatAmount(x.amount)}</td>
+                    <td className="amount">{money(x.amount)}</td>
                   </tr>
                 ))}
               </tbody>
+              {total('Total of the entities and the group entries, as the report shows it', 3)}
             </HTMLTable>
           )}
         </>
@@ -94,7 +112,7 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
           {d.sources.length === 0 ? (
             <p className="muted">No source account of this entity is mapped here.</p>
           ) : (
-            <HTMLTable compact striped className="full-width" aria-label="Source accounts">
+            <HTMLTable compact striped className="full-width drilldown-table" aria-label="Source accounts">
               <thead>
                 <tr>
                   <th>Source account</th>
@@ -107,31 +125,32 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
                 {d.sources.map((s) => (
                   <tr key={`${s.sourceAccount}:${s.currency}`}>
                     <td>
-                      {s.sourceAccount} {s.sourceAccountName && <span className="muted">{s.sourceAccountName}</span>}
+                      {s.label}
                     </td>
                     <td className="amount">
-                      {formatAmount(s.localAmount)} {s.currency}
+                      {formatFigure(s.localAmount, 'amount', parens)} {s.currency}
                     </td>
                     <td>
                       {inWords(RATE_KIND_WORDS, s.rateKind)}
                       {s.rate !== null && s.rateKind !== 'same' ? <span className="muted"> {s.rate}</span> : s.rate === null ? <span className="muted"> (each month's)</span> : null}
                     </td>
-                    <td className="amount">{formatAmount(s.amount)}</td>
+                    <td className="amount">{money(s.amount)}</td>
                   </tr>
                 ))}
                 {d.entries.map((x) => (
                   <tr key={x.kind}>
                     <td colSpan={3}>{inWords(ENTRY_KIND_WORDS, x.kind)}</td>
-                    <td className="amount">{formatAmount(x.amount)}</td>
+                    <td className="amount">{money(x.amount)}</td>
                   </tr>
                 ))}
                 {d.earlierProfit && (
                   <tr>
                     <td colSpan={3}>Profit of the range's earlier months (in profit for the period)</td>
-                    <td className="amount">{formatAmount(d.earlierProfit)}</td>
+                    <td className="amount">{money(d.earlierProfit)}</td>
                   </tr>
                 )}
               </tbody>
+              {total(`Total for ${d.entityName}, as the report shows it`, 3)}
             </HTMLTable>
           )}
         </>
@@ -140,7 +159,7 @@ function Level({ d, onEntity }: { d: DrilldownAnswer; onEntity: (entity: string)
   );
 }
 
-export function ReportDrilldown({ orgId, target, title, onClose }: { orgId: string; target: DrillTarget | undefined; title: string; onClose: () => void }) {
+export function ReportDrilldown({ orgId, target, title, parens = false, onClose }: { orgId: string; target: DrillTarget | undefined; title: string; parens?: boolean; onClose: () => void }) {
   const [entity, setEntity] = useState<string>();
   useEffect(() => setEntity(undefined), [target]);
   return (
@@ -153,7 +172,7 @@ export function ReportDrilldown({ orgId, target, title, onClose }: { orgId: stri
                 All entities
               </Button>
             )}
-            <Body orgId={orgId} target={{ ...target, entity }} onEntity={setEntity} />
+            <Body orgId={orgId} target={{ ...target, entity }} parens={parens} onEntity={setEntity} />
           </>
         )}
       </DialogBody>

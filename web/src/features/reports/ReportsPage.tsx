@@ -6,6 +6,7 @@ import { OrganizationPicker, useWorkingOrganization } from '../../components/Org
 import { toast } from '../../components/toaster';
 import { useSession } from '../../lib/session';
 import { useConsolidatedPeriods } from '../../shared/consolidation/periods';
+import { formatMoment, startConsolidation, useFreshness, useNegativesInParentheses } from '../../shared/reports/freshness';
 import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, type ReportChoice } from './api/reports';
 import { LayoutEditor } from './LayoutEditor';
 import { ReportDrilldown } from './ReportDrilldown';
@@ -34,6 +35,11 @@ const COMPARE_WORDS: [string, string][] = [
   ['lastYear', 'Same period last year'],
 ];
 
+/** "31 March 2026" of "2026-03-31". */
+const longDate = (d: string) => new Date(`${d}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** The last day of a month "YYYY-MM", "YYYY-MM-DD". */
+const monthEndOf = (m: string) => new Date(Date.UTC(Number(m.slice(0, 4)), Number(m.slice(5, 7)), 0)).toISOString().slice(0, 10);
+
 /**
  * Reports (issue 19): the built-in statements and the organization's custom reports over its
  * consolidated figures, for a month, quarter, year to date or fiscal year, by entity or compared
@@ -46,6 +52,9 @@ export default function ReportsPage() {
   const orgId = useWorkingOrganization(user?.role, user?.organization_id, picked);
   const { periods: consolidated, error: overviewError, isLoading } = useConsolidatedPeriods(orgId);
   const { layouts } = useLayouts(orgId);
+  const { freshness } = useFreshness(orgId);
+  const [parens, setParens] = useNegativesInParentheses(user?.id);
+  const [running, setRunning] = useState(false);
   const [params, setParams] = useSearchParams();
   const periods = consolidated ?? [];
   const choice: ReportChoice = {
@@ -97,6 +106,18 @@ export default function ReportsPage() {
       toast('Report deleted', 'success');
     } catch (e) {
       toast((e as Error).message, 'danger');
+    }
+  }
+
+  async function run() {
+    setRunning(true);
+    try {
+      await startConsolidation(orgId);
+      toast('The consolidation is running: the figures refresh when it is done', 'primary');
+    } catch (e) {
+      toast((e as Error).message, 'danger');
+    } finally {
+      setRunning(false);
     }
   }
 
@@ -181,6 +202,7 @@ export default function ReportsPage() {
                 ))}
               </fieldset>
             )}
+            <Checkbox inline label="Negatives in parentheses" checked={parens} onChange={(e) => setParens(e.currentTarget.checked)} />
             <ButtonGroup className="report-actions">
               <Button icon="download" disabled={!report || !!exporting} onClick={() => void download('xlsx')}>
                 {exporting === 'xlsx' ? 'Exporting...' : 'Export XLSX'}
@@ -221,16 +243,27 @@ export default function ReportsPage() {
                   {report.title} {allLocked ? <Tag intent="success" icon="lock">Locked</Tag> : <Tag minimal>Figures may change</Tag>}
                 </h3>
                 <p className="muted">
-                  {report.range.label}
-                  {report.compareRange ? ` compared with ${report.compareRange.label}` : ''}, in {report.currency}
+                  {report.asAt ? `As at ${longDate(report.asAt)}${report.compareRange ? '' : ` (profit for ${report.range.label})`}` : report.range.label}
+                  {report.compareRange ? ` compared with ${report.asAt ? longDate(monthEndOf(report.compareRange.to)) : report.compareRange.label}` : ''}, in {report.currency}
+                </p>
+                <p className="muted report-freshness">
+                  <span>Data as of {(freshness?.dataAsOf ?? report.dataAsOf) ? formatMoment((freshness?.dataAsOf ?? report.dataAsOf)!) : 'no consolidation yet'}</span>
                 </p>
               </header>
+              {(freshness?.stale ?? report.stale) && (
+                <Callout intent="warning" className="report-notice" title="Newer data than these figures">
+                  The {(freshness?.stale ?? report.stale)!.what} of {formatMoment((freshness?.stale ?? report.stale)!.at)} is not consolidated yet.{' '}
+                  <Button small intent="primary" loading={running} onClick={() => void run()}>
+                    Run the consolidation
+                  </Button>
+                </Callout>
+              )}
               {error && (
                 <Callout intent="danger" role="alert">
                   {(error as Error).message}
                 </Callout>
               )}
-              {report.notices.map((n) => (
+              {report.notices.filter((n) => !n.startsWith('Not consolidated since the ')).map((n) => (
                 <Callout key={n} intent="warning" className="report-notice">
                   {n}
                 </Callout>
@@ -240,12 +273,12 @@ export default function ReportsPage() {
                   {report.title} does not balance in: {report.columns.filter((_, i) => report.balanced![i] === false).map((c) => c.label).join(', ')}
                 </Callout>
               )}
-              <ReportTable report={report} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account }, title: label })} />
+              <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
             </section>
           )}
         </Card>
       )}
-      <ReportDrilldown orgId={orgId} target={drill?.target} title={drill?.title ?? ''} onClose={() => setDrill(undefined)} />
+      <ReportDrilldown orgId={orgId} parens={parens} target={drill?.target} title={drill?.title ?? ''} onClose={() => setDrill(undefined)} />
       {editing && (
         <LayoutEditor
           orgId={orgId}

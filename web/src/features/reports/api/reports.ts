@@ -39,11 +39,13 @@ export interface DrillTarget {
   range: string;
   groupAccount: string;
   entity?: string;
+  /** net for the trial balance (debit positive), else the statements' display signs. */
+  signs?: 'display' | 'net';
 }
 
 /** GET /reports/{orgId}/drilldown */
 export function useReportDrilldown(orgId: string, t: DrillTarget | undefined) {
-  const swr = useSWR(orgId && t ? [`${reportsPath(orgId)}/drilldown${query({ period: t.period, range: t.range, groupAccount: t.groupAccount, entity: t.entity })}`, 'Failed to load the drill-down'] : null, fetchData<DrilldownAnswer>);
+  const swr = useSWR(orgId && t ? [`${reportsPath(orgId)}/drilldown${query({ period: t.period, range: t.range, groupAccount: t.groupAccount, entity: t.entity, signs: t.signs })}`, 'Failed to load the drill-down'] : null, fetchData<DrilldownAnswer>);
   return { ...swr, drilldown: swr.data };
 }
 
