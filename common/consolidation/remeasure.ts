@@ -16,7 +16,7 @@
 // translated profit, so it is rolled into retained earnings with the profit, shared with NCI as
 // profit, and next month's difference is that month's only (the CTA, by contrast, is the
 // cumulative balance).
-import type { AccountRateType, AccountType } from './types';
+import type { AccountRateType, AccountType, EntityConfig, GroupAccount } from './types';
 
 /** The rate type of a line of `type` on a group account with `override` (null: unmapped, or no override). */
 export function rateTypeFor(type: AccountType | null, override: AccountRateType | null | undefined, mapped: boolean): AccountRateType {
@@ -31,3 +31,9 @@ export const noRemeasurementAccount = (entityName: string): string =>
   `Entity ${entityName} is remeasured, but the group chart has no account with role fx_remeasurement for its exchange difference: add one (type income or expense) on the Accounts screen, or translate the entity instead`;
 
 export const remeasurementMemo = (from: string, to: string): string => `Remeasurement difference ${from} -> ${to} (ASC 830-10), in profit or loss`;
+
+/** Why a configuration cannot be saved: remeasured entities and no fx_remeasurement account to post their difference to (empty when it can). */
+export function remeasureFaults(entities: Pick<EntityConfig, 'name' | 'remeasure'>[], accounts: Pick<GroupAccount, 'role'>[]): string[] {
+  if (accounts.some((a) => a.role === 'fx_remeasurement')) return [];
+  return entities.filter((e) => e.remeasure).map((e) => noRemeasurementAccount(e.name));
+}
