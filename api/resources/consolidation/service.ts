@@ -380,7 +380,8 @@ export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rate
     if (!entities.has(r.entity)) problems.push(`Row ${i + 1}: ${quoted(r.entity)} is not an entity`);
     const a = chart.get(r.groupAccount);
     if (!a) problems.push(`Row ${i + 1}: group account ${quoted(r.groupAccount)} is not in the group chart`);
-    else if (a.type !== 'equity') problems.push(`Row ${i + 1}: historical rates apply to equity accounts (${a.code} is ${a.type})`);
+    // Equity is taken at its historical rate; any other account only when its rate type says historical (remeasure.ts).
+    else if (a.type !== 'equity' && a.rateType !== 'historical') problems.push(`Row ${i + 1}: historical rates apply to equity accounts and to accounts whose rate type is historical (${a.code} is ${a.type}, at its type's rate)`);
     const fault = rateFault(r.rate, r.quote);
     if (fault) problems.push(`Row ${i + 1}: the rate ${fault} (got ${quoted(r.rate)})`);
   });
