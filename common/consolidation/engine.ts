@@ -423,12 +423,20 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       let profitTranslated = 0n;
       const equity = new Map<string, bigint>();
       const assumed = new Set<string>();
+      // Accounts whose rows name their counterparty: those rows decide what is intercompany (counterparty.ts).
+      const split = accountsWithCounterparty(lines);
+      /** A split account's parts named apart on drill-down: "Loan stock (intercompany with Parent Inc)", "Loan stock (third parties)". */
+      const partName = (l: LocalLine): string | null => {
+        if (!split.has(l.account)) return l.name;
+        const part = l.counterparty ? `intercompany with ${entities.get(l.counterparty)?.name ?? l.counterparty}` : 'third parties';
+        return `${l.name ?? l.account} (${part})`;
+      };
       const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: IcMark | null) => {
         const exact = translateExact(l.net, rate, share);
         const cents = exactToCents(exact);
         exactSum.add(exact);
         roundedSum += cents;
-        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: l.name, accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate: rate.value, ...(rate.indirect ? { indirect: true } : {}), presentation: cents });
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: partName(l), accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate: rate.value, ...(rate.indirect ? { indirect: true } : {}), presentation: cents });
         if (isPnl(type)) {
           profitLocal += l.net;
           profitTranslated += cents;
@@ -436,8 +444,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         if (type === 'equity') equity.set(group, (equity.get(group) ?? 0n) + cents);
         if (ic) icLines.push({ entity: e.entity, counterparty: ic.counterparty, category: ic.category, groupAccount: group, sourceAccount: l.account, amount: cents });
       };
-      // Accounts whose rows name their counterparty: those rows decide what is intercompany (counterparty.ts).
-      const split = accountsWithCounterparty(lines);
+
       for (const l of lines) {
         const k = classify(e.entity, l);
         if (!k.mapped) unmapped.add(`${e.entity}|${l.account}`);
@@ -446,7 +453,8 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           reLocal += l.net;
           if (!reSources.includes(l.account)) reSources.push(l.account);
           // Saved before such marks were refused (IC_UNMARKABLE_ROLES), or a row naming a counterparty: said, never silently dropped.
-          if (ic) messages.push(`Intercompany mark on ${e.name}'s account ${l.account} is not eliminated: it is mapped to retained earnings (${RE}), which is rolled forward, not eliminated; map it to another account or remove the mark`);
+          const msg = `Intercompany mark on ${e.name}'s account ${l.account} is not eliminated: it is mapped to retained earnings (${RE}), which is rolled forward, not eliminated; map it to another account or remove the mark`;
+          if (ic && !messages.includes(msg)) messages.push(msg);
           continue;
         }
         const same = e.currency === P;
@@ -558,6 +566,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
     const includedKeys = new Set(included.map((e) => e.entity));
     for (const l of icLines) {
+      if (l.counterparty === l.entity) {
+        const msg = `Account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names its own entity as counterparty: not eliminated`;
+        if (!messages.includes(msg)) messages.push(msg);
+        continue;
+      }
       if (!includedKeys.has(l.counterparty)) {
         messages.push(`Intercompany account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names ${l.counterparty}, which is not in this period's consolidation: not eliminated`);
         continue;

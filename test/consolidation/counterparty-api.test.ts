@@ -156,6 +156,13 @@ describe('a counterparty column through the real pipeline', () => {
     expect(row('3200')).toBeUndefined();
     expect(jan.mismatches).toEqual([]);
     expect(jan.check).toMatchObject({ status: 'ok', tbNet: '0.00', assets: '2920.00', liabilitiesAndEquity: '2920.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
+    // Drill-down names the two parts of S's loan stock apart, and the elimination of the intercompany one.
+    const d = (await api('get', `/consolidation/${orgID}/drilldown?period=2026-01&groupAccount=2550`)).body.data;
+    expect(d.lines.map((l: Record<string, string>) => [l.entityName, l.sourceAccount, l.sourceAccountName, l.presentationAmount]).sort()).toEqual([
+      ['Sub LLC', '2550', 'Loan stock (intercompany with Parent Inc)', '-300.00'],
+      ['Sub LLC', '2550', 'Loan stock (third parties)', '-200.00'],
+    ]);
+    expect(d.entries.map((x: Record<string, string>) => [x.kind, x.entityName, x.amount])).toEqual([['elimination', 'Sub LLC', '300.00']]);
   });
 
   it('refuses to remeasure an entity while the chart has no remeasurement account, and changes nothing', async () => {

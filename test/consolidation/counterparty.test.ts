@@ -11,6 +11,8 @@
 //    loan stock 200 + capital 1,100.
 //    Without the counterparty rows (the mark alone, as before) the whole -500 is eliminated
 //    against P's 300: difference 300 - 500 = -200, a credit, on the liability 9100.
+//    A row naming its own entity, or an entity not in the group (X), is eliminated against
+//    nothing: the run says so, and S's loan stock stays -500.
 //    On the movements basis, February: S repays P 100 and third parties 50. P's part runs to
 //    300 - 100 = 200 (eliminated: 2550 +200), the third parties' to -200 + 50 = -150 (kept).
 //
@@ -134,7 +136,10 @@ describe('1. a partial intercompany loan: P holds 300 of S\'s 500 loan stock', (
     expect(consolidated(r, '1000')).toBe('1300.00');
     expect(r.check.assets).toBe(130000n); // 1,300.00 = 200 + 1,100
     // The two parts of S's account are two translated lines.
-    expect(r.translated.filter((t) => t.entity === 'S' && t.groupAccount === '2550').map((t) => cents(t.presentation)).sort()).toEqual(['-200.00', '-300.00']);
+    expect(r.translated.filter((t) => t.entity === 'S' && t.groupAccount === '2550').map((t) => [t.sourceAccountName, cents(t.presentation)])).toEqual([
+      ['ic_loan_payable (intercompany with P)', '-300.00'],
+      ['ic_loan_payable (third parties)', '-200.00'],
+    ]);
     expectBalanced(r);
   });
 
@@ -148,6 +153,16 @@ describe('1. a partial intercompany loan: P holds 300 of S\'s 500 loan stock', (
     expect(entryTotal(r, 'ic_difference', '9150')).toBe('0.00');
     expect(r.mismatches.map((m) => cents(m.difference))).toEqual(['-200.00']);
     expectBalanced(r);
+  });
+
+  it('a row naming its own entity, or an entity outside the group, is not eliminated, and the run says so', () => {
+    const r = createConsolidation(cfg).period('2026-01', [
+      ...tb('P', '2026-01', [['cash', 700], ['ic_loan_receivable', 300, 'P'], ['capital', -1000]]),
+      ...tb('S', '2026-01', [['cash', 600], ['ic_loan_payable', -300, 'X'], ['ic_loan_payable', -200], ['capital', -100]]),
+    ]);
+    expect(r.entries.filter((x) => x.kind === 'elimination' || x.kind === 'ic_difference')).toEqual([]);
+    expect(r.check.messages).toEqual(["Account ic_loan_receivable of P names its own entity as counterparty: not eliminated", "Intercompany account ic_loan_payable of S names X, which is not in this period's consolidation: not eliminated"]);
+    expect(consolidated(r, '2550')).toBe('-500.00');
   });
 
   it('with movements, each part of the account runs on by itself', () => {
