@@ -565,6 +565,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const mismatches: Mismatch[] = [];
     const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
     const includedKeys = new Set(included.map((e) => e.entity));
+    const outside = new Map<string, { entity: string; account: string; names: Set<string> }>();
     for (const l of icLines) {
       if (l.counterparty === l.entity) {
         const msg = `Account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names its own entity as counterparty: not eliminated`;
@@ -572,7 +573,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         continue;
       }
       if (!includedKeys.has(l.counterparty)) {
-        messages.push(`Intercompany account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names ${l.counterparty}, which is not in this period's consolidation: not eliminated`);
+        // One message per account, however many outside names its rows carry (a CSV's counterparty column may hold customers).
+        const k = `${l.entity}\u0000${l.sourceAccount}`;
+        let names = outside.get(k);
+        if (!names) outside.set(k, (names = { entity: l.entity, account: l.sourceAccount, names: new Set() }));
+        names.names.add(l.counterparty);
         continue;
       }
       const [a, b] = l.entity < l.counterparty ? [l.entity, l.counterparty] : [l.counterparty, l.entity];
@@ -582,6 +587,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       // Equity eliminated against an investment is the part NCI did not take.
       const s = l.category === 'investment_equity' && settings.method === 'full' ? (nciShare.get(l.entity) ?? 0n) : 0n;
       p.lines.push({ ...l, amount: s ? l.amount - divHalfEven(l.amount * s, ONE_RATE) : l.amount });
+    }
+    for (const o of outside.values()) {
+      const list = [...o.names].sort();
+      const shown = list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', ');
+      messages.push(`Intercompany account ${o.account} of ${entities.get(o.entity)?.name ?? o.entity} names ${shown}, which ${list.length === 1 ? 'is' : 'are'} not in this period's consolidation: not eliminated`);
     }
     for (const p of [...pairs.values()].sort((x, y) => `${x.a}${x.b}${x.category}`.localeCompare(`${y.a}${y.b}${y.category}`))) {
       const id = `${periodKey}/elimination/${p.a}~${p.b}/${p.category}`;

@@ -165,6 +165,16 @@ describe('1. a partial intercompany loan: P holds 300 of S\'s 500 loan stock', (
     expect(consolidated(r, '2550')).toBe('-500.00');
   });
 
+  it('rows naming many outside names (a customer column) give one message per account', () => {
+    const r = createConsolidation(cfg).period('2026-01', [
+      ...tb('P', '2026-01', [['cash', 1000], ['capital', -1000]]),
+      ...tb('S', '2026-01', [['cash', 600], ['ic_loan_payable', -100, 'C5'], ['ic_loan_payable', -100, 'C1'], ['ic_loan_payable', -100, 'C4'], ['ic_loan_payable', -100, 'C2'], ['ic_loan_payable', -100, 'C3'], ['capital', -100]]),
+    ]);
+    expect(r.check.messages).toEqual(["Intercompany account ic_loan_payable of S names C1, C2, C3 and 2 more, which are not in this period's consolidation: not eliminated"]);
+    expect(consolidated(r, '2550')).toBe('-500.00');
+    expectBalanced({ ...r, check: { ...r.check, messages: [] } });
+  });
+
   it('with movements, each part of the account runs on by itself', () => {
     const c = createConsolidation(config([entity('P', 'USD', { basis: 'movements' }), entity('S', 'USD', { basis: 'movements' })], { marks }));
     c.period('2026-01', [...tb('P', '2026-01', [['cash', 700], ['ic_loan_receivable', 300, 'S'], ['capital', -1000]]), ...tb('S', '2026-01', [['cash', 600], ['ic_loan_payable', -300, 'P'], ['ic_loan_payable', -200], ['capital', -100]])]);
