@@ -64,7 +64,7 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
           <InputGroup id="account-line" value={values.line} onChange={(e) => set('line', e.target.value)} />
         </FormGroup>
         {account?.role !== 'retained_earnings' && (
-          <FormGroup label="Rate type" labelFor="account-rate-type" helperText="The rate its lines are translated at, in every entity. Historical marks a non-monetary item, or the expense that comes from one, for remeasured entities.">
+          <FormGroup label="Translated at" labelFor="account-rate-type" helperText="The rate its lines are translated at, in every entity. Historical marks a non-monetary item, or the expense that comes from one, for remeasured entities.">
             <HTMLSelect id="account-rate-type" value={values.rateType} onChange={(e) => set('rateType', e.target.value as AccountRateType | '')}>
               <option value="">{`As its type (${TYPE_RATE[values.type]} rate)`}</option>
               {ACCOUNT_RATE_TYPES.map((t) => (

@@ -307,8 +307,8 @@ describe('consolidation page', () => {
     expect(within(table).getByText('Share capital').closest('tr')).toHaveTextContent('As its type');
     await userEvent.click(screen.getByRole('button', { name: 'Edit account 1000' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit group account 1000' });
-    expect(within(dialog).getByLabelText('Rate type')).toHaveDisplayValue('As its type (closing rate)');
-    await userEvent.selectOptions(within(dialog).getByLabelText('Rate type'), 'Historical rate');
+    expect(within(dialog).getByLabelText('Translated at')).toHaveDisplayValue('As its type (closing rate)');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Translated at'), 'Historical rate');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save account' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Group chart saved', 'success'));
     const sent = (calls.find((c) => c.method === 'PUT')!.body as { accounts: { code: string; rateType: string | null }[] }).accounts;
