@@ -192,8 +192,8 @@ describe('the GETs of the consolidation and reports', () => {
     expect(put.status).toBe(200);
     expect((await get(`/consolidation/${old.orgID}`)).body.data.entities).toEqual(overview.entities);
     expect(overview.entities).toEqual([
-      { entity: 'P', name: 'CSV ledger P', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
-      { entity: 'S', name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
+      { entity: 'P', name: 'CSV ledger P', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger', remeasure: false },
+      { entity: 'S', name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger', remeasure: false },
     ]);
   }, 120_000);
 });
