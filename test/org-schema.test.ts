@@ -114,11 +114,11 @@ async function answers(orgID: string) {
 }
 
 describe('onboarding', () => {
-  it('creates the consolidation and reports tables and the 35-row default group chart', async () => {
+  it('creates the consolidation and reports tables and the 38-row default group chart', async () => {
     const { databaseName } = await onboarded('Fresh Co');
     const file = fileOf(databaseName);
     expect(objectsOf(file)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
-    expect(chartOf(file)).toHaveLength(35);
+    expect(chartOf(file)).toHaveLength(38);
     expect(chartOf(file)).toEqual(defaultChart);
   }, 120_000);
 });
@@ -151,7 +151,7 @@ describe('the GETs of the consolidation and reports', () => {
       const overview = (seen[`/consolidation/:org`] as [number, { data: { settings: { configured: boolean }; entities: unknown[]; accounts: unknown[] } }])[1].data;
       expect(overview.settings.configured).toBe(false);
       expect(overview.entities).toEqual([]);
-      expect(overview.accounts).toEqual(defaultChart);
+      expect(overview.accounts).toEqual(defaultChart.map((a) => ({ ...a, rateType: null })));
       expect(seen[`/reports/:org/custom`]).toEqual([200, expect.objectContaining({ data: { reports: [] } })]);
       expect(seen[`/consolidation/:org/results?period=2026-01`]).toEqual([404, expect.objectContaining({ message: 'No consolidation for 2026-01 yet: run the consolidation first' })]);
     } finally {
@@ -192,8 +192,8 @@ describe('the GETs of the consolidation and reports', () => {
     expect(put.status).toBe(200);
     expect((await get(`/consolidation/${old.orgID}`)).body.data.entities).toEqual(overview.entities);
     expect(overview.entities).toEqual([
-      { entity: 'P', name: 'CSV ledger P', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
-      { entity: 'S', name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
+      { entity: 'P', name: 'CSV ledger P', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger', remeasure: false },
+      { entity: 'S', name: 'CSV ledger S', currency: 'EUR', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger', remeasure: false },
     ]);
   }, 120_000);
 });
@@ -255,15 +255,15 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
     expect(ddl.at(-1)).toMatch(/'\)$/);
   });
 
-  it('creates the group chart with its 35 default rows in one statement within T-SQL’s limits', () => {
+  it('creates the group chart with its 38 default rows in one statement within T-SQL’s limits', () => {
     const { create, seed } = chartDdl(db, 'mssql');
     expect(create).toBe(
-      `if object_id(N'dbo.group_accounts', N'U') is null create table "group_accounts" ("code" nvarchar(200) not null, "name" nvarchar(400) not null, "type" nvarchar(200) not null, "line" nvarchar(400) not null, "role" nvarchar(200), "sort" int not null, constraint "group_accounts_pk" primary key ("code"))`,
+      `if object_id(N'dbo.group_accounts', N'U') is null create table "group_accounts" ("code" nvarchar(200) not null, "name" nvarchar(400) not null, "type" nvarchar(200) not null, "line" nvarchar(400) not null, "role" nvarchar(200), "sort" int not null, "rate_type" nvarchar(200), constraint "group_accounts_pk" primary key ("code"))`,
     );
     expect(seed).toHaveLength(1);
-    expect(seed[0]!.sql).toMatch(/^insert into "group_accounts" \("code", "name", "type", "line", "role", "sort"\) values \(@1, @2, @3, @4, @5, @6\), /);
-    expect(seed[0]!.parameters).toHaveLength(35 * 6);
-    expect(seed[0]!.parameters.slice(0, 6)).toEqual(['1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash', null, 0]);
+    expect(seed[0]!.sql).toMatch(/^insert into "group_accounts" \("code", "name", "type", "line", "role", "sort", "rate_type"\) values \(@1, @2, @3, @4, @5, @6, @7\), /);
+    expect(seed[0]!.parameters).toHaveLength(38 * 7);
+    expect(seed[0]!.parameters.slice(0, 7)).toEqual(['1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash', null, 0, null]);
   });
 
   it('creates the report layouts table behind its guard', () => {
@@ -277,9 +277,9 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
       `select cast(null as nvarchar(200)) as "currency", cast(null as nvarchar(200)) as "period", cast(null as nvarchar(200)) as "closing", cast(null as nvarchar(200)) as "average", cast(null as nvarchar(200)) as "source", cast(null as nvarchar(400)) as "updated_by", cast(null as nvarchar(200)) as "updated_at", cast(null as nvarchar(200)) as "quote" where 1 = 0`,
     );
     const chart = asCreatedSelect('mssql', 'group_accounts')!;
-    expect(chart.split(' union all ')).toHaveLength(35);
+    expect(chart.split(' union all ')).toHaveLength(38);
     expect(chart.split(' union all ')[0]).toBe(
-      `select cast(N'1000' as nvarchar(200)) as "code", cast(N'Cash and cash equivalents' as nvarchar(400)) as "name", cast(N'asset' as nvarchar(200)) as "type", cast(N'Assets > Current assets > Cash' as nvarchar(400)) as "line", cast(null as nvarchar(200)) as "role", cast(0 as int) as "sort"`,
+      `select cast(N'1000' as nvarchar(200)) as "code", cast(N'Cash and cash equivalents' as nvarchar(400)) as "name", cast(N'asset' as nvarchar(200)) as "type", cast(N'Assets > Current assets > Cash' as nvarchar(400)) as "line", cast(null as nvarchar(200)) as "role", cast(0 as int) as "sort", cast(null as nvarchar(200)) as "rate_type"`,
     );
     expect(asCreatedSelect('mssql', 'consolidated_trial_balance_entities')).toMatch(/as "amount_cents" where 1 = 0$/);
     expect(asCreatedSelect('mssql', 'report_layouts')).toMatch(/^select cast\(null as nvarchar\(200\)\) as "id", /);

@@ -1,6 +1,7 @@
 // The group chart a new organization starts from (editable, importable and exportable as CSV).
 // Codes follow the usual ranges: 1 assets, 2 liabilities, 3 equity, 4 income, 5-8 expenses,
-// 9 the consolidation's own suspense lines. Every role the engine posts to is here once.
+// 9 the consolidation's own suspense lines. Every role the engine posts to is here once (the
+// optional ones too: a pair's intercompany difference on the side of its sign, remeasurement).
 import type { GroupAccount } from './types';
 
 const a = (code: string, name: string, type: GroupAccount['type'], line: string, role: GroupAccount['role'] = null): GroupAccount => ({ code, name, type, line, role });
@@ -38,7 +39,10 @@ export const DEFAULT_GROUP_CHART: GroupAccount[] = [
   a('7000', 'Finance costs', 'expense', 'Expenses > Finance costs'),
   a('8000', 'Income tax', 'expense', 'Expenses > Income tax'),
   a('8500', 'Intercompany differences', 'expense', 'Expenses > Other', 'ic_difference'),
+  a('8550', 'Intercompany differences (credit)', 'income', 'Income > Other income', 'ic_difference_income'),
+  a('8600', 'Foreign exchange remeasurement', 'expense', 'Expenses > Finance costs', 'fx_remeasurement'),
   a('8900', 'Profit attributable to non-controlling interests', 'expense', 'Profit attribution > Non-controlling interests', 'nci_profit'),
   a('9000', 'Unmapped (suspense)', 'asset', 'Suspense > Unmapped', 'unmapped'),
   a('9100', 'Intercompany differences (suspense)', 'liability', 'Suspense > Intercompany', 'ic_suspense'),
+  a('9150', 'Intercompany differences (suspense, debit)', 'asset', 'Suspense > Intercompany', 'ic_suspense_debit'),
 ];

@@ -19,6 +19,8 @@
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
 import { abs, divHalfEven, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
+import { accountsWithCounterparty, differenceAccount, icOf, type IcMark } from './counterparty';
+import { noRemeasurementAccount, rateTypeFor, remeasurementMemo } from './remeasure';
 import type {
   AccountType,
   ConsolidationConfig,
@@ -126,7 +128,11 @@ interface LocalLine {
   name: string | null;
   sourceType: AccountType | null;
   net: bigint;
+  /** The row's counterparty entity (counterparty.ts); null when the row names none. */
+  counterparty: string | null;
 }
+/** An account's running figures are kept per counterparty: the parts of an account stay apart. */
+const lineKey = (l: LocalLine): string => (l.counterparty ? `${l.account}\u0000${l.counterparty}` : l.account);
 
 interface EntityCarry {
   /** movements basis: running balance of each balance-sheet account. */
@@ -203,8 +209,9 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   const CTA = roleCode('cta');
   const NCI_EQ = roleCode('nci_equity');
   const NCI_PL = roleCode('nci_profit');
-  const IC_PL = roleCode('ic_difference');
-  const IC_BS = roleCode('ic_suspense');
+  // A pair's difference goes to these, or to the optional accounts of its side (counterparty.ts).
+  roleCode('ic_difference');
+  roleCode('ic_suspense');
   const UNMAPPED = roleCode('unmapped');
   const ROUNDING = roleCode('rounding');
 
@@ -226,16 +233,18 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   let blockedFrom: string | null = null;
 
   /** The group account and the type that picks its rate, for one source account of an entity. */
-  const classify = (entity: string, l: LocalLine): { group: string; type: AccountType | null; mapped: boolean; ic: MappingConfig | null } => {
+  const classify = (entity: string, l: LocalLine): { group: string; type: AccountType | null; mapped: boolean; ic: MappingConfig | null; mark: MappingConfig | null } => {
     const m = mapping.get(`${entity}\u0000${l.account}`);
     const g = m ? accounts.get(m.groupAccount) : undefined;
-    if (!m || !g) return { group: UNMAPPED, type: l.sourceType, mapped: false, ic: null };
-    return { group: g.code, type: g.type, mapped: true, ic: m.icCounterparty && m.icCategory ? m : null };
+    if (!m || !g) return { group: UNMAPPED, type: l.sourceType, mapped: false, ic: null, mark: null };
+    return { group: g.code, type: g.type, mapped: true, ic: m.icCounterparty && m.icCategory ? m : null, mark: m };
   };
+  /** An optional role's account (OPTIONAL_GROUP_ROLES), or null when the chart has none. */
+  const optionalRole = (r: GroupRole): string | null => role.get(r)?.code ?? null;
 
   /** Step 1: the entity's month on the balances basis. */
   function toBalances(e: EntityConfig, c: EntityCarry, period: string, rows: TbRow[]): { lines: LocalLine[]; earlier: bigint; activityAfter: bigint } {
-    const raw = rows.map((r): LocalLine => ({ account: r.accountCode, name: r.accountName, sourceType: r.accountType, net: r.net }));
+    const raw = rows.map((r): LocalLine => ({ account: r.accountCode, name: r.accountName, sourceType: r.accountType, net: r.net, counterparty: r.counterparty ?? null }));
     const pnl = (l: LocalLine) => isPnl(classify(e.entity, l).type);
     if (e.basis === 'balances') {
       return { lines: raw, earlier: 0n, activityAfter: 0n };
@@ -249,8 +258,8 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           lines.push(l);
           activity += l.net;
         } else {
-          const prev = c.cumulative.get(l.account);
-          c.cumulative.set(l.account, { ...l, net: (prev?.net ?? 0n) + l.net });
+          const prev = c.cumulative.get(lineKey(l));
+          c.cumulative.set(lineKey(l), { ...l, net: (prev?.net ?? 0n) + l.net });
         }
       }
       for (const l of c.cumulative.values()) lines.push(l);
@@ -267,8 +276,8 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const next = new Map<string, LocalLine>();
     for (const l of raw) {
       if (pnl(l)) {
-        next.set(l.account, l);
-        lines.push({ ...l, net: l.net - (prev.get(l.account)?.net ?? 0n) });
+        next.set(lineKey(l), l);
+        lines.push({ ...l, net: l.net - (prev.get(lineKey(l))?.net ?? 0n) });
       } else lines.push(l);
     }
     // An account in last month's year to date but not in this month's went back to zero.
@@ -305,6 +314,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         messages.push(`Entity ${e.name} has no functional currency: set it on the Entities screen`);
         continue;
       }
+      if (e.remeasure && e.currency !== P && !optionalRole('fx_remeasurement')) messages.push(noRemeasurementAccount(e.name));
       if (e.currency === P) {
         closingOf.set(e.entity, SAME);
         averageOf.set(e.entity, SAME);
@@ -413,46 +423,59 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       let profitTranslated = 0n;
       const equity = new Map<string, bigint>();
       const assumed = new Set<string>();
-      const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: MappingConfig | null) => {
+      // Accounts whose rows name their counterparty: those rows decide what is intercompany (counterparty.ts).
+      const split = accountsWithCounterparty(lines);
+      /** A split account's parts named apart on drill-down: "Loan stock (intercompany with Parent Inc)", "Loan stock (third parties)". */
+      const partName = (l: LocalLine): string | null => {
+        if (!split.has(l.account)) return l.name;
+        const part = l.counterparty ? `intercompany with ${entities.get(l.counterparty)?.name ?? l.counterparty}` : 'third parties';
+        return `${l.name ?? l.account} (${part})`;
+      };
+      const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: IcMark | null) => {
         const exact = translateExact(l.net, rate, share);
         const cents = exactToCents(exact);
         exactSum.add(exact);
         roundedSum += cents;
-        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: l.name, accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate: rate.value, ...(rate.indirect ? { indirect: true } : {}), presentation: cents });
+        translated.push({ entity: e.entity, period: periodKey, groupAccount: group, sourceAccount: l.account, sourceAccountName: partName(l), accountType: type, local: l.net, currency: e.currency!, rateKind: kind, rate: rate.value, ...(rate.indirect ? { indirect: true } : {}), presentation: cents });
         if (isPnl(type)) {
           profitLocal += l.net;
           profitTranslated += cents;
         }
         if (type === 'equity') equity.set(group, (equity.get(group) ?? 0n) + cents);
-        if (ic && ic.icCounterparty && ic.icCategory) icLines.push({ entity: e.entity, counterparty: ic.icCounterparty, category: ic.icCategory, groupAccount: group, sourceAccount: l.account, amount: cents });
+        if (ic) icLines.push({ entity: e.entity, counterparty: ic.counterparty, category: ic.category, groupAccount: group, sourceAccount: l.account, amount: cents });
       };
+
       for (const l of lines) {
         const k = classify(e.entity, l);
         if (!k.mapped) unmapped.add(`${e.entity}|${l.account}`);
+        const ic = icOf(l, split, k.mark, k.type);
         if (k.group === RE) {
           reLocal += l.net;
-          reSources.push(l.account);
-          // Saved before such marks were refused (IC_UNMARKABLE_ROLES): said, never silently dropped.
-          if (k.ic) messages.push(`Intercompany mark on ${e.name}'s account ${l.account} is not eliminated: it is mapped to retained earnings (${RE}), which is rolled forward, not eliminated; map it to another account or remove the mark`);
+          if (!reSources.includes(l.account)) reSources.push(l.account);
+          // Saved before such marks were refused (IC_UNMARKABLE_ROLES), or a row naming a counterparty: said, never silently dropped.
+          const msg = `Intercompany mark on ${e.name}'s account ${l.account} is not eliminated: it is mapped to retained earnings (${RE}), which is rolled forward, not eliminated; map it to another account or remove the mark`;
+          if (ic && !messages.includes(msg)) messages.push(msg);
           continue;
         }
         const same = e.currency === P;
-        if (k.type === 'income' || k.type === 'expense') push(l, k.group, k.type, same ? 'same' : 'average', average, k.ic);
-        else if (k.type === 'equity' && k.mapped) {
+        const rateType = rateTypeFor(k.type, k.mapped ? accounts.get(k.group)?.rateType : null, k.mapped);
+        if (same) push(l, k.group, k.type, 'same', SAME, ic);
+        else if (rateType === 'average') push(l, k.group, k.type, 'average', average, ic);
+        else if (rateType === 'closing') push(l, k.group, k.type, 'closing', closing, ic);
+        else {
           const h = historical.get(`${e.entity}\u0000${k.group}`);
-          if (same) push(l, k.group, k.type, 'same', SAME, k.ic);
-          else if (h !== undefined) push(l, k.group, k.type, 'historical', h, k.ic);
+          if (h !== undefined) push(l, k.group, k.type, 'historical', h, ic);
           else {
-            assumed.add(accounts.get(k.group)!.name);
-            push(l, k.group, k.type, 'historical_assumed', c.firstClosing!, k.ic);
+            assumed.add(accounts.get(k.group)?.name ?? k.group);
+            push(l, k.group, k.type, 'historical_assumed', c.firstClosing!, ic);
           }
-        } else push(l, k.group, k.type, same ? 'same' : 'closing', closing, k.ic);
+        }
       }
-      // One message per entity, however many of its equity accounts lack a historical rate.
+      // One message per entity, however many of its accounts lack a historical rate.
       if (assumed.size) {
         const names = [...assumed].sort();
         const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
-        messages.push(`No historical rate for ${e.name} on ${names.length === 1 ? shown : `${names.length} equity accounts (${shown})`}: the closing rate of ${c.firstPeriod} is used`);
+        messages.push(`No historical rate for ${e.name} on ${names.length === 1 ? shown : `${names.length} accounts at historical rates (${shown})`}: the closing rate of ${c.firstPeriod} is used`);
       }
 
       // Retained earnings, rolled forward from the entity's last translated month.
@@ -484,18 +507,22 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const label = reSources.length ? reSources.join('+') : RE_SOURCE_EARLIER;
         translated.push({ entity: e.entity, period: periodKey, groupAccount: RE, sourceAccount: label, sourceAccountName: earlier !== 0n ? 'retained earnings with earlier profits' : 'retained earnings', accountType: 'equity', local: reLocal, currency: e.currency!, rateKind: reKind, rate: reRate?.value ?? null, ...(reRate?.indirect ? { indirect: true } : {}), presentation: reTranslated });
       }
-      const lockedState = lockedStates?.find((s) => s.entity === e.entity);
-      c.roll = lockedState ?? { entity: e.entity, period: periodKey, reLocal, reTranslated, profitLocal, profitTranslated };
-      states.push(c.roll);
-
       // The translation difference (CTA), from the exact figures; the cents it leaves, to rounding.
+      // A remeasured entity's difference goes to profit or loss instead (remeasure.ts): part of its profit.
       const total = exactSum.total();
       const cta = exactToCents({ n: -total.n, d: total.d });
       const rounding = -(roundedSum + cta);
       const id = `${periodKey}/translation/${e.entity}`;
-      if (cta !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'translation', entity: e.entity, counterparty: null, category: null, groupAccount: CTA, amount: cta, sources: `${e.entity}|*`, memo: `Translation difference ${e.currency} -> ${P}` });
+      const remeasured = !!e.remeasure && e.currency !== P;
+      const diffAccount = remeasured ? optionalRole('fx_remeasurement')! : CTA;
+      if (cta !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'translation', entity: e.entity, counterparty: null, category: null, groupAccount: diffAccount, amount: cta, sources: `${e.entity}|*`, memo: remeasured ? remeasurementMemo(e.currency!, P) : `Translation difference ${e.currency} -> ${P}` });
       if (rounding !== 0n) entries.push({ entryId: id, period: periodKey, kind: 'rounding', entity: e.entity, counterparty: null, category: null, groupAccount: ROUNDING, amount: rounding, sources: `${e.entity}|*`, memo: 'Rounding of translated lines to the cent' });
-      equity.set(CTA, (equity.get(CTA) ?? 0n) + cta);
+      if (remeasured) profitTranslated += cta;
+      else equity.set(CTA, (equity.get(CTA) ?? 0n) + cta);
+
+      const lockedState = lockedStates?.find((s) => s.entity === e.entity);
+      c.roll = lockedState ?? { entity: e.entity, period: periodKey, reLocal, reTranslated, profitLocal, profitTranslated };
+      states.push(c.roll);
       equityOf.set(e.entity, equity);
       profitOf.set(e.entity, profitTranslated);
       const beyond = translated.find((t) => !withinAmountLimit(t.local, AMOUNT_SCALE) || !withinAmountLimit(t.presentation, PRESENTATION_SCALE));
@@ -538,9 +565,19 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const mismatches: Mismatch[] = [];
     const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
     const includedKeys = new Set(included.map((e) => e.entity));
+    const outside = new Map<string, { entity: string; account: string; names: Set<string> }>();
     for (const l of icLines) {
+      if (l.counterparty === l.entity) {
+        const msg = `Account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names its own entity as counterparty: not eliminated`;
+        if (!messages.includes(msg)) messages.push(msg);
+        continue;
+      }
       if (!includedKeys.has(l.counterparty)) {
-        messages.push(`Intercompany account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names ${l.counterparty}, which is not in this period's consolidation: not eliminated`);
+        // One message per account, however many outside names its rows carry (a CSV's counterparty column may hold customers).
+        const k = `${l.entity}\u0000${l.sourceAccount}`;
+        let names = outside.get(k);
+        if (!names) outside.set(k, (names = { entity: l.entity, account: l.sourceAccount, names: new Set() }));
+        names.names.add(l.counterparty);
         continue;
       }
       const [a, b] = l.entity < l.counterparty ? [l.entity, l.counterparty] : [l.counterparty, l.entity];
@@ -550,6 +587,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       // Equity eliminated against an investment is the part NCI did not take.
       const s = l.category === 'investment_equity' && settings.method === 'full' ? (nciShare.get(l.entity) ?? 0n) : 0n;
       p.lines.push({ ...l, amount: s ? l.amount - divHalfEven(l.amount * s, ONE_RATE) : l.amount });
+    }
+    for (const o of outside.values()) {
+      const list = [...o.names].sort();
+      const shown = list.length > 3 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', ');
+      messages.push(`Intercompany account ${o.account} of ${entities.get(o.entity)?.name ?? o.entity} names ${shown}, which ${list.length === 1 ? 'is' : 'are'} not in this period's consolidation: not eliminated`);
     }
     for (const p of [...pairs.values()].sort((x, y) => `${x.a}${x.b}${x.category}`.localeCompare(`${y.a}${y.b}${y.category}`))) {
       const id = `${periodKey}/elimination/${p.a}~${p.b}/${p.category}`;
@@ -562,7 +604,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       }
       const difference = sideA + sideB;
       if (difference !== 0n) {
-        entries.push({ entryId: id, period: periodKey, kind: 'ic_difference', entity: null, counterparty: null, category: p.category, groupAccount: p.category === 'revenue_expense' ? IC_PL : IC_BS, amount: difference, sources: p.lines.map((l) => `${l.entity}|${l.sourceAccount}`).join(';'), memo: 'Intercompany difference' });
+        entries.push({ entryId: id, period: periodKey, kind: 'ic_difference', entity: null, counterparty: null, category: p.category, groupAccount: differenceAccount(p.category, difference, (r) => optionalRole(r)), amount: difference, sources: p.lines.map((l) => `${l.entity}|${l.sourceAccount}`).join(';'), memo: 'Intercompany difference' });
       }
       const larger = max(abs(sideA), abs(sideB));
       const within = abs(difference) <= settings.toleranceAmount || abs(difference) * ONE_RATE <= settings.tolerancePct * larger;

@@ -12,7 +12,16 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
  * the unmapped suspense line and the rounding line.
  */
 export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
-export type GroupRole = (typeof GROUP_ROLES)[number];
+/**
+ * Roles a chart may have at most once (charts made before them have none; counterparty.ts and
+ * remeasure.ts say what the engine does without them):
+ *   ic_difference_income  a pair's credit difference on the P&L (ic_difference holds the debits)
+ *   ic_suspense_debit     a pair's debit difference on the balance sheet (ic_suspense, a
+ *                         liability, holds the credits), so each difference shows on its side
+ *   fx_remeasurement      a remeasured entity's exchange difference (ASC 830-10), in profit or loss
+ */
+export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement'] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number] | (typeof OPTIONAL_GROUP_ROLES)[number];
 
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export type IcCategory = (typeof IC_CATEGORIES)[number];
@@ -52,6 +61,18 @@ export type Method = (typeof METHODS)[number];
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
 export type RateKind = (typeof RATE_KINDS)[number];
 
+/**
+ * A group account's rate type, overriding the one its account type gives (assets and liabilities
+ * closing, income and expenses average, equity historical), as Business Central and Odoo allow.
+ * It applies to every entity translated or remeasured onto the account; for a remeasured entity
+ * (ASC 830-10 temporal method) 'historical' marks a non-monetary item or the expense that comes
+ * from one (inventory, fixed assets, cost of sales, depreciation). A historical rate comes from
+ * fx_historical_rates for the entity and group account (else the entity's first closing rate,
+ * said in the period's messages).
+ */
+export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
+export type AccountRateType = (typeof ACCOUNT_RATE_TYPES)[number];
+
 export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
@@ -62,6 +83,8 @@ export interface GroupAccount {
   /** Statement line path, e.g. "Assets > Current assets > Cash". */
   line: string;
   role: GroupRole | null;
+  /** Absent or null: the account type's rate (ACCOUNT_RATE_TYPES). */
+  rateType?: AccountRateType | null;
 }
 
 export interface EntityConfig {
@@ -74,6 +97,12 @@ export interface EntityConfig {
   parent: string | null;
   included: boolean;
   basis: AmountBasis;
+  /**
+   * Remeasured (ASC 830-10 temporal method) instead of translated: the books are kept in a
+   * currency that is not the entity's functional one; the exchange difference goes to profit or
+   * loss (role fx_remeasurement), not to the CTA. Absent: translated.
+   */
+  remeasure?: boolean;
 }
 
 export interface MappingConfig {
@@ -130,6 +159,13 @@ export interface TbRow {
   accountName: string | null;
   accountType: AccountType | null;
   net: bigint;
+  /**
+   * The other entity of an intercompany row, where the source or the CSV says it (trial_balance's
+   * counterparty column). When any row of an entity's account in a month carries one, those rows
+   * decide what is intercompany (a row without one is a third party's); otherwise the account's
+   * mark (MappingConfig.icCounterparty) does, as before (counterparty.ts).
+   */
+  counterparty?: string | null;
 }
 
 export interface TranslatedLine {

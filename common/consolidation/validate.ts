@@ -3,7 +3,7 @@
 // Pure: each check returns the user-facing messages, empty when all is well.
 import { DECIMAL_RE, formatTrim, ONE_RATE, parseDecimal, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE } from './decimal';
 import { CURRENCY_CODES } from './currencies';
-import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, IC_UNMARKABLE_ROLES, type EntityConfig, type GroupAccount, type MappingConfig, type Quote } from './types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, IC_UNMARKABLE_ROLES, OPTIONAL_GROUP_ROLES, type EntityConfig, type GroupAccount, type MappingConfig, type Quote } from './types';
 
 export const PERIOD_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -101,11 +101,20 @@ export function checkChart(accounts: GroupAccount[]): string[] {
     codes.add(a.code);
     if (!a.name?.trim()) out.push(`Group account ${quoted(a.code)} has no name`);
     if (!(ACCOUNT_TYPES as readonly string[]).includes(a.type)) out.push(`Group account ${quoted(a.code)} has an unknown type ${quoted(a.type)} (asset, liability, equity, income or expense)`);
-    if (a.role !== null && !(GROUP_ROLES as readonly string[]).includes(a.role)) out.push(`Group account ${quoted(a.code)} has an unknown role ${quoted(a.role)}`);
+    if (a.role !== null && !(GROUP_ROLES as readonly string[]).includes(a.role) && !(OPTIONAL_GROUP_ROLES as readonly string[]).includes(a.role)) out.push(`Group account ${quoted(a.code)} has an unknown role ${quoted(a.role)}`);
+    const rateType = a.rateType ?? null;
+    if (rateType !== null && !(ACCOUNT_RATE_TYPES as readonly string[]).includes(rateType)) out.push(`Group account ${quoted(a.code)} has an unknown rate type ${quoted(rateType)} (closing, average or historical; none for its type's rate)`);
+    // Retained earnings are rolled forward (engine.ts step 2), never taken at one rate: a rate type there could not be honoured.
+    else if (rateType !== null && a.role !== null && (IC_UNMARKABLE_ROLES as readonly string[]).includes(a.role)) out.push(`Group account ${quoted(a.code)} has the role ${a.role}, which is rolled forward, not translated at one rate: it cannot have a rate type`);
+    if (a.role === 'fx_remeasurement' && a.type !== 'income' && a.type !== 'expense') out.push(`Group account ${quoted(a.code)} has the role fx_remeasurement: a remeasurement difference is profit or loss, so its type is income or expense`);
   }
   for (const r of GROUP_ROLES) {
     const n = accounts.filter((a) => a.role === r).length;
     if (n !== 1) out.push(`The group chart needs exactly one account with role ${r} (it has ${n})`);
+  }
+  for (const r of OPTIONAL_GROUP_ROLES) {
+    const n = accounts.filter((a) => a.role === r).length;
+    if (n > 1) out.push(`The group chart may have at most one account with role ${r} (it has ${n})`);
   }
   return out;
 }

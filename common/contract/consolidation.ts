@@ -10,6 +10,10 @@ export const METHODS = ['full', 'proportional'] as const;
 export const AMOUNT_BASES = ['balances', 'movements', 'ytd'] as const;
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
+/** Roles a chart has at most once: intercompany differences of credit and debit sign, remeasurement differences. */
+export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement'] as const;
+/** A group account's own rate type (null: its type's rate). */
+export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
 export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
@@ -52,6 +56,8 @@ export const entitySchema = z.object({
   basis: z.enum(AMOUNT_BASES),
   /** Where its rows come from: quickbooks, sage, netsuite or csv:<table>. */
   source: z.string().nullable(),
+  /** Remeasured (ASC 830-10 temporal method: its exchange difference in profit or loss) instead of translated. */
+  remeasure: z.boolean(),
 });
 
 export const groupAccountSchema = z.object({
@@ -60,7 +66,9 @@ export const groupAccountSchema = z.object({
   type: z.enum(ACCOUNT_TYPES),
   /** Statement line path, e.g. "Assets > Current assets > Cash". */
   line: z.string(),
-  role: z.enum(GROUP_ROLES).nullable(),
+  role: z.enum([...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES]).nullable(),
+  /** The account's rate type, overriding its type's; null (or absent from an older answer): its type's. */
+  rateType: z.enum(ACCOUNT_RATE_TYPES).nullable().optional(),
 });
 
 export const lockSchema = z.object({ period, locked_by: z.string(), locked_at: z.string() });
@@ -231,7 +239,8 @@ export type RunAnswer = z.infer<typeof runSchema>;
 export type AmountBasis = (typeof AMOUNT_BASES)[number];
 export type Method = (typeof METHODS)[number];
 export type IcCategory = (typeof IC_CATEGORIES)[number];
-export type GroupRole = (typeof GROUP_ROLES)[number];
+export type GroupRole = (typeof GROUP_ROLES)[number] | (typeof OPTIONAL_GROUP_ROLES)[number];
+export type AccountRateType = (typeof ACCOUNT_RATE_TYPES)[number];
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export type RateKind = (typeof RATE_KINDS)[number];
 export type EntryKind = (typeof ENTRY_KINDS)[number];

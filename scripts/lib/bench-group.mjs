@@ -43,9 +43,9 @@ export async function generateGroup(file, entities, months, ACCOUNTS) {
   const w = new Database(file);
   w.transaction(() => {
     w.prepare("insert into group_settings values ('presentation_currency', 'USD', null, null), ('method', 'full', null, null), ('tolerance_amount', '1', null, null), ('tolerance_pct', '1', null, null)").run();
-    const acc = w.prepare('insert into group_accounts values (?, ?, ?, ?, null, ?)');
+    const acc = w.prepare('insert into group_accounts (code, name, type, line, role, sort) values (?, ?, ?, ?, null, ?)');
     for (let a = 0; a < ACCOUNTS; a++) acc.run(`G${a}`, `Group account ${a}`, type(a), `Line ${type(a)}`, 1000 + a);
-    const ent = w.prepare("insert into consolidation_entities values (?, ?, ?, ?, ?, 1, 'balances', 'csv:bench', null, null)");
+    const ent = w.prepare("insert into consolidation_entities (entity, name, currency, ownership, parent, included, basis, source, updated_by, updated_at) values (?, ?, ?, ?, ?, 1, 'balances', 'csv:bench', null, null)");
     for (let e = 0; e < entities; e++) ent.run(`E${e}`, `Entity ${e}`, CURRENCIES[e % 4], e % 5 === 4 ? '80' : '100', e === 0 ? null : 'E0');
     const map = w.prepare("insert into group_account_mappings values (?, ?, ?, ?, ?, 'bench', null, null)");
     for (let e = 0; e < entities; e++) {

@@ -207,10 +207,12 @@ describe('intercompany: a loan that matches and a receivable/payable pair that d
   it('the receivable/payable pair is eliminated, its 24.00 difference posted and reported beyond tolerance', () => {
     expect(entryTotal(jan, 'elimination', '1150')).toBe('-240.00');
     expect(entryTotal(jan, 'elimination', '2050')).toBe('216.00');
-    expect(entryTotal(jan, 'ic_difference', '9100')).toBe('24.00');
-    expect(consolidated(jan, '9100')).toBe('24.00');
+    // A debit difference, so on the debit side: 9150, the suspense asset (issue 29), not the liability 9100.
+    expect(entryTotal(jan, 'ic_difference', '9150')).toBe('24.00');
+    expect(consolidated(jan, '9150')).toBe('24.00');
+    expect(consolidated(jan, '9100')).toBe('0.00');
     expect(jan.mismatches).toEqual([{ period: '2026-01', entityA: 'P', entityB: 'S', category: 'receivable_payable', amountA: 24000n, amountB: -21600n, difference: 2400n, withinTolerance: false, likelyCause: 'timing or amount: the two sides were booked differently' }]);
-    // Cash 4,160 + 1,416 = 5,576 = capital 5,550 + CTA 50 - the 24 difference on the suspense line.
+    // Cash 4,160 + 1,416 + the 24 debit difference on the suspense asset = 5,600 = capital 5,550 + CTA 50.
     expect(consolidated(jan, '1000')).toBe('5576.00');
     expect(entryTotal(jan, 'translation', '3200', 'S')).toBe('-50.00');
     expectBalanced(jan);
@@ -227,7 +229,7 @@ describe('intercompany: a loan that matches and a receivable/payable pair that d
     const loose = createConsolidation({ ...cfg, settings: { ...cfg.settings, toleranceAmount: 2500n } });
     const r = loose.period('2026-01', [...tb('P', '2026-01', { cash: 4160, ic_loan_receivable: 600, ic_receivable: 240, capital: -5000 }), ...tb('S', '2026-01', { cash: 1180, ic_loan_payable: -500, ic_payable: -180, capital: -500 })]);
     expect(r.mismatches[0]!.withinTolerance).toBe(true);
-    expect(entryTotal(r, 'ic_difference', '9100')).toBe('24.00');
+    expect(entryTotal(r, 'ic_difference', '9150')).toBe('24.00');
   });
 });
 

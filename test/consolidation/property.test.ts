@@ -1,10 +1,13 @@
 // Property: for random balanced trial balances, random mappings (intercompany included) and
 // positive rates, every consolidated period nets to zero, the balance sheet balances and the
 // eliminations net to zero. Seeded, so a failure names its case and can be replayed.
+// Extended (issue 29): rows that name their counterparty (some accounts split into an
+// intercompany part and a third parties' part), remeasured entities, and group accounts with a
+// rate type of their own.
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ONE_RATE } from '../../common/consolidation/decimal';
-import { AMOUNT_BASES, IC_CATEGORIES, type ConsolidationConfig, type EntityConfig, type MappingConfig, type TbRow } from '../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, AMOUNT_BASES, IC_CATEGORIES, type ConsolidationConfig, type EntityConfig, type GroupAccount, type MappingConfig, type TbRow } from '../../common/consolidation/types';
 
 /** mulberry32: a small seeded generator. */
 function rng(seed: number) {
@@ -24,7 +27,7 @@ function rng(seed: number) {
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'JPY'];
 const groupCodes = DEFAULT_GROUP_CHART.filter((a) => !a.role || a.role === 'retained_earnings').map((a) => a.code);
 
-function randomCase(seed: number) {
+function randomCase(seed: number, extended = false) {
   const r = rng(seed);
   const n = r.int(1, 5);
   const entities: EntityConfig[] = [];
@@ -39,6 +42,9 @@ function randomCase(seed: number) {
       basis: r.pick(AMOUNT_BASES),
     });
   }
+  // Extended draws come after the original ones, so the original seeds' cases stay as they were.
+  if (extended) for (const e of entities.slice(1)) if (r.next() < 0.4) e.remeasure = true;
+  const accounts: GroupAccount[] = extended ? DEFAULT_GROUP_CHART.map((a) => (a.role !== 'retained_earnings' && r.next() < 0.3 ? { ...a, rateType: r.pick(ACCOUNT_RATE_TYPES) } : a)) : DEFAULT_GROUP_CHART;
   const accountsPer = r.int(2, 12);
   const mappings: MappingConfig[] = [];
   for (const e of entities) {
@@ -57,7 +63,7 @@ function randomCase(seed: number) {
   const cfg: ConsolidationConfig = {
     settings: { presentationCurrency: 'USD', method: r.next() < 0.8 ? 'full' : 'proportional', toleranceAmount: BigInt(r.int(0, 1000)), tolerancePct: BigInt(r.int(0, 100_000_000)), fiscalYearStartMonth: r.int(1, 12) },
     entities,
-    accounts: DEFAULT_GROUP_CHART,
+    accounts,
     mappings,
     rates,
     historical,
@@ -70,7 +76,14 @@ function randomCase(seed: number) {
       for (let a = 0; a < accountsPer - 1; a++) {
         const net = BigInt(r.int(-5_000_000_000, 5_000_000_000)); // up to 500,000.0000
         sum += net;
-        rows.push({ entity: e.entity, period, accountCode: `A${a}`, accountName: null, accountType: r.pick(['asset', 'liability', 'equity', 'income', 'expense', null] as const), net });
+        const accountType = r.pick(['asset', 'liability', 'equity', 'income', 'expense', null] as const);
+        if (extended && n > 1 && r.next() < 0.35) {
+          // An intercompany part naming another entity, and now and then a third parties' part beside it.
+          const counterparty = r.pick(entities.filter((x) => x.entity !== e.entity)).entity;
+          const part = r.next() < 0.5 ? BigInt(r.int(-5_000_000_000, 5_000_000_000)) : net;
+          rows.push({ entity: e.entity, period, accountCode: `A${a}`, accountName: null, accountType, net: part, counterparty });
+          if (part !== net) rows.push({ entity: e.entity, period, accountCode: `A${a}`, accountName: null, accountType, net: net - part });
+        } else rows.push({ entity: e.entity, period, accountCode: `A${a}`, accountName: null, accountType, net });
       }
       rows.push({ entity: e.entity, period, accountCode: `A${accountsPer - 1}`, accountName: null, accountType: null, net: -sum });
       return rows;
@@ -80,9 +93,14 @@ function randomCase(seed: number) {
 }
 
 describe('consolidation property: balanced books give a balanced group, in every period', () => {
-  it('holds for 300 random groups', () => {
+  it.each([
+    ['300 random groups', false],
+    ['300 random groups with counterparty rows, remeasured entities and per-account rate types', true],
+  ])('holds for %s', (_name, extended) => {
+    // What the extended cases went through (so they cannot pass by never meeting what they test).
+    const seen = { remeasured: 0, counterpartyEliminations: 0, rateTypes: 0 };
     for (let seed = 1; seed <= 300; seed++) {
-      const { cfg, periods, books } = randomCase(seed);
+      const { cfg, periods, books } = randomCase(seed, extended);
       const c = createConsolidation(cfg);
       periods.forEach((p, i) => {
         const res = c.period(p, books[i]!);
@@ -95,7 +113,11 @@ describe('consolidation property: balanced books give a balanced group, in every
         }
         // The entity columns' total is their sum.
         for (const row of res.ctb) expect(row.entities).toBe([...row.byEntity.values()].reduce((s, v) => s + v, 0n));
+        seen.remeasured += res.entries.filter((x) => x.kind === 'translation' && x.groupAccount === '8600').length;
+        seen.counterpartyEliminations += res.entries.filter((x) => x.kind === 'elimination' && !cfg.mappings.some((m) => m.entity === x.entity && m.icCounterparty === x.counterparty && x.sources === `${m.entity}|${m.sourceAccount}`)).length;
+        seen.rateTypes += res.translated.filter((t) => cfg.accounts.find((a) => a.code === t.groupAccount)?.rateType).length;
       });
     }
+    if (extended) for (const [what, count] of Object.entries(seen)) expect({ what, some: count > 100 }).toEqual({ what, some: true });
   });
 });

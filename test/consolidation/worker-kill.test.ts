@@ -60,9 +60,9 @@ function seed(file: string) {
         }
       }
       db.prepare("insert into group_settings values ('presentation_currency', 'USD', null, null), ('method', 'full', null, null), ('tolerance_amount', '1', null, null), ('tolerance_pct', '1', null, null)").run();
-      const acc = db.prepare('insert into group_accounts values (?, ?, ?, ?, null, ?)');
+      const acc = db.prepare('insert into group_accounts (code, name, type, line, role, sort) values (?, ?, ?, ?, null, ?)');
       for (let a = 0; a < ACCOUNTS; a++) acc.run(`G${a}`, `Group account ${a}`, type(a), type(a), 1000 + a);
-      const ent = db.prepare("insert into consolidation_entities values (?, ?, ?, ?, ?, 1, 'balances', 'csv:books', null, null)");
+      const ent = db.prepare("insert into consolidation_entities (entity, name, currency, ownership, parent, included, basis, source, updated_by, updated_at) values (?, ?, ?, ?, ?, 1, 'balances', 'csv:books', null, null)");
       for (let e = 0; e < ENTITIES; e++) ent.run(`E${e}`, `Entity ${e}`, CURRENCIES[e % 4], e % 3 === 2 ? '75' : '100', e === 0 ? null : `E${Math.floor((e - 1) / 2)}`);
       const map = db.prepare("insert into group_account_mappings values (?, ?, ?, ?, ?, 'test', null, null)");
       for (let e = 0; e < ENTITIES; e++) {

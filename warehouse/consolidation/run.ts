@@ -8,7 +8,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
-import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from './store';
+import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, trialBalanceHasCounterparty, syncEntities, trialBalancePeriods, writeAudit } from './store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
@@ -88,6 +88,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);
   const engine = createConsolidation(cfg, { locked, entityColumns: false });
+  const withCounterparty = await trialBalanceHasCounterparty(db);
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
@@ -99,7 +100,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
     for (const entity of run.entities) {
-      const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity));
+      const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity, withCounterparty));
       if (write) await writer.writeTranslated(lines);
       translated += lines.length;
     }

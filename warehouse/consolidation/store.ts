@@ -13,7 +13,7 @@ import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
-import { ACCOUNT_TYPES } from '../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType } from '../../common/consolidation/types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -40,10 +40,12 @@ const audit = (): [string, ColType, 'null'?][] => [
 export const CONFIG_TABLES: Record<string, TableDef> = {
   group_settings: { columns: [['key', 'key'], ['value', 'text'], ...audit()], key: ['key'] },
   consolidation_entities: {
-    columns: [['entity', 'key'], ['name', 'text'], ['currency', 'key', 'null'], ['ownership', 'key'], ['parent', 'key', 'null'], ['included', 'int'], ['basis', 'key'], ['source', 'key', 'null'], ...audit()],
+    // remeasure: 1 when the entity is remeasured (ASC 830-10) instead of translated; null or 0 translated.
+    columns: [['entity', 'key'], ['name', 'text'], ['currency', 'key', 'null'], ['ownership', 'key'], ['parent', 'key', 'null'], ['included', 'int'], ['basis', 'key'], ['source', 'key', 'null'], ...audit(), ['remeasure', 'int', 'null']],
     key: ['entity'],
   },
-  group_accounts: { columns: [['code', 'key'], ['name', 'text'], ['type', 'key'], ['line', 'text'], ['role', 'key', 'null'], ['sort', 'int']], key: ['code'] },
+  // rate_type: the account's rate type override (closing, average, historical); null for its type's rate.
+  group_accounts: { columns: [['code', 'key'], ['name', 'text'], ['type', 'key'], ['line', 'text'], ['role', 'key', 'null'], ['sort', 'int'], ['rate_type', 'key', 'null']], key: ['code'] },
   group_account_mappings: {
     columns: [['entity', 'key'], ['source_account', 'key'], ['group_account', 'key'], ['ic_counterparty', 'key', 'null'], ['ic_category', 'key', 'null'], ['reason', 'text', 'null'], ...audit()],
     key: ['entity', 'source_account'],
@@ -211,7 +213,7 @@ async function addNewColumns(db: Db, dialect: OrgDialect): Promise<void> {
 }
 
 export function accountRow(a: GroupAccount, sort: number) {
-  return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort };
+  return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort, rate_type: a.rateType ?? null };
 }
 
 export { insertChunked } from '../connection';
@@ -253,10 +255,12 @@ export interface EntityRow {
   source: string | null;
   updated_by: string | null;
   updated_at: string | null;
+  /** Absent in a table from before the column (read-only reads): translated. */
+  remeasure?: number | null;
 }
 
 export function entityConfigOf(r: EntityRow): EntityConfig {
-  return { entity: r.entity, name: r.name, currency: r.currency, ownership: parseOwnership(r.ownership) ?? 0n, parent: r.parent, included: !!r.included, basis: r.basis as AmountBasis };
+  return { entity: r.entity, name: r.name, currency: r.currency, ownership: parseOwnership(r.ownership) ?? 0n, parent: r.parent, included: !!r.included, basis: r.basis as AmountBasis, ...(r.remeasure ? { remeasure: true } : {}) };
 }
 
 /** Where a source's trial_balance rows sit by default (editable per entity). */
@@ -297,8 +301,8 @@ export async function readEntities(db: Db): Promise<EntityRow[]> {
 }
 
 export async function readChart(db: Db): Promise<GroupAccount[]> {
-  const rows = (await db.selectFrom('group_accounts').selectAll().orderBy('sort').orderBy('code').execute()) as { code: string; name: string; type: AccountType; line: string; role: GroupAccount['role'] }[];
-  return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, line: r.line, role: r.role ?? null }));
+  const rows = (await db.selectFrom('group_accounts').selectAll().orderBy('sort').orderBy('code').execute()) as { code: string; name: string; type: AccountType; line: string; role: GroupAccount['role']; rate_type?: string | null }[];
+  return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, line: r.line, role: r.role ?? null, rateType: (ACCOUNT_RATE_TYPES as readonly string[]).includes(r.rate_type ?? '') ? (r.rate_type as AccountRateType) : null }));
 }
 
 /** The whole configuration the engine needs (mappings and rates stream in whole: a run needs all of them). */
@@ -332,9 +336,16 @@ export async function trialBalanceEntities(db: Db, period: string): Promise<stri
   return rows.map((r) => r.entity);
 }
 
-/** One entity's rows of one month (arrays through a kept prepared statement: 720,000 rows a big run). */
-export async function readTrialBalanceRows(org: OrgDatabase, period: string, entity: string): Promise<TbRow[]> {
-  const query = org.db.selectFrom('trial_balance').select(['account_code', 'account_name', 'account_type', 'net']).where('period', '=', period).where('entity', '=', entity).compile();
+/** True when trial_balance has its counterparty column (a table rebuilt before it has none until the next rebuild). */
+export async function trialBalanceHasCounterparty(db: Db): Promise<boolean> {
+  const t = (await db.introspection.getTables()).find((x) => x.name === 'trial_balance');
+  return !!t?.columns.some((c) => c.name.toLowerCase() === 'counterparty');
+}
+
+/** One entity's rows of one month (arrays through a kept prepared statement: 720,000 rows a big run); with each row's counterparty when `withCounterparty` (trialBalanceHasCounterparty). */
+export async function readTrialBalanceRows(org: OrgDatabase, period: string, entity: string, withCounterparty = false): Promise<TbRow[]> {
+  const columns = ['account_code', 'account_name', 'account_type', 'net', ...(withCounterparty ? ['counterparty'] : [])];
+  const query = org.db.selectFrom('trial_balance').select(columns).where('period', '=', period).where('entity', '=', entity).compile();
   return (await org.selectRows(query)).map((r) => ({
     entity,
     period,
@@ -342,6 +353,7 @@ export async function readTrialBalanceRows(org: OrgDatabase, period: string, ent
     accountName: r[1] as string | null,
     accountType: asType(r[2] as string | null),
     net: fromStored(r[3] as number | string, AMOUNT_SCALE),
+    ...(withCounterparty && r[4] !== null && r[4] !== undefined && r[4] !== '' ? { counterparty: String(r[4]) } : {}),
   }));
 }
 

@@ -46,7 +46,7 @@ export interface TrialBalancePlan {
 }
 
 /** The columns of trial_balance, in order (docs/data-model.md section 3). */
-export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_code', 'account_name', 'account_type', 'debit', 'credit', 'net', 'currency'] as const;
+export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_code', 'account_name', 'account_type', 'debit', 'credit', 'net', 'currency', 'counterparty'] as const;
 const NEXT = 'trial_balance__next';
 
 /** Tables that are never a CSV source: the connectors', the reports', internal ones. */
@@ -60,6 +60,8 @@ interface Dialect {
   db: Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tables are only known at run time
   /** A value as text. */
   text(e: Expr): Expr;
+  /** A key as text, trimmed, null when empty (a CSV's blank cell). */
+  key(e: Expr): Expr;
   /** The month (YYYY-MM) of a period or date value. */
   month(e: Expr): Expr;
   /** An amount in integer units of 1/10,000 (0 when empty or not a number). */
@@ -85,13 +87,14 @@ const SQLITE: Dialect = {
     (db) => new SqliteIntrospector(db),
   ),
   text: (e) => sql`cast(${e} as text)`,
+  key: (e) => sql`nullif(trim(cast(${e} as text)), '')`,
   month: (e) => sql`substr(cast(${e} as text), 1, 7)`,
   units: (e) => sql`cast(round(coalesce(cast(${e} as real), 0) * 10000) as integer)`,
   amount: (u) => sql`(${u}) / 10000.0`,
   concat: (...parts) => sql`(${sql.join(parts, sql` || `)})`,
   createNext: [
     `drop table if exists "${NEXT}"`,
-    `create table "${NEXT}" (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text)`,
+    `create table "${NEXT}" (entity text not null, source text not null, period text not null, account_code text not null, account_name text, account_type text, debit real not null default 0, credit real not null default 0, net real not null default 0, currency text, counterparty text)`,
   ],
   // Indexed by month after the inserts: reports and the consolidation read one month at a time.
   swap: ['drop table if exists "trial_balance"', `create index "trial_balance_period" on "${NEXT}" (period, entity)`, `alter table "${NEXT}" rename to "trial_balance"`],
@@ -105,13 +108,14 @@ const MSSQL: Dialect = {
     (db) => new MssqlIntrospector(db),
   ),
   text: (e) => sql`cast(${e} as nvarchar(400))`,
+  key: (e) => sql`nullif(ltrim(rtrim(cast(${e} as nvarchar(200)))), '')`,
   month: (e) => sql`left(convert(nvarchar(30), ${e}, 23), 7)`,
   units: (e) => sql`cast(round(coalesce(try_cast(${e} as decimal(38, 10)), 0) * 10000, 0) as bigint)`,
   amount: (u) => sql`cast((${u}) as decimal(38, 4)) / 10000`,
   concat: (...parts) => sql`concat(${sql.join(parts)})`,
   createNext: [
     `IF OBJECT_ID(N'dbo.${NEXT}', N'U') IS NOT NULL DROP TABLE [dbo].[${NEXT}]`,
-    `CREATE TABLE [dbo].[${NEXT}] (entity nvarchar(200) NOT NULL, source nvarchar(200) NOT NULL, period char(7) NOT NULL, account_code nvarchar(100) NOT NULL, account_name nvarchar(400) NULL, account_type nvarchar(20) NULL, debit decimal(19,4) NOT NULL DEFAULT 0, credit decimal(19,4) NOT NULL DEFAULT 0, net decimal(19,4) NOT NULL DEFAULT 0, currency nvarchar(10) NULL)`,
+    `CREATE TABLE [dbo].[${NEXT}] (entity nvarchar(200) NOT NULL, source nvarchar(200) NOT NULL, period char(7) NOT NULL, account_code nvarchar(100) NOT NULL, account_name nvarchar(400) NULL, account_type nvarchar(20) NULL, debit decimal(19,4) NOT NULL DEFAULT 0, credit decimal(19,4) NOT NULL DEFAULT 0, net decimal(19,4) NOT NULL DEFAULT 0, currency nvarchar(10) NULL, counterparty nvarchar(200) NULL)`,
   ],
   swap: [`IF OBJECT_ID(N'dbo.trial_balance', N'U') IS NOT NULL DROP TABLE [dbo].[trial_balance]`, `CREATE INDEX [trial_balance_period] ON [dbo].[${NEXT}] (period, entity)`, `EXEC sp_rename N'dbo.${NEXT}', N'trial_balance'`],
 };
@@ -164,6 +168,11 @@ interface SourceShape {
   debit: Expr;
   credit: Expr;
   currency: Expr | null;
+  /**
+   * The row's counterparty entity, where the source says it (a CSV's counterparty column); rows
+   * are grouped by it too, so an account's intercompany part stays apart from the rest.
+   */
+  counterparty?: Expr | null;
   /** Rows without these are not ledger lines. */
   required: Expr[];
   /** Grouping: the entity, period and account expressions (by position in the select). */
@@ -188,9 +197,10 @@ function insertOf(d: Dialect, s: SourceShape): string {
       d.amount(creditUnits).as('credit'),
       d.amount(sql`${debitUnits} - ${creditUnits}`).as('net'),
       (s.currency ? sql`max(${d.text(s.currency)})` : nul).as('currency'),
+      (s.counterparty ? d.key(s.counterparty) : nul).as('counterparty'),
     ])
     .$if(s.required.length > 0, (qb) => qb.where((eb) => eb.and(s.required.map((r) => eb(r, 'is not', null)))))
-    .groupBy([d.text(s.entity), s.period, d.text(s.account)]);
+    .groupBy([d.text(s.entity), s.period, d.text(s.account), ...(s.counterparty ? [d.key(s.counterparty)] : [])]);
   const insert = d.db.insertInto(NEXT).columns([...TRIAL_BALANCE_COLUMNS]).expression(select);
   return insert.compile().sql;
 }
@@ -205,6 +215,7 @@ function csvShape(d: Dialect, table: string, cols: Set<string>): SourceShape | n
   const name = pick(cols, ['account_name', 'account_title', 'title', 'name', 'description']);
   const type = pick(cols, ['account_type', 'type', 'classification']);
   const currency = pick(cols, ['currency', 'currency_code']);
+  const counterparty = pick(cols, ['counterparty', 'counterparty_entity', 'intercompany_entity']);
   const hasDebitCredit = cols.has('debit') && cols.has('credit');
   const amount = pick(cols, ['amount', 'balance', 'net']);
   if (!entity || !periodCol || !account || !(hasDebitCredit || amount)) return null;
@@ -223,6 +234,7 @@ function csvShape(d: Dialect, table: string, cols: Set<string>): SourceShape | n
     debit: hasDebitCredit ? c('debit') : sql`case when ${signed} > 0 then ${signed} else 0 end`,
     credit: hasDebitCredit ? c('credit') : sql`case when ${signed} < 0 then -${signed} else 0 end`,
     currency: currency ? c(currency) : null,
+    counterparty: counterparty ? c(counterparty) : null,
     required: [c(entity), c(account), period],
   };
 }

@@ -54,23 +54,23 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, 'Consolidation settings saved');
   });
 
-  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is \'percent\' (0.75 = 0.75 %) or \'fraction\' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows. 400 for a cycle in the entity tree or a bad ownership (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is \'percent\' (0.75 = 0.75 %) or \'fraction\' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows, remeasure (true: remeasured by the ASC 830-10 temporal method, its exchange difference to the fx_remeasurement account in profit or loss; false: translated, the difference to the CTA; absent: unchanged). 400 for a cycle in the entity tree, a bad ownership, or remeasure with no fx_remeasurement account in the chart (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.saveEntity(db, who(req), (req.params as { entity: string }).entity, req.body));
     ok(res, 'Entity saved');
   });
 
-  route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role, rateType (closing | average | historical, or null for the type\'s rate) }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Group chart fetched', { accounts: await readDb(req, ({ db }) => readChart(db)) });
   });
-  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding); an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding), at most one per optional role (ic_difference_income and ic_suspense_debit: intercompany differences of credit and debit sign; fx_remeasurement, type income or expense: remeasured entities\' exchange difference); each account\'s rateType (closing, average, historical or null) overrides its type\'s rate, never on retained_earnings; an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role, nor the fx_remeasurement account while an entity is remeasured. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
-  route(router, 'get', '/:orgId/accounts/export', { tag, summary: 'The group chart as CSV (code, name, type, line, role); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/accounts/export', { tag, summary: 'The group chart as CSV (code, name, type, line, role, rate_type); a failure is JSON' }, any, validate({ params: s.orgParams }), async (req, res) => {
     const csv = await readDb(req, async ({ db }) => svc.chartCsv(await readChart(db)));
     res.type('text/csv').attachment('group-chart.csv').send(csv);
   });
-  route(router, 'post', '/:orgId/accounts/import', { tag, summary: 'Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role); checked as the JSON form', body: { ...BODY_LIMITS.accountsCsv, csv: true, content: csvBody('code, name, type, line, role') } }, any, validate({ params: s.orgParams }), async (req, res) => {
+  route(router, 'post', '/:orgId/accounts/import', { tag, summary: 'Replace the group chart from a CSV (text/csv body with the columns code, name, type, line, role, rate_type; role and rate_type may be empty or left out); checked as the JSON form', body: { ...BODY_LIMITS.accountsCsv, csv: true, content: csvBody('code, name, type, line, role, rate_type') } }, any, validate({ params: s.orgParams }), async (req, res) => {
     const accounts = svc.chartFromCsv(String(req.body ?? ''));
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), accounts));
     ok(res, `Group chart imported: ${accounts.length} accounts`, { accounts: accounts.length });

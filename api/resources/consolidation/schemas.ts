@@ -1,6 +1,6 @@
 // Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
 import { z } from 'zod';
-import { ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, QUOTES } from '../../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, OPTIONAL_GROUP_ROLES, QUOTES } from '../../../common/consolidation/types';
 import { OWNERSHIP_UNITS, PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
 import type { BodyLimit } from '../../lib/route';
@@ -42,6 +42,8 @@ export const entityBody = z.object({
   parent: key.nullable(),
   included: z.boolean(),
   basis: z.enum(AMOUNT_BASES),
+  /** Remeasured (ASC 830-10 temporal method) instead of translated; absent: as it was. */
+  remeasure: z.boolean({ invalid_type_error: 'remeasure is true (remeasured, ASC 830-10) or false (translated)' }).optional(),
 });
 
 export const groupAccountSchema = z.object({
@@ -49,7 +51,9 @@ export const groupAccountSchema = z.object({
   name: z.string().trim().min(1).max(200, 'A group account name has at most 200 characters'),
   type: z.enum(ACCOUNT_TYPES, { errorMap: () => ({ message: `The type is one of ${ACCOUNT_TYPES.join(', ')}` }) }),
   line: z.string().trim().max(400, 'A statement line has at most 400 characters').default(''),
-  role: z.enum(GROUP_ROLES, { errorMap: () => ({ message: `The role is one of ${GROUP_ROLES.join(', ')}` }) }).nullable().default(null),
+  role: z.enum([...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES], { errorMap: () => ({ message: `The role is one of ${[...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES].join(', ')}` }) }).nullable().default(null),
+  /** The account's rate type, overriding its type's (null: the type's rate). */
+  rateType: z.enum(ACCOUNT_RATE_TYPES, { errorMap: () => ({ message: `The rate type is one of ${ACCOUNT_RATE_TYPES.join(', ')}, or null for the account type's rate` }) }).nullable().default(null),
 });
 export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(MAX_ACCOUNTS) });
 

@@ -23,6 +23,7 @@ import {
   syncEntities,
   writeAudit,
 } from '../../../warehouse/consolidation/store';
+import { remeasureFaults } from '../../../common/consolidation/remeasure';
 import type { AccountType, GroupAccount, MappingConfig, Quote } from '../../../common/consolidation/types';
 import { checkChart, checkEntities, checkMappings, directValue, farApart, icMarkFault, isCurrency, NUMBER_TEXT_MAX, ownershipPercent, parseRate, PERIOD_RE, QUOTE_DOUBT_FACTOR, quoted, rateFault, type OwnershipUnit } from '../../../common/consolidation/validate';
 import type { OrgDialect } from '../../../warehouse/connection';
@@ -62,7 +63,7 @@ export async function overview(db: Db, orgId: string) {
   ]);
   return {
     settings: { configured: settings.configured, ...publicSettings(settings) },
-    entities: entities.map((e) => ({ entity: e.entity, name: e.name, currency: e.currency, ownership: e.ownership, parent: e.parent, included: !!e.included, basis: e.basis, source: e.source })),
+    entities: entities.map((e) => ({ entity: e.entity, name: e.name, currency: e.currency, ownership: e.ownership, parent: e.parent, included: !!e.included, basis: e.basis, source: e.source, remeasure: !!e.remeasure })),
     accounts: chart,
     locks,
     checks: (checks as Record<string, unknown>[]).map((c) => ({ ...c, messages: String(c.messages ?? '') ? String(c.messages).split('\n') : [] })),
@@ -91,18 +92,20 @@ export async function saveSettings(db: Db, who: Who, body: { presentationCurrenc
   });
 }
 
-export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; ownershipUnit?: OwnershipUnit; parent: string | null; included: boolean; basis: string }) {
+export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; ownershipUnit?: OwnershipUnit; parent: string | null; included: boolean; basis: string; remeasure?: boolean }) {
   const rows = await readEntities(db);
   const current = rows.find((r) => r.entity === entity);
   if (!current) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
   // Stored as a percent, whichever unit it came in; 0 < x <= 1 without a unit is refused as ambiguous.
   const own = ownershipPercent(body.ownership, body.ownershipUnit);
   if ('fault' in own) refuse([own.fault], `Entity ${body.name} not saved`);
-  const next = { ...current, name: body.name, currency: body.currency, ownership: own.percent, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis };
-  const problems = checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r)));
+  const remeasure = body.remeasure ?? !!current.remeasure;
+  const next = { ...current, name: body.name, currency: body.currency, ownership: own.percent, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis, remeasure: remeasure ? 1 : 0 };
+  // A remeasured entity needs an account for its exchange difference: refused now, not found blocked at the next run.
+  const problems = [...checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r))), ...(remeasure ? remeasureFaults([{ name: body.name, remeasure }], await readChart(db)) : [])];
   if (problems.length) refuse(problems, `Entity ${body.name} not saved`);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('consolidation_entities').set({ name: next.name, currency: next.currency, ownership: next.ownership, parent: next.parent, included: next.included, basis: next.basis, updated_by: who.name ?? null, updated_at: now() }).where('entity', '=', entity).execute();
+    await trx.updateTable('consolidation_entities').set({ name: next.name, currency: next.currency, ownership: next.ownership, parent: next.parent, included: next.included, basis: next.basis, remeasure: next.remeasure, updated_by: who.name ?? null, updated_at: now() }).where('entity', '=', entity).execute();
     await writeAudit(trx, who, 'entity.save', { entity, ...body });
   });
 }
@@ -118,6 +121,8 @@ export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts:
     const fault = icMarkFault({ entity: m.entity!, sourceAccount: m.source_account!, icCounterparty: m.ic_counterparty ?? null, icCategory: (m.ic_category ?? null) as MappingConfig['icCategory'] }, codes.get(m.group_account!));
     if (fault) problems.push(fault);
   }
+  // Remeasured entities keep an account for their exchange difference.
+  problems.push(...remeasureFaults((await readEntities(db)).map((e) => ({ name: e.name, remeasure: !!e.remeasure })), accounts));
   if (problems.length) refuse(problems, 'Group chart not saved');
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('group_accounts').execute();
@@ -126,9 +131,9 @@ export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts:
   });
 }
 
-const CHART_COLUMNS = ['code', 'name', 'type', 'line', 'role'];
+const CHART_COLUMNS = ['code', 'name', 'type', 'line', 'role', 'rate_type'];
 export function chartCsv(chart: GroupAccount[]): string {
-  return stringify(chart.map((a) => [a.code, a.name, a.type, a.line, a.role ?? '']), { header: true, columns: CHART_COLUMNS });
+  return stringify(chart.map((a) => [a.code, a.name, a.type, a.line, a.role ?? '', a.rateType ?? '']), { header: true, columns: CHART_COLUMNS });
 }
 
 /** Reads a CSV with a header; each record keyed by lower-cased column names. */
@@ -166,7 +171,7 @@ export function chartFromCsv(text: string): GroupAccount[] {
   const rows = readCsv(text, ['code', 'name', 'type'], 'Group chart not imported');
   return throughSchema(
     groupAccountSchema,
-    rows.map((r) => ({ code: r.code ?? '', name: r.name ?? '', type: (r.type ?? '').toLowerCase(), line: r.line ?? '', role: (r.role ?? '').toLowerCase() || null })),
+    rows.map((r) => ({ code: r.code ?? '', name: r.name ?? '', type: (r.type ?? '').toLowerCase(), line: r.line ?? '', role: (r.role ?? '').toLowerCase() || null, rateType: (r.rate_type ?? '').toLowerCase() || null })),
     'Group chart not imported',
   ) as GroupAccount[];
 }
@@ -375,7 +380,8 @@ export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rate
     if (!entities.has(r.entity)) problems.push(`Row ${i + 1}: ${quoted(r.entity)} is not an entity`);
     const a = chart.get(r.groupAccount);
     if (!a) problems.push(`Row ${i + 1}: group account ${quoted(r.groupAccount)} is not in the group chart`);
-    else if (a.type !== 'equity') problems.push(`Row ${i + 1}: historical rates apply to equity accounts (${a.code} is ${a.type})`);
+    // Equity is taken at its historical rate; any other account only when its rate type says historical (remeasure.ts).
+    else if (a.type !== 'equity' && a.rateType !== 'historical') problems.push(`Row ${i + 1}: historical rates apply to equity accounts and to accounts whose rate type is historical (${a.code} is ${a.type}, at its type's rate)`);
     const fault = rateFault(r.rate, r.quote);
     if (fault) problems.push(`Row ${i + 1}: the rate ${fault} (got ${quoted(r.rate)})`);
   });

@@ -2,15 +2,18 @@ import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HT
 import { useState, type FormEvent } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { toast } from '../../components/toaster';
-import { ACCOUNT_TYPES, type AccountType } from '../../../../common/contract/consolidation';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType, type AccountType } from '../../../../common/contract/consolidation';
 import { exportAccounts, importAccounts, saveChart } from './api/accounts';
 import type { GroupAccount } from './api/overview';
 import { CsvExport, CsvImport } from './CsvImport';
-import { inWords, ROLE_WORDS, TYPE_WORDS } from '../../shared/consolidation/words';
+import { inWords, RATE_TYPE_WORDS, ROLE_WORDS, TYPE_WORDS } from '../../shared/consolidation/words';
+
+/** The rate an account type is translated at when the account sets none. */
+const TYPE_RATE: Record<AccountType, string> = { asset: 'closing', liability: 'closing', equity: 'historical', income: 'average', expense: 'average' };
 
 /** One group account added or edited (its code fixed once it exists; a role's account keeps its type). */
 function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: string; account: GroupAccount | null; accounts: GroupAccount[]; onDone: () => void; onCancel: () => void }) {
-  const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '' });
+  const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '', rateType: (account?.rateType ?? '') as AccountRateType | '' });
   const [errors, setErrors] = useState<{ code?: string; name?: string }>({});
   const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -26,7 +29,7 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
     setErrors(found);
     setFormError(undefined);
     if (found.code || found.name) return;
-    const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null };
+    const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null, rateType: values.rateType || null };
     const chart = account ? accounts.map((a) => (a.code === account.code ? edited : a)) : [...accounts, edited];
     setSaving(true);
     try {
@@ -60,6 +63,18 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
         <FormGroup label="Statement line" labelFor="account-line" helperText="Groups from the top, e.g. Expenses > Operating expenses">
           <InputGroup id="account-line" value={values.line} onChange={(e) => set('line', e.target.value)} />
         </FormGroup>
+        {account?.role !== 'retained_earnings' && (
+          <FormGroup label="Translated at" labelFor="account-rate-type" helperText="The rate its lines are translated at, in every entity. Historical marks a non-monetary item, or the expense that comes from one, for remeasured entities.">
+            <HTMLSelect id="account-rate-type" value={values.rateType} onChange={(e) => set('rateType', e.target.value as AccountRateType | '')}>
+              <option value="">{`As its type (${TYPE_RATE[values.type]} rate)`}</option>
+              {ACCOUNT_RATE_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {RATE_TYPE_WORDS[t]}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+        )}
         {formError && (
           <Callout intent="danger" role="alert">
             {formError}
@@ -95,7 +110,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
       <div className="tab-tools">
         <Button icon="add" text="Add account" onClick={() => setEditing('new')} />
         <CsvExport text="Export CSV" onExport={() => exportAccounts(orgId)} />
-        <CsvImport id="accounts-import" label="Group chart CSV file" buttonText="Import chart" help="A CSV with the columns code, name, type, line, role: it replaces the whole chart." onImport={(csv) => importAccounts(orgId, csv)} />
+        <CsvImport id="accounts-import" label="Group chart CSV file" buttonText="Import chart" help="A CSV with the columns code, name, type, line, role, rate_type: it replaces the whole chart." onImport={(csv) => importAccounts(orgId, csv)} />
       </div>
       <div className="table-scroll">
         <HTMLTable striped compact className="full-width consolidation-table" aria-label="Group accounts">
@@ -106,6 +121,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
               <th className="wide-only">Type</th>
               <th className="wide-only">Statement line</th>
               <th className="wide-only">Role</th>
+              <th className="wide-only">Rate type</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
@@ -119,6 +135,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
                 <td className="wide-only">{TYPE_WORDS[a.type]}</td>
                 <td className="wide-only">{a.line}</td>
                 <td className="wide-only">{a.role ? inWords(ROLE_WORDS, a.role) : ''}</td>
+                <td className="wide-only">{a.rateType ? RATE_TYPE_WORDS[a.rateType] : <span className="muted">As its type</span>}</td>
                 <td className="actions-cell">
                   <Button small icon="edit" text="Edit" aria-label={`Edit account ${a.code}`} onClick={() => setEditing(a)} />
                   {!a.role && <Button small minimal icon="trash" aria-label={`Remove account ${a.code}`} onClick={() => setRemoving(a)} />}

@@ -40,8 +40,8 @@ const account = (code: string, name: string, type: string, role: string | null =
 const OVERVIEW = {
   settings: { configured: true, presentationCurrency: 'USD', method: 'full', toleranceAmount: '10', tolerancePct: '1', fiscalYearStartMonth: 1 },
   entities: [
-    { entity: 'P', name: 'Parent Co', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger' },
-    { entity: 'S', name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'ytd', source: 'quickbooks' },
+    { entity: 'P', name: 'Parent Co', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances', source: 'csv:ledger', remeasure: false },
+    { entity: 'S', name: 'Sub GmbH', currency: 'EUR', ownership: '80', parent: 'P', included: true, basis: 'ytd', source: 'quickbooks', remeasure: false },
   ],
   accounts: [account('1000', 'Cash and cash equivalents', 'asset'), account('2050', 'Intercompany payables', 'liability'), account('3000', 'Share capital', 'equity'), account('3200', 'Cumulative translation adjustment', 'equity', 'cta'), account('3300', 'Non-controlling interests', 'equity', 'nci_equity')],
   locks: [] as { period: string; locked_by: string; locked_at: string }[],
@@ -92,9 +92,11 @@ describe('words and amounts', () => {
   });
 
   it("the contract's word lists are the engine's", () => {
-    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES]).toEqual([
+    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.OPTIONAL_GROUP_ROLES, contract.ACCOUNT_RATE_TYPES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES]).toEqual([
       types.ACCOUNT_TYPES,
       types.GROUP_ROLES,
+      types.OPTIONAL_GROUP_ROLES,
+      types.ACCOUNT_RATE_TYPES,
       types.IC_CATEGORIES,
       types.AMOUNT_BASES,
       types.METHODS,
@@ -118,6 +120,7 @@ describe('consolidation page', () => {
     expect(sub).toHaveTextContent('80 %');
     expect(sub).toHaveTextContent('Parent Co');
     expect(sub).toHaveTextContent('Year to date');
+    expect(sub).toHaveTextContent('Translated (reserve)');
     expect(within(table).getAllByText('Parent Co')[0]!.closest('tr')).toHaveTextContent('Month-end balances');
     expect(screen.getByLabelText('Presentation currency')).toHaveValue('USD');
 
@@ -126,9 +129,10 @@ describe('consolidation page', () => {
     await waitFor(() => expect(within(dialog).getByLabelText('Display name')).toHaveFocus());
     await userEvent.clear(within(dialog).getByLabelText('Ownership %'));
     await userEvent.type(within(dialog).getByLabelText('Ownership %'), '75');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Exchange differences'), 'Remeasure (difference to profit or loss)');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Entity Sub GmbH not saved: The entity tree has a cycle');
-    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Sub GmbH', currency: 'EUR', ownership: '75', parent: 'P', included: true, basis: 'ytd' });
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Sub GmbH', currency: 'EUR', ownership: '75', parent: 'P', included: true, basis: 'ytd', remeasure: true });
 
     refuse = false;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));
@@ -293,6 +297,28 @@ describe('consolidation page', () => {
     await userEvent.selectOptions(screen.getByLabelText('Period'), '2026-01');
     const report = await screen.findByRole('table', { name: 'Intercompany mismatches of 2026-01' });
     expect([...report.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['Parent Co and Sub GmbH', 'Receivables and payables', '1,000.00', '-950.00', '50.00', 'Outside tolerance', 'timing: an invoice booked by one side only']);
+  });
+
+  it("sets a group account's rate type from its dialog, and sends the whole chart with it", async () => {
+    signIn();
+    const { calls } = mockApi(routes({ [`PUT ${BASE}/accounts`]: ok({}, 'Group chart saved') }));
+    renderPage('accounts');
+    const table = await screen.findByRole('table', { name: 'Group accounts' });
+    expect(within(table).getByText('Share capital').closest('tr')).toHaveTextContent('As its type');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit account 1000' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit group account 1000' });
+    expect(within(dialog).getByLabelText('Translated at')).toHaveDisplayValue('As its type (closing rate)');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Translated at'), 'Historical rate');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save account' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Group chart saved', 'success'));
+    const sent = (calls.find((c) => c.method === 'PUT')!.body as { accounts: { code: string; rateType: string | null }[] }).accounts;
+    expect(sent.map((a) => [a.code, a.rateType ?? null])).toEqual([
+      ['1000', 'historical'],
+      ['2050', null],
+      ['3000', null],
+      ['3200', null],
+      ['3300', null],
+    ]);
   });
 
   it('an admin picks the organization first; the api message shows when the organization is not onboarded', async () => {

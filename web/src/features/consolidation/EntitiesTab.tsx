@@ -7,7 +7,7 @@ import { saveEntity, type Entity } from './api/overview';
 import { BASIS_WORDS, CURRENCY_RE, percent, sourceWords } from '../../shared/consolidation/words';
 
 function EntityForm({ orgId, entity, entities, onDone, onCancel }: { orgId: string; entity: Entity; entities: Entity[]; onDone: () => void; onCancel: () => void }) {
-  const [values, setValues] = useState({ name: entity.name, currency: entity.currency ?? '', ownership: entity.ownership, parent: entity.parent ?? '', included: entity.included, basis: entity.basis });
+  const [values, setValues] = useState({ name: entity.name, currency: entity.currency ?? '', ownership: entity.ownership, parent: entity.parent ?? '', included: entity.included, basis: entity.basis, remeasure: entity.remeasure ?? false });
   const [errors, setErrors] = useState<{ name?: string; currency?: string; ownership?: string }>({});
   const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -26,7 +26,7 @@ function EntityForm({ orgId, entity, entities, onDone, onCancel }: { orgId: stri
     if (found.name || found.currency || found.ownership) return;
     setSaving(true);
     try {
-      const message = await saveEntity(orgId, entity.entity, { name: values.name.trim(), currency: values.currency || null, ownership: values.ownership.trim(), parent: values.parent || null, included: values.included, basis: values.basis });
+      const message = await saveEntity(orgId, entity.entity, { name: values.name.trim(), currency: values.currency || null, ownership: values.ownership.trim(), parent: values.parent || null, included: values.included, basis: values.basis, remeasure: values.remeasure });
       toast(message, 'success');
       onDone();
     } catch (err) {
@@ -70,6 +70,12 @@ function EntityForm({ orgId, entity, entities, onDone, onCancel }: { orgId: stri
           </HTMLSelect>
         </FormGroup>
         <Checkbox id="entity-included" label="Included in the consolidation" checked={values.included} onChange={(e) => set('included', (e.target as HTMLInputElement).checked)} />
+        <FormGroup label="Exchange differences" labelFor="entity-remeasure" helperText="Remeasure when its books are kept in a currency that is not its functional one (ASC 830-10 temporal method): monetary items at the closing rate, accounts with a historical rate type at their historical rates, the difference in profit or loss instead of the translation reserve.">
+          <HTMLSelect id="entity-remeasure" value={values.remeasure ? 'remeasure' : 'translate'} onChange={(e) => set('remeasure', e.target.value === 'remeasure')}>
+            <option value="translate">Translate (difference to the translation reserve)</option>
+            <option value="remeasure">Remeasure (difference to profit or loss)</option>
+          </HTMLSelect>
+        </FormGroup>
         {formError && (
           <Callout intent="danger" role="alert">
             {formError}
@@ -106,6 +112,7 @@ export function EntitiesTab({ orgId, entities }: { orgId: string; entities: Enti
               <th className="wide-only">Parent</th>
               <th className="wide-only">Included</th>
               <th className="wide-only">Its rows hold</th>
+              <th className="wide-only">Exchange differences</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
@@ -121,6 +128,7 @@ export function EntitiesTab({ orgId, entities }: { orgId: string; entities: Enti
                 <td className="wide-only">{nameOf(e.parent) || <span className="muted">Top of the group</span>}</td>
                 <td className="wide-only">{e.included ? 'Yes' : 'No'}</td>
                 <td className="wide-only">{BASIS_WORDS[e.basis]}</td>
+                <td className="wide-only">{e.remeasure ? 'Remeasured (profit or loss)' : 'Translated (reserve)'}</td>
                 <td className="actions-cell">
                   <Button small icon="edit" text="Edit" aria-label={`Edit ${e.name}`} onClick={() => setEditing(e)} />
                 </td>

@@ -100,7 +100,8 @@ function HistoricalRates({ orgId, entities, accounts }: { orgId: string; entitie
 }
 
 function HistoricalRateForm({ orgId, entities, accounts }: { orgId: string; entities: Entity[]; accounts: GroupAccount[] }) {
-  const equity = accounts.filter((a) => a.type === 'equity' && !a.role);
+  // Equity accounts, and the accounts whose rate type is historical (inventory, fixed assets for a remeasured entity).
+  const equity = accounts.filter((a) => (a.type === 'equity' && !a.role) || (a.rateType === 'historical' && a.role !== 'retained_earnings'));
   const [value, setValue] = useState({ entity: '', groupAccount: '', rate: '' });
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -123,7 +124,7 @@ function HistoricalRateForm({ orgId, entities, accounts }: { orgId: string; enti
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label="Historical rate">
       <H4>Historical rate</H4>
-      <p className="muted">Equity accounts are translated at the rate of the day the equity arose. Without one, the closing rate of the entity's first month is used and the run says so.</p>
+      <p className="muted">Equity accounts, and accounts whose rate type is historical, are translated at the rate of the day the amount arose. Without one, the closing rate of the entity's first month is used and the run says so.</p>
       <HistoricalRates orgId={orgId} entities={entities} accounts={accounts} />
       <div className="inline-form">
         <FormGroup label="Entity" labelFor="historical-entity">

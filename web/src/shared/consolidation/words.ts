@@ -1,5 +1,5 @@
 // The consolidation's codes in words, and its amounts as a reader expects them.
-import type { AccountType, AmountBasis, EntryKind, GroupRole, IcCategory, Method, RateKind, RunPeriodStatus } from '../../../../common/contract/consolidation';
+import type { AccountRateType, AccountType, AmountBasis, EntryKind, GroupRole, IcCategory, Method, RateKind, RunPeriodStatus } from '../../../../common/contract/consolidation';
 
 export const BASIS_WORDS: Record<AmountBasis, string> = { balances: 'Month-end balances', movements: 'Monthly movements', ytd: 'Year to date' };
 export const METHOD_WORDS: Record<Method, string> = { full: 'Full consolidation', proportional: 'Proportional consolidation' };
@@ -13,7 +13,11 @@ export const ROLE_WORDS: Record<GroupRole, string> = {
   ic_suspense: 'Intercompany differences (balance sheet)',
   unmapped: 'Unmapped accounts (suspense)',
   rounding: 'Rounding differences',
+  ic_difference_income: 'Intercompany differences, credit (P&L)',
+  ic_suspense_debit: 'Intercompany differences, debit (balance sheet)',
+  fx_remeasurement: 'Remeasurement differences (profit or loss)',
 };
+export const RATE_TYPE_WORDS: Record<AccountRateType, string> = { closing: 'Closing rate', average: 'Average rate', historical: 'Historical rate' };
 export const CATEGORY_WORDS: Record<IcCategory, string> = { receivable_payable: 'Receivables and payables', revenue_expense: 'Revenue and expenses', loan: 'Loans', investment_equity: 'Investment and equity' };
 export const RATE_KIND_WORDS: Record<RateKind, string> = {
   same: 'Same currency',

@@ -45,6 +45,8 @@ export interface EntityInput {
   parent: string | null;
   included: boolean;
   basis: AmountBasis;
+  /** Remeasured (ASC 830-10) instead of translated. */
+  remeasure: boolean;
 }
 
 /** PUT /consolidation/{orgId}/entities/{entity} */

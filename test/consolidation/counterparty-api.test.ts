@@ -1,0 +1,177 @@
+// Intercompany by counterparty and remeasurement through the api on the real stack (issue 29,
+// sections 3 and 4): a ledger CSV with a counterparty column saved as a table, the pipeline run
+// that rebuilds trial_balance, the group set up through the api, the worker's consolidation,
+// and bad input refused with nothing changed. Figures computed by hand:
+//
+// The ledger (2026-01, balances basis):
+//   P (USD, top): cash 700; 1750 loan stock of S 300 naming S; share capital -1,000
+//   S (USD, 100 % of P): cash 600; 2550 loan stock -100 and -200 naming P (two CSV rows: one
+//     trial_balance row of -300) and -200 naming nobody (third parties); capital -100
+//   R (EUR, 100 % of P, remeasured): cash 1,000; 1200 inventories 400; 2000 payables -800;
+//     capital -500; 4000 revenue -300; 5000 cost of sales 200
+// No account is marked intercompany: the rows name their counterparty, so P~S is a
+// receivable/payable pair (the category their accounts' types give) of 300 and -300, eliminated
+// without a difference: 1750 consolidated 0.00, 2550 -200.00 (eliminations +300.00).
+// R, remeasured (ASC 830-10) with Inventories and Cost of sales at the historical rate type,
+// EUR closing 1.20, average 1.1537, historical 1.05 (1200, 5000) and 1.10 (3000):
+//   cash 1,200.00; inventories 420.00; payables -960.00; capital -550.00; revenue -346.11;
+//   cost of sales 210.00; sum -26.11: a remeasurement loss of 26.11 on 8600, no CTA (3200 0.00).
+// Consolidated: cash 700 + 600 + 1,200 = 2,500.00; assets 2,500 + 420 = 2,920.00 = loan stock
+// 200 + payables 960 + capital 1,650 + profit 110.00 (346.11 - 210.00 - 26.11).
+import request from 'supertest';
+import { Organization } from '../../common/models/organization';
+import { withOrgDatabase } from '../../warehouse/connection';
+import { onboardThroughApi } from '../helpers/consolidation-books';
+import { startStack, type TestStack } from '../helpers/stack';
+import { userWithToken } from '../helpers/users';
+
+let stack: TestStack;
+let token: string;
+let orgID: string;
+const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
+
+const LEDGER = [
+  'entity,period,account_code,account_name,account_type,debit,credit,currency,counterparty',
+  'P,2026-01,1000,Cash,asset,700,0,USD,',
+  'P,2026-01,1750,Loan stock of S,asset,300,0,USD,S',
+  'P,2026-01,3000,Share capital,equity,0,1000,USD,',
+  'S,2026-01,1000,Bank,asset,600,0,USD,',
+  'S,2026-01,2550,Loan stock,liability,0,100,USD,P',
+  'S,2026-01,2550,Loan stock,liability,0,200,USD,P',
+  'S,2026-01,2550,Loan stock,liability,0,200,USD,',
+  'S,2026-01,3000,Capital,equity,0,100,USD,',
+  'R,2026-01,1000,Bank,asset,1000,0,EUR,',
+  'R,2026-01,1200,Inventories,asset,400,0,EUR,',
+  'R,2026-01,2000,Trade payables,liability,0,800,EUR,',
+  'R,2026-01,3000,Capital,equity,0,500,EUR,',
+  'R,2026-01,4000,Revenue,income,0,300,EUR,',
+  'R,2026-01,5000,Cost of sales,expense,200,0,EUR,',
+  '',
+].join('\n');
+
+type Account = { code: string; name: string; type: string; line: string; role: string | null; rateType: string | null };
+
+beforeAll(async () => {
+  stack = await startStack();
+  ({ token } = await userWithToken(stack.app, { email: 'counterparty-admin@example.com', role: 'admin', fullName: 'Cora Admin' }));
+  orgID = String((await Organization.create({ organizationName: 'Loan Stock Group' }))._id);
+  await onboardThroughApi(stack.app, token, orgID, 'cpy');
+  const saved = await request(stack.app).post('/api/v1/pipeline/saveCSV').set('Authorization', `Bearer ${token}`).field('orgID', orgID).field('tableName', 'ledger').attach('file', Buffer.from(LEDGER), { filename: 'ledger.csv', contentType: 'text/csv' });
+  expect(saved.status).toBe(200);
+  expect((await api('get', `/pipeline/run-pipeline/${orgID}`)).body.message).toBe('All pipelines ran successfully!');
+}, 240_000);
+afterAll(() => stack.stop());
+
+async function orgDb<T>(fn: Parameters<typeof withOrgDatabase<T>>[2]): Promise<T> {
+  const org = await Organization.findById(orgID).lean();
+  return withOrgDatabase(stack.config, { orgId: orgID, databaseName: org!.onboarding!.databaseName! }, fn);
+}
+
+/** What a refused change must leave alone. */
+async function state() {
+  const o = (await api('get', `/consolidation/${orgID}`)).body.data;
+  const h = (await api('get', `/consolidation/${orgID}/historical-rates`)).body.data.rates;
+  return { entities: o.entities, accounts: o.accounts, historical: h };
+}
+
+describe('a counterparty column through the real pipeline', () => {
+  it('reaches trial_balance: one row per entity, account and counterparty, blank cells none', async () => {
+    const rows = await orgDb(({ db }) => db.selectFrom('trial_balance').select(['entity', 'account_code', 'net', 'counterparty']).where('account_code', 'in', ['1750', '2550']).orderBy('entity').orderBy('net').execute());
+    expect(rows).toEqual([
+      { entity: 'P', account_code: '1750', net: 300, counterparty: 'S' },
+      { entity: 'S', account_code: '2550', net: -300, counterparty: 'P' },
+      { entity: 'S', account_code: '2550', net: -200, counterparty: null },
+    ]);
+  });
+
+  it('sets the group up: mappings, entities, a remeasured entity, rate types and historical rates', async () => {
+    expect((await api('post', `/consolidation/${orgID}/mappings/accept-suggestions`).send({})).body.data.saved).toBe(12);
+    expect((await api('put', `/consolidation/${orgID}/settings`).send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '0', tolerancePct: '0', fiscalYearStartMonth: 1 })).status).toBe(200);
+    expect((await api('put', `/consolidation/${orgID}/entities/P`).send({ name: 'Parent Inc', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'balances' })).status).toBe(200);
+    expect((await api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub LLC', currency: 'USD', ownership: '100', parent: 'P', included: true, basis: 'balances' })).status).toBe(200);
+    expect((await api('put', `/consolidation/${orgID}/entities/R`).send({ name: 'Remeasured SA', currency: 'EUR', ownership: '100', parent: 'P', included: true, basis: 'balances', remeasure: true })).status).toBe(200);
+    const chart = (await api('get', `/consolidation/${orgID}/accounts`)).body.data.accounts as Account[];
+    expect(chart.find((a) => a.role === 'fx_remeasurement')).toMatchObject({ code: '8600', rateType: null });
+    const saved = await api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.map((a) => (a.code === '1200' || a.code === '5000' ? { ...a, rateType: 'historical' } : a)) });
+    expect([saved.status, saved.body.message]).toEqual([200, 'Group chart saved']);
+    expect((await api('put', `/consolidation/${orgID}/rates`).send({ rates: [{ currency: 'EUR', period: '2026-01', closing: '1.20', average: '1.1537' }] })).status).toBe(200);
+    const hist = await api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'R', groupAccount: '3000', rate: '1.10' }, { entity: 'R', groupAccount: '1200', rate: '1.05' }, { entity: 'R', groupAccount: '5000', rate: '1.05' }] });
+    expect(hist.status).toBe(200);
+    const o = (await api('get', `/consolidation/${orgID}`)).body.data;
+    expect(o.entities.map((e: { entity: string; remeasure: boolean }) => [e.entity, e.remeasure])).toEqual([
+      ['P', false],
+      ['R', true],
+      ['S', false],
+    ]);
+    expect(o.accounts.filter((a: Account) => a.rateType).map((a: Account) => [a.code, a.rateType])).toEqual([
+      ['1200', 'historical'],
+      ['5000', 'historical'],
+    ]);
+    const csv = await api('get', `/consolidation/${orgID}/accounts/export`);
+    expect(csv.text.split('\n')[0]).toBe('code,name,type,line,role,rate_type');
+    expect(csv.text).toContain('1200,Inventories,asset,Assets > Current assets > Inventories,,historical');
+  });
+
+  it('refuses bad rate types and remeasure flags with a message naming the fault, and changes nothing', async () => {
+    const before = await state();
+    const chart = before.accounts as Account[];
+    const cases: [string, request.Test][] = [
+      ['an unknown rate type', api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.map((a) => (a.code === '1000' ? { ...a, rateType: 'spot' } : a)) })],
+      ['a rate type on retained earnings', api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.map((a) => (a.role === 'retained_earnings' ? { ...a, rateType: 'closing' } : a)) })],
+      ['the remeasurement account removed while R is remeasured', api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.filter((a) => a.role !== 'fx_remeasurement') })],
+      ['a remeasurement account on the balance sheet', api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.map((a) => (a.role === 'fx_remeasurement' ? { ...a, type: 'liability' } : a)) })],
+      ['a chart CSV with an unknown rate type', api('post', `/consolidation/${orgID}/accounts/import`).set('Content-Type', 'text/csv').send(`code,name,type,line,role,rate_type\n${chart.map((a) => [a.code, `"${a.name}"`, a.type, `"${a.line}"`, a.role ?? '', a.code === '1000' ? 'spot' : (a.rateType ?? '')].join(',')).join('\n')}\n`)],
+      ['remeasure not a boolean', api('put', `/consolidation/${orgID}/entities/S`).send({ name: 'Sub LLC', currency: 'USD', ownership: '100', parent: 'P', included: true, basis: 'balances', remeasure: 'yes' })],
+      ['a historical rate on an account at its type\'s rate', api('put', `/consolidation/${orgID}/historical-rates`).send({ rates: [{ entity: 'R', groupAccount: '1000', rate: '1.05' }] })],
+    ];
+    const answers = [];
+    for (const [what, call] of cases) {
+      const res = await call;
+      answers.push([what, res.status, res.body.errors?.[0]?.msg ?? res.body.message]);
+    }
+    expect(answers).toEqual([
+      ['an unknown rate type', 400, "The rate type is one of closing, average, historical, or null for the account type's rate"],
+      ['a rate type on retained earnings', 400, 'Group chart not saved: Group account "3100" has the role retained_earnings, which is rolled forward, not translated at one rate: it cannot have a rate type'],
+      ['the remeasurement account removed while R is remeasured', 400, 'Group chart not saved: Entity Remeasured SA is remeasured, but the group chart has no account with role fx_remeasurement for its exchange difference: add one (type income or expense) on the Accounts screen, or translate the entity instead'],
+      ['a remeasurement account on the balance sheet', 400, 'Group chart not saved: Group account "8600" has the role fx_remeasurement: a remeasurement difference is profit or loss, so its type is income or expense'],
+      ['a chart CSV with an unknown rate type', 400, "Group chart not imported: Row 1 (rateType): The rate type is one of closing, average, historical, or null for the account type's rate"],
+      ['remeasure not a boolean', 400, 'remeasure is true (remeasured, ASC 830-10) or false (translated)'],
+      ['a historical rate on an account at its type\'s rate', 400, "Historical rates not saved: Row 1: historical rates apply to equity accounts and to accounts whose rate type is historical (1000 is asset, at its type's rate)"],
+    ]);
+    expect(await state()).toEqual(before);
+  });
+
+  it('consolidates: only the counterparty\'s 300 eliminated; the remeasured entity\'s 26.11 loss in profit, no CTA', async () => {
+    const run = await api('post', `/consolidation/${orgID}/run`).send({});
+    expect(run.body.data).toMatchObject({ periods: 1, blocked: 0 });
+    const jan = (await api('get', `/consolidation/${orgID}/results?period=2026-01`)).body.data;
+    const row = (code: string) => jan.rows.find((r: { groupAccount: string }) => r.groupAccount === code);
+    expect(row('1750')).toMatchObject({ entities: { P: '300.00', R: '0.00', S: '0.00' }, eliminations: '-300.00', consolidated: '0.00' });
+    expect(row('2550')).toMatchObject({ entities: { P: '0.00', R: '0.00', S: '-500.00' }, eliminations: '300.00', consolidated: '-200.00' });
+    expect(row('1000')).toMatchObject({ entities: { P: '700.00', R: '1200.00', S: '600.00' }, consolidated: '2500.00' });
+    expect(row('1200')).toMatchObject({ entities: { R: '420.00' }, consolidated: '420.00' });
+    expect(row('4000')).toMatchObject({ consolidated: '-346.11' });
+    expect(row('5000')).toMatchObject({ consolidated: '210.00' });
+    expect(row('8600')).toMatchObject({ entities: { P: '0.00', R: '26.11', S: '0.00' }, consolidated: '26.11' });
+    expect(row('3200')).toBeUndefined();
+    expect(jan.mismatches).toEqual([]);
+    expect(jan.check).toMatchObject({ status: 'ok', tbNet: '0.00', assets: '2920.00', liabilitiesAndEquity: '2920.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
+    // Drill-down names the two parts of S's loan stock apart, and the elimination of the intercompany one.
+    const d = (await api('get', `/consolidation/${orgID}/drilldown?period=2026-01&groupAccount=2550`)).body.data;
+    expect(d.lines.map((l: Record<string, string>) => [l.entityName, l.sourceAccount, l.sourceAccountName, l.presentationAmount]).sort()).toEqual([
+      ['Sub LLC', '2550', 'Loan stock (intercompany with Parent Inc)', '-300.00'],
+      ['Sub LLC', '2550', 'Loan stock (third parties)', '-200.00'],
+    ]);
+    expect(d.entries.map((x: Record<string, string>) => [x.kind, x.entityName, x.amount])).toEqual([['elimination', 'Sub LLC', '300.00']]);
+  });
+
+  it('refuses to remeasure an entity while the chart has no remeasurement account, and changes nothing', async () => {
+    expect((await api('put', `/consolidation/${orgID}/entities/R`).send({ name: 'Remeasured SA', currency: 'EUR', ownership: '100', parent: 'P', included: true, basis: 'balances', remeasure: false })).status).toBe(200);
+    const chart = (await api('get', `/consolidation/${orgID}/accounts`)).body.data.accounts as Account[];
+    expect((await api('put', `/consolidation/${orgID}/accounts`).send({ accounts: chart.filter((a) => a.role !== 'fx_remeasurement') })).status).toBe(200);
+    const before = await state();
+    const res = await api('put', `/consolidation/${orgID}/entities/R`).send({ name: 'Remeasured SA', currency: 'EUR', ownership: '100', parent: 'P', included: true, basis: 'balances', remeasure: true });
+    expect([res.status, res.body.message]).toEqual([400, 'Entity Remeasured SA not saved: Entity Remeasured SA is remeasured, but the group chart has no account with role fx_remeasurement for its exchange difference: add one (type income or expense) on the Accounts screen, or translate the entity instead']);
+    expect(await state()).toEqual(before);
+  });
+});
