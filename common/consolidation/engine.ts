@@ -18,6 +18,7 @@
 //      and the checks: it nets to zero, assets = liabilities + equity, eliminations net to zero.
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
+import { checkAcquisitions, createAcquisitions, entitiesAt } from './acquisitions';
 import { abs, divHalfEven, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
 import type {
   AccountType,
@@ -178,8 +179,14 @@ function figure(value: bigint, scale: number): string {
 }
 
 /** Which pair a mismatch most likely comes from. */
-function likelyCause(a: bigint, b: bigint, currencies: [string, string]): string {
+function likelyCause(a: bigint, b: bigint, currencies: [string, string], category: IcCategory, subsidiary: string): string {
   if (a === 0n || b === 0n) return 'one-sided booking: only one entity recorded it';
+  // An investment against the subsidiary's equity share: more paid than the equity is goodwill; less, equity that is not all from before the acquisition.
+  if (category === 'investment_equity') {
+    return a + b > 0n
+      ? `goodwill not set up: the investment exceeds the share of ${subsidiary}'s equity it is eliminated against; set up the acquisition of ${subsidiary} (Entities, Acquisition)`
+      : `pre-acquisition equity: more of ${subsidiary}'s equity is eliminated than the investment (profits or reserves after the acquisition, or a bargain purchase); set up the acquisition of ${subsidiary} so only its equity at acquisition is eliminated`;
+  }
   const diff = abs(a + b);
   const larger = max(abs(a), abs(b));
   // Both sides booked in different currencies, close to each other: the translation rates differ.
@@ -209,7 +216,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   const ROUNDING = roleCode('rounding');
 
   const entities = new Map(config.entities.map((e) => [e.entity, e]));
-  const ownership = effectiveOwnership(config.entities);
+  // Ownership is effective-dated (a change from a month on leaves the months before it); acquisitions join an entity to the group from their month.
+  const ownershipAt = (p: string) => effectiveOwnership(entitiesAt(config.entities, config.ownershipChanges, p));
+  const acquisitions = createAcquisitions(config);
+  const acquisitionProblems = checkAcquisitions(config, ownershipAt);
+  const acquisitionRoles = { re: RE, cta: CTA, nciEquity: NCI_EQ, nciProfit: NCI_PL, icSuspense: IC_BS, rounding: ROUNDING, goodwill: role.get('goodwill')?.code ?? null, bargain: role.get('bargain_purchase')?.code ?? null };
   const mapping = new Map<string, MappingConfig>();
   for (const m of config.mappings) mapping.set(`${m.entity}\u0000${m.sourceAccount}`, m);
   const rates = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
@@ -224,6 +235,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return c;
   };
   let blockedFrom: string | null = null;
+  const acquisitionPeriodOf = (entity: string): string => acquisitions.of(entity)!.date.slice(0, 7);
 
   /** The group account and the type that picks its rate, for one source account of an entity. */
   const classify = (entity: string, l: LocalLine): { group: string; type: AccountType | null; mapped: boolean; ic: MappingConfig | null } => {
@@ -293,9 +305,13 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     for (const key of presentSet) {
       if (!entities.has(key)) messages.push(`Entity ${key} is in trial_balance but not configured`);
     }
+    for (const p of acquisitionProblems) messages.push(p);
+    const ownership = ownershipAt(periodKey);
     const lockedStates = options.locked?.get(periodKey);
-    const included = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
-    const keys = included.map((e) => e.entity);
+    const handed = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
+    // Before its acquisition an entity is not part of the group: its rows are only carried forward (running balances).
+    const included = handed.filter((e) => !acquisitions.before(e.entity, periodKey));
+    const keys = handed.map((e) => e.entity);
 
     // Rates first: a missing one blocks the period (and the months that roll forward from it).
     const closingOf = new Map<string, AppliedRate>();
@@ -395,6 +411,10 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (!e || !keys.includes(key)) throw new Error(`entity ${key} is not consolidated in ${periodKey}`);
       if (done.has(key)) throw new Error(`entity ${key} was already handed its rows for ${periodKey}`);
       done.add(key);
+      if (acquisitions.before(key, periodKey)) {
+        toBalances(e, carryOf(key), periodKey, rows);
+        return [];
+      }
       const translated: TranslatedLine[] = [];
       const c = carryOf(e.entity);
       const closing = closingOf.get(e.entity)!;
@@ -413,6 +433,9 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       let profitTranslated = 0n;
       const equity = new Map<string, bigint>();
       const assumed = new Set<string>();
+      // An acquired entity's equity is at the acquisition month's closing rate (its first month in the group), whatever historical rate is set.
+      const acquired = acquisitions.active(e.entity, periodKey);
+      const historicalOf = (group: string): AppliedRate | undefined => (acquired ? c.firstClosing! : historical.get(`${e.entity}\u0000${group}`));
       const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: MappingConfig | null) => {
         const exact = translateExact(l.net, rate, share);
         const cents = exactToCents(exact);
@@ -439,7 +462,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const same = e.currency === P;
         if (k.type === 'income' || k.type === 'expense') push(l, k.group, k.type, same ? 'same' : 'average', average, k.ic);
         else if (k.type === 'equity' && k.mapped) {
-          const h = historical.get(`${e.entity}\u0000${k.group}`);
+          const h = historicalOf(k.group);
           if (same) push(l, k.group, k.type, 'same', SAME, k.ic);
           else if (h !== undefined) push(l, k.group, k.type, 'historical', h, k.ic);
           else {
@@ -469,7 +492,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         reKind = e.currency === P ? 'same' : 'rolled';
         reRate = e.currency === P ? SAME : null;
       } else {
-        const h = historical.get(`${e.entity}\u0000${RE}`);
+        const h = historicalOf(RE);
         const rate = e.currency === P ? SAME : (h ?? closing);
         reKind = e.currency === P ? 'same' : h !== undefined ? 'historical' : 'historical_assumed';
         reRate = rate;
@@ -503,6 +526,15 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const local = !withinAmountLimit(beyond.local, AMOUNT_SCALE);
         outOfBounds(`${e.name}, account ${beyond.sourceAccount}${local ? '' : ` at rate ${beyond.rate === null ? 'rolled' : `${beyond.indirect ? '1/' : ''}${figure(beyond.rate, RATE_SCALE)}`}`}`, local ? beyond.local : beyond.presentation, local ? AMOUNT_SCALE : PRESENTATION_SCALE, local ? e.currency! : P);
       } else if (!withinAmountLimit(cta, PRESENTATION_SCALE)) outOfBounds(`${e.name}'s translation difference`, cta, PRESENTATION_SCALE, P);
+      if (acquired && !overflow) {
+        if (periodKey === acquisitionPeriodOf(e.entity)) {
+          const notes = acquisitions.capture({ entity: e, period: periodKey, translated, cta, rounding, closing, average }, ONE_RATE - ownership.get(e.entity)!, acquisitionRoles);
+          messages.push(...notes);
+        } else if (!acquisitions.captured(e.entity)) {
+          overflow = true;
+          messages.push(`Acquisition of ${e.name} (${acquired.date}): it has no trial balance for ${acquisitionPeriodOf(e.entity)}, so its equity at acquisition is unknown; load that month's books`);
+        }
+      }
       if (overflow) return [];
       for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
       return translated;
@@ -518,7 +550,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     if (settings.method === 'full') {
       for (const e of included) {
         const s = ONE_RATE - ownership.get(e.entity)!;
-        if (s <= 0n) continue;
+        if (s <= 0n || acquisitions.active(e.entity, periodKey)) continue;
         nciShare.set(e.entity, s);
         const id = `${periodKey}/nci/${e.entity}`;
         let total = 0n;
@@ -538,7 +570,17 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const mismatches: Mismatch[] = [];
     const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
     const includedKeys = new Set(included.map((e) => e.entity));
+    /** The investment lines of each acquired entity: eliminated against its acquisition, not as a pair. */
+    const investments = new Map<string, typeof icLines>();
     for (const l of icLines) {
+      if (l.category === 'investment_equity') {
+        if (acquisitions.active(l.entity, periodKey)) continue; // its equity at acquisition is eliminated whole
+        if (includedKeys.has(l.counterparty) && acquisitions.active(l.counterparty, periodKey)) {
+          if (!investments.has(l.counterparty)) investments.set(l.counterparty, []);
+          investments.get(l.counterparty)!.push(l);
+          continue;
+        }
+      }
       if (!includedKeys.has(l.counterparty)) {
         messages.push(`Intercompany account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names ${l.counterparty}, which is not in this period's consolidation: not eliminated`);
         continue;
@@ -569,8 +611,25 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (difference !== 0n) {
         const ca = entities.get(p.a)?.currency ?? '';
         const cb = entities.get(p.b)?.currency ?? '';
-        mismatches.push({ period: periodKey, entityA: p.a, entityB: p.b, category: p.category, amountA: sideA, amountB: sideB, difference, withinTolerance: within, likelyCause: within ? 'within tolerance' : likelyCause(sideA, sideB, [ca, cb]) });
+        const sub = p.lines.find((l) => l.amount < 0n)?.entity ?? p.b;
+        mismatches.push({ period: periodKey, entityA: p.a, entityB: p.b, category: p.category, amountA: sideA, amountB: sideB, difference, withinTolerance: within, likelyCause: within ? 'within tolerance' : likelyCause(sideA, sideB, [ca, cb], p.category, entities.get(sub)?.name ?? sub) });
       }
+    }
+
+    // Acquisitions: the investment against the equity at acquisition, goodwill, the fair-value adjustments and NCI.
+    for (const e of included) {
+      if (!acquisitions.active(e.entity, periodKey) || !acquisitions.captured(e.entity)) continue;
+      const month = acquisitions.post(
+        { entity: e, period: periodKey, closing: closingOf.get(e.entity)!, average: averageOf.get(e.entity)!, equity: equityOf.get(e.entity) ?? new Map(), profit: profitOf.get(e.entity) ?? 0n },
+        (investments.get(e.entity) ?? []).map((l) => ({ entity: l.entity, groupAccount: l.groupAccount, sourceAccount: l.sourceAccount, amount: l.amount })),
+        ONE_RATE - ownership.get(e.entity)!,
+        acquisitionRoles,
+        { amount: settings.toleranceAmount, pct: settings.tolerancePct },
+        (k) => entities.get(k)?.name ?? k,
+      );
+      entries.push(...month.entries);
+      mismatches.push(...month.mismatches);
+      messages.push(...month.messages);
     }
 
     // The consolidated trial balance and its checks.

@@ -3,7 +3,7 @@
 // Pure: each check returns the user-facing messages, empty when all is well.
 import { DECIMAL_RE, formatTrim, ONE_RATE, parseDecimal, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE } from './decimal';
 import { CURRENCY_CODES } from './currencies';
-import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, IC_UNMARKABLE_ROLES, type EntityConfig, type GroupAccount, type MappingConfig, type Quote } from './types';
+import { ACCOUNT_TYPES, GROUP_ROLES, IC_CATEGORIES, IC_UNMARKABLE_ROLES, OPTIONAL_ROLES, type EntityConfig, type GroupAccount, type MappingConfig, type Quote } from './types';
 
 export const PERIOD_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -105,7 +105,9 @@ export function checkChart(accounts: GroupAccount[]): string[] {
   }
   for (const r of GROUP_ROLES) {
     const n = accounts.filter((a) => a.role === r).length;
-    if (n !== 1) out.push(`The group chart needs exactly one account with role ${r} (it has ${n})`);
+    if (OPTIONAL_ROLES.includes(r)) {
+      if (n > 1) out.push(`The group chart may have at most one account with role ${r} (it has ${n})`);
+    } else if (n !== 1) out.push(`The group chart needs exactly one account with role ${r} (it has ${n})`);
   }
   return out;
 }
