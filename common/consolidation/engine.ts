@@ -165,6 +165,11 @@ export function effectiveOwnership(entities: EntityConfig[]): Map<string, bigint
   return out;
 }
 
+/** What is wrong with a configuration's acquisitions and effective-dated ownership (acquisitions.ts checkAcquisitions); empty when all is well. */
+export function acquisitionProblems(config: ConsolidationConfig): string[] {
+  return checkAcquisitions(config, (p) => effectiveOwnership(entitiesAt(config.entities, config.ownershipChanges, p)));
+}
+
 /** The fiscal year a month belongs to (the year it starts in). */
 export function fiscalYear(period: string, startMonth: number): number {
   const y = Number(period.slice(0, 4));
@@ -219,7 +224,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   // Ownership is effective-dated (a change from a month on leaves the months before it); acquisitions join an entity to the group from their month.
   const ownershipAt = (p: string) => effectiveOwnership(entitiesAt(config.entities, config.ownershipChanges, p));
   const acquisitions = createAcquisitions(config);
-  const acquisitionProblems = checkAcquisitions(config, ownershipAt);
+  const acquisitionFaults = checkAcquisitions(config, ownershipAt);
   const acquisitionRoles = { re: RE, cta: CTA, nciEquity: NCI_EQ, nciProfit: NCI_PL, icSuspense: IC_BS, rounding: ROUNDING, goodwill: role.get('goodwill')?.code ?? null, bargain: role.get('bargain_purchase')?.code ?? null };
   const mapping = new Map<string, MappingConfig>();
   for (const m of config.mappings) mapping.set(`${m.entity}\u0000${m.sourceAccount}`, m);
@@ -305,7 +310,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     for (const key of presentSet) {
       if (!entities.has(key)) messages.push(`Entity ${key} is in trial_balance but not configured`);
     }
-    for (const p of acquisitionProblems) messages.push(p);
+    for (const p of acquisitionFaults) messages.push(p);
     const ownership = ownershipAt(periodKey);
     const lockedStates = options.locked?.get(periodKey);
     const handed = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));

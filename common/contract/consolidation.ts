@@ -214,6 +214,33 @@ export const runSchema = z.object({
   temporalUrl: z.string(),
 });
 
+export const NCI_MEASUREMENTS = ['proportionate', 'fair_value'] as const;
+
+/** GET /consolidation/{orgId}/acquisitions */
+export const acquisitionsSchema = z.object({
+  acquisitions: z.array(
+    z.object({
+      entity: z.string(),
+      entityName: z.string(),
+      /** YYYY-MM-DD, a month end. */
+      date: z.string(),
+      /** As entered, in considerationCurrency. */
+      consideration: z.string(),
+      considerationCurrency: z.string(),
+      nciMeasurement: z.enum(NCI_MEASUREMENTS),
+      /** In the entity's currency; null when proportionate. */
+      nciFairValue: z.string().nullable(),
+      adjustments: z.array(z.object({ groupAccount: z.string(), groupAccountName: z.string().nullable(), amount: z.string(), usefulLifeMonths: z.number().int().nullable(), amortizationAccount: z.string().nullable() })),
+      updatedBy: z.string().nullable(),
+      updatedAt: z.string().nullable(),
+    }),
+  ),
+  ownershipChanges: z.array(z.object({ entity: z.string(), entityName: z.string(), from: period, ownership: z.string() })),
+});
+export type AcquisitionsAnswer = z.infer<typeof acquisitionsSchema>;
+export type AcquisitionAnswer = AcquisitionsAnswer['acquisitions'][number];
+export type NciMeasurement = (typeof NCI_MEASUREMENTS)[number];
+
 export type ConsolidationSettingsAnswer = z.infer<typeof settingsSchema>;
 export type EntityAnswer = z.infer<typeof entitySchema>;
 export type GroupAccountAnswer = z.infer<typeof groupAccountSchema>;
