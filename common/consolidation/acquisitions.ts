@@ -185,11 +185,7 @@ interface AcquisitionState {
   elimLater: Map<string, bigint>;
   /** The P&L accounts among elimM0 (their total is M0's profit, eliminated). */
   pnlM0: Set<string>;
-  netAssetsLocal: bigint;
-  netAssetsCents: bigint;
-  considerationLocal: bigint;
   considerationCents: bigint;
-  nciLocal: bigint;
   nciCents: bigint;
   goodwill: bigint;
   goodwillNci: bigint;
@@ -205,9 +201,6 @@ interface AcquisitionState {
 export interface AcquisitionMonth {
   entries: EntryLine[];
   mismatches: Mismatch[];
-  messages: string[];
-  /** Consolidated goodwill of the month (cents), for the check lines and summaries. */
-  goodwillCents: bigint;
 }
 
 /** One adjustment's amortization in month k after acquisition (1 = the month after), local units. */
@@ -298,11 +291,7 @@ export function createAcquisitions(config: ConsolidationConfig) {
       elimM0,
       elimLater,
       pnlM0,
-      netAssetsLocal,
-      netAssetsCents,
-      considerationLocal,
       considerationCents,
-      nciLocal,
       nciCents,
       goodwill,
       goodwillNci,
@@ -414,30 +403,23 @@ export function createAcquisitions(config: ConsolidationConfig) {
         nciTotal += amount;
         entries.push({ entryId: nid, period: t, kind: 'nci', entity: a.entity, counterparty: null, category: null, groupAccount: group, amount, sources: `${a.entity}|${group}`, memo });
       };
-      const post_ = new Map(m.equity);
+      const postAcquisition = new Map(m.equity);
       const elim = first ? st.elimM0 : st.elimLater;
-      for (const [g, v] of elim) if (!(first && st.pnlM0.has(g)) && g !== roles.rounding) post_.set(g, (post_.get(g) ?? 0n) + v);
+      for (const [g, v] of elim) if (!(first && st.pnlM0.has(g)) && g !== roles.rounding) postAcquisition.set(g, (postAcquisition.get(g) ?? 0n) + v);
       // The bargain gain is the group's alone (it is not in the entity's equity, so NCI takes no share of it).
-      post_.set(roles.re, (post_.get(roles.re) ?? 0n) + amortEarlier);
-      post_.set(roles.cta, (post_.get(roles.cta) ?? 0n) + ctaAcq - goodwillCta);
+      postAcquisition.set(roles.re, (postAcquisition.get(roles.re) ?? 0n) + amortEarlier);
+      postAcquisition.set(roles.cta, (postAcquisition.get(roles.cta) ?? 0n) + ctaAcq - goodwillCta);
       const pct = `${formatTrim(divHalfEven(s * 10000n, ONE_RATE), 2)} %`;
-      for (const [group, amount] of post_) post(group, -divHalfEven(amount * s, ONE_RATE), `NCI ${pct} of ${name}'s post-acquisition ${accounts.get(group)?.name ?? group}`);
+      for (const [group, amount] of postAcquisition) post(group, -divHalfEven(amount * s, ONE_RATE), `NCI ${pct} of ${name}'s post-acquisition ${accounts.get(group)?.name ?? group}`);
       const profit = (first ? 0n : m.profit) + amortThisMonth;
       post(roles.nciProfit, -divHalfEven(profit * s, ONE_RATE), `Profit attributable to NCI (${pct} of ${name}'s post-acquisition profit)`);
       if (st.goodwillNci !== 0n) post(roles.cta, centsAt(st.goodwillNci, m.closing) - centsAt(st.goodwillNci, st.c0), `NCI's part of the exchange difference on ${name}'s goodwill (fair-value method)`);
       if (nciTotal !== 0n) entries.push({ entryId: nid, period: t, kind: 'nci', entity: a.entity, counterparty: null, category: null, groupAccount: roles.nciEquity, amount: -nciTotal, sources: `${a.entity}|*`, memo: `Non-controlling interests in ${name}` });
     }
-    return { entries, mismatches, messages: [], goodwillCents };
+    return { entries, mismatches };
   }
 
-  /** The acquisition captured for an entity (tests, summaries): goodwill, NCI and consideration in local units. */
-  function figures(entity: string) {
-    const st = states.get(entity);
-    if (!st) return undefined;
-    return { period: st.M0, goodwill: st.goodwill, goodwillNci: st.goodwillNci, nci: st.nciLocal, consideration: st.considerationLocal, netAssets: st.netAssetsLocal, bargainGain: st.gainCents };
-  }
-
-  return { of, before, active, captured: (entity: string) => states.has(entity), capture, post, figures };
+  return { of, before, active, captured: (entity: string) => states.has(entity), capture, post };
 }
 
 export type Acquisitions = ReturnType<typeof createAcquisitions>;

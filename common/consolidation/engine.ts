@@ -634,7 +634,6 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       );
       entries.push(...month.entries);
       mismatches.push(...month.mismatches);
-      messages.push(...month.messages);
     }
 
     // The consolidated trial balance and its checks.
