@@ -110,8 +110,11 @@ describe('consolidation page', () => {
   it('the entity dialog takes an ownership as a fraction, from a month on, and sets up an acquisition with a fair-value adjustment', async () => {
     signIn();
     const overview = { ...OVERVIEW, accounts: [...OVERVIEW.accounts, account('1500', 'Property, plant and equipment', 'asset'), account('6500', 'Depreciation and amortisation', 'expense'), account('1650', 'Goodwill', 'asset', 'goodwill')] };
-    const { calls } = mockApi({ [`GET ${BASE}`]: ok(overview), [`GET ${BASE}/acquisitions`]: ok({ acquisitions: [], ownershipChanges: [] }), [`PUT ${BASE}/entities/S`]: ok({}, 'Entity saved'), [`PUT ${BASE}/acquisitions/S`]: ok({}, 'Acquisition saved') });
+    const { calls } = mockApi({ [`GET ${BASE}`]: ok(overview), [`GET ${BASE}/acquisitions`]: ok({ acquisitions: [], ownershipChanges: [{ entity: 'S', entityName: 'Sub GmbH', from: '2026-07', ownership: '90' }] }), [`PUT ${BASE}/entities/S`]: ok({}, 'Entity saved'), [`PUT ${BASE}/acquisitions/S`]: ok({}, 'Acquisition saved') });
     renderPage();
+    const table = await screen.findByRole('table', { name: 'Entities' });
+    // A dated ownership change shows beside the entity's own ownership.
+    await waitFor(() => expect(within(table).getByText('Sub GmbH').closest('tr')).toHaveTextContent('80 %; from 2026-07: 90 %'));
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Sub GmbH' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit entity Sub GmbH' });
     // 0.7 as a percent is said first (0.7 %), then taken as a fraction: 70 %.

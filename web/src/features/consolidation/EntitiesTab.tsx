@@ -261,7 +261,16 @@ export function EntitiesTab({ orgId, entities, accounts = [], presentationCurren
                 <td>{e.name}</td>
                 <td className="wide-only">{sourceWords(e.source)}</td>
                 <td>{e.currency ?? <span className="muted">Not set</span>}</td>
-                <td>{percent(e.ownership)}</td>
+                <td>
+                  {percent(e.ownership)}
+                  {(acquisitions?.ownershipChanges ?? [])
+                    .filter((c) => c.entity === e.entity)
+                    .map((c) => (
+                      <span key={c.from} className="muted">
+                        {`; from ${c.from}: ${percent(c.ownership)}`}
+                      </span>
+                    ))}
+                </td>
                 <td className="wide-only">{nameOf(e.parent) || <span className="muted">Top of the group</span>}</td>
                 <td className="wide-only">{e.included ? 'Yes' : 'No'}</td>
                 <td className="wide-only">{BASIS_WORDS[e.basis]}</td>
