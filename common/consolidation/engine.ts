@@ -11,6 +11,9 @@
 //      multiplying it: the exact quotient is carried as a fraction and rounded that once too;
 //   3. non-controlling interests (IFRS 10, full method): the NCI share of the entity's equity
 //      (CTA included) and of its profit, moved to the NCI lines; or the proportional method;
+//      an acquired entity (IFRS 3, ./acquisitions.ts) joins the group in its acquisition month:
+//      its equity then is eliminated against the investment, goodwill and NCI at acquisition, and
+//      NCI takes its share of what came after;
 //   4. intercompany: per pair of entities and category, both sides in the presentation
 //      currency; eliminated, the residue to the intercompany difference line, and listed with a
 //      likely cause when beyond the tolerance;
@@ -579,8 +582,10 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const investments = new Map<string, typeof icLines>();
     for (const l of icLines) {
       if (l.category === 'investment_equity') {
-        if (acquisitions.active(l.entity, periodKey)) continue; // its equity at acquisition is eliminated whole
-        if (includedKeys.has(l.counterparty) && acquisitions.active(l.counterparty, periodKey)) {
+        // An acquired entity's equity is eliminated whole by its acquisition; an investment in an acquired entity, against it.
+        const equitySide = accounts.get(l.groupAccount)?.type === 'equity';
+        if (equitySide && acquisitions.active(l.entity, periodKey)) continue;
+        if (!equitySide && includedKeys.has(l.counterparty) && acquisitions.active(l.counterparty, periodKey)) {
           if (!investments.has(l.counterparty)) investments.set(l.counterparty, []);
           investments.get(l.counterparty)!.push(l);
           continue;

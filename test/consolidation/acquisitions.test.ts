@@ -59,6 +59,11 @@
 //    capital 1,000. Goodwill 800 - 1,000 = -200: a gain of 200 in January (4600), on retained
 //    earnings in February, with a notice. Assets cash 1,200 + 1,000 = 2,200 = capital 2,000 + 200.
 //
+// E. Two levels: P buys all of S (USD) for 1,000 at the end of 2026-01; S holds all of T (USD),
+//    its investment 600 marked against T's capital 600. S: cash 400, investment 600, capital 1,000
+//    (net assets 1,000: no goodwill). T: cash 600, capital 600. The S-T pair is eliminated as
+//    before (no mismatch); consolidated cash 1,000 + 400 + 600 = 2,000 = capital 2,000.
+//
 // D. Effective-dated ownership: T (USD, no acquisition) 100 % owned, 60 % from 2026-02. T: cash 500,
 //    capital 500. January NCI 0; February NCI 40 % x 500 = 200; January unchanged by the change.
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
@@ -296,6 +301,29 @@ describe('C. a bargain purchase: B buys all of Q for 800, its net assets are 1,0
     expectBalanced(feb);
     expect(consolidated(feb, '4600')).toBe('0.00');
     expect(consolidated(feb, '3100')).toBe('-200.00');
+  });
+});
+
+describe('E. an acquired entity with a subsidiary of its own', () => {
+  it("the acquired entity's investment in its subsidiary is still eliminated against the subsidiary's capital", () => {
+    const c = createConsolidation(
+      config([entity('P', 'USD'), entity('S', 'USD', { parent: 'P' }), entity('T', 'USD', { parent: 'S' })], {
+        acquisitions: [{ entity: 'S', date: '2026-01-31', consideration: units(1000), considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [] }],
+        ic: [
+          { entity: 'P', account: 'investment', counterparty: 'S', category: 'investment_equity' },
+          { entity: 'S', account: 'investment', counterparty: 'T', category: 'investment_equity' },
+          { entity: 'S', account: 'capital', counterparty: 'P', category: 'investment_equity' },
+          { entity: 'T', account: 'capital', counterparty: 'S', category: 'investment_equity' },
+        ],
+      }),
+    );
+    const jan = c.period('2026-01', [...tb('P', '2026-01', { cash: 1000, investment: 1000, capital: -2000 }), ...tb('S', '2026-01', { cash: 400, investment: 600, capital: -1000 }), ...tb('T', '2026-01', { cash: 600, capital: -600 })]);
+    expectBalanced(jan);
+    expect(jan.mismatches).toEqual([]);
+    expect(consolidated(jan, '1000')).toBe('2000.00');
+    expect(consolidated(jan, '1700')).toBe('0.00');
+    expect(consolidated(jan, '3000')).toBe('-2000.00');
+    expect(consolidated(jan, '1650')).toBe('0.00');
   });
 });
 
