@@ -92,7 +92,7 @@ describe('words and amounts', () => {
   });
 
   it("the contract's word lists are the engine's", () => {
-    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES]).toEqual([
+    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES, contract.NCI_MEASUREMENTS]).toEqual([
       types.ACCOUNT_TYPES,
       types.GROUP_ROLES,
       types.IC_CATEGORIES,
@@ -102,6 +102,7 @@ describe('words and amounts', () => {
       types.ENTRY_KINDS,
       types.QUOTES,
       suggest.CONFIDENCES,
+      types.NCI_MEASUREMENTS,
     ]);
   });
 });
