@@ -41,6 +41,20 @@ export const demoPlanSchema = z.object({
   ),
   ratesCsv: z.string(),
   historicalRates: z.array(z.object({ role, groupAccount: text, rate: text })),
+  /** Acquisitions (IFRS 3) as the api takes them, by the acquired entity's role. */
+  acquisitions: z
+    .array(
+      z.object({
+        role,
+        date: text,
+        consideration: text,
+        considerationCurrency: text,
+        nciMeasurement: z.enum(['proportionate', 'fair_value']),
+        nciFairValue: text.nullable(),
+        adjustments: z.array(z.object({ groupAccount: text, amount: text, usefulLifeMonths: z.number().int().nullable(), amortizationAccount: text.nullable() })),
+      }),
+    )
+    .default([]),
   budgetCsv: z.string(),
 });
 

@@ -9,7 +9,8 @@
 // and month. Beside it, in the same run, the floor: the `sqlite3` shell running one INSERT ...
 // SELECT that maps and translates the same rows (join to mappings and rates, group by) on a copy
 // of the same database. Runs 5 entities, then E, in the same worker: its resident memory before,
-// and its peak (VmHWM) after each run, show whether memory stays flat as entities grow.
+// and its peak (VmHWM) after each run, show whether memory stays flat as entities grow. Each
+// subsidiary (up to --acquisitions, 20) is an acquisition with goodwill and a fair-value adjustment.
 // Nothing is asserted; the figures are printed. Throwaway temp data.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { azuriteConnectionString, freePort, nodeService, ProcessGroup, startInfrastructure } from './lib/services.mjs';
 import { bootstrap, ensureSqlite3Cli, ROOT } from './lib/tools.mjs';
-import { generateGroup } from './lib/bench-group.mjs';
+import { addAcquisitions, generateGroup } from './lib/bench-group.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name, dflt) => {
@@ -28,7 +29,13 @@ const arg = (name, dflt) => {
 const ENTITIES = Number(arg('entities', 20));
 const MONTHS = Number(arg('months', 36));
 const ACCOUNTS = Number(arg('accounts', 1000));
-const generate = (file, entities) => generateGroup(file, entities, MONTHS, ACCOUNTS);
+// Acquisitions (goodwill, fair-value adjustments, pre-acquisition equity): up to 20, one per subsidiary.
+const ACQUISITIONS = Number(arg('acquisitions', 20));
+const generate = async (file, entities) => {
+  const rows = await generateGroup(file, entities, MONTHS, ACCOUNTS);
+  addAcquisitions(file, entities, ACQUISITIONS);
+  return rows;
+};
 const generateSized = (file, entities, months) => generateGroup(file, entities, months, ACCOUNTS);
 
 const FLOOR_SQL = `create table floor_lines (period text, entity text, group_account text, source_account text, presentation real);
@@ -115,7 +122,7 @@ try {
   process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB; a one-entity, one-month run takes ${tiny.secs.toFixed(2)} s\n`);
   process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
   for (const r of results) {
-    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked)\n`);
+    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked, ${Math.min(ACQUISITIONS, r.entities - 1)} acquisitions)\n`);
   }
 } finally {
   await group.stopAll(3000);

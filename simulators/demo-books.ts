@@ -15,7 +15,9 @@
 //   One DE invoice of EUR 12,500.00 (month 18) is missing in CA's books: from then on the pair
 //   is off by it.
 // - Investments: US's investment in each subsidiary = ownership x the subsidiary's share
-//   capital x the month-1 closing rate (the historical rate), so the elimination is exact.
+//   capital x the month-1 closing rate (the historical rate), so the elimination is exact; DE's
+//   adds a premium of EUR 400,000 (DEMO_DE_ACQUISITION): DE is an acquisition at the end of month
+//   1 with an intangible of EUR 150,000 over 60 months, and goodwill.
 
 import { divHalfEven, formatFixed } from '../common/consolidation/decimal';
 
@@ -280,6 +282,8 @@ export interface DemoBooks {
   historicalRates: Record<'UK' | 'DE' | 'CA', { currency: DemoForeignCurrency; groupAccount: '3000'; month: string; rate: string }>;
   /** The DE invoice CA never booked. */
   missingInvoice: { month: string; monthIndex: number; journalId: string; eurCents: bigint };
+  /** DE's acquisition by US at the end of month 1: the consideration US booked (USD cents). */
+  acquisition: { role: 'DE'; date: string; considerationUsdCents: bigint };
   budget: DemoBudgetRow[];
 }
 
@@ -453,6 +457,14 @@ class Journals {
   }
 }
 
+/**
+ * DE is an acquisition (IFRS 3): US paid EUR 400,000 above its 80 % of DE's share capital, and DE's
+ * customer relationships (intangible assets, 1600) are worth EUR 150,000 more than its books say,
+ * amortized over 60 months (6500). Goodwill = consideration + 20 % NCI - DE's net assets at fair
+ * value at the end of month 1.
+ */
+export const DEMO_DE_ACQUISITION = { premiumEurCents: 40_000_000n, adjustment: { groupAccount: '1600', eurCents: 15_000_000n, usefulLifeMonths: 60, amortizationAccount: '6500' } } as const;
+
 /** The demo group's books for the 24 months ending with the last complete month before `now`. */
 export function demoBooks(now = new Date()): DemoBooks {
   const months = demoMonths(now);
@@ -475,6 +487,7 @@ export function demoBooks(now = new Date()): DemoBooks {
   let caPayable = 0n; // CAD carrying amount of CA's payable to DE
   let caKnownEur = 0n; // EUR balance CA has booked
   let missingJournal = '';
+  let deConsideration = 0n;
 
   months.forEach((month, m) => {
     const last = monthLastDay(month).slice(8);
@@ -482,8 +495,9 @@ export function demoBooks(now = new Date()): DemoBooks {
     if (m === 0) {
       for (const role of DEMO_ROLES) J[role].add(month, 1, 'Share capital paid in', [['cash', PROFILE[role].capital], ['capital', -PROFILE[role].capital]]);
       const inv = (role: 'UK' | 'DE' | 'CA', c: DemoForeignCurrency) => divHalfEven(PROFILE[role].capital * BigInt(DEMO_GROUP[role].ownership) * closing(c, 0), 100n * MICRO);
+      deConsideration = inv('DE', 'EUR') + divHalfEven(DEMO_DE_ACQUISITION.premiumEurCents * closing('EUR', 0), MICRO);
       J.US.add(month, 2, 'Investment in LedgerFlow Demo UK Ltd', [['investment_UK', inv('UK', 'GBP')], ['cash', -inv('UK', 'GBP')]]);
-      J.US.add(month, 2, 'Investment in LedgerFlow Demo GmbH (80 %)', [['investment_DE', inv('DE', 'EUR')], ['cash', -inv('DE', 'EUR')]]);
+      J.US.add(month, 2, 'Investment in LedgerFlow Demo GmbH (80 %)', [['investment_DE', deConsideration], ['cash', -deConsideration]]);
       J.US.add(month, 2, 'Investment in LedgerFlow Demo Canada Inc.', [['investment_CA', inv('CA', 'CAD')], ['cash', -inv('CA', 'CAD')]]);
     }
     // Trading: sales and purchases on credit, last month's collected and paid, payroll, rent, other costs in cash.
@@ -558,6 +572,7 @@ export function demoBooks(now = new Date()): DemoBooks {
       CA: { currency: 'CAD', groupAccount: '3000', month: months[0]!, rate: rates.CAD[0]!.closing },
     },
     missingInvoice: { month: months[MISSING_INVOICE_INDEX]!, monthIndex: MISSING_INVOICE_INDEX, journalId: missingJournal, eurCents: MISSING_INVOICE_EUR },
+    acquisition: { role: 'DE', date: monthLastDay(months[0]!), considerationUsdCents: deConsideration },
     budget: [],
   };
   books.budget = budgetRows(books);

@@ -1,12 +1,13 @@
 // What the demo sets up on top of the synced books (common/demo-plan.ts): the group's settings,
 // each entity's name, currency, ownership and parent, every source account's group account, the
-// GBP rates, the subsidiaries' historical capital rates and the budget CSV. All of it comes from
+// GBP rates, the subsidiaries' historical capital rates, DE's acquisition and the budget CSV. All of it comes from
 // the books the simulators serve (demo-books.ts), so the two cannot drift apart. main.ts writes it
 // into a file the api's demo seed reads (its path reaches the api in DEMO_CONNECTIONS).
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DemoPlan } from '../common/demo-plan';
-import { DEMO_GROUP, DEMO_ROLES, demoBudgetCsv, type DemoBooks } from './demo-books';
+import { formatFixed } from '../common/consolidation/decimal';
+import { DEMO_DE_ACQUISITION, DEMO_GROUP, DEMO_ROLES, demoBudgetCsv, type DemoBooks } from './demo-books';
 
 /** Intercompany differences up to USD 100 a pair are within tolerance (the UK pair's FX difference); the missing invoice is not. */
 export const DEMO_TOLERANCE_USD = '100';
@@ -31,6 +32,17 @@ export function demoPlan(books: DemoBooks): DemoPlan {
     ratesCsv: ['currency,period,closing,average', ...books.rates.GBP.map((r) => `GBP,${r.month},${r.closing},${r.average}`), ''].join('\n'),
     historicalRates: (['UK', 'DE', 'CA'] as const).map((role) => ({ role, groupAccount: books.historicalRates[role].groupAccount, rate: books.historicalRates[role].rate })),
     budgetCsv: demoBudgetCsv(books),
+    acquisitions: [
+      {
+        role: books.acquisition.role,
+        date: books.acquisition.date,
+        consideration: formatFixed(books.acquisition.considerationUsdCents, 2),
+        considerationCurrency: 'USD',
+        nciMeasurement: 'proportionate',
+        nciFairValue: null,
+        adjustments: [{ groupAccount: DEMO_DE_ACQUISITION.adjustment.groupAccount, amount: formatFixed(DEMO_DE_ACQUISITION.adjustment.eurCents, 2), usefulLifeMonths: DEMO_DE_ACQUISITION.adjustment.usefulLifeMonths, amortizationAccount: DEMO_DE_ACQUISITION.adjustment.amortizationAccount }],
+      },
+    ],
   };
 }
 

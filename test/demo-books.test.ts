@@ -19,6 +19,7 @@ import { DEFAULT_GROUP_CHART } from '../common/consolidation/default-chart';
 import { createConsolidation } from '../common/consolidation/engine';
 import type { ConsolidationConfig, TbRow } from '../common/consolidation/types';
 import {
+  DEMO_DE_ACQUISITION,
   closingBalances,
   DEMO_GROUP,
   DEMO_ROLES,
@@ -28,6 +29,7 @@ import {
   demoMonths,
   divHalfEven,
   intercompanyDifferences,
+  monthLastDay,
   monthMovements,
   rateMicro,
   rateOf,
@@ -198,16 +200,19 @@ describe('demo books', () => {
     });
   });
 
-  it('investments eliminate exactly against share capital at historical rates (DE at 80 %)', () => {
+  it('investments eliminate exactly against share capital at historical rates, but DE\'s: its EUR 400,000 premium (DE at 80 %, an acquisition)', () => {
+    // The premium at the month-1 closing rate, in USD cents (half-even, as the books round it).
+    const premium = divHalfEven(DEMO_DE_ACQUISITION.premiumEurCents * rateMicro(books.historicalRates.DE.rate), 1_000_000n);
     for (const month of books.months) {
       for (const sub of ['UK', 'DE', 'CA'] as const) {
         const us = side('US', sub, 'investment_equity', month);
         expect(us).toBeGreaterThan(0n);
-        expect(us + side(sub, 'US', 'investment_equity', month)).toBe(0n);
+        expect(us + side(sub, 'US', 'investment_equity', month)).toBe(sub === 'DE' ? premium : 0n);
       }
     }
     const de = closingBalances(books, 'US', books.months[0]!).get(codeOf('US', 'investment_DE'))!;
-    expect(de).toBe((200_000_000n * 80n * rateMicro(books.historicalRates.DE.rate)) / 100_000_000n);
+    expect(de).toBe((200_000_000n * 80n * rateMicro(books.historicalRates.DE.rate)) / 100_000_000n + premium);
+    expect(books.acquisition).toEqual({ role: 'DE', date: monthLastDay(books.months[0]!), considerationUsdCents: de });
   });
 
   it('has a budget CSV by business unit, month and group account that is not read as a ledger', () => {
@@ -244,6 +249,8 @@ describe('demo books through the product consolidation engine', () => {
     mappings: DEMO_ROLES.flatMap((r) => DEMO_GROUP[r].accounts.map((a) => ({ entity: key(r), sourceAccount: a.code, groupAccount: a.group, icCounterparty: a.ic ? key(a.ic.counterparty) : null, icCategory: a.ic?.category ?? null }))),
     rates: (['GBP', 'EUR', 'CAD'] as const).flatMap((c) => books.rates[c].map((r) => ({ currency: c, period: r.month, closing: rate(r.closing), average: rate(r.average) }))),
     historical: (['UK', 'DE', 'CA'] as const).map((r) => ({ entity: key(r), groupAccount: '3000', rate: rate(books.historicalRates[r].rate) })),
+    // DE is an acquisition (as the demo seed sets it up from the plan).
+    acquisitions: [{ entity: key('DE'), date: books.acquisition.date, consideration: books.acquisition.considerationUsdCents * 100n, considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [{ groupAccount: '1600', amount: DEMO_DE_ACQUISITION.adjustment.eurCents * 100n, usefulLifeMonths: 60, amortizationAccount: '6500' }] }],
   };
 
   it('consolidates every month cleanly; the only intercompany differences are the designed ones', () => {
@@ -261,6 +268,8 @@ describe('demo books through the product consolidation engine', () => {
       if (i < books.missingInvoice.monthIndex) expect(deCa).toBeUndefined();
       else expect([deCa!.difference, deCa!.withinTolerance]).toEqual([expected[i]!.deCa.receivablePayable.difference, false]);
       expect(r.mismatches.filter((m) => m.category === 'investment_equity')).toEqual([]);
+      // DE's goodwill, at each month's closing rate; nothing in the intercompany suspense line from the investments.
+      expect(r.ctb.find((x) => x.groupAccount === '1650')!.consolidated).toBeGreaterThan(0n);
     });
   });
 });

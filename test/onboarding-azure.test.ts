@@ -135,7 +135,7 @@ describe('azure provider', () => {
     expect(logins).toContainEqual({ server: 'org-sql-server', database: databaseName, user: 'orgadmin', password: 'Org@Secret9' });
     const created = new Database(standInFile(databaseName), { readonly: true });
     expect((created.prepare("select name from sqlite_master where type in ('table', 'view')").all() as { name: string }[]).map((r) => r.name)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
-    expect(created.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 38 });
+    expect(created.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 40 });
     created.close();
 
     // Neither the workflow history nor the status answer carries the password.

@@ -55,14 +55,14 @@ describe('the four onboarding calls of spec section 7', () => {
     // With the product's tables, the group chart the default one (reads never have to create them).
     const objects = () => (db.prepare("select type, name from sqlite_master order by name").all() as { type: string; name: string }[]);
     expect(objects().map((o) => o.name)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
-    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 38 });
+    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 40 });
     const schema = objects();
 
     // Repeating a step finds what exists.
     const again = await post(stack.app, '/onboard/sql/create-database', { orgID, databaseJson: { databaseName } });
     expect(again.body).toMatchObject({ status: true, message: 'Database already exists', data: { databaseName, created: false } });
     expect(objects()).toEqual(schema);
-    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 38 });
+    expect(db.prepare('select count(*) as n from group_accounts').get()).toEqual({ n: 40 });
     db.close();
 
     const f = await post(stack.app, '/onboard/data-factory/create', { orgID, dataFactoryJson: { dataFactoryName } });

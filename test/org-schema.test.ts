@@ -114,11 +114,11 @@ async function answers(orgID: string) {
 }
 
 describe('onboarding', () => {
-  it('creates the consolidation and reports tables and the 38-row default group chart', async () => {
+  it('creates the consolidation and reports tables and the 40-row default group chart', async () => {
     const { databaseName } = await onboarded('Fresh Co');
     const file = fileOf(databaseName);
     expect(objectsOf(file)).toEqual(expect.arrayContaining([...PRODUCT_OBJECTS]));
-    expect(chartOf(file)).toHaveLength(38);
+    expect(chartOf(file)).toHaveLength(40);
     expect(chartOf(file)).toEqual(defaultChart);
   }, 120_000);
 });
@@ -247,7 +247,7 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
     expect(ddl.filter((s) => s.includes('create table')).every((s) => /^if object_id\(N'dbo\.(\w+)', N'U'\) is null create table "\1" \(/.test(s))).toBe(true);
     expect(ddl.filter((s) => s.includes('create index')).every((s) => /^if not exists \(select 1 from sys\.indexes where name = N'(\w+)' and object_id = object_id\(N'dbo\.(\w+)'\)\) create index "\1" on "\2" /.test(s))).toBe(true);
     expect(ddl.some((s) => s.includes('"group_accounts" ('))).toBe(false);
-    expect(ddl.filter((s) => s.includes('create table'))).toHaveLength(13);
+    expect(ddl.filter((s) => s.includes('create table'))).toHaveLength(16);
     // The view: its own batch through exec, its quotes doubled, amounts summed as exact cents.
     expect(ddl.at(-1)).toMatch(/^if object_id\(N'dbo\.consolidated_trial_balance_entities', N'V'\) is null exec\(N'create view "consolidated_trial_balance_entities" as select period, group_account, entity, sum\(cents\) as amount_cents from \(/);
     expect(ddl.at(-1)).toContain(`where kind in (''translation'', ''rounding'')`);
@@ -255,14 +255,14 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
     expect(ddl.at(-1)).toMatch(/'\)$/);
   });
 
-  it('creates the group chart with its 38 default rows in one statement within T-SQL’s limits', () => {
+  it('creates the group chart with its 40 default rows in one statement within T-SQL’s limits', () => {
     const { create, seed } = chartDdl(db, 'mssql');
     expect(create).toBe(
       `if object_id(N'dbo.group_accounts', N'U') is null create table "group_accounts" ("code" nvarchar(200) not null, "name" nvarchar(400) not null, "type" nvarchar(200) not null, "line" nvarchar(400) not null, "role" nvarchar(200), "sort" int not null, "rate_type" nvarchar(200), constraint "group_accounts_pk" primary key ("code"))`,
     );
     expect(seed).toHaveLength(1);
     expect(seed[0]!.sql).toMatch(/^insert into "group_accounts" \("code", "name", "type", "line", "role", "sort", "rate_type"\) values \(@1, @2, @3, @4, @5, @6, @7\), /);
-    expect(seed[0]!.parameters).toHaveLength(38 * 7);
+    expect(seed[0]!.parameters).toHaveLength(40 * 7);
     expect(seed[0]!.parameters.slice(0, 7)).toEqual(['1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash', null, 0, null]);
   });
 
@@ -277,7 +277,7 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
       `select cast(null as nvarchar(200)) as "currency", cast(null as nvarchar(200)) as "period", cast(null as nvarchar(200)) as "closing", cast(null as nvarchar(200)) as "average", cast(null as nvarchar(200)) as "source", cast(null as nvarchar(400)) as "updated_by", cast(null as nvarchar(200)) as "updated_at", cast(null as nvarchar(200)) as "quote" where 1 = 0`,
     );
     const chart = asCreatedSelect('mssql', 'group_accounts')!;
-    expect(chart.split(' union all ')).toHaveLength(38);
+    expect(chart.split(' union all ')).toHaveLength(40);
     expect(chart.split(' union all ')[0]).toBe(
       `select cast(N'1000' as nvarchar(200)) as "code", cast(N'Cash and cash equivalents' as nvarchar(400)) as "name", cast(N'asset' as nvarchar(200)) as "type", cast(N'Assets > Current assets > Cash' as nvarchar(400)) as "line", cast(null as nvarchar(200)) as "role", cast(0 as int) as "sort", cast(null as nvarchar(200)) as "rate_type"`,
     );

@@ -250,7 +250,7 @@ const STEPS: Step[] = [
   },
   {
     name: 'group',
-    label: 'setting the group up (entities, ownership, mappings, intercompany, rates)',
+    label: 'setting the group up (entities, ownership, mappings, intercompany, rates, acquisitions)',
     run: async (ctx) => {
       const client = await ctx.user();
       const org = orgOf(ctx);
@@ -279,6 +279,11 @@ const STEPS: Step[] = [
       await client.put(`/consolidation/${org}/mappings`, { mappings });
       if (p.ratesCsv) await client.call('POST', `/consolidation/${org}/rates/import`, p.ratesCsv, { contentType: 'text/csv' });
       if (p.historicalRates.length) await client.put(`/consolidation/${org}/historical-rates`, { rates: p.historicalRates.map((h) => ({ entity: keyOf.get(h.role)!, groupAccount: h.groupAccount, rate: h.rate })) });
+      // DE is an acquisition: goodwill, its intangible at fair value, NCI at its share.
+      for (const a of p.acquisitions) {
+        const { role, ...body } = a;
+        await client.put(`/consolidation/${org}/acquisitions/${encodeURIComponent(keyOf.get(role)!)}`, body);
+      }
     },
   },
   {

@@ -11,6 +11,9 @@
 //      multiplying it: the exact quotient is carried as a fraction and rounded that once too;
 //   3. non-controlling interests (IFRS 10, full method): the NCI share of the entity's equity
 //      (CTA included) and of its profit, moved to the NCI lines; or the proportional method;
+//      an acquired entity (IFRS 3, ./acquisitions.ts) joins the group in its acquisition month:
+//      its equity then is eliminated against the investment, goodwill and NCI at acquisition, and
+//      NCI takes its share of what came after;
 //   4. intercompany: per pair of entities and category, both sides in the presentation
 //      currency; eliminated, the residue to the intercompany difference line, and listed with a
 //      likely cause when beyond the tolerance;
@@ -18,6 +21,7 @@
 //      and the checks: it nets to zero, assets = liabilities + equity, eliminations net to zero.
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
+import { checkAcquisitions, createAcquisitions, entitiesAt } from './acquisitions';
 import { abs, divHalfEven, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
 import { accountsWithCounterparty, differenceAccount, icOf, type IcMark } from './counterparty';
 import { noRemeasurementAccount, rateTypeFor, remeasurementMemo } from './remeasure';
@@ -170,6 +174,11 @@ export function effectiveOwnership(entities: EntityConfig[]): Map<string, bigint
   return out;
 }
 
+/** What is wrong with a configuration's acquisitions and effective-dated ownership (acquisitions.ts checkAcquisitions); empty when all is well. */
+export function acquisitionProblems(config: ConsolidationConfig): string[] {
+  return checkAcquisitions(config, (p) => effectiveOwnership(entitiesAt(config.entities, config.ownershipChanges, p)));
+}
+
 /** The fiscal year a month belongs to (the year it starts in). */
 export function fiscalYear(period: string, startMonth: number): number {
   const y = Number(period.slice(0, 4));
@@ -184,8 +193,14 @@ function figure(value: bigint, scale: number): string {
 }
 
 /** Which pair a mismatch most likely comes from. */
-function likelyCause(a: bigint, b: bigint, currencies: [string, string]): string {
+function likelyCause(a: bigint, b: bigint, currencies: [string, string], category: IcCategory, subsidiary: string): string {
   if (a === 0n || b === 0n) return 'one-sided booking: only one entity recorded it';
+  // An investment against the subsidiary's equity share: more paid than the equity is goodwill; less, equity that is not all from before the acquisition.
+  if (category === 'investment_equity') {
+    return a + b > 0n
+      ? `goodwill not set up: the investment exceeds the share of ${subsidiary}'s equity it is eliminated against; set up the acquisition of ${subsidiary} (Entities, Acquisition)`
+      : `pre-acquisition equity: more of ${subsidiary}'s equity is eliminated than the investment (profits or reserves after the acquisition, or a bargain purchase); set up the acquisition of ${subsidiary} so only its equity at acquisition is eliminated`;
+  }
   const diff = abs(a + b);
   const larger = max(abs(a), abs(b));
   // Both sides booked in different currencies, close to each other: the translation rates differ.
@@ -211,12 +226,17 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   const NCI_PL = roleCode('nci_profit');
   // A pair's difference goes to these, or to the optional accounts of its side (counterparty.ts).
   roleCode('ic_difference');
-  roleCode('ic_suspense');
+  // Acquisitions post an investment's difference from its consideration here (acquisitions.ts).
+  const IC_BS = roleCode('ic_suspense');
   const UNMAPPED = roleCode('unmapped');
   const ROUNDING = roleCode('rounding');
 
   const entities = new Map(config.entities.map((e) => [e.entity, e]));
-  const ownership = effectiveOwnership(config.entities);
+  // Ownership is effective-dated (a change from a month on leaves the months before it); acquisitions join an entity to the group from their month.
+  const ownershipAt = (p: string) => effectiveOwnership(entitiesAt(config.entities, config.ownershipChanges, p));
+  const acquisitions = createAcquisitions(config);
+  const acquisitionFaults = checkAcquisitions(config, ownershipAt);
+  const acquisitionRoles = { re: RE, cta: CTA, nciEquity: NCI_EQ, nciProfit: NCI_PL, icSuspense: IC_BS, rounding: ROUNDING, goodwill: role.get('goodwill')?.code ?? null, bargain: role.get('bargain_purchase')?.code ?? null };
   const mapping = new Map<string, MappingConfig>();
   for (const m of config.mappings) mapping.set(`${m.entity}\u0000${m.sourceAccount}`, m);
   const rates = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
@@ -231,6 +251,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return c;
   };
   let blockedFrom: string | null = null;
+  const acquisitionPeriodOf = (entity: string): string => acquisitions.of(entity)!.date.slice(0, 7);
 
   /** The group account and the type that picks its rate, for one source account of an entity. */
   const classify = (entity: string, l: LocalLine): { group: string; type: AccountType | null; mapped: boolean; ic: MappingConfig | null; mark: MappingConfig | null } => {
@@ -302,9 +323,13 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     for (const key of presentSet) {
       if (!entities.has(key)) messages.push(`Entity ${key} is in trial_balance but not configured`);
     }
+    for (const p of acquisitionFaults) messages.push(p);
+    const ownership = ownershipAt(periodKey);
     const lockedStates = options.locked?.get(periodKey);
-    const included = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
-    const keys = included.map((e) => e.entity);
+    const handed = config.entities.filter((e) => e.included && (presentSet.has(e.entity) || (e.basis === 'movements' && carry.get(e.entity)?.cumulative.size)));
+    // Before its acquisition an entity is not part of the group: its rows are only carried forward (running balances).
+    const included = handed.filter((e) => !acquisitions.before(e.entity, periodKey));
+    const keys = handed.map((e) => e.entity);
 
     // Rates first: a missing one blocks the period (and the months that roll forward from it).
     const closingOf = new Map<string, AppliedRate>();
@@ -405,6 +430,10 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (!e || !keys.includes(key)) throw new Error(`entity ${key} is not consolidated in ${periodKey}`);
       if (done.has(key)) throw new Error(`entity ${key} was already handed its rows for ${periodKey}`);
       done.add(key);
+      if (acquisitions.before(key, periodKey)) {
+        toBalances(e, carryOf(key), periodKey, rows);
+        return [];
+      }
       const translated: TranslatedLine[] = [];
       const c = carryOf(e.entity);
       const closing = closingOf.get(e.entity)!;
@@ -431,6 +460,9 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const part = l.counterparty ? `intercompany with ${entities.get(l.counterparty)?.name ?? l.counterparty}` : 'third parties';
         return `${l.name ?? l.account} (${part})`;
       };
+      // An acquired entity's equity is at the acquisition month's closing rate (its first month in the group), whatever historical rate is set.
+      const acquired = acquisitions.active(e.entity, periodKey);
+      const historicalOf = (group: string): AppliedRate | undefined => (acquired ? c.firstClosing! : historical.get(`${e.entity}\u0000${group}`));
       const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: IcMark | null) => {
         const exact = translateExact(l.net, rate, share);
         const cents = exactToCents(exact);
@@ -463,7 +495,8 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         else if (rateType === 'average') push(l, k.group, k.type, 'average', average, ic);
         else if (rateType === 'closing') push(l, k.group, k.type, 'closing', closing, ic);
         else {
-          const h = historical.get(`${e.entity}\u0000${k.group}`);
+          // An acquired entity's equity: at its acquisition month's closing rate (historicalOf).
+          const h = k.type === 'equity' ? historicalOf(k.group) : historical.get(`${e.entity}\u0000${k.group}`);
           if (h !== undefined) push(l, k.group, k.type, 'historical', h, ic);
           else {
             assumed.add(accounts.get(k.group)?.name ?? k.group);
@@ -492,7 +525,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         reKind = e.currency === P ? 'same' : 'rolled';
         reRate = e.currency === P ? SAME : null;
       } else {
-        const h = historical.get(`${e.entity}\u0000${RE}`);
+        const h = historicalOf(RE);
         const rate = e.currency === P ? SAME : (h ?? closing);
         reKind = e.currency === P ? 'same' : h !== undefined ? 'historical' : 'historical_assumed';
         reRate = rate;
@@ -530,6 +563,15 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const local = !withinAmountLimit(beyond.local, AMOUNT_SCALE);
         outOfBounds(`${e.name}, account ${beyond.sourceAccount}${local ? '' : ` at rate ${beyond.rate === null ? 'rolled' : `${beyond.indirect ? '1/' : ''}${figure(beyond.rate, RATE_SCALE)}`}`}`, local ? beyond.local : beyond.presentation, local ? AMOUNT_SCALE : PRESENTATION_SCALE, local ? e.currency! : P);
       } else if (!withinAmountLimit(cta, PRESENTATION_SCALE)) outOfBounds(`${e.name}'s translation difference`, cta, PRESENTATION_SCALE, P);
+      if (acquired && !overflow) {
+        if (periodKey === acquisitionPeriodOf(e.entity)) {
+          const notes = acquisitions.capture({ entity: e, period: periodKey, translated, cta, rounding, closing, average }, ONE_RATE - ownership.get(e.entity)!, acquisitionRoles);
+          messages.push(...notes);
+        } else if (!acquisitions.captured(e.entity)) {
+          overflow = true;
+          messages.push(`Acquisition of ${e.name} (${acquired.date}): it has no trial balance for ${acquisitionPeriodOf(e.entity)}, so its equity at acquisition is unknown; load that month's books`);
+        }
+      }
       if (overflow) return [];
       for (const t of translated) addEntity(t.groupAccount, t.entity, t.presentation);
       return translated;
@@ -545,7 +587,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     if (settings.method === 'full') {
       for (const e of included) {
         const s = ONE_RATE - ownership.get(e.entity)!;
-        if (s <= 0n) continue;
+        if (s <= 0n || acquisitions.active(e.entity, periodKey)) continue;
         nciShare.set(e.entity, s);
         const id = `${periodKey}/nci/${e.entity}`;
         let total = 0n;
@@ -566,11 +608,23 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const pairs = new Map<string, { a: string; b: string; category: IcCategory; lines: typeof icLines }>();
     const includedKeys = new Set(included.map((e) => e.entity));
     const outside = new Map<string, { entity: string; account: string; names: Set<string> }>();
+    /** The investment lines of each acquired entity: eliminated against its acquisition, not as a pair. */
+    const investments = new Map<string, typeof icLines>();
     for (const l of icLines) {
       if (l.counterparty === l.entity) {
         const msg = `Account ${l.sourceAccount} of ${entities.get(l.entity)?.name ?? l.entity} names its own entity as counterparty: not eliminated`;
         if (!messages.includes(msg)) messages.push(msg);
         continue;
+      }
+      if (l.category === 'investment_equity') {
+        // An acquired entity's equity is eliminated whole by its acquisition; an investment in an acquired entity, against it.
+        const equitySide = accounts.get(l.groupAccount)?.type === 'equity';
+        if (equitySide && acquisitions.active(l.entity, periodKey)) continue;
+        if (!equitySide && includedKeys.has(l.counterparty) && acquisitions.active(l.counterparty, periodKey)) {
+          if (!investments.has(l.counterparty)) investments.set(l.counterparty, []);
+          investments.get(l.counterparty)!.push(l);
+          continue;
+        }
       }
       if (!includedKeys.has(l.counterparty)) {
         // One message per account, however many outside names its rows carry (a CSV's counterparty column may hold customers).
@@ -611,8 +665,24 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (difference !== 0n) {
         const ca = entities.get(p.a)?.currency ?? '';
         const cb = entities.get(p.b)?.currency ?? '';
-        mismatches.push({ period: periodKey, entityA: p.a, entityB: p.b, category: p.category, amountA: sideA, amountB: sideB, difference, withinTolerance: within, likelyCause: within ? 'within tolerance' : likelyCause(sideA, sideB, [ca, cb]) });
+        const sub = p.lines.find((l) => l.amount < 0n)?.entity ?? p.b;
+        mismatches.push({ period: periodKey, entityA: p.a, entityB: p.b, category: p.category, amountA: sideA, amountB: sideB, difference, withinTolerance: within, likelyCause: within ? 'within tolerance' : likelyCause(sideA, sideB, [ca, cb], p.category, entities.get(sub)?.name ?? sub) });
       }
+    }
+
+    // Acquisitions: the investment against the equity at acquisition, goodwill, the fair-value adjustments and NCI.
+    for (const e of included) {
+      if (!acquisitions.active(e.entity, periodKey) || !acquisitions.captured(e.entity)) continue;
+      const month = acquisitions.post(
+        { entity: e, period: periodKey, closing: closingOf.get(e.entity)!, average: averageOf.get(e.entity)!, equity: equityOf.get(e.entity) ?? new Map(), profit: profitOf.get(e.entity) ?? 0n },
+        (investments.get(e.entity) ?? []).map((l) => ({ entity: l.entity, groupAccount: l.groupAccount, sourceAccount: l.sourceAccount, amount: l.amount })),
+        ONE_RATE - ownership.get(e.entity)!,
+        acquisitionRoles,
+        { amount: settings.toleranceAmount, pct: settings.tolerancePct },
+        (k) => entities.get(k)?.name ?? k,
+      );
+      entries.push(...month.entries);
+      mismatches.push(...month.mismatches);
     }
 
     // The consolidated trial balance and its checks.

@@ -9,19 +9,25 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
  * Group accounts the consolidation posts to itself. Exactly one account of the chart has each
  * role: retained earnings (rolled forward), the CTA, NCI in equity and in profit, intercompany
  * differences on the P&L (revenue/expense pairs) and on the balance sheet (the other pairs),
- * the unmapped suspense line and the rounding line.
+ * the unmapped suspense line and the rounding line. The acquisitions' roles (goodwill, the gain
+ * on a bargain purchase) are OPTIONAL_ROLES: at most one account each, needed once an
+ * acquisition is set up (a chart made before them stays valid).
  */
 export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
 /**
- * Roles a chart may have at most once (charts made before them have none; counterparty.ts and
- * remeasure.ts say what the engine does without them):
+ * Roles a chart may have at most once (charts made before them have none; counterparty.ts,
+ * remeasure.ts and acquisitions.ts say what the engine does without them):
  *   ic_difference_income  a pair's credit difference on the P&L (ic_difference holds the debits)
  *   ic_suspense_debit     a pair's debit difference on the balance sheet (ic_suspense, a
  *                         liability, holds the credits), so each difference shows on its side
  *   fx_remeasurement      a remeasured entity's exchange difference (ASC 830-10), in profit or loss
+ *   goodwill              an acquisition's goodwill (IFRS 3.32), an asset
+ *   bargain_purchase      the gain on a bargain purchase (IFRS 3.34), income
  */
-export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement'] as const;
+export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement', 'goodwill', 'bargain_purchase'] as const;
 export type GroupRole = (typeof GROUP_ROLES)[number] | (typeof OPTIONAL_GROUP_ROLES)[number];
+/** The optional roles as a list of roles (acquisitions.ts and the chart's checks). */
+export const OPTIONAL_ROLES: readonly GroupRole[] = OPTIONAL_GROUP_ROLES;
 
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export type IcCategory = (typeof IC_CATEGORIES)[number];
@@ -73,7 +79,7 @@ export type RateKind = (typeof RATE_KINDS)[number];
 export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
 export type AccountRateType = (typeof ACCOUNT_RATE_TYPES)[number];
 
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface GroupAccount {
@@ -149,6 +155,46 @@ export interface ConsolidationConfig {
   mappings: MappingConfig[];
   rates: RateConfig[];
   historical: HistoricalRateConfig[];
+  /** Acquisitions (IFRS 3), at most one per entity (./acquisitions.ts). */
+  acquisitions?: AcquisitionConfig[];
+  /** Effective-dated ownership: from a month on (EntityConfig.ownership holds before the first). */
+  ownershipChanges?: OwnershipChange[];
+}
+
+/** How NCI is measured at acquisition (IFRS 3.19): its proportionate share of the identifiable net assets, or at fair value. */
+export const NCI_MEASUREMENTS = ['proportionate', 'fair_value'] as const;
+export type NciMeasurement = (typeof NCI_MEASUREMENTS)[number];
+
+/** A fair-value adjustment at acquisition: a consolidation entry, never in the subsidiary's books. */
+export interface FairValueAdjustment {
+  groupAccount: string;
+  /** In the subsidiary's functional currency, units of 1/10,000 (positive raises an asset or lowers a liability). */
+  amount: bigint;
+  /** Amortized straight-line over this many months from the month after acquisition; null: not amortized (land). */
+  usefulLifeMonths: number | null;
+  /** The expense account the amortization goes to (needed with a useful life). */
+  amortizationAccount: string | null;
+}
+
+export interface AcquisitionConfig {
+  entity: string;
+  /** YYYY-MM-DD, a month end: the entity's trial balance of that month is its equity at acquisition. */
+  date: string;
+  /** Units of 1/10,000 of `considerationCurrency` (the subsidiary's functional currency or the presentation currency). */
+  consideration: bigint;
+  considerationCurrency: string;
+  nciMeasurement: NciMeasurement;
+  /** NCI at fair value, in the subsidiary's functional currency (units of 1/10,000); null when proportionate. */
+  nciFairValue: bigint | null;
+  adjustments: FairValueAdjustment[];
+}
+
+/** The parent's share of an entity from a month on (RATE_SCALE). */
+export interface OwnershipChange {
+  entity: string;
+  /** YYYY-MM. */
+  from: string;
+  ownership: bigint;
 }
 
 /** One trial_balance row (net in units of 1/10,000 of the entity's currency). */

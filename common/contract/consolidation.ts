@@ -10,13 +10,13 @@ export const METHODS = ['full', 'proportional'] as const;
 export const AMOUNT_BASES = ['balances', 'movements', 'ytd'] as const;
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
-/** Roles a chart has at most once: intercompany differences of credit and debit sign, remeasurement differences. */
-export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement'] as const;
+/** Roles a chart has at most once: intercompany differences of credit and debit sign, remeasurement differences, goodwill and the gain on a bargain purchase. */
+export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement', 'goodwill', 'bargain_purchase'] as const;
 /** A group account's own rate type (null: its type's rate). */
 export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition'] as const;
 /** How a rate is quoted: direct (presentation currency per unit, USD per EUR) or indirect (EUR per USD). */
 export const QUOTES = ['direct', 'indirect'] as const;
 /** How sure a mapping suggestion is (common/consolidation/suggest.ts); accepting in bulk takes the high ones. */
@@ -221,6 +221,33 @@ export const runSchema = z.object({
   workflowId: z.string(),
   temporalUrl: z.string(),
 });
+
+export const NCI_MEASUREMENTS = ['proportionate', 'fair_value'] as const;
+
+/** GET /consolidation/{orgId}/acquisitions */
+export const acquisitionsSchema = z.object({
+  acquisitions: z.array(
+    z.object({
+      entity: z.string(),
+      entityName: z.string(),
+      /** YYYY-MM-DD, a month end. */
+      date: z.string(),
+      /** As entered, in considerationCurrency. */
+      consideration: z.string(),
+      considerationCurrency: z.string(),
+      nciMeasurement: z.enum(NCI_MEASUREMENTS),
+      /** In the entity's currency; null when proportionate. */
+      nciFairValue: z.string().nullable(),
+      adjustments: z.array(z.object({ groupAccount: z.string(), groupAccountName: z.string().nullable(), amount: z.string(), usefulLifeMonths: z.number().int().nullable(), amortizationAccount: z.string().nullable() })),
+      updatedBy: z.string().nullable(),
+      updatedAt: z.string().nullable(),
+    }),
+  ),
+  ownershipChanges: z.array(z.object({ entity: z.string(), entityName: z.string(), from: period, ownership: z.string() })),
+});
+export type AcquisitionsAnswer = z.infer<typeof acquisitionsSchema>;
+export type AcquisitionAnswer = AcquisitionsAnswer['acquisitions'][number];
+export type NciMeasurement = (typeof NCI_MEASUREMENTS)[number];
 
 export type ConsolidationSettingsAnswer = z.infer<typeof settingsSchema>;
 export type EntityAnswer = z.infer<typeof entitySchema>;

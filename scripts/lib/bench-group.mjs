@@ -61,3 +61,27 @@ export async function generateGroup(file, entities, months, ACCOUNTS) {
   return entities * months * ACCOUNTS;
 }
 
+
+/**
+ * Up to `count` acquisitions in the group of `file` (scripts/bench-consolidation.mjs): each
+ * subsidiary E1, E2, ... bought by E0 at the end of the third month (USD 1,000,000; NCI at fair
+ * value where it is 80 % owned, else proportionate), with a fair-value adjustment on G0 amortized
+ * over 24 months to G900, and E0's account A(200 + e) marked as its investment. Answers how many.
+ */
+export function addAcquisitions(file, entities, count) {
+  const w = new Database(file);
+  const n = Math.min(count, entities - 1);
+  w.transaction(() => {
+    const acq = w.prepare("insert into consolidation_acquisitions values (?, '2023-03-31', '1000000', 'USD', ?, ?, null, null)");
+    const adj = w.prepare("insert into consolidation_fair_value_adjustments values (?, 1, 'G0', '50000', 24, 'G900')");
+    const mark = w.prepare("update group_account_mappings set ic_counterparty = ?, ic_category = 'investment_equity' where entity = 'E0' and source_account = ?");
+    for (let e = 1; e <= n; e++) {
+      const fair = e % 5 === 4;
+      acq.run(`E${e}`, fair ? 'fair_value' : 'proportionate', fair ? '300000' : null);
+      adj.run(`E${e}`);
+      mark.run(`E${e}`, `A${200 + e}`);
+    }
+  })();
+  w.close();
+  return n;
+}

@@ -1,13 +1,15 @@
-// Property: for random balanced trial balances, random mappings (intercompany included) and
-// positive rates, every consolidated period nets to zero, the balance sheet balances and the
-// eliminations net to zero. Seeded, so a failure names its case and can be replayed.
+// Property: for random balanced trial balances, random mappings (intercompany included),
+// positive rates, random acquisitions (goodwill or a bargain purchase, NCI at its share or at fair
+// value, fair-value adjustments amortized or not) and effective-dated ownership changes, every
+// consolidated period nets to zero, the balance sheet balances and the eliminations net to zero.
+// Seeded, so a failure names its case and can be replayed.
 // Extended (issue 29): rows that name their counterparty (some accounts split into an
 // intercompany part and a third parties' part), remeasured entities, and group accounts with a
 // rate type of their own.
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ONE_RATE } from '../../common/consolidation/decimal';
-import { ACCOUNT_RATE_TYPES, AMOUNT_BASES, IC_CATEGORIES, type ConsolidationConfig, type EntityConfig, type GroupAccount, type MappingConfig, type TbRow } from '../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, AMOUNT_BASES, IC_CATEGORIES, type AcquisitionConfig, type ConsolidationConfig, type OwnershipChange, type EntityConfig, type GroupAccount, type MappingConfig, type TbRow } from '../../common/consolidation/types';
 
 /** mulberry32: a small seeded generator. */
 function rng(seed: number) {
@@ -26,6 +28,7 @@ function rng(seed: number) {
 
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'JPY'];
 const groupCodes = DEFAULT_GROUP_CHART.filter((a) => !a.role || a.role === 'retained_earnings').map((a) => a.code);
+const assetOrLiability = DEFAULT_GROUP_CHART.filter((a) => !a.role && (a.type === 'asset' || a.type === 'liability')).map((a) => a.code);
 
 function randomCase(seed: number, extended = false) {
   const r = rng(seed);
@@ -60,13 +63,46 @@ function randomCase(seed: number, extended = false) {
   const rate = () => BigInt(r.int(1, 40_000)) * 1_000_000n + BigInt(r.int(0, 999_999)); // 0.0001 .. 4.0000999999
   const rates = CURRENCIES.flatMap((currency) => periods.map((period) => ({ currency, period, closing: rate(), average: rate() })));
   const historical = r.next() < 0.5 ? entities.map((e) => ({ entity: e.entity, groupAccount: '3000', rate: rate() })) : [];
+  const method = r.next() < 0.8 ? 'full' : 'proportional';
+  // Acquisitions (full method only) of some subsidiaries in one of the months; ownership changes
+  // from a month on for the entities no acquisition hangs below (a change above an acquired
+  // entity would be a step acquisition or a disposal, which are refused).
+  const acquisitions: AcquisitionConfig[] = [];
+  if (method === 'full') {
+    for (const e of entities.slice(1)) {
+      if (r.next() < 0.5) continue;
+      const period = r.pick(periods);
+      const last = new Date(Date.UTC(Number(period.slice(0, 4)), Number(period.slice(5, 7)), 0)).getUTCDate();
+      acquisitions.push({
+        entity: e.entity,
+        date: `${period}-${last}`,
+        consideration: BigInt(r.int(1, 5_000_000_000)),
+        considerationCurrency: r.next() < 0.5 ? 'USD' : e.currency!,
+        nciMeasurement: r.next() < 0.5 ? 'proportionate' : 'fair_value',
+        nciFairValue: null,
+        adjustments: Array.from({ length: r.int(0, 2) }, () => {
+          const life = r.next() < 0.5 ? null : r.int(1, 8);
+          return { groupAccount: r.pick(assetOrLiability), amount: BigInt(r.int(-1_000_000_000, 1_000_000_000)) || 1n, usefulLifeMonths: life, amortizationAccount: life ? '6500' : null };
+        }),
+      });
+      const a = acquisitions.at(-1)!;
+      if (a.nciMeasurement === 'fair_value') a.nciFairValue = BigInt(r.int(1, 3_000_000_000));
+    }
+  }
+  const above = new Set<string>();
+  for (const a of acquisitions) for (let k: string | null = a.entity; k; k = entities.find((x) => x.entity === k)!.parent) above.add(k);
+  const ownershipChanges: OwnershipChange[] = entities
+    .filter((e) => e.parent && !above.has(e.entity) && r.next() < 0.4)
+    .map((e) => ({ entity: e.entity, from: r.pick(periods), ownership: BigInt(r.int(1, 100)) * 10_000_000_000n }));
   const cfg: ConsolidationConfig = {
-    settings: { presentationCurrency: 'USD', method: r.next() < 0.8 ? 'full' : 'proportional', toleranceAmount: BigInt(r.int(0, 1000)), tolerancePct: BigInt(r.int(0, 100_000_000)), fiscalYearStartMonth: r.int(1, 12) },
+    settings: { presentationCurrency: 'USD', method, toleranceAmount: BigInt(r.int(0, 1000)), tolerancePct: BigInt(r.int(0, 100_000_000)), fiscalYearStartMonth: r.int(1, 12) },
     entities,
     accounts,
     mappings,
     rates,
     historical,
+    acquisitions,
+    ownershipChanges,
   };
   // Balanced books: random lines, the last one balancing each entity's month.
   const books = periods.map((period) =>
@@ -99,9 +135,11 @@ describe('consolidation property: balanced books give a balanced group, in every
   ])('holds for %s', (_name, extended) => {
     // What the extended cases went through (so they cannot pass by never meeting what they test).
     const seen = { remeasured: 0, counterpartyEliminations: 0, rateTypes: 0 };
+    let acquired = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const { cfg, periods, books } = randomCase(seed, extended);
       const c = createConsolidation(cfg);
+      acquired += cfg.acquisitions!.length;
       periods.forEach((p, i) => {
         const res = c.period(p, books[i]!);
         const got = { seed, period: p, blocked: res.blocked, tbNet: res.check.tbNet, bs: res.check.assets - res.check.liabilitiesAndEquity, eliminations: res.check.eliminationsNet };
@@ -116,8 +154,14 @@ describe('consolidation property: balanced books give a balanced group, in every
         seen.remeasured += res.entries.filter((x) => x.kind === 'translation' && x.groupAccount === '8600').length;
         seen.counterpartyEliminations += res.entries.filter((x) => x.kind === 'elimination' && !cfg.mappings.some((m) => m.entity === x.entity && m.icCounterparty === x.counterparty && x.sources === `${m.entity}|${m.sourceAccount}`)).length;
         seen.rateTypes += res.translated.filter((t) => cfg.accounts.find((a) => a.code === t.groupAccount)?.rateType).length;
+        // Each acquisition's entries balance on their own.
+        const byEntry = new Map<string, bigint>();
+        for (const x of res.entries) if (x.kind === 'acquisition' || x.entryId.includes('/acquisition/')) byEntry.set(x.entryId, (byEntry.get(x.entryId) ?? 0n) + x.amount);
+        for (const [id, total] of byEntry) expect({ seed, id, total }).toEqual({ seed, id, total: 0n });
       });
     }
     if (extended) for (const [what, count] of Object.entries(seen)) expect({ what, some: count > 100 }).toEqual({ what, some: true });
+    // The cases do exercise acquisitions (a generator change that dropped them would fail here).
+    expect(acquired).toBeGreaterThan(100);
   });
 });

@@ -199,6 +199,11 @@ describe('the demo organization on the first npm start', () => {
       expect({ period, states: bs.data.months.map((m) => m.status) }).toEqual({ period, states: ['ok'] });
       expect({ period, balanced: bs.data.balanced }).toEqual({ period, balanced: [true, true, true, true, true, true, true] });
     }
+    // The GmbH is an acquisition: its goodwill is on the balance sheet.
+    const acquired = await api<{ acquisitions: { entityName: string }[] }>('GET', `/consolidation/${orgId}/acquisitions`);
+    expect(acquired.data.acquisitions.map((a) => a.entityName)).toEqual(['LedgerFlow Demo GmbH']);
+    const last = await api<{ rows: { groupAccount: string; consolidated: string }[] }>('GET', `/consolidation/${orgId}/results?period=${months[23]}`);
+    expect(Number(last.data.rows.find((r) => r.groupAccount === '1650')!.consolidated)).toBeGreaterThan(0);
   });
 
   it('shows the intercompany pairs the books put off: an FX difference within tolerance, a missing invoice beyond it', async () => {

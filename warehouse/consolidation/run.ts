@@ -7,7 +7,7 @@
 // uninterrupted run leaves.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
-import { createConsolidation } from '../../common/consolidation/engine';
+import { acquisitionProblems, createConsolidation } from '../../common/consolidation/engine';
 import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, trialBalanceHasCounterparty, syncEntities, trialBalancePeriods, writeAudit } from './store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
@@ -83,7 +83,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   await ensureConsolidationSchema(db, dialect);
   await syncEntities(db, dialect, names);
   const cfg = await readConfig(db);
-  const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities)];
+  const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities), ...acquisitionProblems(cfg)];
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);

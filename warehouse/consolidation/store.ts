@@ -12,7 +12,7 @@ import { AMOUNT_SCALE, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE,
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
-import type { AccountType, AmountBasis, ConsolidationConfig, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
+import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType } from '../../common/consolidation/types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -55,6 +55,14 @@ export const CONFIG_TABLES: Record<string, TableDef> = {
   fx_rates: { columns: [['currency', 'key'], ['period', 'key'], ['closing', 'key'], ['average', 'key'], ['source', 'key'], ...audit(), ['quote', 'key', 'null']], key: ['currency', 'period'] },
   fx_historical_rates: { columns: [['entity', 'key'], ['group_account', 'key'], ['rate', 'key'], ...audit(), ['quote', 'key', 'null']], key: ['entity', 'group_account'] },
   consolidation_period_locks: { columns: [['period', 'key'], ['locked_by', 'text'], ['locked_at', 'key']], key: ['period'] },
+  // Acquisitions (common/consolidation/acquisitions.ts): amounts as decimal text, as entered (4 decimals at most).
+  consolidation_acquisitions: {
+    columns: [['entity', 'key'], ['acquisition_date', 'key'], ['consideration', 'key'], ['consideration_currency', 'key'], ['nci_measurement', 'key'], ['nci_fair_value', 'key', 'null'], ...audit()],
+    key: ['entity'],
+  },
+  consolidation_fair_value_adjustments: { columns: [['entity', 'key'], ['line', 'int'], ['group_account', 'key'], ['amount', 'key'], ['useful_life_months', 'int', 'null'], ['amortization_account', 'key', 'null']], key: ['entity', 'line'] },
+  // Effective-dated ownership: the entity's ownership (percent text) from a month on.
+  consolidation_ownership_changes: { columns: [['entity', 'key'], ['from_period', 'key'], ['ownership', 'key'], ...audit()], key: ['entity', 'from_period'] },
   consolidation_audit: { columns: [['at', 'key'], ['user_id', 'key', 'null'], ['user_name', 'text', 'null'], ['action', 'key'], ['detail', 'long']], indexes: [['at']] },
 };
 
@@ -305,21 +313,70 @@ export async function readChart(db: Db): Promise<GroupAccount[]> {
   return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, line: r.line, role: r.role ?? null, rateType: (ACCOUNT_RATE_TYPES as readonly string[]).includes(r.rate_type ?? '') ? (r.rate_type as AccountRateType) : null }));
 }
 
+export interface AcquisitionRow {
+  entity: string;
+  acquisition_date: string;
+  consideration: string;
+  consideration_currency: string;
+  nci_measurement: string;
+  nci_fair_value: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+export interface AdjustmentRow {
+  entity: string;
+  line: number;
+  group_account: string;
+  amount: string;
+  useful_life_months: number | null;
+  amortization_account: string | null;
+}
+
+/** The acquisitions as stored (rows, for the api's answers) and as the engine takes them. */
+export async function readAcquisitions(db: Db): Promise<{ rows: AcquisitionRow[]; adjustments: AdjustmentRow[]; config: AcquisitionConfig[] }> {
+  const [rows, adjustments] = await Promise.all([
+    db.selectFrom('consolidation_acquisitions').selectAll().orderBy('entity').execute() as Promise<AcquisitionRow[]>,
+    db.selectFrom('consolidation_fair_value_adjustments').selectAll().orderBy('entity').orderBy('line').execute() as Promise<AdjustmentRow[]>,
+  ]);
+  const amount = (t: string | null) => (t === null ? null : (parseDecimal(t, AMOUNT_SCALE) ?? 0n));
+  const config = rows.map(
+    (r): AcquisitionConfig => ({
+      entity: r.entity,
+      date: r.acquisition_date,
+      consideration: amount(r.consideration)!,
+      considerationCurrency: r.consideration_currency,
+      nciMeasurement: r.nci_measurement as NciMeasurement,
+      nciFairValue: amount(r.nci_fair_value),
+      adjustments: adjustments
+        .filter((j) => j.entity === r.entity)
+        .map((j) => ({ groupAccount: j.group_account, amount: amount(j.amount)!, usefulLifeMonths: j.useful_life_months === null ? null : Number(j.useful_life_months), amortizationAccount: j.amortization_account })),
+    }),
+  );
+  return { rows, adjustments, config };
+}
+
+export async function readOwnershipChanges(db: Db): Promise<OwnershipChange[]> {
+  const rows = (await db.selectFrom('consolidation_ownership_changes').select(['entity', 'from_period', 'ownership']).orderBy('entity').orderBy('from_period').execute()) as { entity: string; from_period: string; ownership: string }[];
+  return rows.map((r) => ({ entity: r.entity, from: r.from_period, ownership: parseOwnership(r.ownership) ?? 0n }));
+}
+
 /** The whole configuration the engine needs (mappings and rates stream in whole: a run needs all of them). */
 export async function readConfig(db: Db): Promise<ConsolidationConfig> {
-  const [settings, entities, accounts, mappingRows, rateRows, histRows] = await Promise.all([
+  const [settings, entities, accounts, mappingRows, rateRows, histRows, acquisitions, ownershipChanges] = await Promise.all([
     readSettings(db),
     readEntities(db),
     readChart(db),
     db.selectFrom('group_account_mappings').select(['entity', 'source_account', 'group_account', 'ic_counterparty', 'ic_category']).execute(),
     db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'quote']).execute(),
     db.selectFrom('fx_historical_rates').select(['entity', 'group_account', 'rate', 'quote']).execute(),
+    readAcquisitions(db),
+    readOwnershipChanges(db),
   ]);
   const mappings: MappingConfig[] = (mappingRows as Record<string, string | null>[]).map((r) => ({ entity: r.entity!, sourceAccount: r.source_account!, groupAccount: r.group_account!, icCounterparty: r.ic_counterparty ?? null, icCategory: (r.ic_category as IcCategory | null) ?? null }));
   const quote = (q: string | null | undefined): { quote?: Quote } => (q === 'indirect' ? { quote: 'indirect' } : {});
   const rates: RateConfig[] = (rateRows as Record<string, string>[]).map((r) => ({ currency: r.currency!, period: r.period!, closing: parseDecimal(r.closing!, RATE_SCALE) ?? 0n, average: parseDecimal(r.average!, RATE_SCALE) ?? 0n, ...quote(r.quote) }));
   const historical: HistoricalRateConfig[] = (histRows as Record<string, string>[]).map((r) => ({ entity: r.entity!, groupAccount: r.group_account!, rate: parseDecimal(r.rate!, RATE_SCALE) ?? 0n, ...quote(r.quote) }));
-  return { settings, entities: entities.map(entityConfigOf), accounts, mappings, rates, historical };
+  return { settings, entities: entities.map(entityConfigOf), accounts, mappings, rates, historical, acquisitions: acquisitions.config, ownershipChanges };
 }
 
 export async function trialBalancePeriods(db: Db): Promise<string[]> {

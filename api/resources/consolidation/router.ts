@@ -20,6 +20,7 @@ import { queryProgress, resultWithin, STILL_RUNNING, temporalUiUrl, workflowStar
 import { validate } from '../../lib/validate';
 import { route, type RouteSpec } from '../../lib/route';
 import { BODY_LIMITS } from './schemas';
+import { acquisitionsSchema } from '../../../common/contract/consolidation';
 import * as s from './schemas';
 import * as svc from './service';
 
@@ -54,15 +55,27 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, 'Consolidation settings saved');
   });
 
-  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is \'percent\' (0.75 = 0.75 %) or \'fraction\' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows, remeasure (true: remeasured by the ASC 830-10 temporal method, its exchange difference to the fx_remeasurement account in profit or loss; false: translated, the difference to the CTA; absent: unchanged). 400 for a cycle in the entity tree, a bad ownership, or remeasure with no fx_remeasurement account in the chart (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/entities/:entity', { tag, summary: 'Save one entity: display name, functional currency, ownership % (more than 0, at most 100; a value above 0 and at most 1 is refused as ambiguous unless ownershipUnit is \'percent\' (0.75 = 0.75 %) or \'fraction\' (0.75 = 75 %)), parent (groups of groups), included, basis of its trial_balance rows, remeasure (true: remeasured by the ASC 830-10 temporal method, its exchange difference to the fx_remeasurement account in profit or loss; false: translated, the difference to the CTA; absent: unchanged); with ownershipFrom (YYYY-MM) the ownership holds from that month on and the months before keep theirs (a change after an acquisition is refused: step acquisitions and disposals are not supported yet). 400 for a cycle in the entity tree, a bad ownership, or remeasure with no fx_remeasurement account in the chart (nothing saved); 404 for an entity not in trial_balance' }, any, validate({ params: s.entityParams, body: s.entityBody }), async (req, res) => {
     await orgDb(req, ({ db }) => svc.saveEntity(db, who(req), (req.params as { entity: string }).entity, req.body));
     ok(res, 'Entity saved');
+  });
+
+  route(router, 'get', '/:orgId/acquisitions', { tag, summary: "Acquisitions (IFRS 3) and effective-dated ownership: data { acquisitions [{ entity, entityName, date, consideration, considerationCurrency, nciMeasurement (proportionate | fair_value), nciFairValue, adjustments [{ groupAccount, groupAccountName, amount, usefulLifeMonths, amortizationAccount }], updatedBy, updatedAt }], ownershipChanges [{ entity, entityName, from, ownership (percent) }] }; amounts as entered, in the entity's currency but the consideration's own", answer: acquisitionsSchema }, any, validate({ params: s.orgParams }), async (req, res) => {
+    ok(res, 'Acquisitions fetched', await readDb(req, ({ db }) => svc.listAcquisitions(db)));
+  });
+  route(router, 'put', '/:orgId/acquisitions/:entity', { tag, summary: "Set up (or replace) an entity's acquisition: date (a month end: that month's trial balance is its equity at acquisition), consideration and its currency (the entity's or the presentation currency), nciMeasurement proportionate or fair_value with nciFairValue (in the entity's currency), fair-value adjustments [{ groupAccount (asset or liability), amount (entity's currency), usefulLifeMonths (optional, 1-1200), amortizationAccount (expense, with a useful life) }]. Goodwill = consideration + NCI - identifiable net assets, computed by the run. 400 naming every fault (and for disposalDate or additionalStake: disposals and step acquisitions are not supported yet); nothing saved then; 404 for an entity not in trial_balance", body: { limit: '200kb', why: 'an acquisition with 200 adjustments at their longest' } }, any, validate({ params: s.entityParams, body: s.acquisitionBody }), async (req, res) => {
+    await orgDb(req, ({ db, dialect }) => svc.saveAcquisition(db, dialect, who(req), (req.params as { entity: string }).entity, req.body));
+    ok(res, 'Acquisition saved');
+  });
+  route(router, 'delete', '/:orgId/acquisitions/:entity', { tag, summary: "Remove an entity's acquisition (it is consolidated as before: its whole equity on its lines); 404 when it has none" }, any, validate({ params: s.entityParams }), async (req, res) => {
+    await orgDb(req, ({ db }) => svc.deleteAcquisition(db, who(req), (req.params as { entity: string }).entity));
+    ok(res, 'Acquisition removed');
   });
 
   route(router, 'get', '/:orgId/accounts', { tag, summary: 'The group chart: data.accounts [{ code, name, type, line (statement line path), role, rateType (closing | average | historical, or null for the type\'s rate) }]' }, any, validate({ params: s.orgParams }), async (req, res) => {
     ok(res, 'Group chart fetched', { accounts: await readDb(req, ({ db }) => readChart(db)) });
   });
-  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding), at most one per optional role (ic_difference_income and ic_suspense_debit: intercompany differences of credit and debit sign; fx_remeasurement, type income or expense: remeasured entities\' exchange difference); each account\'s rateType (closing, average, historical or null) overrides its type\'s rate, never on retained_earnings; an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role, nor the fx_remeasurement account while an entity is remeasured. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
+  route(router, 'put', '/:orgId/accounts', { tag, summary: 'Replace the group chart; exactly one account per role (retained_earnings, cta, nci_equity, nci_profit, ic_difference, ic_suspense, unmapped, rounding), at most one per optional role (ic_difference_income and ic_suspense_debit: intercompany differences of credit and debit sign; fx_remeasurement, type income or expense: remeasured entities\' exchange difference; goodwill and bargain_purchase, needed once an acquisition is set up); each account\'s rateType (closing, average, historical or null) overrides its type\'s rate, never on retained_earnings; an account used by a mapping cannot go, nor can an account with intercompany marks take the retained_earnings role, nor the fx_remeasurement account while an entity is remeasured. 400 naming the problems; nothing saved then', body: BODY_LIMITS.accounts }, any, validate({ params: s.orgParams, body: s.accountsBody }), async (req, res) => {
     await orgDb(req, ({ db, dialect }) => svc.saveChart(db, dialect, who(req), req.body.accounts));
     ok(res, 'Group chart saved');
   });
@@ -170,7 +183,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   route(router, 'get', '/:orgId/results', { tag, summary: 'One period (?period=YYYY-MM) of the consolidated trial balance: data { period, locked, check { status, tbNet, assets, liabilitiesAndEquity, eliminationsNet, unmappedCount, missingRates, messages }, columns [{ entity, name }], rows [{ groupAccount, name, type, line, entities { <entity>: amount }, eliminations, nci, consolidated }], mismatches [{ entityA, entityB, category, amountA, amountB, difference, withinTolerance, likelyCause }] }; amounts as decimal text in the presentation currency; 404 before the first run' }, any, validate({ params: s.orgParams, query: s.resultsQuery }), async (req, res) => {
     ok(res, 'Consolidated trial balance fetched', await readDb(req, ({ db }) => svc.results(db, res.locals.query.period)));
   });
-  route(router, 'get', '/:orgId/drilldown', { tag, summary: 'What makes one consolidated figure (?period, ?groupAccount, optional ?entity): data { lines [{ entity, entityName, sourceAccount, sourceAccountName, localAmount, currency, rateKind, rate, presentationAmount }], entries [{ entryId, kind (translation | rounding | elimination | ic_difference | nci), entity, counterparty, category, amount, sources, memo }] }' }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/drilldown', { tag, summary: 'What makes one consolidated figure (?period, ?groupAccount, optional ?entity): data { lines [{ entity, entityName, sourceAccount, sourceAccountName, localAmount, currency, rateKind, rate, presentationAmount }], entries [{ entryId, kind (translation | rounding | elimination | ic_difference | nci | acquisition), entity, counterparty, category, amount, sources, memo }] }' }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
     ok(res, 'Drill-down fetched', await readDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
   });
   route(router, 'put', '/:orgId/locks/:period', lockSpec, any, validate({ params: s.periodParams }), async (req, res) => {

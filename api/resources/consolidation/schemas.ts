@@ -1,6 +1,7 @@
 // Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
 import { z } from 'zod';
-import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, OPTIONAL_GROUP_ROLES, QUOTES } from '../../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, NCI_MEASUREMENTS, OPTIONAL_GROUP_ROLES, QUOTES } from '../../../common/consolidation/types';
+import { MAX_USEFUL_LIFE_MONTHS } from '../../../common/consolidation/acquisitions';
 import { OWNERSHIP_UNITS, PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
 import type { BodyLimit } from '../../lib/route';
@@ -44,6 +45,29 @@ export const entityBody = z.object({
   basis: z.enum(AMOUNT_BASES),
   /** Remeasured (ASC 830-10 temporal method) instead of translated; absent: as it was. */
   remeasure: z.boolean({ invalid_type_error: 'remeasure is true (remeasured, ASC 830-10) or false (translated)' }).optional(),
+  /** Effective-dated: the ownership holds from this month on, the months before keep theirs. Absent: the ownership of every month without a dated change. */
+  ownershipFrom: period.optional(),
+});
+
+/** The most fair-value adjustments one acquisition takes. */
+export const MAX_ADJUSTMENTS = 200;
+export const adjustmentSchema = z.object({
+  groupAccount: groupCode,
+  /** In the subsidiary's functional currency, at most 4 decimals (positive raises an asset or lowers a liability). */
+  amount: decimalText,
+  usefulLifeMonths: z.number({ invalid_type_error: 'The useful life is a whole number of months' }).int('The useful life is a whole number of months').min(1, 'The useful life is at least 1 month').max(MAX_USEFUL_LIFE_MONTHS, `The useful life is at most ${MAX_USEFUL_LIFE_MONTHS} months`).nullable().default(null),
+  amortizationAccount: groupCode.nullable().default(null),
+});
+export const acquisitionBody = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The acquisition date is YYYY-MM-DD, a month end'),
+  consideration: decimalText,
+  considerationCurrency: z.string().regex(/^[A-Z]{3}$/, 'The consideration currency is a 3-letter ISO 4217 code'),
+  nciMeasurement: z.enum(NCI_MEASUREMENTS, { errorMap: () => ({ message: 'NCI is measured at its proportionate share (proportionate) or at fair value (fair_value)' }) }),
+  nciFairValue: decimalText.nullable().default(null),
+  adjustments: z.array(adjustmentSchema).max(MAX_ADJUSTMENTS, `At most ${MAX_ADJUSTMENTS} fair-value adjustments`).default([]),
+  /** Not supported yet: refused with a message saying so (service.ts). */
+  disposalDate: z.unknown().optional(),
+  additionalStake: z.unknown().optional(),
 });
 
 export const groupAccountSchema = z.object({

@@ -5,7 +5,9 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { AMOUNT_LIMIT_TEXT, formatFixed, formatTrim, fromStored, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, withinAmountLimit } from '../../../common/consolidation/decimal';
+import { acquisitionProblems } from '../../../common/consolidation/engine';
+import { STEP_OR_DISPOSAL } from '../../../common/consolidation/acquisitions';
+import { AMOUNT_LIMIT_TEXT, AMOUNT_SCALE, formatFixed, formatTrim, fromStored, ONE_RATE, parseDecimal, PRESENTATION_SCALE, RATE_SCALE, withinAmountLimit } from '../../../common/consolidation/decimal';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
 import { BULK_CONFIDENCE, suggestMappings, type Suggestion } from '../../../common/consolidation/suggest';
 import {
@@ -15,7 +17,9 @@ import {
   entitiesToAdd,
   entityConfigOf,
   insertChunked,
+  readAcquisitions,
   readChart,
+  readConfig,
   readEntities,
   readSettings,
   settingsText,
@@ -24,7 +28,7 @@ import {
   writeAudit,
 } from '../../../warehouse/consolidation/store';
 import { remeasureFaults } from '../../../common/consolidation/remeasure';
-import type { AccountType, GroupAccount, MappingConfig, Quote } from '../../../common/consolidation/types';
+import type { AccountType, AcquisitionConfig, ConsolidationConfig, GroupAccount, MappingConfig, NciMeasurement, Quote } from '../../../common/consolidation/types';
 import { checkChart, checkEntities, checkMappings, directValue, farApart, icMarkFault, isCurrency, NUMBER_TEXT_MAX, ownershipPercent, parseRate, PERIOD_RE, QUOTE_DOUBT_FACTOR, quoted, rateFault, type OwnershipUnit } from '../../../common/consolidation/validate';
 import type { OrgDialect } from '../../../warehouse/connection';
 import { ApiError } from '../../lib/errors';
@@ -84,6 +88,11 @@ export async function saveSettings(db: Db, who: Who, body: { presentationCurrenc
   if (amount === null || amount < 0n || !withinAmountLimit(amount, PRESENTATION_SCALE)) problems.push(`The tolerance amount must be a number of at least 0 and below ${AMOUNT_LIMIT_TEXT} with at most 2 decimals`);
   if (pct === null || pct < 0n || pct > 100n * 10n ** BigInt(RATE_SCALE - 2)) problems.push('The tolerance percentage must be between 0 and 100');
   if (problems.length) refuse(problems, 'Settings not saved');
+  const current = await readConfig(db);
+  if (current.acquisitions?.length) {
+    const faults = acquisitionProblems({ ...current, settings: { ...current.settings, presentationCurrency: body.presentationCurrency, method: body.method } });
+    if (faults.length) refuse(faults, 'Settings not saved');
+  }
   const text = settingsText({ presentationCurrency: body.presentationCurrency, method: body.method, toleranceAmount: amount!, tolerancePct: pct!, fiscalYearStartMonth: body.fiscalYearStartMonth });
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('group_settings').execute();
@@ -92,7 +101,7 @@ export async function saveSettings(db: Db, who: Who, body: { presentationCurrenc
   });
 }
 
-export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; ownershipUnit?: OwnershipUnit; parent: string | null; included: boolean; basis: string; remeasure?: boolean }) {
+export async function saveEntity(db: Db, who: Who, entity: string, body: { name: string; currency: string | null; ownership: string; ownershipUnit?: OwnershipUnit; parent: string | null; included: boolean; basis: string; remeasure?: boolean; ownershipFrom?: string }) {
   const rows = await readEntities(db);
   const current = rows.find((r) => r.entity === entity);
   if (!current) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
@@ -100,13 +109,120 @@ export async function saveEntity(db: Db, who: Who, entity: string, body: { name:
   const own = ownershipPercent(body.ownership, body.ownershipUnit);
   if ('fault' in own) refuse([own.fault], `Entity ${body.name} not saved`);
   const remeasure = body.remeasure ?? !!current.remeasure;
-  const next = { ...current, name: body.name, currency: body.currency, ownership: own.percent, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis, remeasure: remeasure ? 1 : 0 };
+  // Effective-dated: the entity's own ownership stays (the months before the change keep it), the change is a row of its own.
+  const dated = body.ownershipFrom;
+  const next = { ...current, name: body.name, currency: body.currency, ownership: dated ? current.ownership : own.percent, parent: body.parent, included: body.included ? 1 : 0, basis: body.basis, remeasure: remeasure ? 1 : 0 };
   // A remeasured entity needs an account for its exchange difference: refused now, not found blocked at the next run.
   const problems = [...checkEntities(rows.map((r) => entityConfigOf(r.entity === entity ? next : r))), ...(remeasure ? remeasureFaults([{ name: body.name, remeasure }], await readChart(db)) : [])];
   if (problems.length) refuse(problems, `Entity ${body.name} not saved`);
+  const cfg = await readConfig(db);
+  const changes = (cfg.ownershipChanges ?? []).filter((c) => !(dated && c.entity === entity && c.from === dated));
+  if (dated) changes.push({ entity, from: dated, ownership: parseOwnershipPercent(own.percent) });
+  const faults = acquisitionProblems({ ...cfg, entities: rows.map((r) => entityConfigOf(r.entity === entity ? next : r)), ownershipChanges: changes });
+  if (faults.length) refuse(faults, `Entity ${body.name} not saved`);
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('consolidation_entities').set({ name: next.name, currency: next.currency, ownership: next.ownership, parent: next.parent, included: next.included, basis: next.basis, remeasure: next.remeasure, updated_by: who.name ?? null, updated_at: now() }).where('entity', '=', entity).execute();
+    if (dated) {
+      await trx.deleteFrom('consolidation_ownership_changes').where('entity', '=', entity).where('from_period', '=', dated).execute();
+      await trx.insertInto('consolidation_ownership_changes').values({ entity, from_period: dated, ownership: own.percent, updated_by: who.name ?? null, updated_at: now() }).execute();
+    }
     await writeAudit(trx, who, 'entity.save', { entity, ...body });
+  });
+}
+
+/** A stored ownership percent (ownershipPercent's answer) as the fraction the engine takes. */
+const parseOwnershipPercent = (percent: string): bigint => parseDecimal(percent, RATE_SCALE - 2)!;
+
+/** The acquisitions and the effective-dated ownership, as entered, with names. */
+export async function listAcquisitions(db: Db) {
+  const [{ rows, adjustments }, changes, entities, chart] = await Promise.all([readAcquisitions(db), db.selectFrom('consolidation_ownership_changes').selectAll().orderBy('entity').orderBy('from_period').execute() as Promise<Record<string, string | null>[]>, readEntities(db), readChart(db)]);
+  const names = new Map(entities.map((e) => [e.entity, e.name]));
+  const accounts = new Map(chart.map((a) => [a.code, a.name]));
+  return {
+    acquisitions: rows.map((r) => ({
+      entity: r.entity,
+      entityName: names.get(r.entity) ?? r.entity,
+      date: r.acquisition_date,
+      consideration: r.consideration,
+      considerationCurrency: r.consideration_currency,
+      nciMeasurement: r.nci_measurement as NciMeasurement,
+      nciFairValue: r.nci_fair_value,
+      adjustments: adjustments.filter((j) => j.entity === r.entity).map((j) => ({ groupAccount: j.group_account, groupAccountName: accounts.get(j.group_account) ?? null, amount: j.amount, usefulLifeMonths: j.useful_life_months === null ? null : Number(j.useful_life_months), amortizationAccount: j.amortization_account })),
+      updatedBy: r.updated_by,
+      updatedAt: r.updated_at,
+    })),
+    ownershipChanges: changes.map((c) => ({ entity: c.entity!, entityName: names.get(c.entity!) ?? c.entity!, from: c.from_period!, ownership: c.ownership! })),
+  };
+}
+
+export interface AcquisitionInput {
+  date: string;
+  consideration: string;
+  considerationCurrency: string;
+  nciMeasurement: NciMeasurement;
+  nciFairValue: string | null;
+  adjustments: { groupAccount: string; amount: string; usefulLifeMonths: number | null; amortizationAccount: string | null }[];
+  disposalDate?: unknown;
+  additionalStake?: unknown;
+}
+
+/** An amount as text in a currency (at most 4 decimals, within the bound); its fault otherwise. */
+function amountOf(text: string, what: string, problems: string[]): bigint {
+  const v = text.length > NUMBER_TEXT_MAX ? null : parseDecimal(text, AMOUNT_SCALE);
+  if (v === null || !withinAmountLimit(v, AMOUNT_SCALE)) {
+    problems.push(`${what} must be a number below ${AMOUNT_LIMIT_TEXT} with at most ${AMOUNT_SCALE} decimals (got ${quoted(text)})`);
+    return 0n;
+  }
+  return v;
+}
+
+/**
+ * Sets up (or replaces) an entity's acquisition, checked whole against the configuration it joins
+ * (acquisitions.ts checkAcquisitions): refused with every fault, nothing written then.
+ * Disposals and step acquisitions are refused as not supported yet.
+ */
+export async function saveAcquisition(db: Db, dialect: OrgDialect, who: Who, entity: string, body: AcquisitionInput) {
+  const cfg = await readConfig(db);
+  const e = cfg.entities.find((x) => x.entity === entity);
+  if (!e) throw new ApiError(404, `Entity ${entity} is not in this organization's trial balance`);
+  const what = `Acquisition of ${e.name} not saved`;
+  if (body.disposalDate !== undefined) refuse([`disposals are not supported yet (${STEP_OR_DISPOSAL}): the entity stays in the group with its acquisition as it is`], what);
+  if (body.additionalStake !== undefined) refuse([`step acquisitions (buying a further stake) are not supported yet (${STEP_OR_DISPOSAL})`], what);
+  const problems: string[] = [];
+  const acquisition: AcquisitionConfig = {
+    entity,
+    date: body.date,
+    consideration: amountOf(body.consideration, 'The consideration', problems),
+    considerationCurrency: body.considerationCurrency,
+    nciMeasurement: body.nciMeasurement,
+    nciFairValue: body.nciFairValue === null || body.nciFairValue === '' ? null : amountOf(body.nciFairValue, 'The NCI fair value', problems),
+    adjustments: body.adjustments.map((j, i) => ({ groupAccount: j.groupAccount, amount: amountOf(j.amount, `Fair-value adjustment ${i + 1}: the amount`, problems), usefulLifeMonths: j.usefulLifeMonths, amortizationAccount: j.amortizationAccount })),
+  };
+  if (body.nciMeasurement === 'fair_value' && e.ownership === ONE_RATE && !(cfg.ownershipChanges ?? []).some((c) => c.entity === entity)) problems.push(`${e.name} is 100 % owned: there is no NCI to measure at fair value`);
+  if (problems.length) refuse(problems, what);
+  const next: ConsolidationConfig = { ...cfg, acquisitions: [...(cfg.acquisitions ?? []).filter((a) => a.entity !== entity), acquisition] };
+  const faults = acquisitionProblems(next);
+  if (faults.length) refuse(faults, what);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('consolidation_fair_value_adjustments').where('entity', '=', entity).execute();
+    await trx.deleteFrom('consolidation_acquisitions').where('entity', '=', entity).execute();
+    await trx
+      .insertInto('consolidation_acquisitions')
+      .values({ entity, acquisition_date: body.date, consideration: formatTrim(acquisition.consideration, AMOUNT_SCALE), consideration_currency: body.considerationCurrency, nci_measurement: body.nciMeasurement, nci_fair_value: acquisition.nciFairValue === null ? null : formatTrim(acquisition.nciFairValue, AMOUNT_SCALE), updated_by: who.name ?? null, updated_at: now() })
+      .execute();
+    if (acquisition.adjustments.length) {
+      await insertChunked(trx, dialect, 'consolidation_fair_value_adjustments', acquisition.adjustments.map((j, i) => ({ entity, line: i + 1, group_account: j.groupAccount, amount: formatTrim(j.amount, AMOUNT_SCALE), useful_life_months: j.usefulLifeMonths, amortization_account: j.amortizationAccount })));
+    }
+    await writeAudit(trx, who, 'acquisition.save', { entity, date: body.date, nciMeasurement: body.nciMeasurement, adjustments: body.adjustments.length });
+  });
+}
+
+export async function deleteAcquisition(db: Db, who: Who, entity: string) {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx.deleteFrom('consolidation_acquisitions').where('entity', '=', entity).executeTakeFirst();
+    if (!Number(r.numDeletedRows)) throw new ApiError(404, `${entity} has no acquisition set up`);
+    await trx.deleteFrom('consolidation_fair_value_adjustments').where('entity', '=', entity).execute();
+    await writeAudit(trx, who, 'acquisition.delete', { entity });
   });
 }
 
@@ -123,6 +239,10 @@ export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts:
   }
   // Remeasured entities keep an account for their exchange difference.
   problems.push(...remeasureFaults((await readEntities(db)).map((e) => ({ name: e.name, remeasure: !!e.remeasure })), accounts));
+  if (!problems.length) {
+    const cfg = await readConfig(db);
+    if (cfg.acquisitions?.length) problems.push(...acquisitionProblems({ ...cfg, accounts }));
+  }
   if (problems.length) refuse(problems, 'Group chart not saved');
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('group_accounts').execute();

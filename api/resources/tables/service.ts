@@ -87,6 +87,7 @@ const AUDIT_TABLES: Record<string, string> = {
   rates: 'fx_rates',
   historical_rates: 'fx_historical_rates',
   period: 'consolidation_period_locks',
+  acquisition: 'consolidation_acquisitions',
 };
 const AUDIT_WORDS: Record<string, string> = {
   'settings.save': 'settings saved',
@@ -101,6 +102,8 @@ const AUDIT_WORDS: Record<string, string> = {
   'historical_rates.save': 'historical rates saved',
   'period.lock': 'period locked',
   'period.unlock': 'period unlocked',
+  'acquisition.save': 'acquisition saved',
+  'acquisition.delete': 'acquisition removed',
 };
 
 interface Records {

@@ -92,7 +92,7 @@ describe('words and amounts', () => {
   });
 
   it("the contract's word lists are the engine's", () => {
-    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.OPTIONAL_GROUP_ROLES, contract.ACCOUNT_RATE_TYPES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES]).toEqual([
+    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.OPTIONAL_GROUP_ROLES, contract.ACCOUNT_RATE_TYPES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES, contract.NCI_MEASUREMENTS]).toEqual([
       types.ACCOUNT_TYPES,
       types.GROUP_ROLES,
       types.OPTIONAL_GROUP_ROLES,
@@ -104,11 +104,47 @@ describe('words and amounts', () => {
       types.ENTRY_KINDS,
       types.QUOTES,
       suggest.CONFIDENCES,
+      types.NCI_MEASUREMENTS,
     ]);
   });
 });
 
 describe('consolidation page', () => {
+  it('the entity dialog takes an ownership as a fraction, from a month on, and sets up an acquisition with a fair-value adjustment', async () => {
+    signIn();
+    const overview = { ...OVERVIEW, accounts: [...OVERVIEW.accounts, account('1500', 'Property, plant and equipment', 'asset'), account('6500', 'Depreciation and amortisation', 'expense'), account('1650', 'Goodwill', 'asset', 'goodwill')] };
+    const { calls } = mockApi({ [`GET ${BASE}`]: ok(overview), [`GET ${BASE}/acquisitions`]: ok({ acquisitions: [], ownershipChanges: [{ entity: 'S', entityName: 'Sub GmbH', from: '2026-07', ownership: '90' }] }), [`PUT ${BASE}/entities/S`]: ok({}, 'Entity saved'), [`PUT ${BASE}/acquisitions/S`]: ok({}, 'Acquisition saved') });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Entities' });
+    // A dated ownership change shows beside the entity's own ownership.
+    await waitFor(() => expect(within(table).getByText('Sub GmbH').closest('tr')).toHaveTextContent('80 %; from 2026-07: 90 %'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Sub GmbH' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit entity Sub GmbH' });
+    // 0.7 as a percent is said first (0.7 %), then taken as a fraction: 70 %.
+    await userEvent.clear(within(dialog).getByLabelText('Ownership %'));
+    await userEvent.type(within(dialog).getByLabelText('Ownership %'), '0.7');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));
+    expect(await within(dialog).findByText(/0\.7 reads as 0\.7 %: for 70 % enter 70 or choose "Fraction"/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    await userEvent.selectOptions(within(dialog).getByLabelText('Ownership entered as'), 'fraction');
+    await userEvent.type(within(dialog).getByLabelText('Ownership from month (optional)'), '2026-01');
+    await userEvent.click(within(dialog).getByLabelText(/^Acquired/));
+    await userEvent.type(within(dialog).getByLabelText('Acquisition date'), '2026-01-31');
+    await userEvent.type(within(dialog).getByLabelText('Consideration'), '1100');
+    await userEvent.selectOptions(within(dialog).getByLabelText('NCI measured at'), 'fair_value');
+    await userEvent.type(within(dialog).getByLabelText('NCI fair value (EUR)'), '380');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add an adjustment' }));
+    await userEvent.selectOptions(within(dialog).getByLabelText('Adjustment 1 account'), '1500');
+    await userEvent.type(within(dialog).getByLabelText('Adjustment 1 amount'), '100');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Entity saved; acquisition saved', 'success'));
+    const puts = calls.filter((c) => c.method === 'PUT');
+    expect(puts.map((c) => [c.path, c.body])).toEqual([
+      [`${BASE}/entities/S`, { name: 'Sub GmbH', currency: 'EUR', ownership: '0.7', ownershipUnit: 'fraction', ownershipFrom: '2026-01', parent: 'P', included: true, basis: 'ytd' }],
+      [`${BASE}/acquisitions/S`, { date: '2026-01-31', consideration: '1100', considerationCurrency: 'USD', nciMeasurement: 'fair_value', nciFairValue: '380', adjustments: [{ groupAccount: '1500', amount: '100', usefulLifeMonths: null, amortizationAccount: null }] }],
+    ]);
+  });
+
   it('shows the entities by name, their basis in words, and saves one from its dialog; a refusal shows beside the form', async () => {
     signIn();
     let refuse = true;
@@ -132,7 +168,7 @@ describe('consolidation page', () => {
     await userEvent.selectOptions(within(dialog).getByLabelText('Exchange differences'), 'Remeasure (difference to profit or loss)');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Entity Sub GmbH not saved: The entity tree has a cycle');
-    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Sub GmbH', currency: 'EUR', ownership: '75', parent: 'P', included: true, basis: 'ytd', remeasure: true });
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ name: 'Sub GmbH', currency: 'EUR', ownership: '75', ownershipUnit: 'percent', parent: 'P', included: true, basis: 'ytd', remeasure: true });
 
     refuse = false;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save entity' }));

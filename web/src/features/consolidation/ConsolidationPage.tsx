@@ -54,7 +54,7 @@ export default function ConsolidationPage() {
           <SettingsCard key={`${orgId}:${JSON.stringify(overview.settings)}`} orgId={orgId} settings={overview.settings} />
           <Card className="page-card">
             <Tabs id="consolidation-tabs" className="consolidation-tabs" selectedTabId={tab} onChange={selectTab} renderActiveTabPanelOnly>
-              <Tab id="entities" title="Entities" panel={<EntitiesTab orgId={orgId} entities={overview.entities} />} />
+              <Tab id="entities" title="Entities" panel={<EntitiesTab orgId={orgId} entities={overview.entities} accounts={overview.accounts} presentationCurrency={overview.settings.presentationCurrency} />} />
               <Tab id="accounts" title="Group accounts" panel={<AccountsTab orgId={orgId} accounts={overview.accounts} />} />
               <Tab id="mapping" title="Mapping" panel={<MappingTab orgId={orgId} entities={overview.entities} accounts={overview.accounts} />} />
               <Tab id="rates" title="Exchange rates" panel={<RatesTab orgId={orgId} presentationCurrency={overview.settings.presentationCurrency} entities={overview.entities} accounts={overview.accounts} />} />

@@ -16,6 +16,8 @@ export const ROLE_WORDS: Record<GroupRole, string> = {
   ic_difference_income: 'Intercompany differences, credit (P&L)',
   ic_suspense_debit: 'Intercompany differences, debit (balance sheet)',
   fx_remeasurement: 'Remeasurement differences (profit or loss)',
+  goodwill: 'Goodwill (acquisitions)',
+  bargain_purchase: 'Gain on a bargain purchase',
 };
 export const RATE_TYPE_WORDS: Record<AccountRateType, string> = { closing: 'Closing rate', average: 'Average rate', historical: 'Historical rate' };
 export const CATEGORY_WORDS: Record<IcCategory, string> = { receivable_payable: 'Receivables and payables', revenue_expense: 'Revenue and expenses', loan: 'Loans', investment_equity: 'Investment and equity' };
@@ -27,7 +29,7 @@ export const RATE_KIND_WORDS: Record<RateKind, string> = {
   historical_assumed: 'Historical rate (first closing rate, assumed)',
   rolled: 'Rolled forward',
 };
-export const ENTRY_KIND_WORDS: Record<EntryKind, string> = { translation: 'Translation difference', rounding: 'Rounding', elimination: 'Intercompany elimination', ic_difference: 'Intercompany difference', nci: 'Non-controlling interest' };
+export const ENTRY_KIND_WORDS: Record<EntryKind, string> = { translation: 'Translation difference', rounding: 'Rounding', elimination: 'Intercompany elimination', ic_difference: 'Intercompany difference', nci: 'Non-controlling interest', acquisition: 'Acquisition' };
 export const PERIOD_STATUS_WORDS: Record<RunPeriodStatus, string> = { ok: 'Consolidated', blocked: 'Blocked', locked: 'Locked' };
 export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 

@@ -47,6 +47,10 @@ export interface EntityInput {
   basis: AmountBasis;
   /** Remeasured (ASC 830-10) instead of translated. */
   remeasure: boolean;
+  /** How `ownership` reads: a percent (75) or a fraction (0.75); absent, a value of at most 1 is refused as ambiguous. */
+  ownershipUnit?: 'percent' | 'fraction';
+  /** YYYY-MM: the ownership holds from that month on (the months before keep theirs). */
+  ownershipFrom?: string;
 }
 
 /** PUT /consolidation/{orgId}/entities/{entity} */
