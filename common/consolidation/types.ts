@@ -52,7 +52,7 @@ export type Method = (typeof METHODS)[number];
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
 export type RateKind = (typeof RATE_KINDS)[number];
 
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'adjustment'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface GroupAccount {
@@ -176,6 +176,8 @@ export interface CtbRow {
   entities: bigint;
   eliminations: bigint;
   nci: bigint;
+  /** Posted consolidation journals (the "Adjustments" column, ./journals.ts). */
+  adjustments: bigint;
   consolidated: bigint;
 }
 

@@ -12,7 +12,7 @@ export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense
 export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'ic_difference', 'ic_suspense', 'unmapped', 'rounding'] as const;
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'adjustment'] as const;
 /** How a rate is quoted: direct (presentation currency per unit, USD per EUR) or indirect (EUR per USD). */
 export const QUOTES = ['direct', 'indirect'] as const;
 /** How sure a mapping suggestion is (common/consolidation/suggest.ts); accepting in bulk takes the high ones. */
