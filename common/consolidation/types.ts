@@ -111,6 +111,8 @@ export interface ConsolidationSettings {
   tolerancePct: bigint;
   /** 1-12: the month the fiscal year starts (ytd basis, reports). */
   fiscalYearStartMonth: number;
+  /** Two-person rule for consolidation journals: one posts only once a different user approved it (absent: off). */
+  journalApproval?: boolean;
 }
 
 export interface ConsolidationConfig {

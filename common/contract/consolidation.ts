@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
   /** Percent, e.g. "1.5". */
   tolerancePct: z.string(),
   fiscalYearStartMonth: z.number().int().min(1).max(12),
+  /** Two-person rule: a consolidation journal posts only once a different user approved it. */
+  journalApproval: z.boolean(),
 });
 
 export const entitySchema = z.object({
@@ -146,6 +148,8 @@ export const ctbRowSchema = z.object({
   entities: z.record(amount),
   eliminations: amount,
   nci: amount,
+  /** Posted consolidation journals (the "Adjustments" column). */
+  adjustments: amount,
   consolidated: amount,
 });
 
@@ -198,6 +202,8 @@ export const drilldownSchema = z.object({
       amount,
       sources: z.array(z.string()),
       memo: z.string(),
+      /** An adjustment entry's journal (null for the balances of earlier months' journals and for other kinds). */
+      journal: z.object({ id: z.string(), reference: z.string(), period, kind: z.string(), status: z.string(), memo: z.string().nullable(), author: z.string().nullable(), approver: z.string().nullable() }).nullable(),
     }),
   ),
 });

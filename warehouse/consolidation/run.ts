@@ -10,6 +10,7 @@ import type { Config } from '../../common/config';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, syncEntities, trialBalancePeriods, writeAudit } from './store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
+import { readPostedJournals } from './journals';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
@@ -87,7 +88,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);
-  const engine = createConsolidation(cfg, { locked, entityColumns: false });
+  const engine = createConsolidation(cfg, { locked, entityColumns: false, journals: await readPostedJournals(db) });
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };

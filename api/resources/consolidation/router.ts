@@ -22,6 +22,7 @@ import { route, type RouteSpec } from '../../lib/route';
 import { BODY_LIMITS } from './schemas';
 import * as s from './schemas';
 import * as svc from './service';
+import { journalRoutes } from './journals';
 
 export const RUN_FAILED = 'The consolidation did not run';
 
@@ -181,6 +182,8 @@ export function consolidationRouter(deps: AppDeps): Router {
     await orgDb(req, ({ db }) => svc.unlockPeriod(db, who(req), (req.params as { period: string }).period));
     ok(res, 'Period unlocked');
   });
+
+  journalRoutes(router, { orgDb, readDb, who, any });
 
   return router;
 }
