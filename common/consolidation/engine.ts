@@ -68,7 +68,7 @@ export interface EngineOptions {
   entityColumns?: boolean;
   /** Locked periods' stored roll-forward: the period is not recomputed for later months. */
   locked?: Map<string, RollState[]>;
-  /** Posted consolidation journals (./journals.ts): the "Adjustments" column. */
+  /** Posted consolidation journals (./journals.ts): the "Adjustments" column (more with addJournals, before their month starts). */
   journals?: PostedJournal[];
 }
 
@@ -663,7 +663,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return { ...run.finish(), translated };
   }
 
-  return { start, period };
+  return { start, period, addJournals: adjustments.add };
 }
 
 export type Consolidation = ReturnType<typeof createConsolidation>;

@@ -261,10 +261,14 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
   const typeOf = (group: string): AccountType => accounts.get(group)?.type ?? 'asset';
   const isPnl = (t: AccountType) => t === 'income' || t === 'expense';
   const groupOf = (j: PostedJournal, account: string): string => resolveAccount({ accounts, mappings }, j.level, j.entity, account) ?? roles.unmapped;
-  const add = (m: Map<string, bigint>, k: string, v: bigint) => {
+  const addTo = (m: Map<string, bigint>, k: string, v: bigint) => {
     if (v !== 0n) m.set(k, (m.get(k) ?? 0n) + v);
   };
-  const sorted = [...journals].sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : a.id < b.id ? -1 : 1));
+  const order = (a: PostedJournal, b: PostedJournal) => (a.period < b.period ? -1 : a.period > b.period ? 1 : a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : a.id < b.id ? -1 : 1);
+  /** The journals that may still post (a month's are added before it runs; those done are let go). */
+  let active = [...journals].sort(order);
+  /** Whether `j` posts in a month after `period`. */
+  const postsAfter = (j: PostedJournal, period: string) => (j.kind === 'one_off' ? j.period > period : j.kind === 'reversing' ? nextPeriod(j.period) > period : j.recurringTo === null || j.recurringTo > period);
   const ownership = new Map<string, bigint>();
   {
     const resolve = (k: string, seen = new Set<string>()): bigint => {
@@ -282,7 +286,8 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
 
   function month(period: string, consolidated: Set<string>): MonthAdjustments {
     const out: MonthAdjustments = { blocking: [], notices: [], entries: [], nciBase: new Map() };
-    const moving = sorted.filter((j) => j.period <= period && postingIn(j, period) !== 0n);
+    const moving = active.filter((j) => j.period <= period && postingIn(j, period) !== 0n);
+    active = active.filter((j) => postsAfter(j, period));
     // Group level: the ledger's balances brought forward, then the month's journals.
     const group = ledgerOf('');
     const bf = (group_: string, amount: bigint, entity: string | null, memo: string, suffix: string) => {
@@ -301,15 +306,16 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
         out.entries.push({ entryId: id, period, kind: 'adjustment', entity: null, counterparty: l.counterparty, category: null, groupAccount: acc, amount, sources: `journal|${j.id}`, memo: l.memo ?? j.memo ?? j.reference });
         const t = typeOf(acc);
         if (isPnl(t)) groupProfit += amount;
-        else if (t === 'equity') add(group.equity, acc, amount);
-        else add(group.balances, acc, amount);
+        else if (t === 'equity') addTo(group.equity, acc, amount);
+        else addTo(group.balances, acc, amount);
       }
     }
     group.earlierProfit += groupProfit;
 
     // Entity level: per entity with journals to date.
     const entityKeys = new Set<string>();
-    for (const j of sorted) if (j.level === 'entity' && j.entity && j.period <= period) entityKeys.add(j.entity);
+    for (const k of ledgers.keys()) if (k.startsWith('e:')) entityKeys.add(k.slice(2));
+    for (const j of moving) if (j.level === 'entity' && j.entity) entityKeys.add(j.entity);
     for (const key of [...entityKeys].sort()) {
       const e = entities.get(key);
       const led = ledgerOf(`e:${key}`);
@@ -355,10 +361,10 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
             profit += cents;
           } else if (t === 'equity') {
             cents = translate(local, historical.get(`${key}\u0000${acc}`) ?? closing, share);
-            add(led.equity, acc, cents);
+            addTo(led.equity, acc, cents);
           } else {
             cents = translate(local, closing, share);
-            add(led.balances, acc, local);
+            addTo(led.balances, acc, local);
           }
           post(acc, cents, l.memo ?? j.memo ?? j.reference, j.reference, `journal|${j.id}`, l.counterparty);
         }
@@ -370,12 +376,17 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
       out.entries.push(...entries);
       if (config.settings.method === 'full' && ownership.get(key) !== undefined && ownership.get(key)! < ONE_RATE) {
         const equity = new Map<string, bigint>();
-        for (const x of entries) if (!isPnl(typeOf(x.groupAccount)) && typeOf(x.groupAccount) === 'equity') add(equity, x.groupAccount, x.amount);
+        for (const x of entries) if (!isPnl(typeOf(x.groupAccount)) && typeOf(x.groupAccount) === 'equity') addTo(equity, x.groupAccount, x.amount);
         out.nciBase.set(key, { equity, profit });
       }
     }
     return out;
   }
 
-  return { month, any: journals.length > 0 };
+  /** Journals of a month still to run (the worker adds each month's as it reads them). */
+  function addJournals(more: PostedJournal[]): void {
+    if (more.length) active = [...active, ...more].sort(order);
+  }
+
+  return { month, add: addJournals };
 }

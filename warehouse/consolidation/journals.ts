@@ -76,12 +76,14 @@ function fromRows(h: Row, lines: Row[]): StoredJournal {
 }
 
 /** Journals with their lines, filtered by month and status (both optional), in month and reference order. */
-export async function readJournals(db: Db, q: { period?: string; statuses?: JournalStatus[]; ids?: string[] } = {}): Promise<StoredJournal[]> {
+export async function readJournals(db: Db, q: { period?: string; after?: string; upTo?: string; statuses?: JournalStatus[]; ids?: string[] } = {}): Promise<StoredJournal[]> {
   if (q.ids && !q.ids.length) return [];
   const heads = (await db
     .selectFrom(JOURNALS_TABLE)
     .selectAll()
     .$if(!!q.period, (b) => b.where('period', '=', q.period!))
+    .$if(!!q.after, (b) => b.where('period', '>', q.after!))
+    .$if(!!q.upTo, (b) => b.where('period', '<=', q.upTo!))
     .$if(!!q.statuses?.length, (b) => b.where('status', 'in', q.statuses!))
     .$if(!!q.ids, (b) => b.where('id', 'in', q.ids!))
     .orderBy('period')
@@ -103,11 +105,9 @@ export async function readJournal(db: Db, id: string): Promise<StoredJournal | n
   return (await readJournals(db, { ids: [id] }))[0] ?? null;
 }
 
-/** The journals a run posts: posted ones, and reversed ones (their reversal, posted too, cancels them). */
-export async function readPostedJournals(db: Db): Promise<PostedJournal[]> {
-  const have = new Set((await db.introspection.getTables()).map((t) => t.name));
-  if (!have.has(JOURNALS_TABLE) || !have.has(JOURNAL_LINES_TABLE)) return [];
-  return (await readJournals(db, { statuses: ['posted', 'reversed'] })).map((j) => ({ id: j.id, reference: j.reference, period: j.period, level: j.level, entity: j.entity, kind: j.kind, recurringTo: j.recurringTo, memo: j.memo, lines: j.lines }));
+/** The journals a run posts (of the months after `after` up to `upTo`): posted ones, and reversed ones (their reversal, posted too, cancels them). */
+export async function readPostedJournals(db: Db, range: { after?: string; upTo?: string } = {}): Promise<PostedJournal[]> {
+  return (await readJournals(db, { ...range, statuses: ['posted', 'reversed'] })).map((j) => ({ id: j.id, reference: j.reference, period: j.period, level: j.level, entity: j.entity, kind: j.kind, recurringTo: j.recurringTo, memo: j.memo, lines: j.lines }));
 }
 
 function headRow(j: StoredJournal): Row {

@@ -88,7 +88,8 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
   const periods = await trialBalancePeriods(db);
   const locked = await lockedPeriods(db);
-  const engine = createConsolidation(cfg, { locked, entityColumns: false, journals: await readPostedJournals(db) });
+  const engine = createConsolidation(cfg, { locked, entityColumns: false });
+  let journalsUpTo: string | undefined;
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
@@ -96,6 +97,10 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     onPeriod?.(period);
     const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
     const write = inRange && !locked.has(period);
+    // The posted journals up to this month, read as it starts (memory holds a month's, and the
+    // recurring ones); the first month takes the earlier ones too, which post from it on.
+    engine.addJournals(await readPostedJournals(db, { after: journalsUpTo, upTo: period }));
+    journalsUpTo = period;
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
