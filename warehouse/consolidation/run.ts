@@ -99,7 +99,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     const write = inRange && !locked.has(period);
     // The posted journals up to this month, read as it starts (memory holds a month's, and the
     // recurring ones); the first month takes the earlier ones too, which post from it on.
-    engine.addJournals(await readPostedJournals(db, { after: journalsUpTo, upTo: period }));
+    engine.addJournals(await readPostedJournals(org, { after: journalsUpTo, upTo: period }));
     journalsUpTo = period;
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
