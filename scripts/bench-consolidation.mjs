@@ -44,16 +44,22 @@ join group_accounts g on g.code = m.group_account
 left join fx_rates r on r.currency = e.currency and r.period = t.period
 group by t.period, t.entity, m.group_account, t.account_code;
 insert into floor_lines
-select j.period, coalesce(j.entity, ''), coalesce(m.group_account, l.account), l.account,
+select j.period, '', l.account, l.account, round(sum(cast(l.debit as real) - cast(l.credit as real)), 2)
+from consolidation_journal_lines l
+join consolidation_journals j on j.id = l.journal_id
+where j.level = 'group' and j.status in ('posted', 'reversed')
+group by j.period, l.account;
+insert into floor_lines
+select j.period, j.entity, m.group_account, l.account,
   round(sum(cast(l.debit as real) - cast(l.credit as real)) * case when g.type in ('income', 'expense') then coalesce(r.average, 1) else coalesce(r.closing, 1) end, 2)
 from consolidation_journal_lines l
 join consolidation_journals j on j.id = l.journal_id
-left join consolidation_entities e on e.entity = j.entity
-left join group_account_mappings m on m.entity = j.entity and m.source_account = l.account
-left join group_accounts g on g.code = coalesce(m.group_account, l.account)
+join consolidation_entities e on e.entity = j.entity
+join group_account_mappings m on m.entity = j.entity and m.source_account = l.account
+join group_accounts g on g.code = m.group_account
 left join fx_rates r on r.currency = e.currency and r.period = j.period
-where j.status in ('posted', 'reversed')
-group by j.period, j.entity, coalesce(m.group_account, l.account), l.account;`;
+where j.level = 'entity' and j.status in ('posted', 'reversed')
+group by j.period, j.entity, m.group_account, l.account;`;
 
 /** A process's resident memory now and its peak so far (MB), from /proc. */
 function memoryOf(pid) {
