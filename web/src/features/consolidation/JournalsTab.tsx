@@ -142,12 +142,12 @@ function JournalForm({ orgId, entities, accounts, value, onValue, approvalRequir
             <th scope="row">Total</th>
             <td className="wide-only" />
             <td className="amount" data-column="debits">
-              {formatAmount(unitsText(debits, decimals), decimals)}
+              {formatAmount(unitsText(debits, decimals))}
             </td>
             <td className="amount" data-column="credits">
-              {formatAmount(unitsText(credits, decimals), decimals)}
+              {formatAmount(unitsText(credits, decimals))}
             </td>
-            <td colSpan={2}>{debits === credits ? <Tag intent="success" minimal>Balanced</Tag> : <Tag intent="danger" minimal>Difference {formatAmount(unitsText(debits - credits, decimals), decimals)}</Tag>}</td>
+            <td colSpan={2}>{debits === credits ? <Tag intent="success" minimal>Balanced</Tag> : <Tag intent="danger" minimal>Difference {formatAmount(unitsText(debits - credits, decimals))}</Tag>}</td>
           </tr>
         </tfoot>
       </HTMLTable>
@@ -182,7 +182,6 @@ function JournalRow({ orgId, journal: j, userId }: { orgId: string; journal: Jou
   }
   const [label, intent] = STATUS[j.status];
   const own = !!userId && j.authorId === userId;
-  const decimals = j.level === 'entity' ? 4 : 2;
   return (
     <>
       <tr data-journal={j.reference}>
@@ -198,7 +197,7 @@ function JournalRow({ orgId, journal: j, userId }: { orgId: string; journal: Jou
         </td>
         <td className="wide-only">{j.memo}</td>
         <td className="amount">
-          {formatAmount(j.totalDebit, decimals)} {j.currency}
+          {formatAmount(j.totalDebit)} {j.currency}
         </td>
         <td>
           <Tag intent={intent} minimal>
@@ -236,8 +235,8 @@ function JournalRow({ orgId, journal: j, userId }: { orgId: string; journal: Jou
                       {l.accountName ? ` ${l.accountName}` : ''}
                     </td>
                     <td>{l.counterpartyName}</td>
-                    <td className="amount">{l.debit !== '0.00' && l.debit !== '0.0000' ? formatAmount(l.debit, decimals) : ''}</td>
-                    <td className="amount">{l.credit !== '0.00' && l.credit !== '0.0000' ? formatAmount(l.credit, decimals) : ''}</td>
+                    <td className="amount">{/^0+(\.0+)?$/.test(l.debit) ? '' : formatAmount(l.debit)}</td>
+                    <td className="amount">{/^0+(\.0+)?$/.test(l.credit) ? '' : formatAmount(l.credit)}</td>
                     <td>{l.memo}</td>
                   </tr>
                 ))}
