@@ -3,7 +3,8 @@
 // two-person rule on, Carla books a group journal in the Journals tab (Dr 6500 depreciation
 // 100.00 / Cr 1500 property, plant and equipment 100.00, January) and submits it; she cannot
 // approve her own; Ben approves it, and after a run January's consolidated trial balance shows
-// 100.00 in the Adjustments column of 6500 and -100.00 of 1500 (consolidated 6500: 0 + 100.00).
+// 100.00 in the Adjustments column of 6500 and -100.00 of 1500 (consolidated 6500: 0 + 100.00),
+// and the drill-down names the journal, its memo, who booked and who approved it.
 // Ben reverses it; Carla approves the reversal; after a run the Adjustments column is 0.00 again
 // and ADJ-1 reads Reversed. Screenshots: test-results/e2e/journals-*.png.
 import type { Page } from 'playwright-core';
@@ -113,6 +114,12 @@ describe('consolidation journals in a real browser', () => {
     await runConsolidation();
     expect([await januaryAdjustment(page, '6500'), await januaryAdjustment(page, '1500')]).toEqual(['100.00', '-100.00']);
     await screenshot(page, 'journals-03-adjustments-column');
+    // The drill-down shows the journal with its memo, author and approver.
+    await page.getByRole('button', { name: 'Drill down into 6500 Depreciation and amortisation: 100.00' }).click();
+    const drill = page.getByRole('dialog', { name: '6500 Depreciation and amortisation, 2026-01' });
+    const entries = await drill.getByRole('table', { name: 'Consolidation entries' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
+    expect(entries).toEqual([['Consolidation journal', '', 'Impairment of the pressJournal ADJ-1; booked by Carla Controller, approved by Ben Boss', '100.00']]);
+    await page.keyboard.press('Escape');
   });
 
   it('Ben reverses it, Carla approves the reversal, and the Adjustments column is back to zero', async () => {

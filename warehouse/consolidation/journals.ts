@@ -78,6 +78,12 @@ function fromRows(h: Row, lines: Row[]): StoredJournal {
 /** Journals with their lines, filtered by month and status (both optional), in month and reference order. */
 export async function readJournals(db: Db, q: { period?: string; after?: string; upTo?: string; statuses?: JournalStatus[]; ids?: string[] } = {}): Promise<StoredJournal[]> {
   if (q.ids && !q.ids.length) return [];
+  // Many ids in chunks (T-SQL takes at most 2,100 parameters a statement).
+  if (q.ids && q.ids.length > 500) {
+    const out: StoredJournal[] = [];
+    for (let i = 0; i < q.ids.length; i += 500) out.push(...(await readJournals(db, { ...q, ids: q.ids.slice(i, i + 500) })));
+    return out;
+  }
   const heads = (await db
     .selectFrom(JOURNALS_TABLE)
     .selectAll()
