@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `npm run bench:consolidation [-- --entities 20 --months 36 --accounts 1000]`: the consolidation
+// `npm run bench:consolidation [-- --entities 20 --months 36 --accounts 1000 --journals 1000]`: the consolidation
 // through the real worker: the launcher's Temporal dev server, FerretDB and Azurite on free
 // loopback ports, the worker process as `npm start` runs it (worker/main.ts with the same node
 // flags), an organization record, and workflow consolidate-<orgId> started with the Temporal
 // client and awaited. The organization's database is generated: E entities in 4 currencies x M
 // months x A accounts of balanced trial balance (720,000 rows by default) with intercompany
 // receivable/payable pairs between neighbours, every account mapped, rates for every currency
-// and month. Beside it, in the same run, the floor: the `sqlite3` shell running one INSERT ...
-// SELECT that maps and translates the same rows (join to mappings and rates, group by) on a copy
-// of the same database. Runs 5 entities, then E, in the same worker: its resident memory before,
-// and its peak (VmHWM) after each run, show whether memory stays flat as entities grow. Each
-// subsidiary (up to --acquisitions, 20) is an acquisition with goodwill and a fair-value adjustment.
+// and month, and J posted consolidation journals a month (1,000 by default; issue 29). Beside it,
+// in the same run, the floor: the `sqlite3` shell running INSERT ... SELECTs that map and
+// translate the same rows and journal lines (join to mappings and rates, group by) on a copy of
+// the same database. Runs 5 entities, then E, in the same worker: its resident memory before,
+// and its peak (VmHWM) after each run, show whether memory stays flat as entities grow.
+// Each subsidiary (up to --acquisitions, 20) is an acquisition with goodwill and a fair-value adjustment.
 // Nothing is asserted; the figures are printed. Throwaway temp data.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,8 +32,9 @@ const MONTHS = Number(arg('months', 36));
 const ACCOUNTS = Number(arg('accounts', 1000));
 // Acquisitions (goodwill, fair-value adjustments, pre-acquisition equity): up to 20, one per subsidiary.
 const ACQUISITIONS = Number(arg('acquisitions', 20));
+const JOURNALS = Number(arg('journals', 1000));
 const generate = async (file, entities) => {
-  const rows = await generateGroup(file, entities, MONTHS, ACCOUNTS);
+  const rows = await generateGroup(file, entities, MONTHS, ACCOUNTS, JOURNALS);
   addAcquisitions(file, entities, ACQUISITIONS);
   return rows;
 };
@@ -47,7 +49,24 @@ join consolidation_entities e on e.entity = t.entity
 join group_account_mappings m on m.entity = t.entity and m.source_account = t.account_code
 join group_accounts g on g.code = m.group_account
 left join fx_rates r on r.currency = e.currency and r.period = t.period
-group by t.period, t.entity, m.group_account, t.account_code;`;
+group by t.period, t.entity, m.group_account, t.account_code;
+insert into floor_lines
+select j.period, '', l.account, l.account, round(sum(cast(l.debit as real) - cast(l.credit as real)), 2)
+from consolidation_journal_lines l
+join consolidation_journals j on j.id = l.journal_id
+where j.level = 'group' and j.status in ('posted', 'reversed')
+group by j.period, l.account;
+insert into floor_lines
+select j.period, j.entity, m.group_account, l.account,
+  round(sum(cast(l.debit as real) - cast(l.credit as real)) * case when g.type in ('income', 'expense') then coalesce(r.average, 1) else coalesce(r.closing, 1) end, 2)
+from consolidation_journal_lines l
+join consolidation_journals j on j.id = l.journal_id
+join consolidation_entities e on e.entity = j.entity
+join group_account_mappings m on m.entity = j.entity and m.source_account = l.account
+join group_accounts g on g.code = m.group_account
+left join fx_rates r on r.currency = e.currency and r.period = j.period
+where j.level = 'entity' and j.status in ('posted', 'reversed')
+group by j.period, j.entity, m.group_account, l.account;`;
 
 /** A process's resident memory now and its peak so far (MB), from /proc. */
 function memoryOf(pid) {
@@ -114,12 +133,13 @@ try {
     if (floor.status !== 0) throw new Error(`sqlite3 floor failed: ${floor.stderr}`);
     rmSync(floorFile, { force: true });
     const run = await consolidate(`bench-${n}`);
-    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, floorSecs, ...run, ...memoryOf(worker.pid) });
+    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, journals: JOURNALS * MONTHS, floorSecs, ...run, ...memoryOf(worker.pid) });
   }
   await mongoose.disconnect();
   await client.connection.close();
 
   process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB; a one-entity, one-month run takes ${tiny.secs.toFixed(2)} s\n`);
+  process.stdout.write(`journals: ${JOURNALS.toLocaleString('en-US')} a month (${(JOURNALS * MONTHS).toLocaleString('en-US')} in all)\n`);
   process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
   for (const r of results) {
     process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked, ${Math.min(ACQUISITIONS, r.entities - 1)} acquisitions)\n`);

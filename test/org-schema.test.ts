@@ -247,7 +247,7 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
     expect(ddl.filter((s) => s.includes('create table')).every((s) => /^if object_id\(N'dbo\.(\w+)', N'U'\) is null create table "\1" \(/.test(s))).toBe(true);
     expect(ddl.filter((s) => s.includes('create index')).every((s) => /^if not exists \(select 1 from sys\.indexes where name = N'(\w+)' and object_id = object_id\(N'dbo\.(\w+)'\)\) create index "\1" on "\2" /.test(s))).toBe(true);
     expect(ddl.some((s) => s.includes('"group_accounts" ('))).toBe(false);
-    expect(ddl.filter((s) => s.includes('create table'))).toHaveLength(16);
+    expect(ddl.filter((s) => s.includes('create table'))).toHaveLength(18);
     // The view: its own batch through exec, its quotes doubled, amounts summed as exact cents.
     expect(ddl.at(-1)).toMatch(/^if object_id\(N'dbo\.consolidated_trial_balance_entities', N'V'\) is null exec\(N'create view "consolidated_trial_balance_entities" as select period, group_account, entity, sum\(cents\) as amount_cents from \(/);
     expect(ddl.at(-1)).toContain(`where kind in (''translation'', ''rounding'')`);

@@ -4,7 +4,8 @@
 // workflows: onboarding, connecting the simulated QuickBooks (OAuth consent and code exchange),
 // Sage Intacct (XML session) and NetSuite (JWT client credentials) companies of simulators/,
 // syncing them, saving the budget CSV as a table, running the pipelines, setting the group up
-// (entities, ownership, mappings, intercompany accounts, rates) and consolidating 24 months.
+// (entities, ownership, mappings, intercompany accounts, rates), booking one consolidation
+// journal and consolidating 24 months.
 //
 // Each step is recorded in the app setting "demo-seed" when done, so a start interrupted half
 // way resumes where it stopped; a failed step is retried a few times, then reported with the fix.
@@ -283,6 +284,33 @@ const STEPS: Step[] = [
       for (const a of p.acquisitions) {
         const { role, ...body } = a;
         await client.put(`/consolidation/${org}/acquisitions/${encodeURIComponent(keyOf.get(role)!)}`, body);
+      }
+    },
+  },
+  {
+    // One consolidation journal (issue 29): a bonus accrual the subsidiaries did not book, at
+    // group level in the last month, auto-reversing (the payroll books it the month after).
+    name: 'journal',
+    label: 'booking a consolidation journal',
+    run: async (ctx) => {
+      const client = await ctx.user();
+      const org = orgOf(ctx);
+      const period = ctx.plan.months[ctx.plan.months.length - 1]!;
+      const reference = 'DEMO-ACCRUAL-1';
+      const listed = (data(await client.get(`/consolidation/${org}/journals`)).journals ?? []) as { id: string; reference: string; status: string }[];
+      let journal = listed.find((j) => j.reference === reference);
+      if (!journal) {
+        const lines = [
+          { account: '6100', debit: '12000.00', credit: '', memo: 'Group bonus pool, not in the entities\' books' },
+          { account: '2100', debit: '', credit: '12000.00', memo: 'Accrued bonus' },
+        ];
+        const made = await client.post(`/consolidation/${org}/journals`, { reference, period, level: 'group', kind: 'reversing', memo: 'Year-end bonus accrual', lines });
+        if (made.status !== 201) throw new Error(`the demo journal was refused: ${String(made.body.message)}`);
+        journal = data(made) as { id: string; reference: string; status: string };
+      }
+      if (journal.status === 'draft') {
+        const posted = await client.post(`/consolidation/${org}/journals/${journal.id}/submit`, {});
+        if (posted.status !== 200) throw new Error(`the demo journal did not post: ${String(posted.body.message)}`);
       }
     },
   },

@@ -43,6 +43,7 @@ import type {
   TbRow,
   TranslatedLine,
 } from './types';
+import { createAdjustments, type PostedJournal } from './journals';
 
 export interface PeriodResult {
   period: string;
@@ -73,6 +74,8 @@ export interface EngineOptions {
   entityColumns?: boolean;
   /** Locked periods' stored roll-forward: the period is not recomputed for later months. */
   locked?: Map<string, RollState[]>;
+  /** Posted consolidation journals (./journals.ts): the "Adjustments" column (more with addJournals, before their month starts). */
+  journals?: PostedJournal[];
 }
 
 /** Exact products are carried at this scale (amount 4 + rate 12 + share 12) and rounded once. */
@@ -230,6 +233,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
   const IC_BS = roleCode('ic_suspense');
   const UNMAPPED = roleCode('unmapped');
   const ROUNDING = roleCode('rounding');
+  const adjustments = createAdjustments(config, options.journals ?? [], { retainedEarnings: RE, cta: CTA, unmapped: UNMAPPED });
 
   const entities = new Map(config.entities.map((e) => [e.entity, e]));
   // Ownership is effective-dated (a change from a month on leaves the months before it); acquisitions join an entity to the group from their month.
@@ -365,6 +369,9 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       closingOf.set(e.entity, closing);
       averageOf.set(e.entity, average);
     }
+    // Posted journals of the month (./journals.ts): a rate they need and lack blocks it.
+    const adjusted = adjustments.month(periodKey, new Set(keys));
+    messages.push(...adjusted.blocking);
     if (messages.length === 0 && blockedFrom) messages.push(`Blocked: retained earnings roll forward through ${blockedFrom}, which is blocked`);
     /** The month refused: no figures, only its messages (and the months after it roll forward through it). */
     const refused = (): Omit<PeriodResult, 'translated'> => {
@@ -414,7 +421,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const ctbMap = new Map<string, CtbRow>();
     const row = (group: string): CtbRow => {
       let r = ctbMap.get(group);
-      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), entities: 0n, eliminations: 0n, nci: 0n, consolidated: 0n }));
+      if (!r) ctbMap.set(group, (r = { period: periodKey, groupAccount: group, byEntity: new Map(), entities: 0n, eliminations: 0n, nci: 0n, adjustments: 0n, consolidated: 0n }));
       return r;
     };
     const addEntity = (group: string, entity: string, amount: bigint) => {
@@ -582,6 +589,16 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       if (missed.length) throw new Error(`finish() before every entity of ${periodKey} was handed its rows (${missed.join(', ')})`);
       if (overflow) return refused();
 
+    // The journals' adjustments; an entity-level journal's equity and profit are shared with NCI.
+    entries.push(...adjusted.entries);
+    messages.push(...adjusted.notices);
+    for (const [key, base] of adjusted.nciBase) {
+      const equity = equityOf.get(key);
+      if (!equity) continue;
+      for (const [group, amount] of base.equity) equity.set(group, (equity.get(group) ?? 0n) + amount);
+      profitOf.set(key, (profitOf.get(key) ?? 0n) + base.profit);
+    }
+
     // NCI (full method): the non-controlling share of each part-owned entity's equity and profit.
     const nciShare = new Map<string, bigint>();
     if (settings.method === 'full') {
@@ -693,6 +710,10 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         const r = row(x.groupAccount);
         r.nci += x.amount;
         r.consolidated += x.amount;
+      } else if (x.kind === 'adjustment') {
+        const r = row(x.groupAccount);
+        r.adjustments += x.amount;
+        r.consolidated += x.amount;
       } else {
         const r = row(x.groupAccount);
         r.eliminations += x.amount;
@@ -714,7 +735,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     const bigEntry = entries.find((x) => !withinAmountLimit(x.amount, PRESENTATION_SCALE));
     if (bigEntry) outOfBounds(`the ${bigEntry.kind.replace('_', ' ')} entry ${bigEntry.entryId} on group account ${bigEntry.groupAccount}`, bigEntry.amount, PRESENTATION_SCALE, P);
     for (const r of ctb) {
-      const big = [r.entities, r.eliminations, r.nci, r.consolidated].find((v) => !withinAmountLimit(v, PRESENTATION_SCALE));
+      const big = [r.entities, r.eliminations, r.nci, r.adjustments, r.consolidated].find((v) => !withinAmountLimit(v, PRESENTATION_SCALE));
       if (big !== undefined) outOfBounds(`group account ${r.groupAccount} (${accounts.get(r.groupAccount)?.name ?? r.groupAccount})`, big, PRESENTATION_SCALE, P);
     }
     for (const [what, v] of [['the total of assets', assets], ['the total of liabilities and equity', liabilitiesAndEquity], ['the net of the consolidated trial balance', tbNet], ['the net of the eliminations', eliminationsNet]] as const) {
@@ -754,7 +775,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     return { ...run.finish(), translated };
   }
 
-  return { start, period };
+  return { start, period, addJournals: adjustments.add };
 }
 
 export type Consolidation = ReturnType<typeof createConsolidation>;

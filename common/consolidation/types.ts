@@ -79,7 +79,7 @@ export type RateKind = (typeof RATE_KINDS)[number];
 export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
 export type AccountRateType = (typeof ACCOUNT_RATE_TYPES)[number];
 
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition', 'adjustment'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface GroupAccount {
@@ -146,6 +146,8 @@ export interface ConsolidationSettings {
   tolerancePct: bigint;
   /** 1-12: the month the fiscal year starts (ytd basis, reports). */
   fiscalYearStartMonth: number;
+  /** Two-person rule for consolidation journals: one posts only once a different user approved it (absent: off). */
+  journalApproval?: boolean;
 }
 
 export interface ConsolidationConfig {
@@ -258,6 +260,8 @@ export interface CtbRow {
   entities: bigint;
   eliminations: bigint;
   nci: bigint;
+  /** Posted consolidation journals (the "Adjustments" column, ./journals.ts). */
+  adjustments: bigint;
   consolidated: bigint;
 }
 

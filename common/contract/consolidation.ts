@@ -16,7 +16,7 @@ export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit'
 export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
-export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition'] as const;
+export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition', 'adjustment'] as const;
 /** How a rate is quoted: direct (presentation currency per unit, USD per EUR) or indirect (EUR per USD). */
 export const QUOTES = ['direct', 'indirect'] as const;
 /** How sure a mapping suggestion is (common/consolidation/suggest.ts); accepting in bulk takes the high ones. */
@@ -41,6 +41,8 @@ export const settingsSchema = z.object({
   /** Percent, e.g. "1.5". */
   tolerancePct: z.string(),
   fiscalYearStartMonth: z.number().int().min(1).max(12),
+  /** Two-person rule: a consolidation journal posts only once a different user approved it. */
+  journalApproval: z.boolean(),
 });
 
 export const entitySchema = z.object({
@@ -154,6 +156,8 @@ export const ctbRowSchema = z.object({
   entities: z.record(amount),
   eliminations: amount,
   nci: amount,
+  /** Posted consolidation journals (the "Adjustments" column). */
+  adjustments: amount,
   consolidated: amount,
 });
 
@@ -206,6 +210,8 @@ export const drilldownSchema = z.object({
       amount,
       sources: z.array(z.string()),
       memo: z.string(),
+      /** An adjustment entry's journal (null for the balances of earlier months' journals and for other kinds). */
+      journal: z.object({ id: z.string(), reference: z.string(), period, kind: z.string(), status: z.string(), memo: z.string().nullable(), author: z.string().nullable(), approver: z.string().nullable() }).nullable(),
     }),
   ),
 });

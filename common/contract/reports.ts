@@ -6,7 +6,7 @@ import { z } from 'zod';
 export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
 export const RANGES = ['month', 'quarter', 'ytd', 'year'] as const;
 export const COMPARISONS = ['prior', 'lastYear'] as const;
-export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'consolidated'] as const;
+export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'adjustments', 'consolidated'] as const;
 export const ROW_KINDS = ['section', 'group', 'account', 'subtotal', 'total', 'formula'] as const;
 export const LINE_KINDS = ['accounts', 'subtotal', 'formula'] as const;
 
@@ -133,6 +133,8 @@ export const overviewSchema = z
         entities: z.array(z.object({ entity: z.string(), entityName: z.string(), profit: decimal }).strict()),
         eliminations: decimal,
         nci: decimal,
+        /** Posted consolidation journals' share of the profit. */
+        adjustments: decimal,
         netIncome: decimal,
       })
       .strict(),

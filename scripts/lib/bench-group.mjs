@@ -2,14 +2,16 @@
 // an organization database with trial_balance and the consolidation's settings, as a run finds
 // it: E entities in 4 currencies x M months x A accounts of balanced trial balance, with
 // intercompany receivable/payable pairs between neighbours, every account mapped, rates for
-// every currency and month.
+// every currency and month; and optionally J posted consolidation journals a month (half at group
+// level, half at entity level in the entity's currency; one in ten recurring for three months, one
+// in ten auto-reversing; on 40 accounts, as real adjustments touch few).
 import Database from 'better-sqlite3';
 import { tsImport } from 'tsx/esm/api';
 
 export const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD'];
 
 /** Writes the group's database to `file`; answers its trial_balance rows. */
-export async function generateGroup(file, entities, months, ACCOUNTS) {
+export async function generateGroup(file, entities, months, ACCOUNTS, journals = 0) {
   const { ensureConsolidationSchema } = await tsImport('../../warehouse/consolidation/store.ts', import.meta.url);
   const { Kysely, SqliteDialect } = await import('kysely');
   const sqlite = new Database(file);
@@ -56,6 +58,25 @@ export async function generateGroup(file, entities, months, ACCOUNTS) {
     }
     const rate = w.prepare("insert into fx_rates (currency, period, closing, average, source, updated_by, updated_at) values (?, ?, ?, ?, 'user', null, null)");
     for (const [i, c] of CURRENCIES.slice(1).entries()) for (const [pi, p] of periods.entries()) rate.run(c, p, (1 + i * 0.1 + pi * 0.001).toFixed(6), (1 + i * 0.1 + pi * 0.0009).toFixed(6));
+    if (journals > 0) {
+      const head = w.prepare("insert into consolidation_journals (id, reference, period, level, entity, kind, recurring_to, status, created_at, posted_at, author_name) values (?, ?, ?, ?, ?, ?, ?, 'posted', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'Bench')");
+      const line = w.prepare('insert into consolidation_journal_lines (journal_id, line_no, account, counterparty, debit, credit, memo) values (?, ?, ?, null, ?, ?, ?)');
+      // 20 balance-sheet and 20 income-statement accounts.
+      const pool = (k) => (k % 40 < 20 ? k % 40 : 800 + (k % 40) - 20);
+      for (const [pi, p] of periods.entries()) {
+        for (let j = 0; j < journals; j++) {
+          const id = `J${pi}-${j}`;
+          const entity = j % 2 ? `E${j % entities}` : null;
+          const kind = j % 10 === 0 ? 'recurring' : j % 10 === 1 ? 'reversing' : 'one_off';
+          head.run(id, `ADJ-${p}-${j}`, p, entity ? 'entity' : 'group', entity, kind, kind === 'recurring' ? periods[Math.min(pi + 2, periods.length - 1)] : null);
+          const scale = entity ? 4 : 2;
+          const amount = (((pi * 7919 + j * 104729) % 999_999) + 1) / 100;
+          const account = (k) => (entity ? `A${pool(k)}` : `G${pool(k)}`);
+          line.run(id, 1, account(j), amount.toFixed(scale), (0).toFixed(scale), 'bench');
+          line.run(id, 2, account(j * 7 + 3), (0).toFixed(scale), amount.toFixed(scale), null);
+        }
+      }
+    }
   })();
   w.close();
   return entities * months * ACCOUNTS;

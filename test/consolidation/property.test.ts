@@ -9,6 +9,7 @@
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import { createConsolidation } from '../../common/consolidation/engine';
 import { ONE_RATE } from '../../common/consolidation/decimal';
+import type { PostedJournal } from '../../common/consolidation/journals';
 import { ACCOUNT_RATE_TYPES, AMOUNT_BASES, IC_CATEGORIES, type AcquisitionConfig, type ConsolidationConfig, type OwnershipChange, type EntityConfig, type GroupAccount, type MappingConfig, type TbRow } from '../../common/consolidation/types';
 
 /** mulberry32: a small seeded generator. */
@@ -163,5 +164,55 @@ describe('consolidation property: balanced books give a balanced group, in every
     if (extended) for (const [what, count] of Object.entries(seen)) expect({ what, some: count > 100 }).toEqual({ what, some: true });
     // The cases do exercise acquisitions (a generator change that dropped them would fail here).
     expect(acquired).toBeGreaterThan(100);
+  });
+});
+
+// Issue 29: the same groups with random consolidation journals (group and entity level, one-off,
+// recurring, auto-reversing, in the presentation or an entity's currency, on mapped and unmapped
+// accounts). Each journal balances, so every month still nets to zero, the balance sheet balances,
+// the eliminations net to zero, and each column (every entity's, NCI's, the Adjustments) nets to zero.
+function randomJournals(seed: number, cfg: ConsolidationConfig, periods: string[]): PostedJournal[] {
+  const r = rng(seed * 7919 + 1);
+  const n = r.int(0, 8);
+  const out: PostedJournal[] = [];
+  const kinds = ['one_off', 'recurring', 'reversing'] as const;
+  for (let i = 0; i < n; i++) {
+    const entity = r.next() < 0.5 ? r.pick(cfg.entities) : null;
+    const period = r.pick(periods);
+    const kind = r.pick(kinds);
+    const lines: PostedJournal['lines'] = [];
+    let sum = 0n;
+    const count = r.int(1, 4);
+    const account = () => (entity && r.next() < 0.6 ? `A${r.int(0, 12)}` : r.pick(groupCodes));
+    for (let k = 0; k < count; k++) {
+      const amount = BigInt(r.int(1, 9_999_999)) * (entity ? 1n : 100n) + BigInt(entity ? r.int(0, 9999) : r.int(0, 99));
+      const debit = r.next() < 0.5;
+      sum += debit ? amount : -amount;
+      lines.push({ account: account(), counterparty: null, debit: debit ? amount : 0n, credit: debit ? 0n : amount, memo: null });
+    }
+    lines.push({ account: account(), counterparty: null, debit: sum < 0n ? -sum : 0n, credit: sum > 0n ? sum : 0n, memo: null });
+    out.push({ id: `j${i}`, reference: `J-${i}`, period, level: entity ? 'entity' : 'group', entity: entity?.entity ?? null, kind, recurringTo: kind === 'recurring' && r.next() < 0.5 ? r.pick(periods.filter((p) => p >= period)) : null, memo: null, lines });
+  }
+  return out;
+}
+
+describe('consolidation property with journals: every month and every column still balances', () => {
+  it('holds for 300 random groups with random journals', () => {
+    let posted = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const { cfg, periods, books } = randomCase(seed);
+      const journals = randomJournals(seed, cfg, periods);
+      const c = createConsolidation(cfg, { journals });
+      periods.forEach((p, i) => {
+        const res = c.period(p, books[i]!);
+        const sum = (pick: (row: (typeof res.ctb)[number]) => bigint) => res.ctb.reduce((s, row) => s + pick(row), 0n);
+        const got = { seed, period: p, blocked: res.blocked, tbNet: res.check.tbNet, bs: res.check.assets - res.check.liabilitiesAndEquity, eliminations: res.check.eliminationsNet, nci: sum((x) => x.nci), adjustments: sum((x) => x.adjustments) };
+        expect(got).toEqual({ seed, period: p, blocked: false, tbNet: 0n, bs: 0n, eliminations: 0n, nci: 0n, adjustments: 0n });
+        for (const e of cfg.entities) expect({ seed, period: p, entity: e.entity, col: sum((x) => x.byEntity.get(e.entity) ?? 0n) }).toEqual({ seed, period: p, entity: e.entity, col: 0n });
+        for (const row of res.ctb) expect(row.consolidated).toBe(row.entities + row.eliminations + row.nci + row.adjustments);
+        posted += res.entries.filter((x) => x.kind === 'adjustment').length;
+      });
+    }
+    expect(posted).toBeGreaterThan(1000); // the journals did post
   });
 });

@@ -206,7 +206,7 @@ describe('the consolidation screens in a real browser', () => {
     await page.getByLabel('Period', { exact: true }).selectOption('2026-01');
     const ctb = 'Consolidated trial balance 2026-01';
     await page.getByRole('table', { name: ctb }).waitFor();
-    expect(await page.getByRole('table', { name: ctb }).locator('thead th').allTextContents()).toEqual(['Account', 'CSV ledger P', 'Sub', 'Eliminations', 'NCI', 'Consolidated']);
+    expect(await page.getByRole('table', { name: ctb }).locator('thead th').allTextContents()).toEqual(['Account', 'CSV ledger P', 'Sub', 'Eliminations', 'NCI', 'Adjustments', 'Consolidated']);
     expect(await cell(page, ctb, '1000', 'consolidated').textContent()).toBe('6,800.00');
     expect(await cell(page, ctb, '1000', 'entity:P').textContent()).toBe('5,600.00');
     expect(await cell(page, ctb, '1000', 'entity:S').textContent()).toBe('1,200.00');

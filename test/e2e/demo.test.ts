@@ -206,6 +206,14 @@ describe('the demo organization on the first npm start', () => {
     expect(Number(last.data.rows.find((r) => r.groupAccount === '1650')!.consolidated)).toBeGreaterThan(0);
   });
 
+  it('has one posted consolidation journal, shown as the Adjustments column of its month', async () => {
+    const list = await api<{ journals: { reference: string; status: string; period: string; totalDebit: string }[] }>('GET', `/consolidation/${orgId}/journals`);
+    expect(list.data.journals.map((j) => [j.reference, j.status, j.period, j.totalDebit])).toEqual([['DEMO-ACCRUAL-1', 'posted', demoMonths()[23]!, '12000.00']]);
+    const bs = await api<{ columns: { label: string }[]; balanced?: boolean[] }>('GET', `/reports/${orgId}/statements/balance-sheet?period=${demoMonths()[23]!}`);
+    expect(bs.data.columns.map((c) => c.label)).toContain('Adjustments');
+    expect(bs.data.balanced!.every(Boolean)).toBe(true);
+  });
+
   it('shows the intercompany pairs the books put off: an FX difference within tolerance, a missing invoice beyond it', async () => {
     type Mismatch = { entityAName: string; entityBName: string; category: string; difference: string; withinTolerance: boolean; likelyCause: string };
     const mismatchesOf = async (period: string) => (await api<{ mismatches: Mismatch[] }>('GET', `/consolidation/${orgId}/results?period=${period}`)).data.mismatches;

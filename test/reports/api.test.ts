@@ -106,7 +106,7 @@ describe('built-in statements', () => {
     expect((await api('get', `/reports/${orgID}/statements/cash-flow?period=2026-03`)).status).toBe(400);
     const cols = await api('get', `/reports/${orgID}/statements/profit-and-loss?period=2026-03&columns=entities,bogus`);
     expect(cols.status).toBe(400);
-    expect(JSON.stringify(cols.body)).toContain('Columns are among entities, eliminations, nci, consolidated');
+    expect(JSON.stringify(cols.body)).toContain('Columns are among entities, eliminations, nci, adjustments, consolidated');
   });
 });
 

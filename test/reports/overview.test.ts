@@ -83,6 +83,7 @@ describe('the Dashboard overview', () => {
       ],
       eliminations: '0.00',
       nci: '-71.70',
+      adjustments: '0.00',
       netIncome: '1786.80',
     });
     expect(o.notices).toEqual([]);
@@ -116,6 +117,7 @@ describe('the Dashboard overview', () => {
       ],
       eliminations: '0.00',
       nci: '-59.60',
+      adjustments: '0.00',
       netIncome: '1238.40',
     });
     expect(o.months.map((m) => m.netIncome)).toEqual(['692.00', '546.40']);
@@ -127,7 +129,7 @@ describe('the Dashboard overview', () => {
       currency: 'USD',
       range: null,
       months: [],
-      contribution: { entities: [], eliminations: '0.00', nci: '0.00', netIncome: '0.00' },
+      contribution: { entities: [], eliminations: '0.00', nci: '0.00', adjustments: '0.00', netIncome: '0.00' },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
       dataAsOf: null,
       stale: null,

@@ -10,6 +10,7 @@ import type { Config } from '../../common/config';
 import { acquisitionProblems, createConsolidation } from '../../common/consolidation/engine';
 import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, trialBalanceHasCounterparty, syncEntities, trialBalancePeriods, writeAudit } from './store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
+import { readPostedJournals } from './journals';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
@@ -89,6 +90,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   const locked = await lockedPeriods(db);
   const engine = createConsolidation(cfg, { locked, entityColumns: false });
   const withCounterparty = await trialBalanceHasCounterparty(db);
+  let journalsUpTo: string | undefined;
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
@@ -96,6 +98,10 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
     onPeriod?.(period);
     const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
     const write = inRange && !locked.has(period);
+    // The posted journals up to this month, read as it starts (memory holds a month's, and the
+    // recurring ones); the first month takes the earlier ones too, which post from it on.
+    engine.addJournals(await readPostedJournals(org, { after: journalsUpTo, upTo: period }));
+    journalsUpTo = period;
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;

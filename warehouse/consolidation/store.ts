@@ -64,6 +64,13 @@ export const CONFIG_TABLES: Record<string, TableDef> = {
   // Effective-dated ownership: the entity's ownership (percent text) from a month on.
   consolidation_ownership_changes: { columns: [['entity', 'key'], ['from_period', 'key'], ['ownership', 'key'], ...audit()], key: ['entity', 'from_period'] },
   consolidation_audit: { columns: [['at', 'key'], ['user_id', 'key', 'null'], ['user_name', 'text', 'null'], ['action', 'key'], ['detail', 'long']], indexes: [['at']] },
+  // Consolidation journals (./journals.ts): amounts as exact decimal text at the level's scale.
+  consolidation_journals: {
+    columns: [['id', 'key'], ['reference', 'text'], ['period', 'key'], ['level', 'key'], ['entity', 'key', 'null'], ['kind', 'key'], ['recurring_to', 'key', 'null'], ['status', 'key'], ['memo', 'text', 'null'], ['origin', 'text', 'null'], ['reversal_of', 'key', 'null'], ['reversed_by', 'key', 'null'], ['author_id', 'key', 'null'], ['author_name', 'text', 'null'], ['created_at', 'key'], ['submitted_at', 'key', 'null'], ['approver_id', 'key', 'null'], ['approver_name', 'text', 'null'], ['posted_at', 'key', 'null'], ['reversed_at', 'key', 'null'], ...audit()],
+    key: ['id'],
+    indexes: [['period'], ['status']],
+  },
+  consolidation_journal_lines: { columns: [['journal_id', 'key'], ['line_no', 'int'], ['account', 'key'], ['counterparty', 'key', 'null'], ['debit', 'key'], ['credit', 'key'], ['memo', 'text', 'null']], key: ['journal_id', 'line_no'] },
 };
 
 /** What a run writes (per period). */
@@ -238,6 +245,7 @@ export async function readSettings(db: Db): Promise<ConsolidationSettings & { co
     toleranceAmount: parseDecimal(m.get('tolerance_amount') ?? '0', PRESENTATION_SCALE) ?? 0n,
     tolerancePct: (parseDecimal(m.get('tolerance_pct') ?? '0', RATE_SCALE - 2) ?? 0n),
     fiscalYearStartMonth: Number(m.get('fiscal_year_start_month') ?? 1) || 1,
+    journalApproval: m.get('journal_approval') === 'required',
   };
 }
 
@@ -249,6 +257,7 @@ export function settingsText(s: ConsolidationSettings): Record<string, string> {
     tolerance_amount: formatTrim(s.toleranceAmount, PRESENTATION_SCALE),
     tolerance_pct: formatTrim(s.tolerancePct, RATE_SCALE - 2),
     fiscal_year_start_month: String(s.fiscalYearStartMonth),
+    ...(s.journalApproval !== undefined ? { journal_approval: s.journalApproval ? 'required' : 'off' } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface RangeSums {
   entities: Map<string, Map<string, [bigint, bigint]>>;
   eliminations: Map<string, [bigint, bigint]>;
   nci: Map<string, [bigint, bigint]>;
+  /** Posted consolidation journals (the consolidation's entries of kind 'adjustment'). */
+  adjustments: Map<string, [bigint, bigint]>;
   consolidated: Map<string, [bigint, bigint]>;
 }
 
@@ -29,7 +31,7 @@ function put(m: Map<string, [bigint, bigint]>, account: string, last: boolean, c
 
 /** The consolidation's outputs over from..to, per group account (and per entity when `withEntities`). */
 export async function rangeSums(db: Db, dialect: OrgDialect, from: string, to: string, withEntities: boolean): Promise<RangeSums> {
-  const out: RangeSums = { entities: new Map(), eliminations: new Map(), nci: new Map(), consolidated: new Map() };
+  const out: RangeSums = { entities: new Map(), eliminations: new Map(), nci: new Map(), adjustments: new Map(), consolidated: new Map() };
   const cents = CENTS_SQL[dialect];
   const isLast = sql<number>`case when period = ${to} then 1 else 0 end`;
   // The last-month flag is computed in a derived table and grouped by name (T-SQL refuses a parameter in GROUP BY).
@@ -50,6 +52,12 @@ export async function rangeSums(db: Db, dialect: OrgDialect, from: string, to: s
     put(out.nci, r.group_account, Number(r.last) === 1, big(r.nci));
     put(out.consolidated, r.group_account, Number(r.last) === 1, big(r.con));
   }
+  const adjusted = await db
+    .selectFrom(db.selectFrom('consolidation_entries').select(['group_account', isLast.as('last'), sql.raw(cents('amount')).as('c')]).where('kind', '=', 'adjustment').where('period', '>=', from).where('period', '<=', to).as('x'))
+    .select(['x.group_account', 'x.last', sql`sum(x.c)`.as('c')])
+    .groupBy(['x.group_account', 'x.last'])
+    .execute();
+  for (const r of adjusted as { group_account: string; last: number; c: unknown }[]) put(out.adjustments, r.group_account, Number(r.last) === 1, big(r.c));
   if (withEntities) {
     const rows = await db
       .selectFrom(db.selectFrom(ENTITY_COLUMNS_VIEW).select(['entity', 'group_account', isLast.as('last'), 'amount_cents']).where('period', '>=', from).where('period', '<=', to).as('x'))

@@ -23,6 +23,7 @@ import { BODY_LIMITS } from './schemas';
 import { acquisitionsSchema } from '../../../common/contract/consolidation';
 import * as s from './schemas';
 import * as svc from './service';
+import { journalRoutes } from './journals';
 
 export const RUN_FAILED = 'The consolidation did not run';
 
@@ -194,6 +195,8 @@ export function consolidationRouter(deps: AppDeps): Router {
     await orgDb(req, ({ db }) => svc.unlockPeriod(db, who(req), (req.params as { period: string }).period));
     ok(res, 'Period unlocked');
   });
+
+  journalRoutes(router, { orgDb, readDb, who, any });
 
   return router;
 }

@@ -32,6 +32,8 @@ export const settingsBody = z.object({
   toleranceAmount: decimalText.default('0'),
   tolerancePct: decimalText.default('0'),
   fiscalYearStartMonth: z.coerce.number().int().min(1).max(12).default(1),
+  /** Two-person rule for consolidation journals; left out: unchanged. */
+  journalApproval: z.boolean().optional(),
 });
 
 export const entityBody = z.object({

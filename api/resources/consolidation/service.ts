@@ -31,6 +31,7 @@ import { remeasureFaults } from '../../../common/consolidation/remeasure';
 import type { AccountType, AcquisitionConfig, ConsolidationConfig, GroupAccount, MappingConfig, NciMeasurement, Quote } from '../../../common/consolidation/types';
 import { checkChart, checkEntities, checkMappings, directValue, farApart, icMarkFault, isCurrency, NUMBER_TEXT_MAX, ownershipPercent, parseRate, PERIOD_RE, QUOTE_DOUBT_FACTOR, quoted, rateFault, type OwnershipUnit } from '../../../common/consolidation/validate';
 import type { OrgDialect } from '../../../warehouse/connection';
+import { readJournals } from '../../../warehouse/consolidation/journals';
 import { ApiError } from '../../lib/errors';
 import { groupAccountSchema, mappingSchema, rateSchema } from './schemas';
 
@@ -76,10 +77,10 @@ export async function overview(db: Db, orgId: string) {
 
 function publicSettings(s: Awaited<ReturnType<typeof readSettings>>) {
   const t = settingsText(s);
-  return { presentationCurrency: t.presentation_currency!, method: s.method, toleranceAmount: t.tolerance_amount!, tolerancePct: t.tolerance_pct!, fiscalYearStartMonth: s.fiscalYearStartMonth };
+  return { presentationCurrency: t.presentation_currency!, method: s.method, toleranceAmount: t.tolerance_amount!, tolerancePct: t.tolerance_pct!, fiscalYearStartMonth: s.fiscalYearStartMonth, journalApproval: !!s.journalApproval };
 }
 
-export async function saveSettings(db: Db, who: Who, body: { presentationCurrency: string; method: 'full' | 'proportional'; toleranceAmount: string; tolerancePct: string; fiscalYearStartMonth: number }) {
+export async function saveSettings(db: Db, who: Who, body: { presentationCurrency: string; method: 'full' | 'proportional'; toleranceAmount: string; tolerancePct: string; fiscalYearStartMonth: number; journalApproval?: boolean }) {
   const problems: string[] = [];
   if (!isCurrency(body.presentationCurrency)) problems.push(`${quoted(body.presentationCurrency)} is not an ISO 4217 currency code`);
   const bounded = (t: string, scale: number) => (t.length > NUMBER_TEXT_MAX ? null : parseDecimal(t, scale));
@@ -93,9 +94,10 @@ export async function saveSettings(db: Db, who: Who, body: { presentationCurrenc
     const faults = acquisitionProblems({ ...current, settings: { ...current.settings, presentationCurrency: body.presentationCurrency, method: body.method } });
     if (faults.length) refuse(faults, 'Settings not saved');
   }
-  const text = settingsText({ presentationCurrency: body.presentationCurrency, method: body.method, toleranceAmount: amount!, tolerancePct: pct!, fiscalYearStartMonth: body.fiscalYearStartMonth });
+  const text = settingsText({ presentationCurrency: body.presentationCurrency, method: body.method, toleranceAmount: amount!, tolerancePct: pct!, fiscalYearStartMonth: body.fiscalYearStartMonth, journalApproval: body.journalApproval });
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('group_settings').execute();
+    // Only the keys sent: the two-person rule stays as it was when a save leaves it out.
+    await trx.deleteFrom('group_settings').where('key', 'in', Object.keys(text)).execute();
     await trx.insertInto('group_settings').values(Object.entries(text).map(([key, value]) => ({ key, value, updated_by: who.name ?? null, updated_at: now() }))).execute();
     await writeAudit(trx, who, 'settings.save', text);
   });
@@ -513,17 +515,26 @@ export async function saveHistorical(db: Db, dialect: OrgDialect, who: Who, rate
   });
 }
 
+/** The Adjustments column of a month: posted journals' entries per group account (exact cents, summed in SQL). */
+async function adjustmentCents(db: Db, period: string): Promise<Map<string, bigint>> {
+  const rows = (await db.selectFrom('consolidation_entries').select(['group_account', 'amount']).where('period', '=', period).where('kind', '=', 'adjustment').execute()) as { group_account: string; amount: number | string }[];
+  const out = new Map<string, bigint>();
+  for (const r of rows) out.set(r.group_account, (out.get(r.group_account) ?? 0n) + fromStored(r.amount, PRESENTATION_SCALE));
+  return out;
+}
+
 const money = (v: unknown) => formatFixed(fromStored(v as number | string, PRESENTATION_SCALE), PRESENTATION_SCALE);
 
 /** One period's consolidated trial balance (one column per entity), mismatches and checks. */
 export async function results(db: Db, period: string) {
-  const [check, ctb, byEntity, mismatches, entities, lock] = await Promise.all([
+  const [check, ctb, byEntity, mismatches, entities, lock, adjusted] = await Promise.all([
     db.selectFrom('consolidation_checks').selectAll().where('period', '=', period).executeTakeFirst() as Promise<Record<string, unknown> | undefined>,
     db.selectFrom('consolidated_trial_balance').selectAll().where('period', '=', period).orderBy('group_account').execute() as Promise<Record<string, unknown>[]>,
     db.selectFrom(ENTITY_COLUMNS_VIEW).selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
     db.selectFrom('consolidation_mismatches').selectAll().where('period', '=', period).execute() as Promise<Record<string, unknown>[]>,
     readEntities(db),
     db.selectFrom('consolidation_period_locks').selectAll().where('period', '=', period).executeTakeFirst(),
+    adjustmentCents(db, period),
   ]);
   if (!check) throw new ApiError(404, `No consolidation for ${period} yet: run the consolidation first`);
   const names = new Map(entities.map((e) => [e.entity, e.name]));
@@ -542,6 +553,7 @@ export async function results(db: Db, period: string) {
       entities: Object.fromEntries(columns.map((c) => [c.entity, cell.get(`${r.group_account}\u0000${c.entity}`) ?? '0.00'])),
       eliminations: money(r.eliminations),
       nci: money(r.nci),
+      adjustments: formatFixed(adjusted.get(String(r.group_account)) ?? 0n, PRESENTATION_SCALE),
       consolidated: money(r.consolidated),
     })),
     mismatches: mismatches.map((m) => ({ entityA: m.entity_a, entityAName: names.get(String(m.entity_a)) ?? m.entity_a, entityB: m.entity_b, entityBName: names.get(String(m.entity_b)) ?? m.entity_b, category: m.category, amountA: money(m.amount_a), amountB: money(m.amount_b), difference: money(m.difference), withinTolerance: !!m.within_tolerance, likelyCause: m.likely_cause })),
@@ -568,11 +580,18 @@ export async function drilldown(db: Db, q: { period: string; groupAccount: strin
     .orderBy('entry_id')
     .execute()) as Record<string, unknown>[];
   const names = new Map((await readEntities(db)).map((e) => [e.entity, e.name]));
+  // An adjustment's journal (sources "journal|<id>"): its memo, author and approver.
+  const journalIds = [...new Set(entries.map((x) => /^journal\|(.+)$/.exec(String(x.sources ?? ''))?.[1]).filter((v): v is string => !!v))];
+  const journals = new Map((await readJournals(db, { ids: journalIds })).map((j) => [j.id, j]));
+  const journalOf = (sources: string) => {
+    const j = journals.get(/^journal\|(.+)$/.exec(sources)?.[1] ?? '');
+    return j ? { id: j.id, reference: j.reference, period: j.period, kind: j.kind, status: j.status, memo: j.memo, author: j.authorName, approver: j.approverName } : null;
+  };
   return {
     period: q.period,
     groupAccount: q.groupAccount,
     lines: lines.map((l) => ({ entity: l.entity, entityName: names.get(String(l.entity)) ?? l.entity, sourceAccount: l.source_account, sourceAccountName: l.source_account_name, localAmount: formatFixed(fromStored(l.local_amount as number), 4), currency: l.currency, rateKind: l.rate_kind, rate: l.rate, presentationAmount: money(l.presentation_amount) })),
-    entries: entries.map((x) => ({ entryId: x.entry_id, kind: x.kind, entity: x.entity, entityName: x.entity ? (names.get(String(x.entity)) ?? x.entity) : null, counterparty: x.counterparty, category: x.category, amount: money(x.amount), sources: String(x.sources ?? '').split(';').filter(Boolean), memo: x.memo })),
+    entries: entries.map((x) => ({ entryId: x.entry_id, kind: x.kind, entity: x.entity, entityName: x.entity ? (names.get(String(x.entity)) ?? x.entity) : null, counterparty: x.counterparty, category: x.category, amount: money(x.amount), sources: String(x.sources ?? '').split(';').filter(Boolean), memo: x.memo, journal: journalOf(String(x.sources ?? '')) })),
   };
 }
 

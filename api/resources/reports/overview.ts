@@ -62,7 +62,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
       currency,
       range: null,
       months: [],
-      contribution: { entities: [], eliminations: zero, nci: zero, netIncome: zero },
+      contribution: { entities: [], eliminations: zero, nci: zero, adjustments: zero, netIncome: zero },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
       ...fresh,
     };
@@ -79,6 +79,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
   const perMonth = new Map<string, Figures>(done.map((p) => [p, { revenue: 0n, costOfSales: 0n, pl: 0n, cash: 0n }]));
   let eliminations = 0n;
   let nci = 0n;
+  let adjustments = 0n;
   const byEntity = new Map<string, bigint>();
   if (done.length) {
     const ctb = (await db
@@ -108,6 +109,20 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
         eliminations += big(r.el);
         nci += big(r.nci);
       }
+    }
+    // Posted consolidation journals (entries of kind 'adjustment'): their part of the profit.
+    const adjusted = (await db
+      .selectFrom('consolidation_entries')
+      .select(['group_account', sql`sum(${sql.raw(cents('amount'))})`.as('c')])
+      .where('period', 'in', done)
+      .where('kind', '=', 'adjustment')
+      .groupBy('group_account')
+      .execute()) as { group_account: string; c: unknown }[];
+    const typeOf = new Map(chart.map((a) => [a.code, a]));
+    for (const r of adjusted) {
+      const a = typeOf.get(r.group_account);
+      const kind = kindOf(r.group_account, a?.type ?? null, a?.line ?? null);
+      if (kind === 'revenue' || kind === 'costOfSales' || kind === 'otherPl') adjustments += big(r.c);
     }
     const parts = (await db
       .selectFrom(ENTITY_COLUMNS_VIEW)
@@ -157,7 +172,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
         cash: f ? centsText(f.cash) : null,
       };
     }),
-    contribution: { entities, eliminations: centsText(-eliminations), nci: centsText(-nci), netIncome: centsText(-totalPl) },
+    contribution: { entities, eliminations: centsText(-eliminations), nci: centsText(-nci), adjustments: centsText(-adjustments), netIncome: centsText(-totalPl) },
     notices,
     ...fresh,
   };

@@ -15,7 +15,7 @@ export const orgParams = z.object({ orgId: orgIdSchema });
 export const statementParams = z.object({ orgId: orgIdSchema, statement: z.enum(STATEMENTS) });
 export const layoutParams = z.object({ orgId: orgIdSchema, id: z.string().regex(/^[a-z0-9-]{1,60}$/, 'A report id is lowercase letters, digits and dashes') });
 
-/** ?period=YYYY-MM&range=month|quarter|ytd|year&columns=entities,eliminations,nci,consolidated&compare=prior|lastYear */
+/** ?period=YYYY-MM&range=month|quarter|ytd|year&columns=entities,eliminations,nci,adjustments,consolidated&compare=prior|lastYear */
 export const reportQuery = z.object({
   period,
   range: z.enum(RANGES).default('month'),

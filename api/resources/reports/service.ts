@@ -19,7 +19,7 @@ import { ApiError } from '../../lib/errors';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
 
-export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'consolidated'] as const;
+export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'adjustments', 'consolidated'] as const;
 export type ColumnChoice = (typeof COLUMN_CHOICES)[number];
 
 export interface ReportQuery {
@@ -149,6 +149,8 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery,
     }
     if (want.has('eliminations')) columns.push({ key: 'eliminations', label: 'Eliminations', nets: nets(chart, sums.eliminations) });
     if (want.has('nci')) columns.push({ key: 'nci', label: 'Non-controlling interests', nets: nets(chart, sums.nci) });
+    // Left out for a range without any posted journal's figure, as a statement leaves out rows zero in every column.
+    if (want.has('adjustments') && [...sums.adjustments.values()].some(([last, earlier]) => last !== 0n || earlier !== 0n)) columns.push({ key: 'adjustments', label: 'Adjustments', nets: nets(chart, sums.adjustments) });
     if (want.has('consolidated')) columns.push({ key: 'consolidated', label: 'Consolidated', nets: nets(chart, sums.consolidated) });
   }
   const compareStates = compareRange ? await monthStates(db, compareRange.months) : [];

@@ -293,9 +293,9 @@ describe('consolidation page', () => {
     await screen.findByText('No figures for 2026-02: the period is blocked until its messages are fixed and the consolidation is run again.');
     await userEvent.selectOptions(screen.getByLabelText('Period'), '2026-01');
     const ctb = await screen.findByRole('table', { name: 'Consolidated trial balance 2026-01' });
-    expect(within(ctb).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Account', 'Parent Co', 'Sub GmbH', 'Eliminations', 'NCI', 'Consolidated']);
+    expect(within(ctb).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Account', 'Parent Co', 'Sub GmbH', 'Eliminations', 'NCI', 'Adjustments', 'Consolidated']);
     const cash = ctb.querySelector('tr[data-account="1000"]')!;
-    expect([...cash.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1000 Cash and cash equivalents', '5,600.00', '1,200.00', '0.00', '0.00', '6,800.00']);
+    expect([...cash.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1000 Cash and cash equivalents', '5,600.00', '1,200.00', '0.00', '0.00', '0.00', '6,800.00']);
     expect(ctb.querySelector('tr[data-account="3300"] td[data-column="nci"]')).toHaveTextContent('-144.00');
     expect(ctb.querySelector('td[data-column="consolidated-total"]')).toHaveTextContent('1,216.00');
 
@@ -332,7 +332,7 @@ describe('consolidation page', () => {
     expect(await screen.findByText('No intercompany mismatch in 2026-02: every pair agrees.')).toBeInTheDocument();
     await userEvent.selectOptions(screen.getByLabelText('Period'), '2026-01');
     const report = await screen.findByRole('table', { name: 'Intercompany mismatches of 2026-01' });
-    expect([...report.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['Parent Co and Sub GmbH', 'Receivables and payables', '1,000.00', '-950.00', '50.00', 'Outside tolerance', 'timing: an invoice booked by one side only']);
+    expect([...report.querySelectorAll('tbody td')].map((td) => td.textContent)).toEqual(['Parent Co and Sub GmbH', 'Receivables and payables', '1,000.00', '-950.00', '50.00', 'Outside tolerance', 'timing: an invoice booked by one side only', 'Book an adjustment']);
   });
 
   it("sets a group account's rate type from its dialog, and sends the whole chart with it", async () => {

@@ -8,12 +8,13 @@ import { useOverview } from './api/overview';
 import type { RunOutcome } from './api/runs';
 import { EntitiesTab } from './EntitiesTab';
 import { IntercompanyTab } from './IntercompanyTab';
+import { JournalsTab } from './JournalsTab';
 import { MappingTab } from './MappingTab';
 import { RatesTab } from './RatesTab';
 import { RunsTab } from './RunsTab';
 import { SettingsCard } from './SettingsCard';
 
-const TABS = ['entities', 'accounts', 'mapping', 'rates', 'intercompany', 'runs'] as const;
+const TABS = ['entities', 'accounts', 'mapping', 'rates', 'intercompany', 'journals', 'runs'] as const;
 type TabName = (typeof TABS)[number];
 const isTab = (t: string | null): t is TabName => (TABS as readonly (string | null)[]).includes(t);
 
@@ -59,6 +60,7 @@ export default function ConsolidationPage() {
               <Tab id="mapping" title="Mapping" panel={<MappingTab orgId={orgId} entities={overview.entities} accounts={overview.accounts} />} />
               <Tab id="rates" title="Exchange rates" panel={<RatesTab orgId={orgId} presentationCurrency={overview.settings.presentationCurrency} entities={overview.entities} accounts={overview.accounts} />} />
               <Tab id="intercompany" title="Intercompany" panel={<IntercompanyTab orgId={orgId} entities={overview.entities} accounts={overview.accounts} periods={overview.checks.map((c) => c.period)} />} />
+              <Tab id="journals" title="Journals" panel={<JournalsTab orgId={orgId} entities={overview.entities} accounts={overview.accounts} />} />
               <Tab id="runs" title="Runs and locks" panel={<RunsTab orgId={orgId} overview={overview} lastRun={lastRun} onRun={setLastRun} />} />
             </Tabs>
           </Card>

@@ -77,7 +77,16 @@ function DrilldownBody({ orgId, target, currency }: { orgId: string; target: Dri
                           {x.entityName ?? ''}
                           {x.category && <div className="muted">{inWords(CATEGORY_WORDS, x.category)}</div>}
                         </td>
-                        <td>{x.memo}</td>
+                        <td>
+                          {x.memo}
+                          {x.journal && (
+                            <div className="muted" data-journal={x.journal.reference}>
+                              Journal {x.journal.reference}
+                              {x.journal.memo && x.journal.memo !== x.memo ? `: ${x.journal.memo}` : ''}; booked by {x.journal.author ?? 'unknown'}
+                              {x.journal.approver ? `, approved by ${x.journal.approver}` : ''}
+                            </div>
+                          )}
+                        </td>
                         <td className="amount">{formatAmount(x.amount)}</td>
                       </tr>
                     ))}

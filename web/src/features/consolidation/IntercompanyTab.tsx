@@ -1,5 +1,6 @@
 import { Button, Callout, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useIntercompanyMappings, type MappingRow } from './api/mappings';
 import type { Entity, GroupAccount } from './api/overview';
 import { useResults } from './api/results';
@@ -64,6 +65,14 @@ function IntercompanyAccounts({ orgId, entities, accounts }: { orgId: string; en
 
 function Mismatches({ orgId, periods }: { orgId: string; periods: string[] }) {
   const [chosen, setChosen] = useState<string>();
+  const [params, setParams] = useSearchParams();
+  // "Book an adjustment": the Journals tab opens with the difference pre-filled (JournalsTab reads ?adjust=).
+  const onAdjust = (key: string) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', 'journals');
+    next.set('adjust', key);
+    setParams(next, { replace: true });
+  };
   const period = shownPeriod(periods, chosen);
   const { results, isLoading, error } = useResults(orgId, period);
   const shown = results?.period === period ? results : undefined;
@@ -95,6 +104,7 @@ function Mismatches({ orgId, periods }: { orgId: string; periods: string[] }) {
                 <th className="amount">Difference</th>
                 <th>Tolerance</th>
                 <th className="wide-only">Likely cause</th>
+                <th />
               </tr>
             </thead>
             <tbody>
@@ -109,6 +119,9 @@ function Mismatches({ orgId, periods }: { orgId: string; periods: string[] }) {
                   <td className="amount">{formatAmount(m.difference)}</td>
                   <td>{m.withinTolerance ? <Tag intent="success" minimal>Within tolerance</Tag> : <Tag intent="danger" minimal>Outside tolerance</Tag>}</td>
                   <td className="wide-only">{m.likelyCause}</td>
+                  <td className="actions-cell">
+                    <Button small icon="manual" text="Book an adjustment" aria-label={`Book an adjustment for ${m.entityAName} and ${m.entityBName}`} onClick={() => onAdjust(`${period}|${m.entityA}|${m.entityB}|${m.category}`)} />
+                  </td>
                 </tr>
               ))}
             </tbody>

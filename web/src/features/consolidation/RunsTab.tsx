@@ -201,6 +201,7 @@ function TrialBalanceTable({ results, onDrill }: { results: Results; onDrill: (r
             ))}
             <th className="amount wide-only">Eliminations</th>
             <th className="amount wide-only">NCI</th>
+            <th className="amount wide-only">Adjustments</th>
             <th className="amount">Consolidated</th>
           </tr>
         </thead>
@@ -221,6 +222,9 @@ function TrialBalanceTable({ results, onDrill }: { results: Results; onDrill: (r
               <td className="amount wide-only" data-column="nci">
                 {formatAmount(r.nci)}
               </td>
+              <td className="amount wide-only" data-column="adjustments">
+                {formatAmount(r.adjustments ?? '0.00')}
+              </td>
               <td className="amount" data-column="consolidated">
                 <Button variant="minimal" small className="link-button amount-button" text={formatAmount(r.consolidated)} aria-label={`Drill down into ${r.groupAccount} ${r.name}: ${formatAmount(r.consolidated)}`} onClick={() => onDrill(r)} />
               </td>
@@ -237,6 +241,7 @@ function TrialBalanceTable({ results, onDrill }: { results: Results; onDrill: (r
             ))}
             <td className="amount wide-only">{formatAmount(total((r) => r.eliminations))}</td>
             <td className="amount wide-only">{formatAmount(total((r) => r.nci))}</td>
+            <td className="amount wide-only">{formatAmount(total((r) => r.adjustments ?? '0.00'))}</td>
             <td className="amount" data-column="consolidated-total">
               {formatAmount(total((r) => r.consolidated))}
             </td>

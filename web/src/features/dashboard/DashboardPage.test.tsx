@@ -62,7 +62,7 @@ const OVERVIEW = overviewSchema.parse({
     month('2026-03', 'March 2026', ['1223.50', '952.50', '548.40', '8034.00']),
     month('2026-04', 'April 2026', ['-12.00', '-12.00', '-1234567.5', '0.00']),
   ],
-  contribution: { entities: [{ entity: 'P', entityName: 'Parent Inc', profit: '1500.00' }, { entity: 'S', entityName: 'Sub GmbH', profit: '358.50' }], eliminations: '0.00', nci: '-71.70', netIncome: '1786.80' },
+  contribution: { entities: [{ entity: 'P', entityName: 'Parent Inc', profit: '1500.00' }, { entity: 'S', entityName: 'Sub GmbH', profit: '358.50' }], eliminations: '0.00', nci: '-71.70', adjustments: '0.00', netIncome: '1786.80' },
   notices: [],
   dataAsOf: '2026-05-02T09:30:00.000Z',
   stale: null,
@@ -102,7 +102,7 @@ describe('the built-in overview (no dashboard configured)', () => {
   it('says "No consolidated figures yet" with a way to the consolidation when nothing is consolidated', async () => {
     mockApi({
       'GET /user/profile': profile(),
-      [`GET /reports/${ORG_ID}/overview`]: ok({ currency: 'USD', range: null, months: [], contribution: { entities: [], eliminations: '0.00', nci: '0.00', netIncome: '0.00' }, notices: ['Nothing is consolidated yet.'] }),
+      [`GET /reports/${ORG_ID}/overview`]: ok({ currency: 'USD', range: null, months: [], contribution: { entities: [], eliminations: '0.00', nci: '0.00', adjustments: '0.00', netIncome: '0.00' }, notices: ['Nothing is consolidated yet.'] }),
     });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'No consolidated figures yet' })).toBeInTheDocument();
@@ -113,7 +113,7 @@ describe('the built-in overview (no dashboard configured)', () => {
 
   it('says why when the consolidation could not run for any month shown', async () => {
     const blocked = { ...month('2026-03', 'March 2026', null, 'blocked'), messages: ['No EUR rates for 2026-03'] };
-    mockApi({ 'GET /user/profile': profile(), [`GET /reports/${ORG_ID}/overview`]: ok({ ...OVERVIEW, months: [month('2026-02', 'February 2026', null), blocked], contribution: { entities: [], eliminations: '0.00', nci: '0.00', netIncome: '0.00' } }) });
+    mockApi({ 'GET /user/profile': profile(), [`GET /reports/${ORG_ID}/overview`]: ok({ ...OVERVIEW, months: [month('2026-02', 'February 2026', null), blocked], contribution: { entities: [], eliminations: '0.00', nci: '0.00', adjustments: '0.00', netIncome: '0.00' } }) });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'No consolidated figures yet' })).toBeInTheDocument();
     expect(screen.getByText('The consolidation could not run for March 2026: No EUR rates for 2026-03.')).toBeInTheDocument();

@@ -37,5 +37,6 @@ export function contributionRows(c: OverviewAnswer['contribution']): { label: st
     ...c.entities.map((e) => ({ label: e.entityName, value: e.profit })),
     ...(isZero(c.eliminations) ? [] : [{ label: 'Eliminations', value: c.eliminations }]),
     ...(isZero(c.nci) ? [] : [{ label: 'Non-controlling interests', value: c.nci }]),
+    ...(!c.adjustments || isZero(c.adjustments) ? [] : [{ label: 'Adjustments', value: c.adjustments }]),
   ];
 }

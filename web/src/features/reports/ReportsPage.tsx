@@ -27,6 +27,7 @@ const COLUMN_WORDS: [string, string][] = [
   ['entities', 'Each entity'],
   ['eliminations', 'Eliminations'],
   ['nci', 'Non-controlling interests'],
+  ['adjustments', 'Adjustments'],
   ['consolidated', 'Consolidated'],
 ];
 const COMPARE_WORDS: [string, string][] = [
@@ -61,7 +62,7 @@ export default function ReportsPage() {
     report: params.get('report') ?? 'statement:profit-and-loss',
     period: params.get('period') && periods.includes(params.get('period')!) ? params.get('period')! : (periods.at(-1) ?? ''),
     range: params.get('range') ?? 'month',
-    columns: params.get('columns') ?? 'entities,eliminations,nci,consolidated',
+    columns: params.get('columns') ?? 'entities,eliminations,nci,adjustments,consolidated',
     compare: params.get('compare') ?? '',
   };
   const { report, error, isLoading: loadingReport } = useReport(orgId, choice.period ? choice : undefined);

@@ -29,7 +29,7 @@ export const RATE_KIND_WORDS: Record<RateKind, string> = {
   historical_assumed: 'Historical rate (first closing rate, assumed)',
   rolled: 'Rolled forward',
 };
-export const ENTRY_KIND_WORDS: Record<EntryKind, string> = { translation: 'Translation difference', rounding: 'Rounding', elimination: 'Intercompany elimination', ic_difference: 'Intercompany difference', nci: 'Non-controlling interest', acquisition: 'Acquisition' };
+export const ENTRY_KIND_WORDS: Record<EntryKind, string> = { translation: 'Translation difference', rounding: 'Rounding', elimination: 'Intercompany elimination', ic_difference: 'Intercompany difference', nci: 'Non-controlling interest', acquisition: 'Acquisition', adjustment: 'Consolidation journal' };
 export const PERIOD_STATUS_WORDS: Record<RunPeriodStatus, string> = { ok: 'Consolidated', blocked: 'Blocked', locked: 'Locked' };
 export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
