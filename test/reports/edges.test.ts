@@ -21,10 +21,11 @@
 // By hand:
 //   FY2026 asked while April is blocked: the year holds January to March ("Jan-Mar 2026, year to
 //   date"), its balance sheet as at 31 March 2026. Total assets: Zenith 6,480.50 + 100 = 6,580.50;
-//   Alpha 1,360 x 1.18 = 1,604.80; eliminations -100 (the receivable); consolidated 6,480.50 +
-//   1,604.80 = 8,085.30. Liabilities: creditors 500 x 1.18 = 590.00; the payable 60 x 1.18 =
-//   70.80 eliminated; the pair's difference 100 - 70.80 = 29.20 is posted to 9100 (a debit on a
-//   liability: shown -29.20); total liabilities 590 - 29.20 = 560.80.
+//   Alpha 1,360 x 1.18 = 1,604.80. The receivable 100 and the payable 60 x 1.18 = 70.80 are
+//   eliminated; the pair's difference 100 - 70.80 = 29.20 is a debit, posted on its side to 9150
+//   (intercompany differences, debit: an asset). Assets' eliminations -100 + 29.20 = -70.80;
+//   consolidated 6,580.50 + 1,604.80 - 70.80 = 8,114.50. Liabilities: creditors 500 x 1.18 = 590.00
+//   and the payable 70.80 (Alpha 660.80); eliminations -70.80; consolidated 590.00.
 //   The mismatch: 29.20 > 10 and > 1 % of 100: beyond tolerance, in March only.
 //   Revenue Q1: 1,000 + 700 + 800 = 2,500; 300 x 1.15 + 400 x 1.22 + 350 x 1.21 = 345 + 488 +
 //   423.50 = 1,256.50; consolidated 3,756.50. Nothing in Jan-Mar 2025: the variance % is n/m.
@@ -114,8 +115,8 @@ describe('a year in progress', () => {
     expect(r.asAt).toBe('2026-03-31');
     // Parent first, then its subsidiary: the group's order, not the alphabet's.
     expect(r.columns.map((c) => c.label)).toEqual(['Zenith Holdings Inc', 'Alpha GmbH', 'Eliminations', 'Non-controlling interests', 'Consolidated']);
-    expect(row(r.rows, 'Total assets')).toEqual(['6580.50', '1604.80', '-100.00', '0.00', '8085.30']);
-    expect(row(r.rows, 'Total liabilities')).toEqual(['0.00', '660.80', '-100.00', '0.00', '560.80']);
+    expect(row(r.rows, 'Total assets')).toEqual(['6580.50', '1604.80', '-70.80', '0.00', '8114.50']);
+    expect(row(r.rows, 'Total liabilities')).toEqual(['0.00', '660.80', '-70.80', '0.00', '590.00']);
     expect(r.balanced).toEqual([true, true, true, true, true]);
     // April is blocked and says why; the months after it up to this one are not consolidated; none still to come is named.
     expect(r.notices).toContain('April 2026 is blocked: no EUR rate for April 2026.');

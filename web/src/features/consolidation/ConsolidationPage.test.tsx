@@ -140,7 +140,7 @@ describe('consolidation page', () => {
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Entity saved; acquisition saved', 'success'));
     const puts = calls.filter((c) => c.method === 'PUT');
     expect(puts.map((c) => [c.path, c.body])).toEqual([
-      [`${BASE}/entities/S`, { name: 'Sub GmbH', currency: 'EUR', ownership: '0.7', ownershipUnit: 'fraction', ownershipFrom: '2026-01', parent: 'P', included: true, basis: 'ytd' }],
+      [`${BASE}/entities/S`, { name: 'Sub GmbH', currency: 'EUR', ownership: '0.7', ownershipUnit: 'fraction', ownershipFrom: '2026-01', parent: 'P', included: true, basis: 'ytd', remeasure: false }],
       [`${BASE}/acquisitions/S`, { date: '2026-01-31', consideration: '1100', considerationCurrency: 'USD', nciMeasurement: 'fair_value', nciFairValue: '380', adjustments: [{ groupAccount: '1500', amount: '100', usefulLifeMonths: null, amortizationAccount: null }] }],
     ]);
   });
