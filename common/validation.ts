@@ -97,7 +97,7 @@ export const phone = z
  * database's own: a CSV may not take them (it would be replaced, or break the rebuild).
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = ['trial_balance'];
-export const RESERVED_TABLE_PREFIXES: readonly string[] = ['quickbooks_', 'sage_', 'netsuite_', 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
+export const RESERVED_TABLE_PREFIXES: readonly string[] = ['quickbooks_', 'sage_', 'netsuite_', 'xero_', 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
 
 /** True for a name the product keeps for its own tables (case-insensitive, as SQL names are). */
 export function isReservedTableName(name: string): boolean {
