@@ -60,8 +60,7 @@ async function readJson(res: Response, what: string): Promise<unknown> {
   }
 }
 
-/** Granular scopes (apps created since March 2026 may not ask the broad ones): the trial balance, accounts and organisation, invoices and credit notes (to date a webhook's change), and the refresh token. */
-export const XERO_SCOPES = ['offline_access', 'accounting.reports.trialbalance.read', 'accounting.settings.read', 'accounting.invoices.read'];
+export { XERO_SCOPES } from '../../common/xero-oauth';
 
 async function tokenRequest(cfg: Config, form: Record<string, string>): Promise<TokenSet> {
   if (!cfg.XERO_CLIENT_ID || !cfg.XERO_CLIENT_SECRET) throw new Error('Xero is not configured: set XERO_CLIENT_ID and XERO_CLIENT_SECRET');
