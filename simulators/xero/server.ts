@@ -63,7 +63,7 @@ export class FakeXero {
   private readonly usage = new Map<string, Usage>();
   /** Injected 429s: the next `times` accounting calls answer 429 with this Retry-After. */
   private injected: { times: number; retryAfter: number; problem: string } | null = null;
-  readonly o: Required<Omit<FakeXeroOptions, 'now' | 'webhookKey' | 'months'>>;
+  o: Required<Omit<FakeXeroOptions, 'now' | 'webhookKey' | 'months'>>;
 
   constructor(options: FakeXeroOptions = {}) {
     const months = monthsBefore(options.now ?? new Date(), options.months ?? 25);
@@ -117,6 +117,10 @@ export class FakeXero {
   /** The next `times` accounting calls answer 429 (X-Rate-Limit-Problem `problem`, Retry-After seconds). */
   throttle(times: number, retryAfter = 1, problem = 'minute'): void {
     this.injected = { times, retryAfter, problem };
+  }
+  /** Forgets the calls counted against every limit (a new day and minute for each tenant). */
+  resetUsage(): void {
+    this.usage.clear();
   }
   /** Accounting calls answered (not 429) for a tenant, and the most it ever had in flight. */
   usageOf(tenantId: string): { calls: number; maxInFlight: number } {
