@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '../../../common/logger';
 import { XeroAccount } from '../../../common/models/xero-account';
+import { workflowIds } from '../../../common/temporal';
 import { xeroChangeWorkflow } from '../../../workflows/xero';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
@@ -58,7 +59,7 @@ export function xeroWebhookHandler(deps: AppDeps): RequestHandler {
       const accounts = await XeroAccount.find({ tenantId: e.data.tenantId, status: 'active' }, { _id: 1, organization_id: 1 }).lean();
       for (const a of accounts) {
         const accountId = String(a._id);
-        await deps.temporal.workflow.start(xeroChangeWorkflow, { ...workflowStart(cfg, `xero-change-${accountId}-${e.data.resourceId}`, String(a.organization_id)), args: [{ accountId, resourceUrl: e.data.resourceUrl }] });
+        await deps.temporal.workflow.start(xeroChangeWorkflow, { ...workflowStart(cfg, workflowIds.xeroChange(accountId, e.data.resourceId), String(a.organization_id)), args: [{ accountId, resourceUrl: e.data.resourceUrl }] });
       }
     }
     res.status(200).end();
