@@ -21,14 +21,14 @@ import { refreshGrant } from '../activities/xero/session';
 import { Pacer } from '../activities/xero/pace';
 import { syncScheduleId } from '../api/lib/schedules';
 import { syncRunSchema, xeroAccountListSchema, xeroAccountSchema, xeroGrantSchema } from '../common/contract/connections';
-import { formatFixed } from '../common/consolidation/decimal';
 import { decryptSecret } from '../common/crypto';
 import { Organization } from '../common/models/organization';
 import { XeroAccount, XeroGrant } from '../common/models/xero-account';
 import { localDatabaseFile } from '../warehouse';
-import { FakeXero, lastDay, type XeroOrganisation } from '../simulators/xero';
+import { FakeXero, lastDay } from '../simulators/xero';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { centsText as cents, expectedRows, storedRows } from './helpers/xero';
 
 const MONTHS = 25;
 const REDIRECT = 'http://127.0.0.1:5173/apps/xero/callback';
@@ -77,23 +77,7 @@ function rows(tenantId: string, where = '', ...args: unknown[]): Record<string, 
     db.close();
   }
 }
-/** A stored amount (NUMERIC) as text with two decimals, to compare to the cent. */
-const cents = (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : String(v));
-
-/** What the simulator's books say the rows of `months` are: code (else name), month and YTD columns. */
-function expectedRows(org: XeroOrganisation, months: string[]) {
-  const out: { period: string; account_code: string; debit: string; credit: string; ytd_debit: string; ytd_credit: string }[] = [];
-  const side = (net: bigint): [string, string] => [formatFixed(net > 0n ? net : 0n, 2), formatFixed(net < 0n ? -net : 0n, 2)];
-  for (const m of months) {
-    for (const l of org.trialBalance(m)) {
-      const [debit, credit] = side(l.month);
-      const [ytd_debit, ytd_credit] = side(l.ytd);
-      out.push({ period: m, account_code: l.account.Code || l.account.Name, debit, credit, ytd_debit, ytd_credit });
-    }
-  }
-  return out.sort((a, b) => (a.period + a.account_code < b.period + b.account_code ? -1 : 1));
-}
-const stored = (tenantId: string) => rows(tenantId).map((r) => ({ period: r.period, account_code: r.account_code, debit: cents(r.debit), credit: cents(r.credit), ytd_debit: cents(r.ytd_debit), ytd_credit: cents(r.ytd_credit) }));
+const stored = (tenantId: string) => storedRows(stack.config.WAREHOUSE_DIR, databaseName, tenantId);
 
 async function consent(token = userToken): Promise<{ code: string; state: string; authorizeUrl: string }> {
   const res = await api().get(`/api/v1/xero/connect?organization_id=${orgId}`).set(bearer(token));
