@@ -93,8 +93,8 @@ await main(async () => {
   }
   const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated };
   // The demo organization connects to the simulators; it is made only when every connection
-  // points at them (a QuickBooks, Sage or NetSuite setting of the user's own turns it off).
-  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL) {
+  // points at them (a QuickBooks, Sage, NetSuite or Xero setting of the user's own turns it off).
+  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL && simulated.XERO_CLIENT_ID) {
     const { quickbooks, intacct, netsuite } = simulatorReady.companies;
     childEnv.DEMO_CONNECTIONS = JSON.stringify({
       quickbooks: { realmId: quickbooks.realmId },

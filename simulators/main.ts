@@ -1,8 +1,8 @@
 // The simulators as one process, for `npm start` on the embedded default (and by hand:
 // `node --require tsx/cjs simulators/main.ts`): Intuit (QuickBooks Online), Sage Intacct,
 // NetSuite and Xero on loopback ports, serving the demo group's books (demo-books.ts): the US parent on
-// QuickBooks, the UK subsidiary on Sage Intacct, the German and Canadian subsidiaries on NetSuite;
-// Xero serves its own two seeded organisations (simulators/xero/books.ts), not yet the demo group's.
+// QuickBooks, the UK subsidiary on Sage Intacct, the German and Canadian subsidiaries on NetSuite,
+// the Australian subsidiary on Xero (beside a New Zealand organisation outside the group).
 // It prints one JSON line, `{"ready":true,...}`, with the configuration that points LedgerFlow
 // at them, then serves until stopped. The NetSuite certificate's private key, Intuit's latest
 // refresh tokens, the webhook verifier token and the journals posted through
@@ -37,10 +37,10 @@ export const SIMULATED = {
       CA: { id: String(NS_SUBS.CA), name: DEMO_GROUP.CA.name, entity: DEMO_GROUP.CA.entityKey },
     },
   },
-  /** Xero: the consent grants two organisations, an Australian (AUD) and a New Zealand (NZD) one, 25 months of books. */
-  xero: { months: 25, organisations: ['LedgerFlow Demo Australia Pty Ltd', 'LedgerFlow Demo NZ Limited'] },
+  /** Xero: the consent grants two organisations: the demo group's Australian subsidiary (AUD) and a New Zealand one (NZD) outside the group. */
+  xero: { tenantId: DEMO_SOURCE_IDS.xeroTenantId, name: DEMO_GROUP.AU.name, accounts: DEMO_GROUP.AU.accounts.length },
   /** The entity key each demo entity takes in LedgerFlow (trial_balance, consolidation). */
-  entities: { US: DEMO_GROUP.US.entityKey, UK: DEMO_GROUP.UK.entityKey, DE: DEMO_GROUP.DE.entityKey, CA: DEMO_GROUP.CA.entityKey },
+  entities: { US: DEMO_GROUP.US.entityKey, UK: DEMO_GROUP.UK.entityKey, DE: DEMO_GROUP.DE.entityKey, CA: DEMO_GROUP.CA.entityKey, AU: DEMO_GROUP.AU.entityKey },
 } as const;
 
 const port = (name: string, dflt: number): number => {
@@ -150,7 +150,7 @@ export async function startSimulators(options: StartOptions): Promise<Simulators
   await intuit.start(options.intuitPort ?? 0);
   await intacct.start(options.intacctPort ?? 0);
   await netsuite.start(options.netsuitePort ?? 0);
-  const xero = await new FakeXero({ months: s.xero.months, now: options.now }).start(options.xeroPort ?? 0);
+  const xero = await new FakeXero({ demo: books }).start(options.xeroPort ?? 0);
   xero.webhookUrl = `${appUrl}/api/v1/xero/webhooks`;
   return {
     intuit,

@@ -8,6 +8,7 @@
 // year-end close).
 import { createHash } from 'node:crypto';
 import { formatFixed } from '../../common/consolidation/decimal';
+import type { DemoEntityBooks } from '../demo-books';
 
 export type XeroClass = 'ASSET' | 'LIABILITY' | 'EQUITY' | 'REVENUE' | 'EXPENSE';
 
@@ -86,7 +87,23 @@ export class XeroOrganisation {
   /** month -> AccountID -> net movement in cents (debit positive). */
   private readonly movements = new Map<string, Map<string, bigint>>();
 
-  constructor(readonly o: XeroOrgOptions) {
+  constructor(
+    readonly o: XeroOrgOptions,
+    /** Books given instead of generated (the demo group's Australian subsidiary): its accounts and journals. */
+    given?: DemoEntityBooks,
+  ) {
+    if (given) {
+      this.accounts = given.accounts.map((d) => {
+        if (!d.xero) throw new Error(`${given.name}: account ${d.code} has no Xero code, type and class`);
+        return { key: d.key, AccountID: guid(`${o.tenantId}:${d.key}`), Code: d.xero.code, Name: d.name, Type: d.xero.type, Class: d.xero.class, Status: 'ACTIVE' };
+      });
+      const keyOf = new Map(given.accounts.map((d) => [d.code, d.key]));
+      for (const j of given.journals) {
+        this.post(j.month, j.lines.map((l): [string, bigint] => [keyOf.get(l.account)!, l.debit - l.credit]));
+        if (j.memo === 'Customer invoices') this.documents.push({ category: 'INVOICE', id: guid(`${o.tenantId}:${j.id}`), date: j.date, number: `INV-${j.id}`, total: j.lines[0]!.debit });
+      }
+      return;
+    }
     const a = (key: string, Code: string, Name: string, Type: string, Class: XeroClass): XeroAccountDef => ({ key, AccountID: guid(`${o.tenantId}:${key}`), Code, Name, Type, Class, Status: 'ACTIVE' });
     this.accounts = [
       a('cash', '', 'Business Bank Account', 'BANK', 'ASSET'),
@@ -218,10 +235,14 @@ export class XeroOrganisation {
   }
 }
 
-/** The two organisations the simulator grants: an Australian subsidiary (AUD) and a New Zealand one (NZD). */
-export function seededOrganisations(months: string[], icCounterparty = 'LedgerFlow Demo US Inc.'): XeroOrganisation[] {
+/**
+ * The two organisations the simulator grants: an Australian subsidiary (AUD) and a New Zealand one
+ * (NZD). With `demo` (the demo group's Australian subsidiary, simulators/demo-books.ts) the
+ * Australian organisation keeps those books instead of generated ones.
+ */
+export function seededOrganisations(months: string[], demo?: DemoEntityBooks): XeroOrganisation[] {
   return [
-    new XeroOrganisation({ tenantId: guid('tenant:AU'), name: 'LedgerFlow Demo Australia Pty Ltd', baseCurrency: 'AUD', countryCode: 'AU', fyEndMonth: 6, months, seed: 'AU', icCounterparty }),
+    new XeroOrganisation({ tenantId: guid('tenant:AU'), name: 'LedgerFlow Demo Australia Pty Ltd', baseCurrency: 'AUD', countryCode: 'AU', fyEndMonth: 6, months, seed: 'AU', icCounterparty: 'LedgerFlow Demo US Inc.' }, demo),
     new XeroOrganisation({ tenantId: guid('tenant:NZ'), name: 'LedgerFlow Demo NZ Limited', baseCurrency: 'NZD', countryCode: 'NZ', fyEndMonth: 3, months: months.slice(-12), seed: 'NZ' }),
   ];
 }

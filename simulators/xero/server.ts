@@ -17,11 +17,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { XeroIdentity } from './auth';
 import { monthsBefore, seededOrganisations, type XeroOrganisation } from './books';
+import type { DemoBooks } from '../demo-books';
 import { accountsAnswer, documentAnswer, organisationAnswer, trialBalanceReport } from './reports';
 
 export interface FakeXeroOptions {
   /** Months of books (default 25, ending with the last complete month). */
   months?: number;
+  /** The demo group's books: the Australian organisation serves its subsidiary AU (and their months). */
+  demo?: DemoBooks;
   now?: Date;
   /** Calls per tenant per minute window (default 60) and the window's length (default 60 s). */
   minuteLimit?: number;
@@ -63,11 +66,11 @@ export class FakeXero {
   private readonly usage = new Map<string, Usage>();
   /** Injected 429s: the next `times` accounting calls answer 429 with this Retry-After. */
   private injected: { times: number; retryAfter: number; problem: string } | null = null;
-  o: Required<Omit<FakeXeroOptions, 'now' | 'webhookKey' | 'months'>>;
+  o: Required<Omit<FakeXeroOptions, 'now' | 'webhookKey' | 'months' | 'demo'>>;
 
   constructor(options: FakeXeroOptions = {}) {
-    const months = monthsBefore(options.now ?? new Date(), options.months ?? 25);
-    this.organisations = seededOrganisations(months);
+    const months = options.demo ? options.demo.months : monthsBefore(options.now ?? new Date(), options.months ?? 25);
+    this.organisations = seededOrganisations(months, options.demo?.entities.AU);
     this.identity = new XeroIdentity(() => this.organisations.map((o) => o.o.tenantId));
     this.webhookKey = options.webhookKey ?? randomBytes(48).toString('base64');
     this.o = {
