@@ -341,4 +341,16 @@ describe('reconnect needed', () => {
     expect(res.body.data[0]).toMatchObject({ id: auId, status: 'active', lastError: null });
     expect((await syncNow(auId)).run.status).toBe('succeeded');
   });
+
+  it('turns a consent revoked at Xero into "reconnect needed"', async () => {
+    const account = (await XeroAccount.findById(auId).lean())!;
+    const g = (await XeroGrant.findById(account.grantId).select('+refreshTokenEnc').lean())!;
+    const basic = Buffer.from(`${stack.config.XERO_CLIENT_ID}:${stack.config.XERO_CLIENT_SECRET}`).toString('base64');
+    const revoked = await fetch(`${fake.url}/connect/revocation`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: decryptSecret(g.refreshTokenEnc, stack.config.ENCRYPTION_KEY) }) });
+    expect(revoked.status).toBe(200);
+    const { run } = await syncNow(auId);
+    expect([run.status, run.error]).toEqual(['failed', 'Xero authorization expired or was revoked: reconnect the organisation.']);
+    expect((await XeroAccount.findById(auId).lean())!.status).toBe('reconnect_needed');
+    expect((await XeroGrant.findById(account.grantId).lean())!.revoked).toBe(true);
+  });
 });
