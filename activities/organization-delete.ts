@@ -28,6 +28,7 @@ import { logger } from '../common/logger';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../common/models/app-setting';
 import { AuditRecord } from '../common/models/audit';
 import { OAuthState } from '../common/models/oauth-state';
+import { XeroGrant } from '../common/models/xero-account';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
 import { ResetToken } from '../common/models/reset-token';
@@ -261,6 +262,8 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       }
       const pending = pendingIds.length ? (await PendingConnection.deleteMany({ _id: { $in: pendingIds } })).deletedCount : 0;
       const oauthStates = (await OAuthState.deleteMany({ organization_id: orgId })).deletedCount;
+      // Xero's consents (the token sets its organisations share) are the organization's too.
+      await XeroGrant.deleteMany({ organization_id: orgId });
       let accounts = 0;
       for (const c of CONNECTOR_LIST) accounts += (await c.model.deleteMany({ organization_id: orgId })).deletedCount;
       return { accounts, oauthStates, pendingConnections: pending };

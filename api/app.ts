@@ -19,6 +19,7 @@ import { gettingStartedRouter } from './resources/getting-started/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
+import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
 import { organizationsRouter } from './resources/organizations/router';
 import { usersRouter } from './resources/users/router';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
   // Intuit signs the notification's raw bytes: read as they came, within WEBHOOK_BODY_LIMIT.
   // Every other body is read by its route (api/lib/route.ts), within the limit it declares.
   app.use(QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody);
+  app.use(XERO_WEBHOOK_PATH, xeroWebhookBody);
   configurePassport(deps.config);
   app.use(passport.initialize());
 

@@ -149,6 +149,14 @@ export const configSchema = z
       .refine((v) => URL.canParse(v.replace('{account}', 'account')), 'must be a URL (with {account} where the account ID goes)'),
     /** Requests one worker sends one NetSuite account at once (lowered to what governanceLimits allows, when the role may read it). */
     NETSUITE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+    /** Xero (docs/ledgers.md): the app's OAuth client and redirect URI (the Apps screen's /apps/xero/callback), its webhook key; the endpoints default to Xero's own. */
+    XERO_CLIENT_ID: optionalString,
+    XERO_CLIENT_SECRET: optionalString,
+    XERO_REDIRECT_URI: optionalString.pipe(url.optional()),
+    XERO_AUTHORIZE_URL: url.default('https://login.xero.com/identity/connect/authorize'),
+    XERO_TOKEN_URL: url.default('https://identity.xero.com/connect/token'),
+    XERO_API_BASE: url.default('https://api.xero.com'),
+    XERO_WEBHOOK_KEY: optionalString,
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
     /** Months each account sync fetches, up to and including the current one: two full years and the month in progress. */
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(25),

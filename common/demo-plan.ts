@@ -1,7 +1,7 @@
 // The demo group's set-up, as its controller would hand it over: the group's settings, each
 // entity's name, currency, ownership and parent, every source account's group account
-// (intercompany accounts with their counterparty and category), the GBP rates (NetSuite brings
-// EUR and CAD itself), the subsidiaries' historical capital rates and the budget CSV. The
+// (intercompany accounts with their counterparty and category), the GBP and AUD rates (NetSuite
+// brings EUR and CAD itself), the subsidiaries' historical capital rates and the budget CSV. The
 // simulators write it from the books they serve (simulators/demo-plan.ts) into a file whose path
 // npm start passes to the api in DEMO_CONNECTIONS; the api's demo seed reads it through this
 // schema (api/demo/plan.ts). One contract, so the writer and the reader cannot drift apart.
@@ -26,7 +26,7 @@ export const demoPlanSchema = z.object({
       currency: text,
       ownership: text,
       parentRole: role.nullable(),
-      source: z.enum(['quickbooks', 'sage', 'netsuite']),
+      source: z.enum(['quickbooks', 'sage', 'netsuite', 'xero']),
       /** The entity key trial_balance gives it. */
       entityKey: text,
       accounts: z.array(

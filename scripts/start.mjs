@@ -34,6 +34,7 @@ await main(async () => {
     qboSimulator: num('QBO_SIMULATOR_PORT', 8410),
     intacctSimulator: num('INTACCT_SIMULATOR_PORT', 8411),
     netsuiteSimulator: num('NETSUITE_SIMULATOR_PORT', 8412),
+    xeroSimulator: num('XERO_SIMULATOR_PORT', 8413),
   };
   const simulators = simulatorsWanted(env);
   await assertPortsFree([
@@ -47,6 +48,7 @@ await main(async () => {
           ['QuickBooks simulator', ports.qboSimulator, 'QBO_SIMULATOR_PORT'],
           ['Sage Intacct simulator', ports.intacctSimulator, 'INTACCT_SIMULATOR_PORT'],
           ['NetSuite simulator', ports.netsuiteSimulator, 'NETSUITE_SIMULATOR_PORT'],
+          ['Xero simulator', ports.xeroSimulator, 'XERO_SIMULATOR_PORT'],
         ]
       : []),
   ]);
@@ -73,7 +75,7 @@ await main(async () => {
   let simulatorNote = '';
   let simulatorReady = null;
   if (simulators) {
-    process.stdout.write('[start] starting the QuickBooks, Sage Intacct and NetSuite simulators ...\n');
+    process.stdout.write('[start] starting the QuickBooks, Sage Intacct, NetSuite and Xero simulators ...\n');
     const ready = await startSimulators(group, { dataDir, ports, appUrl: `http://127.0.0.1:${ports.app}` });
     simulatorReady = ready;
     simulated = simulatorEnv(env, ready.env);
@@ -85,13 +87,14 @@ await main(async () => {
       `[start]   QuickBooks: Connect (the simulator approves at once)${simulated.QBO_CLIENT_ID ? '' : ' - not used: QBO_CLIENT_ID is set'}`,
       `[start]   Sage Intacct: sender ${ready.intacctSender.senderId} / ${ready.intacctSender.senderPassword}, company ${intacct.companyId}, user ${intacct.userId} / ${intacct.userPassword}`,
       `[start]   NetSuite: account ${netsuite.accountId}, client ID ${netsuite.clientId}, certificate ID ${netsuite.certificateId}, key ${ready.netsuiteKeyFile}`,
+      `[start]   Xero: Connect (the simulator approves at once and grants two organisations)${simulated.XERO_CLIENT_ID ? '' : ' - not used: XERO_CLIENT_ID is set'}`,
       '',
     ].join('\n');
   }
   const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated };
   // The demo organization connects to the simulators; it is made only when every connection
-  // points at them (a QuickBooks, Sage or NetSuite setting of the user's own turns it off).
-  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL) {
+  // points at them (a QuickBooks, Sage, NetSuite or Xero setting of the user's own turns it off).
+  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL && simulated.XERO_CLIENT_ID) {
     const { quickbooks, intacct, netsuite } = simulatorReady.companies;
     childEnv.DEMO_CONNECTIONS = JSON.stringify({
       quickbooks: { realmId: quickbooks.realmId },

@@ -1,7 +1,7 @@
 // The demo group's books, generated deterministically for the 24 months ending with the last
 // complete calendar month: a US parent on QuickBooks Online (USD), a UK subsidiary on Sage
-// Intacct (GBP, 100 %), and a German (EUR, 80 %) and a Canadian (CAD, 100 %) subsidiary on
-// NetSuite. Every amount is integer cents (bigint); rates are 6-decimal texts computed in
+// Intacct (GBP, 100 %), a German (EUR, 80 %) and a Canadian (CAD, 100 %) subsidiary on
+// NetSuite, and an Australian subsidiary on Xero (AUD, 100 %). Every amount is integer cents (bigint); rates are 6-decimal texts computed in
 // integers scaled by 1e6 and rounded half-even. Variation comes from the month index through
 // an integer hash, never Math.random.
 //
@@ -14,6 +14,10 @@
 //   end (to its FX account) so that it translates (closing rate) to exactly DE's receivable.
 //   One DE invoice of EUR 12,500.00 (month 18) is missing in CA's books: from then on the pair
 //   is off by it.
+// - US -> AU management services, invoiced in USD and settled quarterly. AU books each fee in AUD
+//   so that it translates (average rate) to exactly US's revenue, and revalues its payable at each
+//   month end (to its FX account) so that it translates (closing rate) to exactly US's receivable:
+//   the pair is exact in every month.
 // - Investments: US's investment in each subsidiary = ownership x the subsidiary's share
 //   capital x the month-1 closing rate (the historical rate), so the elimination is exact; DE's
 //   adds a premium of EUR 400,000 (DEMO_DE_ACQUISITION): DE is an acquisition at the end of month
@@ -21,13 +25,15 @@
 
 import { divHalfEven, formatFixed } from '../common/consolidation/decimal';
 
-export type DemoRole = 'US' | 'UK' | 'DE' | 'CA';
-export const DEMO_ROLES: readonly DemoRole[] = ['US', 'UK', 'DE', 'CA'];
-export type DemoCurrency = 'USD' | 'GBP' | 'EUR' | 'CAD';
-export type DemoForeignCurrency = 'GBP' | 'EUR' | 'CAD';
+export type DemoRole = 'US' | 'UK' | 'DE' | 'CA' | 'AU';
+export const DEMO_ROLES: readonly DemoRole[] = ['US', 'UK', 'DE', 'CA', 'AU'];
+/** The subsidiaries (every entity but the parent). */
+export type DemoSubsidiary = Exclude<DemoRole, 'US'>;
+export type DemoCurrency = 'USD' | 'GBP' | 'EUR' | 'CAD' | 'AUD';
+export type DemoForeignCurrency = 'GBP' | 'EUR' | 'CAD' | 'AUD';
 export type DemoAccountType = 'asset' | 'liability' | 'equity' | 'income' | 'expense';
 export type DemoIcCategory = 'receivable_payable' | 'revenue_expense' | 'investment_equity';
-export type DemoSourceSystem = 'quickbooks' | 'sage' | 'netsuite';
+export type DemoSourceSystem = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
 
 /** What each account is for in the generator (one per entity, except the investments). */
 export type DemoAccountKey =
@@ -48,7 +54,10 @@ export type DemoAccountKey =
   | 'ic_cost'
   | 'investment_UK'
   | 'investment_DE'
-  | 'investment_CA';
+  | 'investment_CA'
+  | 'ic_receivable_AU'
+  | 'ic_revenue_AU'
+  | 'investment_AU';
 
 export interface DemoAccount {
   key: DemoAccountKey;
@@ -62,6 +71,8 @@ export interface DemoAccount {
   quickbooks?: { accountType: string; accountSubType: string; classification: 'Asset' | 'Liability' | 'Equity' | 'Revenue' | 'Expense' };
   sage?: { accountType: 'balancesheet' | 'incomestatement'; normalBalance: 'debit' | 'credit' };
   netsuite?: { id: number; accttype: string };
+  /** Xero's Code (empty: the account has none, and is named by its Name), Type and Class. */
+  xero?: { code: string; type: string; class: 'ASSET' | 'LIABILITY' | 'EQUITY' | 'REVENUE' | 'EXPENSE' };
 }
 
 export interface DemoEntity {
@@ -84,9 +95,12 @@ export const DEMO_SOURCE_IDS = {
   netsuiteAccountId: 'TSTDRV_DEMO',
   netsuiteRoot: { id: 1, name: 'LedgerFlow Demo Holdings (NetSuite root)' },
   netsuiteSubsidiaryIds: { DE: 2, CA: 3 },
+  /** The Australian organisation's Xero tenant id (simulators/xero/books.ts guid('tenant:AU')). */
+  xeroTenantId: 'a0d2ee48-15a6-4d17-ad0e-7b5c5eab54a7',
 } as const;
 
 const qbo = (accountType: string, accountSubType: string, classification: NonNullable<DemoAccount['quickbooks']>['classification']) => ({ accountType, accountSubType, classification });
+const xero = (code: string, type: string, cls: NonNullable<DemoAccount['xero']>['class']) => ({ code, type, class: cls });
 const sage = (accountType: 'balancesheet' | 'incomestatement', normalBalance: 'debit' | 'credit') => ({ accountType, normalBalance });
 
 /** NetSuite's chart is one per account (shared by the subsidiaries): internal id, number, type. */
@@ -129,11 +143,14 @@ export const DEMO_GROUP: Record<DemoRole, DemoEntity> = {
       { key: 'investment_UK', code: '92', name: 'Investment in LedgerFlow Demo UK Ltd', type: 'asset', group: '1700', ic: { counterparty: 'UK', category: 'investment_equity' }, quickbooks: qbo('Other Asset', 'OtherLongTermAssets', 'Asset') },
       { key: 'investment_DE', code: '93', name: 'Investment in LedgerFlow Demo GmbH', type: 'asset', group: '1700', ic: { counterparty: 'DE', category: 'investment_equity' }, quickbooks: qbo('Other Asset', 'OtherLongTermAssets', 'Asset') },
       { key: 'investment_CA', code: '94', name: 'Investment in LedgerFlow Demo Canada Inc.', type: 'asset', group: '1700', ic: { counterparty: 'CA', category: 'investment_equity' }, quickbooks: qbo('Other Asset', 'OtherLongTermAssets', 'Asset') },
+      { key: 'ic_receivable_AU', code: '97', name: 'Due from LedgerFlow Demo Australia', type: 'asset', group: '1150', ic: { counterparty: 'AU', category: 'receivable_payable' }, quickbooks: qbo('Other Current Asset', 'OtherCurrentAssets', 'Asset') },
+      { key: 'investment_AU', code: '99', name: 'Investment in LedgerFlow Demo Australia Pty Ltd', type: 'asset', group: '1700', ic: { counterparty: 'AU', category: 'investment_equity' }, quickbooks: qbo('Other Asset', 'OtherLongTermAssets', 'Asset') },
       { key: 'payables', code: '33', name: 'Accounts Payable (A/P)', type: 'liability', group: '2000', quickbooks: qbo('Accounts Payable', 'AccountsPayable', 'Liability') },
       { key: 'capital', code: '95', name: 'Common Stock', type: 'equity', group: '3000', quickbooks: qbo('Equity', 'CommonStock', 'Equity') },
       { key: 'retained', code: '2', name: 'Retained Earnings', type: 'equity', group: '3100', quickbooks: qbo('Equity', 'RetainedEarnings', 'Equity') },
       { key: 'revenue', code: '1', name: 'Services', type: 'income', group: '4000', quickbooks: qbo('Income', 'ServiceFeeIncome', 'Revenue') },
       { key: 'ic_revenue', code: '96', name: 'Intercompany Services - LedgerFlow Demo UK', type: 'income', group: '4100', ic: { counterparty: 'UK', category: 'revenue_expense' }, quickbooks: qbo('Income', 'ServiceFeeIncome', 'Revenue') },
+      { key: 'ic_revenue_AU', code: '98', name: 'Intercompany Services - LedgerFlow Demo Australia', type: 'income', group: '4100', ic: { counterparty: 'AU', category: 'revenue_expense' }, quickbooks: qbo('Income', 'ServiceFeeIncome', 'Revenue') },
       { key: 'cost_of_sales', code: '80', name: 'Cost of Goods Sold', type: 'expense', group: '5000', quickbooks: qbo('Cost of Goods Sold', 'SuppliesMaterialsCogs', 'Expense') },
       { key: 'salaries', code: '60', name: 'Salaries & Wages', type: 'expense', group: '6100', quickbooks: qbo('Expense', 'PayrollExpenses', 'Expense') },
       { key: 'rent', code: '61', name: 'Rent & Lease', type: 'expense', group: '6200', quickbooks: qbo('Expense', 'RentOrLeaseOfBuildings', 'Expense') },
@@ -211,6 +228,31 @@ export const DEMO_GROUP: Record<DemoRole, DemoEntity> = {
       netsuiteAccount('fx'),
     ],
   },
+  AU: {
+    role: 'AU',
+    name: 'LedgerFlow Demo Australia Pty Ltd',
+    currency: 'AUD',
+    ownership: '100',
+    parent: 'US',
+    source: 'xero',
+    entityKey: DEMO_SOURCE_IDS.xeroTenantId,
+    // Xero names an account without a code by its name: the bank account's code in the product is its name.
+    accounts: [
+      { key: 'cash', code: 'Business Bank Account', name: 'Business Bank Account', type: 'asset', group: '1000', xero: xero('', 'BANK', 'ASSET') },
+      { key: 'receivables', code: '610', name: 'Accounts Receivable', type: 'asset', group: '1100', xero: xero('610', 'CURRENT', 'ASSET') },
+      { key: 'payables', code: '800', name: 'Accounts Payable', type: 'liability', group: '2000', xero: xero('800', 'CURRLIAB', 'LIABILITY') },
+      { key: 'ic_payable', code: '815', name: 'Due to LedgerFlow Demo US', type: 'liability', group: '2050', ic: { counterparty: 'US', category: 'receivable_payable' }, xero: xero('815', 'CURRLIAB', 'LIABILITY') },
+      { key: 'capital', code: '970', name: 'Owner A Share Capital', type: 'equity', group: '3000', ic: { counterparty: 'US', category: 'investment_equity' }, xero: xero('970', 'EQUITY', 'EQUITY') },
+      { key: 'retained', code: '960', name: 'Retained Earnings', type: 'equity', group: '3100', xero: xero('960', 'EQUITY', 'EQUITY') },
+      { key: 'revenue', code: '200', name: 'Sales', type: 'income', group: '4000', xero: xero('200', 'REVENUE', 'REVENUE') },
+      { key: 'cost_of_sales', code: '310', name: 'Cost of Goods Sold', type: 'expense', group: '5000', xero: xero('310', 'DIRECTCOSTS', 'EXPENSE') },
+      { key: 'ic_cost', code: '455', name: 'Management Fees - LedgerFlow Demo US', type: 'expense', group: '5100', ic: { counterparty: 'US', category: 'revenue_expense' }, xero: xero('455', 'OVERHEADS', 'EXPENSE') },
+      { key: 'salaries', code: '477', name: 'Wages and Salaries', type: 'expense', group: '6100', xero: xero('477', 'OVERHEADS', 'EXPENSE') },
+      { key: 'rent', code: '469', name: 'Rent', type: 'expense', group: '6200', xero: xero('469', 'OVERHEADS', 'EXPENSE') },
+      { key: 'other_opex', code: '429', name: 'General Expenses', type: 'expense', group: '6000', xero: xero('429', 'OVERHEADS', 'EXPENSE') },
+      { key: 'fx', code: '499', name: 'Foreign Currency Gains and Losses', type: 'expense', group: '7000', xero: xero('499', 'OVERHEADS', 'EXPENSE') },
+    ],
+  },
 };
 
 /** The group chart accounts the budget and the mappings use, with their names. */
@@ -279,7 +321,7 @@ export interface DemoBooks {
   /** EUR into CAD (EUR/USD over CAD/USD), per month. */
   crossEurCad: DemoRate[];
   /** Each subsidiary's share capital rate: the month-1 closing rate. */
-  historicalRates: Record<'UK' | 'DE' | 'CA', { currency: DemoForeignCurrency; groupAccount: '3000'; month: string; rate: string }>;
+  historicalRates: Record<DemoSubsidiary, { currency: DemoForeignCurrency; groupAccount: '3000'; month: string; rate: string }>;
   /** The DE invoice CA never booked. */
   missingInvoice: { month: string; monthIndex: number; journalId: string; eurCents: bigint };
   /** DE's acquisition by US at the end of month 1: the consideration US booked (USD cents). */
@@ -367,6 +409,7 @@ const RATE_SHAPE: Record<DemoForeignCurrency, { base: number; amp: number; phase
   GBP: { base: 1_272_000, amp: 1_500, phase: 0, drift: 550, jitter: 1_200, seed: 71 },
   EUR: { base: 1_078_000, amp: 1_200, phase: 4, drift: 350, jitter: 1_000, seed: 72 },
   CAD: { base: 737_000, amp: 700, phase: 8, drift: -250, jitter: 800, seed: 73 },
+  AUD: { base: 655_000, amp: 900, phase: 2, drift: -150, jitter: 900, seed: 74 },
 };
 /** Closing rate into USD (millionths) at month index m (m may be -1: the month before the first). */
 function closingMicro(c: DemoForeignCurrency, m: number): bigint {
@@ -396,6 +439,7 @@ const PROFILE: Record<DemoRole, Profile> = {
   UK: { seed: 2, revenue: 14_000_000n, growthBp: 60, costOfSalesBp: 3800, salaries: 4_100_000n, salaryGrowthBp: 35, rent: 925_000n, otherOpexBp: 700, capital: 150_000_000n },
   DE: { seed: 3, revenue: 17_000_000n, growthBp: 60, costOfSalesBp: 4500, salaries: 5_600_000n, salaryGrowthBp: 35, rent: 1_240_000n, otherOpexBp: 750, capital: 200_000_000n },
   CA: { seed: 4, revenue: 12_500_000n, growthBp: 60, costOfSalesBp: 2500, salaries: 3_100_000n, salaryGrowthBp: 35, rent: 715_000n, otherOpexBp: 800, capital: 250_000_000n },
+  AU: { seed: 5, revenue: 9_500_000n, growthBp: 70, costOfSalesBp: 4000, salaries: 2_600_000n, salaryGrowthBp: 35, rent: 650_000n, otherOpexBp: 700, capital: 120_000_000n },
 };
 const MISSING_INVOICE_INDEX = 17;
 const MISSING_INVOICE_EUR = 1_250_000n;
@@ -424,6 +468,8 @@ function figures(role: DemoRole, m: number, month: string): MonthFigures {
 }
 /** US -> UK monthly services fee (USD cents). */
 const usUkFee = (m: number) => bp(2_000_000n + 25_000n * BigInt(m), 10_000 + wobble(300, 9, m, 1));
+/** US -> AU monthly management fee (USD cents). */
+const usAuFee = (m: number) => bp(800_000n + 10_000n * BigInt(m), 10_000 + wobble(300, 9, m, 4));
 /** DE -> CA monthly invoice (EUR cents). */
 const deCaInvoice = (m: number) => bp(2_200_000n + 15_000n * BigInt(m), 10_000 + wobble(300, 9, m, 2));
 /** The USD difference UK's own revaluation rate leaves on the US <-> UK pair (cents, USD 6-59). */
@@ -474,7 +520,7 @@ export function demoBooks(now = new Date()): DemoBooks {
     return a.code;
   };
   const J = Object.fromEntries(DEMO_ROLES.map((r) => [r, new Journals(r, codeOf(r))])) as Record<DemoRole, Journals>;
-  const cur: DemoForeignCurrency[] = ['GBP', 'EUR', 'CAD'];
+  const cur: DemoForeignCurrency[] = ['GBP', 'EUR', 'CAD', 'AUD'];
   const closing = (c: DemoForeignCurrency, m: number) => closingMicro(c, m);
   const average = (c: DemoForeignCurrency, m: number) => averageMicro(c, m);
   const cross = (m: number, kind: 'closing' | 'average') => {
@@ -488,17 +534,20 @@ export function demoBooks(now = new Date()): DemoBooks {
   let caKnownEur = 0n; // EUR balance CA has booked
   let missingJournal = '';
   let deConsideration = 0n;
+  let usAuOpen = 0n; // USD open on US's receivable from AU
+  let auPayable = 0n; // AUD carrying amount of AU's payable to US
 
   months.forEach((month, m) => {
     const last = monthLastDay(month).slice(8);
     // Month 1: capital paid in, and US pays for its investments.
     if (m === 0) {
       for (const role of DEMO_ROLES) J[role].add(month, 1, 'Share capital paid in', [['cash', PROFILE[role].capital], ['capital', -PROFILE[role].capital]]);
-      const inv = (role: 'UK' | 'DE' | 'CA', c: DemoForeignCurrency) => divHalfEven(PROFILE[role].capital * BigInt(DEMO_GROUP[role].ownership) * closing(c, 0), 100n * MICRO);
+      const inv = (role: DemoSubsidiary, c: DemoForeignCurrency) => divHalfEven(PROFILE[role].capital * BigInt(DEMO_GROUP[role].ownership) * closing(c, 0), 100n * MICRO);
       deConsideration = inv('DE', 'EUR') + divHalfEven(DEMO_DE_ACQUISITION.premiumEurCents * closing('EUR', 0), MICRO);
       J.US.add(month, 2, 'Investment in LedgerFlow Demo UK Ltd', [['investment_UK', inv('UK', 'GBP')], ['cash', -inv('UK', 'GBP')]]);
       J.US.add(month, 2, 'Investment in LedgerFlow Demo GmbH (80 %)', [['investment_DE', deConsideration], ['cash', -deConsideration]]);
       J.US.add(month, 2, 'Investment in LedgerFlow Demo Canada Inc.', [['investment_CA', inv('CA', 'CAD')], ['cash', -inv('CA', 'CAD')]]);
+      J.US.add(month, 2, 'Investment in LedgerFlow Demo Australia Pty Ltd', [['investment_AU', inv('AU', 'AUD')], ['cash', -inv('AU', 'AUD')]]);
     }
     // Trading: sales and purchases on credit, last month's collected and paid, payroll, rent, other costs in cash.
     for (const role of DEMO_ROLES) {
@@ -532,6 +581,27 @@ export function demoBooks(now = new Date()): DemoBooks {
     const revalued = divHalfEven((fee - usUkTarget(m)) * MICRO, closing('GBP', m));
     J.UK.add(month, Number(last), 'Revaluation of the USD payable', [['fx', revalued - booked], ['ic_payable', booked - revalued]]);
     ukPayable = revalued;
+
+    // US -> AU management services (USD); AU books in AUD, exact at the average and the closing rate.
+    const auFee = usAuFee(m);
+    const audAvg = average('AUD', m);
+    const audClose = closing('AUD', m);
+    J.US.add(month, 6, 'Management services to LedgerFlow Demo Australia', [['ic_receivable_AU', auFee], ['ic_revenue_AU', -auFee]]);
+    const auBooked = centsTranslatingTo(divHalfEven(auFee * MICRO, audAvg), auFee, audAvg);
+    if (auBooked === null) throw new Error(`no AUD amount matches USD ${auFee} in ${month}`);
+    J.AU.add(month, 6, 'Management services from LedgerFlow Demo US', [['ic_cost', auBooked], ['ic_payable', -auBooked]]);
+    usAuOpen += auFee;
+    auPayable += auBooked;
+    const auTarget = centsTranslatingTo(divHalfEven(usAuOpen * MICRO, audClose), usAuOpen, audClose);
+    if (auTarget === null) throw new Error(`no AUD balance matches USD ${usAuOpen} in ${month}`);
+    J.AU.add(month, Number(last), 'Revaluation of the USD payable', [['fx', auTarget - auPayable], ['ic_payable', auPayable - auTarget]]);
+    auPayable = auTarget;
+    if (isSettlementMonth(m)) {
+      J.US.add(month, Number(last), 'Receipt from LedgerFlow Demo Australia', [['cash', usAuOpen], ['ic_receivable_AU', -usAuOpen]]);
+      J.AU.add(month, Number(last), 'Payment to LedgerFlow Demo US', [['ic_payable', auPayable], ['cash', -auPayable]]);
+      usAuOpen = 0n;
+      auPayable = 0n;
+    }
 
     // DE -> CA goods (EUR); CA books in CAD.
     const eur = deCaInvoice(m);
@@ -570,6 +640,7 @@ export function demoBooks(now = new Date()): DemoBooks {
       UK: { currency: 'GBP', groupAccount: '3000', month: months[0]!, rate: rates.GBP[0]!.closing },
       DE: { currency: 'EUR', groupAccount: '3000', month: months[0]!, rate: rates.EUR[0]!.closing },
       CA: { currency: 'CAD', groupAccount: '3000', month: months[0]!, rate: rates.CAD[0]!.closing },
+      AU: { currency: 'AUD', groupAccount: '3000', month: months[0]!, rate: rates.AUD[0]!.closing },
     },
     missingInvoice: { month: months[MISSING_INVOICE_INDEX]!, monthIndex: MISSING_INVOICE_INDEX, journalId: missingJournal, eurCents: MISSING_INVOICE_EUR },
     acquisition: { role: 'DE', date: monthLastDay(months[0]!), considerationUsdCents: deConsideration },
@@ -635,9 +706,10 @@ export interface DemoIcPair {
 export interface DemoIcMonth {
   month: string;
   usUk: { receivablePayable: DemoIcPair; revenueExpense: DemoIcPair };
+  usAu: { receivablePayable: DemoIcPair; revenueExpense: DemoIcPair };
   deCa: { receivablePayable: DemoIcPair; revenueExpense: DemoIcPair };
   /** US investment vs the subsidiary's share capital x ownership at the historical rate. */
-  investment: Record<'UK' | 'DE' | 'CA', DemoIcPair>;
+  investment: Record<DemoSubsidiary, DemoIcPair>;
 }
 
 /**
@@ -663,7 +735,7 @@ export function intercompanyDifferences(books: DemoBooks): DemoIcMonth[] {
     for (const a of accounts) {
       const net = bal.get(a.code) ?? 0n;
       if (category === 'investment_equity' && role !== 'US') {
-        const h = books.historicalRates[role as 'UK' | 'DE' | 'CA'].rate;
+        const h = books.historicalRates[role as DemoSubsidiary].rate;
         const translated = translateCents(net, h);
         // The parent's share: what NCI does not take.
         sum += translated - divHalfEven(translated * (100n - BigInt(e.ownership)), 100n);
@@ -679,8 +751,9 @@ export function intercompanyDifferences(books: DemoBooks): DemoIcMonth[] {
   return books.months.map((month) => ({
     month,
     usUk: { receivablePayable: pair('US', 'UK', 'receivable_payable', month), revenueExpense: pair('US', 'UK', 'revenue_expense', month) },
+    usAu: { receivablePayable: pair('US', 'AU', 'receivable_payable', month), revenueExpense: pair('US', 'AU', 'revenue_expense', month) },
     deCa: { receivablePayable: pair('DE', 'CA', 'receivable_payable', month), revenueExpense: pair('DE', 'CA', 'revenue_expense', month) },
-    investment: { UK: pair('US', 'UK', 'investment_equity', month), DE: pair('US', 'DE', 'investment_equity', month), CA: pair('US', 'CA', 'investment_equity', month) },
+    investment: { UK: pair('US', 'UK', 'investment_equity', month), DE: pair('US', 'DE', 'investment_equity', month), CA: pair('US', 'CA', 'investment_equity', month), AU: pair('US', 'AU', 'investment_equity', month) },
   }));
 }
 

@@ -1,6 +1,6 @@
 // What the demo sets up on top of the synced books (common/demo-plan.ts): the group's settings,
 // each entity's name, currency, ownership and parent, every source account's group account, the
-// GBP rates, the subsidiaries' historical capital rates, DE's acquisition and the budget CSV. All of it comes from
+// GBP and AUD rates, the subsidiaries' historical capital rates, DE's acquisition and the budget CSV. All of it comes from
 // the books the simulators serve (demo-books.ts), so the two cannot drift apart. main.ts writes it
 // into a file the api's demo seed reads (its path reaches the api in DEMO_CONNECTIONS).
 import { renameSync, writeFileSync } from 'node:fs';
@@ -29,8 +29,8 @@ export function demoPlan(books: DemoBooks): DemoPlan {
         accounts: e.accounts.map((a) => ({ code: a.code, groupAccount: a.group, ...(a.ic ? { icCounterpartyRole: a.ic.counterparty, icCategory: a.ic.category } : {}) })),
       };
     }),
-    ratesCsv: ['currency,period,closing,average', ...books.rates.GBP.map((r) => `GBP,${r.month},${r.closing},${r.average}`), ''].join('\n'),
-    historicalRates: (['UK', 'DE', 'CA'] as const).map((role) => ({ role, groupAccount: books.historicalRates[role].groupAccount, rate: books.historicalRates[role].rate })),
+    ratesCsv: ['currency,period,closing,average', ...(['GBP', 'AUD'] as const).flatMap((c) => books.rates[c].map((r) => `${c},${r.month},${r.closing},${r.average}`)), ''].join('\n'),
+    historicalRates: (['UK', 'DE', 'CA', 'AU'] as const).map((role) => ({ role, groupAccount: books.historicalRates[role].groupAccount, rate: books.historicalRates[role].rate })),
     budgetCsv: demoBudgetCsv(books),
     acquisitions: [
       {

@@ -1,7 +1,8 @@
-// The three simulators as one process, for `npm start` on the embedded default (and by hand:
-// `node --require tsx/cjs simulators/main.ts`): Intuit (QuickBooks Online), Sage Intacct and
-// NetSuite on loopback ports, serving the demo group's books (demo-books.ts): the US parent on
-// QuickBooks, the UK subsidiary on Sage Intacct, the German and Canadian subsidiaries on NetSuite.
+// The simulators as one process, for `npm start` on the embedded default (and by hand:
+// `node --require tsx/cjs simulators/main.ts`): Intuit (QuickBooks Online), Sage Intacct,
+// NetSuite and Xero on loopback ports, serving the demo group's books (demo-books.ts): the US parent on
+// QuickBooks, the UK subsidiary on Sage Intacct, the German and Canadian subsidiaries on NetSuite,
+// the Australian subsidiary on Xero (beside a New Zealand organisation outside the group).
 // It prints one JSON line, `{"ready":true,...}`, with the configuration that points LedgerFlow
 // at them, then serves until stopped. The NetSuite certificate's private key, Intuit's latest
 // refresh tokens, the webhook verifier token and the journals posted through
@@ -17,6 +18,7 @@ import { writeDemoPlan } from './demo-plan';
 import { FakeIntacct } from './intacct';
 import { FakeIntuit, type PostedJournal, type WebhookFormat } from './intuit';
 import { FakeNetSuite, generateNetSuiteKey } from './netsuite';
+import { FakeXero } from './xero';
 
 const NS_SUBS = DEMO_SOURCE_IDS.netsuiteSubsidiaryIds;
 
@@ -35,8 +37,10 @@ export const SIMULATED = {
       CA: { id: String(NS_SUBS.CA), name: DEMO_GROUP.CA.name, entity: DEMO_GROUP.CA.entityKey },
     },
   },
+  /** Xero: the consent grants two organisations: the demo group's Australian subsidiary (AUD) and a New Zealand one (NZD) outside the group. */
+  xero: { tenantId: DEMO_SOURCE_IDS.xeroTenantId, name: DEMO_GROUP.AU.name, accounts: DEMO_GROUP.AU.accounts.length },
   /** The entity key each demo entity takes in LedgerFlow (trial_balance, consolidation). */
-  entities: { US: DEMO_GROUP.US.entityKey, UK: DEMO_GROUP.UK.entityKey, DE: DEMO_GROUP.DE.entityKey, CA: DEMO_GROUP.CA.entityKey },
+  entities: { US: DEMO_GROUP.US.entityKey, UK: DEMO_GROUP.UK.entityKey, DE: DEMO_GROUP.DE.entityKey, CA: DEMO_GROUP.CA.entityKey, AU: DEMO_GROUP.AU.entityKey },
 } as const;
 
 const port = (name: string, dflt: number): number => {
@@ -97,6 +101,7 @@ export interface Simulators {
   intuit: FakeIntuit;
   intacct: FakeIntacct;
   netsuite: FakeNetSuite;
+  xero: FakeXero;
   /** The books they serve. */
   books: DemoBooks;
   /** QBO_* (QBO_WEBHOOK_VERIFIER_TOKEN included) and NETSUITE_BASE_URL / SAGE_ENDPOINT_URL pointing at the simulators. */
@@ -113,6 +118,7 @@ export interface StartOptions {
   intuitPort?: number;
   intacctPort?: number;
   netsuitePort?: number;
+  xeroPort?: number;
   appUrl: string;
   dir: string;
   /** Where Intuit posts webhooks (default <appUrl>/api/v1/quickbooks/webhooks). */
@@ -144,17 +150,20 @@ export async function startSimulators(options: StartOptions): Promise<Simulators
   await intuit.start(options.intuitPort ?? 0);
   await intacct.start(options.intacctPort ?? 0);
   await netsuite.start(options.netsuitePort ?? 0);
+  const xero = await new FakeXero({ demo: books }).start(options.xeroPort ?? 0);
+  xero.webhookUrl = `${appUrl}/api/v1/xero/webhooks`;
   return {
     intuit,
     intacct,
     netsuite,
+    xero,
     books,
-    env: { ...intuit.env(), QBO_WEBHOOK_VERIFIER_TOKEN: intuit.webhookVerifierToken, SAGE_ENDPOINT_URL: intacct.url, ...netsuite.env() },
+    env: { ...intuit.env(), QBO_WEBHOOK_VERIFIER_TOKEN: intuit.webhookVerifierToken, SAGE_ENDPOINT_URL: intacct.url, ...netsuite.env(), ...xero.env(`${appUrl}/apps/xero/callback`) },
     netsuiteKeyFile: key.keyFile,
     demoPlanFile: writeDemoPlan(options.dir, books),
     webhook: { url: webhookUrl, format: intuit.webhookFormat, journalUrl: `${intuit.url}/simulator/v1/journal` },
     stop: async () => {
-      await Promise.all([intuit.stop(), intacct.stop(), netsuite.stop()]);
+      await Promise.all([intuit.stop(), intacct.stop(), netsuite.stop(), xero.stop()]);
     },
   };
 }
@@ -165,6 +174,7 @@ if (require.main === module) {
     intuitPort: port('QBO_SIMULATOR_PORT', 8410),
     intacctPort: port('INTACCT_SIMULATOR_PORT', 8411),
     netsuitePort: port('NETSUITE_SIMULATOR_PORT', 8412),
+    xeroPort: port('XERO_SIMULATOR_PORT', 8413),
     appUrl: process.env.SIMULATOR_APP_URL || 'http://127.0.0.1:3000',
     dir,
     webhookUrl: process.env.QBO_WEBHOOK_URL || undefined,

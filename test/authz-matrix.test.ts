@@ -51,6 +51,12 @@ const rows: Row[] = [
   // --- append rows for other routes below ---
   // --- NetSuite connections (issue 20): the organization's list, its users and admins only ---
   { method: 'get', path: (c) => `/api/v1/netsuite?organization_id=${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  // --- Xero connections (issue 33): the list is the organization's; connecting checks access before the server's Xero settings (unset here: 503); a grant is only found by id (404); the webhook is public (503 without XERO_WEBHOOK_KEY) ---
+  { method: 'get', path: (c) => `/api/v1/xero?organization_id=${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
+  { method: 'get', path: '/api/v1/xero/availability', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
+  { method: 'get', path: (c) => `/api/v1/xero/connect?organization_id=${c.orgA}`, expect: { anon: 401, userA: 503, userB: 403, admin: 503 } },
+  { method: 'post', path: '/api/v1/xero/link', body: { grantId: 'f'.repeat(24), tenantIds: ['tenant'] }, expect: { anon: 401, userA: 404, userB: 404, admin: 404 } },
+  { method: 'post', path: '/api/v1/xero/webhooks', body: { events: [] }, expect: { anon: 503, userA: 503, userB: 503, admin: 503 } },
   // --- data explorer (issue 19): org A has no database yet, so its list is empty (200) and any table 404 once access passed ---
   { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}`, expect: { anon: 401, userA: 200, userB: 403, admin: 200 } },
   // --- reports (issue 19): the organization's own only; orgA has no database yet (400) ---

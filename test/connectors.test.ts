@@ -53,7 +53,6 @@ const ALLOWED: Record<string, string> = {
   'simulators/demo-books.ts': 'the demo group: which ledger each entity keeps its books in',
   'common/demo-plan.ts': "the demo group's set-up (its entities' sources)",
   'api/demo/seed.ts': "the demo's connections, one per simulated company",
-  'api/demo/seed.test.ts': 'the same',
   'api/resources/files/router.ts': "prose: the reserved table prefixes in the save route's summary",
   'warehouse/transforms/trial-balance.ts': "each ledger's rows brought into trial_balance (docs/connectors.md: its own step, not registration)",
   'warehouse/consolidation/store.ts': "each ledger's default amount basis in the consolidation",

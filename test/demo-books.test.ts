@@ -81,7 +81,7 @@ describe('demo books', () => {
   });
 
   it('look like a small group: cash stays positive, revenue in the planned ranges, each month profitable', () => {
-    const range: Record<DemoRole, [bigint, bigint]> = { US: [39_000_000n, 60_000_000n], UK: [10_000_000n, 25_000_000n], DE: [10_000_000n, 25_000_000n], CA: [10_000_000n, 25_000_000n] };
+    const range: Record<DemoRole, [bigint, bigint]> = { US: [39_000_000n, 60_000_000n], UK: [10_000_000n, 25_000_000n], DE: [10_000_000n, 25_000_000n], CA: [10_000_000n, 25_000_000n], AU: [7_000_000n, 15_000_000n] };
     for (const role of DEMO_ROLES) {
       const e = books.entities[role];
       for (const month of books.months) {
@@ -98,8 +98,8 @@ describe('demo books', () => {
   });
 
   it('has plausible 6-decimal rates, the EUR/CAD cross, and the month-1 closing as historical rate', () => {
-    const bounds = { GBP: [1_240_000n, 1_320_000n], EUR: [1_040_000n, 1_120_000n], CAD: [710_000n, 760_000n] } as const;
-    for (const c of ['GBP', 'EUR', 'CAD'] as const) {
+    const bounds = { GBP: [1_240_000n, 1_320_000n], EUR: [1_040_000n, 1_120_000n], CAD: [710_000n, 760_000n], AUD: [620_000n, 690_000n] } as const;
+    for (const c of ['GBP', 'EUR', 'CAD', 'AUD'] as const) {
       expect(books.rates[c]).toHaveLength(24);
       for (const r of books.rates[c]) {
         for (const v of [r.closing, r.average]) {
@@ -118,6 +118,7 @@ describe('demo books', () => {
       UK: { currency: 'GBP', groupAccount: '3000', month: '2024-11', rate: books.rates.GBP[0]!.closing },
       DE: { currency: 'EUR', groupAccount: '3000', month: '2024-11', rate: books.rates.EUR[0]!.closing },
       CA: { currency: 'CAD', groupAccount: '3000', month: '2024-11', rate: books.rates.CAD[0]!.closing },
+      AU: { currency: 'AUD', groupAccount: '3000', month: '2024-11', rate: books.rates.AUD[0]!.closing },
     });
   });
 
@@ -222,7 +223,7 @@ describe('demo books', () => {
     const forbidden = ['entity', 'company', 'entity_id', 'company_id', 'entity_name', 'company_name', 'period', 'month', 'date', 'account_code', 'account', 'account_no', 'account_number', 'account_id', 'amount', 'balance', 'net', 'debit', 'credit'];
     for (const c of header!.split(',')) expect(forbidden).not.toContain(c);
     expect(rows.length).toBe(books.budget.length);
-    expect(rows.length).toBe(24 * (6 + 6 + 6 + 6));
+    expect(rows.length).toBe(24 * (6 + 6 + 6 + 6 + 6));
     for (const r of books.budget) {
       expect(books.months).toContain(r.budget_month);
       expect(r.budget_amount).toMatch(/^\d+\.\d{2}$/);
@@ -247,8 +248,8 @@ describe('demo books through the product consolidation engine', () => {
     entities: DEMO_ROLES.map((r) => ({ entity: key(r), name: DEMO_GROUP[r].name, currency: DEMO_GROUP[r].currency, ownership: (ONE_RATE * BigInt(DEMO_GROUP[r].ownership)) / 100n, parent: DEMO_GROUP[r].parent && key(DEMO_GROUP[r].parent!), included: true, basis: r === 'US' ? 'ytd' : 'movements' })),
     accounts: DEFAULT_GROUP_CHART,
     mappings: DEMO_ROLES.flatMap((r) => DEMO_GROUP[r].accounts.map((a) => ({ entity: key(r), sourceAccount: a.code, groupAccount: a.group, icCounterparty: a.ic ? key(a.ic.counterparty) : null, icCategory: a.ic?.category ?? null }))),
-    rates: (['GBP', 'EUR', 'CAD'] as const).flatMap((c) => books.rates[c].map((r) => ({ currency: c, period: r.month, closing: rate(r.closing), average: rate(r.average) }))),
-    historical: (['UK', 'DE', 'CA'] as const).map((r) => ({ entity: key(r), groupAccount: '3000', rate: rate(books.historicalRates[r].rate) })),
+    rates: (['GBP', 'EUR', 'CAD', 'AUD'] as const).flatMap((c) => books.rates[c].map((r) => ({ currency: c, period: r.month, closing: rate(r.closing), average: rate(r.average) }))),
+    historical: (['UK', 'DE', 'CA', 'AU'] as const).map((r) => ({ entity: key(r), groupAccount: '3000', rate: rate(books.historicalRates[r].rate) })),
     // DE is an acquisition (as the demo seed sets it up from the plan).
     acquisitions: [{ entity: key('DE'), date: books.acquisition.date, consideration: books.acquisition.considerationUsdCents * 100n, considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [{ groupAccount: '1600', amount: DEMO_DE_ACQUISITION.adjustment.eurCents * 100n, usefulLifeMonths: 60, amortizationAccount: '6500' }] }],
   };
@@ -270,6 +271,9 @@ describe('demo books through the product consolidation engine', () => {
       expect(r.mismatches.filter((m) => m.category === 'investment_equity')).toEqual([]);
       // DE's goodwill, at each month's closing rate; nothing in the intercompany suspense line from the investments.
       expect(r.ctb.find((x) => x.groupAccount === '1650')!.consolidated).toBeGreaterThan(0n);
+      // The fifth entity (Xero, AUD): its pair with the parent is exact, at the average and the closing rate.
+      expect([expected[i]!.usAu.receivablePayable.difference, expected[i]!.usAu.revenueExpense.difference]).toEqual([0n, 0n]);
+      expect(r.mismatches.filter((m) => [m.entityA, m.entityB].includes(key('AU')))).toEqual([]);
     });
   });
 });

@@ -22,7 +22,7 @@ import { buildRequest, getApiSession, post } from '../activities/sage/client';
 import { authorizeUrl } from '../common/quickbooks-oauth';
 import { loadConfig } from '../common/config';
 import { readDemoPlan } from '../api/demo/plan';
-import { DEMO_GROUP, demoMonths } from '../simulators/demo-books';
+import { DEMO_GROUP, demoMonths, monthMovements } from '../simulators/demo-books';
 import { demoPlan } from '../simulators/demo-plan';
 import { SIMULATED, startSimulators, type Simulators } from '../simulators/main';
 
@@ -76,7 +76,18 @@ describe('simulators (npm start)', () => {
     expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN!.length).toBeGreaterThanOrEqual(20);
     expect(sims.webhook).toEqual({ url: 'http://127.0.0.1:3999/api/v1/quickbooks/webhooks', format: 'cloudevents', journalUrl: `${sims.intuit.url}/simulator/v1/journal` });
     expect(sims.books.months).toEqual(demoMonths());
-    expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.intacct.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3' });
+    expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.intacct.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3', AU: SIMULATED.xero.tenantId });
+  });
+
+  it("serves the demo group's Australian subsidiary on Xero: each month's movements are the books'", () => {
+    const au = sims.xero.tenant('AU');
+    expect([au.o.tenantId, au.o.name, au.o.baseCurrency]).toEqual([SIMULATED.xero.tenantId, DEMO_GROUP.AU.name, 'AUD']);
+    expect(sims.env.XERO_API_BASE).toBe(sims.xero.url);
+    for (const month of sims.books.months) {
+      const moved = new Map([...monthMovements(sims.books, 'AU', month)].map(([code, m]) => [code, m.debit - m.credit]));
+      const served = new Map(au.trialBalance(month).filter((l) => l.month !== 0n).map((l) => [l.account.Code || l.account.Name, l.month]));
+      expect(served).toEqual(new Map([...moved].filter(([, v]) => v !== 0n)));
+    }
   });
 
   it('writes the demo group\'s set-up for the books they serve, and the api\'s demo seed reads it back whole', () => {

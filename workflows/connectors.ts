@@ -7,3 +7,4 @@
 export * from './quickbooks';
 export * from './sage';
 export * from './netsuite';
+export * from './xero';

@@ -5,3 +5,4 @@
 export { activities as quickbooks } from '../quickbooks/worker';
 export { activities as sage } from '../sage/worker';
 export { activities as netsuite } from '../netsuite/worker';
+export { activities as xero } from '../xero/worker';

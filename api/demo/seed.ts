@@ -2,7 +2,8 @@
 // creates "LedgerFlow Demo Group" and its demo user, and then does what an admin and a finance
 // user would do in the browser, through this api over loopback and so through the real
 // workflows: onboarding, connecting the simulated QuickBooks (OAuth consent and code exchange),
-// Sage Intacct (XML session) and NetSuite (JWT client credentials) companies of simulators/,
+// Sage Intacct (XML session), NetSuite (JWT client credentials) and Xero (OAuth consent, the
+// organisation picked) companies of simulators/,
 // syncing them, saving the budget CSV as a table, running the pipelines, setting the group up
 // (entities, ownership, mappings, intercompany accounts, rates), booking one consolidation
 // journal and consolidating 24 months.
@@ -53,7 +54,7 @@ interface SeedState {
 export function demoWanted(cfg: Config): { wanted: true; connections: DemoConnections } | { wanted: false; why: string } {
   if (cfg.PROVIDER !== 'local' || cfg.NODE_ENV === 'production') return { wanted: false, why: 'not the embedded default' };
   if (!cfg.DEMO) return { wanted: false, why: 'DEMO=false' };
-  if (!cfg.DEMO_CONNECTIONS) return { wanted: false, why: 'the simulators are not running (SIMULATORS=false, or a QuickBooks, Sage or NetSuite setting of your own is set)' };
+  if (!cfg.DEMO_CONNECTIONS) return { wanted: false, why: 'the simulators are not running (SIMULATORS=false, or a QuickBooks, Sage, NetSuite or Xero setting of your own is set)' };
   return { wanted: true, connections: JSON.parse(cfg.DEMO_CONNECTIONS) as DemoConnections };
 }
 
@@ -79,16 +80,18 @@ interface Ctx {
 const data = (a: Answer) => (a.body.data ?? {}) as Record<string, unknown>;
 const orgOf = (ctx: Ctx) => ctx.state.orgId!;
 
-type Provider = 'quickbooks' | 'sage' | 'netsuite';
+type Provider = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
 const LIST: Record<Provider, (orgId: string) => string> = {
   quickbooks: (o) => `/quickbooks/accounts?organization_id=${o}`,
   sage: (o) => `/sage?organization_id=${o}`,
   netsuite: (o) => `/netsuite?organization_id=${o}`,
+  xero: (o) => `/xero?organization_id=${o}`,
 };
 const SYNC: Record<Provider, (id: string) => [string, string, unknown?]> = {
   quickbooks: (id) => ['POST', '/quickbooks', { id }],
   sage: (id) => ['GET', `/sage/data?id=${id}`],
   netsuite: (id) => ['GET', `/netsuite/data?id=${id}`],
+  xero: (id) => ['GET', `/xero/data?id=${id}`],
 };
 
 async function accountsOf(client: DemoClient, provider: Provider, orgId: string): Promise<{ id: string; status?: string; last_synced?: string | null }[]> {
@@ -129,7 +132,7 @@ const STEPS: Step[] = [
         organizationEmail: DEMO_EMAIL,
         organizationPhoneNumber: '5550100100',
         organizationAddress: '1 Demo Street, Springfield',
-        organizationDescription: 'Demo: a US parent (QuickBooks Online), a UK subsidiary (Sage Intacct), a German subsidiary owned 80 % and a Canadian one (NetSuite), all simulated. Remove it from Organizations when you no longer need it.',
+        organizationDescription: 'Demo: a US parent (QuickBooks Online), a UK subsidiary (Sage Intacct), a German subsidiary owned 80 % and a Canadian one (NetSuite), an Australian one (Xero), all simulated. Remove it from Organizations when you no longer need it.',
       });
       const org = (data(created).createdOrganization ?? data(created).organization ?? data(created)) as { id?: string; _id?: string };
       ctx.state.orgId = String(org.id ?? org._id);
@@ -206,9 +209,30 @@ const STEPS: Step[] = [
       await client.post('/netsuite', { accountId: n.accountId, clientId: n.clientId, certificateId: n.certificateId, privateKey: readFileSync(n.keyFile, 'utf8'), organization_id: orgOf(ctx) });
     },
   },
+  {
+    name: 'xero',
+    label: 'connecting Xero (OAuth consent, code exchange, the Australian organisation picked)',
+    run: async (ctx) => {
+      const client = await ctx.user();
+      if ((await accountsOf(client, 'xero', orgOf(ctx))).length) return;
+      const entity = ctx.plan.entities.find((e) => e.source === 'xero');
+      if (!entity) throw new Error('the demo plan has no Xero entity');
+      const { authorizeUrl } = data(await client.get(`/xero/connect?organization_id=${orgOf(ctx)}`)) as { authorizeUrl: string };
+      // The browser's part: Xero's consent redirects back with a code and the state.
+      const res = await fetch(authorizeUrl, { redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status !== 302 || !location) throw new Error(`the Xero consent page answered ${res.status}`);
+      const back = new URL(location).searchParams;
+      const grant = data(await client.post('/xero/token-exchange', { code: back.get('code'), state: back.get('state') })) as { grantId: string; organisations: { tenantId: string }[] };
+      if (!grant.organisations.some((o) => o.tenantId === entity.entityKey)) throw new Error(`Xero did not grant ${entity.name}`);
+      // The user's pick: the group's subsidiary, not the other organisation the consent granted.
+      await client.post('/xero/link', { grantId: grant.grantId, tenantIds: [entity.entityKey] });
+    },
+  },
   { name: 'sync-quickbooks', label: 'syncing QuickBooks (25 months)', run: (ctx) => syncAll(ctx, 'quickbooks') },
   { name: 'sync-sage', label: 'syncing Sage Intacct (25 months)', run: (ctx) => syncAll(ctx, 'sage') },
   { name: 'sync-netsuite', label: 'syncing NetSuite (25 months)', run: (ctx) => syncAll(ctx, 'netsuite') },
+  { name: 'sync-xero', label: 'syncing Xero (25 months)', run: (ctx) => syncAll(ctx, 'xero') },
   {
     name: 'budget',
     label: 'saving the budget CSV as the table "budget"',
@@ -412,5 +436,5 @@ export async function runDemo(cfg: Config, baseUrl: string, connections: DemoCon
 function printSignIn(cfg: Config, baseUrl: string, state: SeedState): void {
   const password = state.passwordEnc ? decryptSecret(state.passwordEnc, cfg.ENCRYPTION_KEY) : '(unknown)';
   say(`demo organization "${DEMO_ORGANIZATION_NAME}": open ${cfg.PUBLIC_URL || baseUrl} and sign in as ${DEMO_EMAIL} with password ${password}`);
-  say('  then Apps (the three connections), Reports (consolidated statements; click a figure to drill down), Dashboard and Data.');
+  say('  then Apps (the connections), Reports (consolidated statements; click a figure to drill down), Dashboard and Data.');
 }

@@ -5,11 +5,13 @@ import type { AccountModel, ConnectorDefinition } from './definition';
 import { netsuite } from './netsuite';
 import { quickbooks } from './quickbooks';
 import { sage } from './sage';
+import { xero } from './xero';
 
 export const CONNECTORS = {
   quickbooks,
   sage,
   netsuite,
+  xero,
 } satisfies { [K in SyncProvider]: ConnectorDefinition<K> };
 
 /** Every connector, in the order the api mounts them. */

@@ -3,6 +3,7 @@
 // name) instead of its id.
 import { NetSuiteAccount } from '../models/netsuite-account';
 import { QuickBooksAccount } from '../models/quickbooks-account';
+import { XeroAccount } from '../models/xero-account';
 import { netsuiteEntityKey } from '../netsuite';
 
 /** Entity key (as trial_balance has it) -> display name, from the organization's connections. */
@@ -13,5 +14,8 @@ export async function connectionEntityNames(orgId: string): Promise<Map<string, 
   // Each NetSuite subsidiary is an entity, named as the last sync found it.
   const ns = await NetSuiteAccount.find({ organization_id: orgId }, { accountId: 1, subsidiaries: 1 }).lean<{ accountId: string; subsidiaries?: { id: string; name: string }[] }[]>();
   for (const a of ns) for (const s of a.subsidiaries ?? []) if (s.name) names.set(netsuiteEntityKey(a.accountId, s.id), s.name);
+  // A Xero organisation is an entity keyed by its tenant id, named as Xero names it.
+  const xero = await XeroAccount.find({ organization_id: orgId }, { tenantId: 1, tenantName: 1 }).lean<{ tenantId: string; tenantName?: string }[]>();
+  for (const a of xero) if (a.tenantName) names.set(a.tenantId, a.tenantName);
   return names;
 }

@@ -18,7 +18,7 @@ export function simulatorsWanted(env) {
 export function simulatorEnv(env, simulated) {
   const out = {};
   for (const [key, value] of Object.entries(simulated)) {
-    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || env[key]) continue;
+    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || (key.startsWith('XERO_') && env.XERO_CLIENT_ID) || env[key]) continue;
     out[key] = value;
   }
   return out;
@@ -28,7 +28,7 @@ export function simulatorEnv(env, simulated) {
 export function simulatorOverrides(env, simulated) {
   const lines = [];
   for (const key of Object.keys(simulated)) {
-    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || !env[key]) continue;
+    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || (key.startsWith('XERO_') && env.XERO_CLIENT_ID) || !env[key]) continue;
     lines.push(
       key === 'QBO_WEBHOOK_VERIFIER_TOKEN'
         ? `[start]   ${key}: yours is used; the QuickBooks simulator signs its webhooks with it`
@@ -49,6 +49,7 @@ export async function startSimulators(group, { dataDir, ports, appUrl }) {
       QBO_SIMULATOR_PORT: String(ports.qboSimulator),
       INTACCT_SIMULATOR_PORT: String(ports.intacctSimulator),
       NETSUITE_SIMULATOR_PORT: String(ports.netsuiteSimulator),
+      XERO_SIMULATOR_PORT: String(ports.xeroSimulator),
       SIMULATOR_APP_URL: appUrl,
       SIMULATORS_DIR: join(dataDir, 'simulators'),
     },

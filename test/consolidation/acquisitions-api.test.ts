@@ -36,10 +36,11 @@ async function run() {
   expect(r.status).toBe(200);
   return r.body.data as { periods: number; blocked: number; summary: { period: string; messages: string[] }[] };
 }
+// suspense: the debit side's suspense account (9150), where a debit difference sits (counterparty.ts).
 async function figures(period: string) {
   const data = (await api('get', `/consolidation/${orgID}/results?period=${period}`)).body.data;
   const at = (code: string) => data.rows.find((r: { groupAccount: string }) => r.groupAccount === code)?.consolidated ?? '0.00';
-  return { goodwill: at('1650'), land: at('1500'), cash: at('1000'), investment: at('1700'), cta: at('3200'), nci: at('3300'), nciProfit: at('8900'), suspense: at('9150'), // a debit difference sits on the debit side's suspense account (counterparty.ts) assets: data.check.assets, status: data.check.status, mismatches: data.mismatches };
+  return { goodwill: at('1650'), land: at('1500'), cash: at('1000'), investment: at('1700'), cta: at('3200'), nci: at('3300'), nciProfit: at('8900'), suspense: at('9150'), assets: data.check.assets, status: data.check.status, mismatches: data.mismatches };
 }
 const state = async () => (await api('get', `/consolidation/${orgID}/acquisitions`)).body.data;
 

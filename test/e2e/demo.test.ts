@@ -1,7 +1,7 @@
 // The demo organization (issue 21), from an empty data folder through the same start-up path as
 // `npm start` (scripts/start.mjs: the tools, Temporal, FerretDB, Azurite, the simulators, the
 // worker and the api, each on a free loopback port): the api creates the demo organization by
-// connecting the simulated QuickBooks, Sage Intacct and NetSuite companies and consolidating.
+// connecting the simulated QuickBooks, Sage Intacct, NetSuite and Xero companies and consolidating.
 // Then, through the api: every connection synced, the consolidated balance sheet balances in
 // every one of the 24 months, the intercompany pairs are off as the books make them; in the
 // browser the demo user walks Apps -> Reports -> drill-down; a change made in the QuickBooks
@@ -118,7 +118,7 @@ beforeAll(async () => {
   // test may take one meanwhile. A start that dies before the api is up is tried again on new ports.
   for (let attempt = 1; ; attempt++) {
     dataDir = mkdtempSync(join(tmpdir(), 'ledgerflow-demo-'));
-    const [app, temporal, ui, mongo, blob, qbo, intacct, netsuite] = await Promise.all(Array.from({ length: 8 }, freePort));
+    const [app, temporal, ui, mongo, blob, qbo, intacct, netsuite, xero] = await Promise.all(Array.from({ length: 9 }, freePort));
     env = {
       DATA_DIR: dataDir,
       PORT: String(app),
@@ -129,6 +129,7 @@ beforeAll(async () => {
       QBO_SIMULATOR_PORT: String(qbo),
       INTACCT_SIMULATOR_PORT: String(intacct),
       NETSUITE_SIMULATOR_PORT: String(netsuite),
+      XERO_SIMULATOR_PORT: String(xero),
       QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
     };
     base = `http://127.0.0.1:${app}`;
@@ -174,6 +175,7 @@ describe('the demo organization on the first npm start', () => {
       ['quickbooks', qbo.data.accounts],
       ['sage', ((await api('GET', `/sage?organization_id=${orgId}`)).data as unknown as { id: string }[]) ?? []],
       ['netsuite', ((await api('GET', `/netsuite?organization_id=${orgId}`)).data as unknown as { id: string }[]) ?? []],
+      ['xero', ((await api('GET', `/xero?organization_id=${orgId}`)).data as unknown as { id: string }[]) ?? []],
     ] as const) {
       const accounts = Array.isArray(list) ? list : ((list as { accounts?: { id: string }[] }).accounts ?? []);
       expect(accounts.length).toBeGreaterThan(0);
@@ -190,14 +192,14 @@ describe('the demo organization on the first npm start', () => {
   it('consolidated 24 months whose balance sheet balances in every column', async () => {
     const overview = await api<{ entities: { entity: string; name: string; currency: string; ownership: string; source: string }[] }>('GET', `/consolidation/${orgId}`);
     const names = overview.data.entities.map((e) => `${e.name} ${e.currency} ${e.ownership}`).sort();
-    expect(names).toEqual(['LedgerFlow Demo Canada Inc. CAD 100', 'LedgerFlow Demo GmbH EUR 80', 'LedgerFlow Demo UK Ltd GBP 100', 'LedgerFlow Demo US Inc. USD 100']);
+    expect(names).toEqual(['LedgerFlow Demo Australia Pty Ltd AUD 100', 'LedgerFlow Demo Canada Inc. CAD 100', 'LedgerFlow Demo GmbH EUR 80', 'LedgerFlow Demo UK Ltd GBP 100', 'LedgerFlow Demo US Inc. USD 100']);
     const months = demoMonths();
     expect(months).toHaveLength(24);
     for (const period of months) {
       const bs = await api<{ balanced?: boolean[]; months: { status: string }[]; rows: { label: string; values: (string | null)[] }[] }>('GET', `/reports/${orgId}/statements/balance-sheet?period=${period}&columns=entities,eliminations,nci,consolidated`);
       expect({ period, status: bs.status }).toEqual({ period, status: 200 });
       expect({ period, states: bs.data.months.map((m) => m.status) }).toEqual({ period, states: ['ok'] });
-      expect({ period, balanced: bs.data.balanced }).toEqual({ period, balanced: [true, true, true, true, true, true, true] });
+      expect({ period, balanced: bs.data.balanced }).toEqual({ period, balanced: [true, true, true, true, true, true, true, true] });
     }
     // The GmbH is an acquisition: its goodwill is on the balance sheet.
     const acquired = await api<{ acquisitions: { entityName: string }[] }>('GET', `/consolidation/${orgId}/acquisitions`);
@@ -270,13 +272,13 @@ describe('the demo user in the browser', () => {
     await page.getByRole('heading', { name: 'Reports' }).waitFor();
     await page.getByLabel('Report', { exact: true }).selectOption('statement:balance-sheet');
     await page.locator('.report-table').waitFor();
-    expect(await page.locator('.report-table thead th').allTextContents()).toEqual(expect.arrayContaining(['LedgerFlow Demo US Inc.', 'LedgerFlow Demo UK Ltd', 'LedgerFlow Demo GmbH', 'LedgerFlow Demo Canada Inc.', 'Eliminations', 'Consolidated']));
+    expect(await page.locator('.report-table thead th').allTextContents()).toEqual(expect.arrayContaining(['LedgerFlow Demo US Inc.', 'LedgerFlow Demo UK Ltd', 'LedgerFlow Demo GmbH', 'LedgerFlow Demo Canada Inc.', 'LedgerFlow Demo Australia Pty Ltd', 'Eliminations', 'Consolidated']));
     await screenshot(page, 'demo-02-balance-sheet');
     await page.getByRole('button', { name: /^1000 Cash and cash equivalents, Consolidated: .*Open what makes it$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'What makes 1000 Cash and cash equivalents' });
     const entities = dialog.getByRole('table', { name: 'Entities' });
     await entities.waitFor();
-    expect(await entities.locator('tbody tr').count()).toBe(4);
+    expect(await entities.locator('tbody tr').count()).toBe(5);
     await dialog.getByRole('button', { name: 'LedgerFlow Demo GmbH: its source accounts' }).click();
     await dialog.getByRole('table', { name: 'Source accounts' }).waitFor();
     await screenshot(page, 'demo-03-drilldown');

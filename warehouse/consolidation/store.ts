@@ -284,6 +284,7 @@ export function entityConfigOf(r: EntityRow): EntityConfig {
 function defaultBasis(source: string): AmountBasis {
   if (source === 'sage') return 'movements'; // get_trialbalance debits and credits of the month
   if (source === 'netsuite') return 'movements'; // posted lines of the month, summed per subsidiary and account
+  if (source === 'xero') return 'movements'; // TrialBalance: the month's debit and credit (checked against YTD by the sync)
   if (source === 'quickbooks') return 'ytd'; // TrialBalance report: income and expenses year to date
   return 'balances';
 }
@@ -309,7 +310,7 @@ export async function entitiesToAdd(db: Db, names: Map<string, string> = new Map
     .execute()) as { entity: string; currency: string | null; source: string }[];
   const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
   const fresh = found.filter((f) => !known.has(f.entity));
-  const label = (s: string) => (s === 'quickbooks' ? 'QuickBooks' : s === 'sage' ? 'Sage Intacct' : s === 'netsuite' ? 'NetSuite' : s.replace(/^csv:/, 'CSV '));
+  const label = (s: string) => (s === 'quickbooks' ? 'QuickBooks' : s === 'sage' ? 'Sage Intacct' : s === 'netsuite' ? 'NetSuite' : s === 'xero' ? 'Xero' : s.replace(/^csv:/, 'CSV '));
   return fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null }));
 }
 

@@ -50,7 +50,7 @@ export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_cod
 const NEXT = 'trial_balance__next';
 
 /** Tables that are never a CSV source: the connectors', the reports', internal ones. */
-const CONNECTOR_OR_REPORT = /^(quickbooks_|sage_|netsuite_|trial_balance|consolidat|group_|fx_|intercompany_)/;
+const CONNECTOR_OR_REPORT = /^(quickbooks_|sage_|netsuite_|xero_|trial_balance|consolidat|group_|fx_|intercompany_)/;
 
 type Expr = RawBuilder<unknown>;
 
@@ -302,6 +302,28 @@ function netsuiteShape(d: Dialect, withAccounts: boolean): SourceShape {
   };
 }
 
+/**
+ * Xero: one entity per organisation (its tenant id), the account's code (Xero's Code, else its
+ * name: the sync writes it so), the month's debit and credit in the base currency; the type
+ * from xero_accounts' Class.
+ */
+function xeroShape(d: Dialect, withAccounts: boolean): SourceShape {
+  return {
+    from: 'xero_trial_balance',
+    join: withAccounts ? { table: 'xero_accounts', on: sql`${ref('a.tenant_id')} = ${ref('t.tenant_id')} and coalesce(nullif(${ref('a.code')}, ''), ${ref('a.name')}) = ${ref('t.account_code')}` } : undefined,
+    entity: ref('t.tenant_id'),
+    label: 'xero',
+    period: ref('t.period'),
+    account: ref('t.account_code'),
+    name: ref('t.account_name'),
+    type: withAccounts ? accountType(d.text(ref('a.account_class'))) : null,
+    debit: ref('t.debit'),
+    credit: ref('t.credit'),
+    currency: ref('t.currency'),
+    required: [],
+  };
+}
+
 /** The rebuild for a schema: every source found in it, in the order sources are reported. */
 export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): TrialBalancePlan {
   const d = DIALECTS[dialect];
@@ -315,6 +337,9 @@ export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): 
   }
   if (tables.has('netsuite_trial_balance')) {
     sources.push({ label: 'netsuite', table: 'netsuite_trial_balance', sql: insertOf(d, netsuiteShape(d, tables.has('netsuite_accounts'))) });
+  }
+  if (tables.has('xero_trial_balance')) {
+    sources.push({ label: 'xero', table: 'xero_trial_balance', sql: insertOf(d, xeroShape(d, tables.has('xero_accounts'))) });
   }
   for (const [t, cols] of tables) {
     if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
@@ -354,6 +379,8 @@ export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = [])
     `ELSE IF ${exists('sage_trial_balance')} ${exec(insertOf(d, sageShape(false, true)))};`,
     `IF ${exists('netsuite_trial_balance')} AND ${exists('netsuite_accounts')} ${exec(insertOf(d, netsuiteShape(d, true)))}`,
     `ELSE IF ${exists('netsuite_trial_balance')} ${exec(insertOf(d, netsuiteShape(d, false)))};`,
+    `IF ${exists('xero_trial_balance')} AND ${exists('xero_accounts')} ${exec(insertOf(d, xeroShape(d, true)))}`,
+    `ELSE IF ${exists('xero_trial_balance')} ${exec(insertOf(d, xeroShape(d, false)))};`,
     ...csv,
     ...d.swap.map((s) => `${s};`),
     'COMMIT;',

@@ -25,10 +25,11 @@ import { deleteSyncSchedule } from '../../lib/schedules';
 import { validate } from '../../lib/validate';
 import type { Mount } from '../../openapi';
 import { quickbooksRoutes } from '../quickbooks/router';
+import { xeroRoutes } from '../xero/router';
 
 /** A connector's own routes (OAuth flows, webhooks), registered ahead of the generic ones. */
 type OwnRoutes = (router: Router, deps: AppDeps, c: ConnectorDefinition) => void;
-const OWN_ROUTES: Partial<Record<ConnectorDefinition['key'], OwnRoutes>> = { quickbooks: quickbooksRoutes };
+const OWN_ROUTES: Partial<Record<ConnectorDefinition['key'], OwnRoutes>> = { quickbooks: quickbooksRoutes, xero: xeroRoutes };
 
 /** The texts and shapes that differ between the two answer shapes. */
 const SHAPES = {

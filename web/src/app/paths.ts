@@ -14,6 +14,8 @@ export const paths = {
   apps: '/apps',
   /** Where Intuit sends the browser back (set QBO_REDIRECT_URI to PUBLIC_URL + this path). */
   quickbooksCallback: '/apps/quickbooks/callback',
+  /** Where Xero sends the browser back (set XERO_REDIRECT_URI to PUBLIC_URL + this path). */
+  xeroCallback: '/apps/xero/callback',
   dashboard: '/dashboard',
   organizations: '/organizations',
   orgOnboarding: '/org-onboarding',

@@ -3,9 +3,9 @@
 // file's text as the private key, shows NetSuite's refusal beside the form, and toasts success.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { mutate, SWRConfig } from 'swr';
-import { netSuiteAccountSchema } from '../../../../common/contract/connections';
+import { netSuiteAccountSchema, xeroAccountSchema } from '../../../../common/contract/connections';
 import { toast } from '../../components/toaster';
 import { fail, mockApi, ok } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
@@ -33,11 +33,14 @@ const NETSUITE = netSuiteAccountSchema.parse({
 });
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIBVwIBADANBgkqhkiG9w0BAQEFAASCAUEwggE9AgEAAkEA\n-----END PRIVATE KEY-----\n';
 
-function renderPage() {
+function renderPage(at = '/apps') {
   return render(
     <SWRConfig value={{ shouldRetryOnError: false, dedupingInterval: 0 }}>
-      <MemoryRouter initialEntries={['/apps']}>
-        <AppsPage />
+      <MemoryRouter initialEntries={[at]}>
+        <Routes>
+          <Route path="/apps" element={<AppsPage />} />
+          <Route path="/apps/xero/callback" element={<AppsPage />} />
+        </Routes>
       </MemoryRouter>
     </SWRConfig>,
   );
@@ -54,6 +57,8 @@ const lists = (netsuite: unknown[], quickbooks = true) => ({
   [`GET /quickbooks/accounts?organization_id=${ORG_ID}`]: ok({ accounts: [] }),
   [`GET /sage?organization_id=${ORG_ID}`]: ok([]),
   [`GET /netsuite?organization_id=${ORG_ID}`]: ok(netsuite),
+  'GET /xero/availability': ok({ available: true }),
+  [`GET /xero?organization_id=${ORG_ID}`]: ok([]),
 });
 
 it('shows a NetSuite connection that needs a reconnect, with its subsidiaries, and does not sync it', async () => {
@@ -123,4 +128,43 @@ it('offers QuickBooks where the server has its settings', async () => {
   await within(dialog).findByRole('button', { name: 'Connect QuickBooks' });
   expect(within(dialog).getByLabelText('QuickBooks Online')).toBeEnabled();
   expect(within(dialog).queryByText(/Ask your administrator/)).toBeNull();
+});
+
+const AU_TENANT = 'a0d2ee48-15a6-4d17-ad0e-7b5c5eab54a7';
+const NZ_TENANT = '4b52d5f3-3388-4583-a012-f269588d9cbe';
+
+it('after Xero consent, picks the organisations to link by name, currency and year end, never showing a tenant id', async () => {
+  signIn();
+  const linked = xeroAccountSchema.parse({ id: '65f00000000000000000xe01', _id: '65f00000000000000000xe01', organization_id: ORG_ID, status: 'active', reconnectNeeded: false, last_synced: null, tenantId: AU_TENANT, tenantName: 'Demo Australia Pty Ltd', baseCurrency: 'AUD', fiscalYearEndMonth: 6, syncIntervalHours: 24, lastError: null });
+  let accounts: unknown[] = [];
+  const { calls } = mockApi({
+    ...lists([]),
+    [`GET /xero?organization_id=${ORG_ID}`]: () => ok(accounts),
+    'POST /xero/token-exchange': ok({
+      grantId: '65f00000000000000000gr01',
+      organisations: [
+        { tenantId: AU_TENANT, tenantName: 'Demo Australia Pty Ltd', tenantType: 'ORGANISATION', baseCurrency: 'AUD', fiscalYearEndMonth: 6, linked: false },
+        { tenantId: NZ_TENANT, tenantName: 'Demo NZ Limited', tenantType: 'ORGANISATION', baseCurrency: 'NZD', fiscalYearEndMonth: 3, linked: false },
+      ],
+    }),
+    'POST /xero/link': () => {
+      accounts = [linked];
+      return { status: 201, body: { status: true, message: 'Xero organisations linked', data: [linked] } };
+    },
+  });
+  renderPage('/apps/xero/callback?code=the-code&state=the-state');
+  const dialog = await screen.findByRole('dialog', { name: 'Pick the Xero organisations to link' });
+  expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ code: 'the-code', state: 'the-state' });
+  expect(within(dialog).getByText('Demo Australia Pty Ltd')).toBeInTheDocument();
+  expect(dialog).toHaveTextContent('(AUD, year end June)');
+  expect(dialog).toHaveTextContent('(NZD, year end March)');
+  expect(dialog.textContent).not.toContain(AU_TENANT);
+  await userEvent.click(within(dialog).getByRole('checkbox', { name: /Demo NZ Limited/ }));
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Link organisations' }));
+  await waitFor(() => expect(toast).toHaveBeenCalledWith('Xero organisations linked', 'success'));
+  expect(calls.find((c) => c.path === '/xero/link')!.body).toEqual({ grantId: '65f00000000000000000gr01', tenantIds: [AU_TENANT] });
+  const row = (await screen.findByText('Demo Australia Pty Ltd')).closest('tr')!;
+  expect(within(row).getByText('Xero')).toBeInTheDocument();
+  expect(row).toHaveTextContent('(AUD, year end June)');
+  expect(document.body.textContent).not.toContain(AU_TENANT);
 });

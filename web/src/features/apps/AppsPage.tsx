@@ -1,6 +1,6 @@
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Checkbox, Dialog, DialogBody, DialogFooter, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { messages } from '../../../../common/validation';
 import { Field } from '../../components/Field';
@@ -16,31 +16,44 @@ import {
   createNetSuiteAccount,
   createSageAccount,
   exchangeQuickbooksCode,
+  exchangeXeroCode,
+  linkXeroOrganisations,
   needsReconnect,
   readKeyFile,
   quickbooksAuthorizeUrl,
   setNetSuiteStatus,
   setQuickbooksStatus,
   setSageStatus,
+  setXeroStatus,
   syncNetSuite,
   syncQuickbooks,
   syncSage,
+  syncXero,
   useNetSuiteAccounts,
   useQuickbooksAccounts,
   useQuickbooksAvailable,
   useSageAccounts,
   useSyncRuns,
+  useXeroAccounts,
+  useXeroAvailable,
+  xeroAuthorizeUrl,
   type Connection,
   type SageInput,
+  type XeroGrant,
 } from './api/connections';
 import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
 
-type Kind = 'quickbooks' | 'sage' | 'netsuite';
-const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite' };
+type Kind = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
+const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite', xero: 'Xero' };
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** A Xero organisation's base currency and fiscal year end, as finance people say them: "AUD, year end June". */
+const xeroDetails = (o: { baseCurrency: string | null; fiscalYearEndMonth: number | null }) =>
+  [o.baseCurrency, o.fiscalYearEndMonth ? `year end ${MONTH_NAMES[o.fiscalYearEndMonth - 1]}` : null].filter(Boolean).join(', ');
 const RECONNECT: Record<Kind, string> = {
   quickbooks: 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).',
   sage: 'Sage Intacct refused the stored credentials: connect the company again (Add New Connection, Sage Intacct).',
   netsuite: 'NetSuite refused the stored certificate: reconnect the account (Add New Connection, NetSuite) with a working certificate.',
+  xero: 'Xero authorization has expired or was revoked: reconnect the organisation (Add New Connection, Xero).',
 };
 const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
 const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
@@ -92,6 +105,7 @@ function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: {
             <td>
               {connectionName(c)}
               {'subsidiaries' in c && c.subsidiaries.length > 0 && <span className="muted"> ({c.subsidiaries.length} subsidiaries)</span>}
+              {'tenantName' in c && xeroDetails(c) && <span className="muted"> ({xeroDetails(c)})</span>}
             </td>
             <td><StatusTag status={c.status} /></td>
             <td>{formatDate(c.last_synced) || 'Never'}</td>
@@ -114,6 +128,12 @@ export default function AppsPage() {
   const qb = useQuickbooksAccounts(orgId);
   const sage = useSageAccounts(orgId);
   const netsuite = useNetSuiteAccounts(orgId);
+  const xero = useXeroAccounts(orgId);
+  const xeroAvailable = useXeroAvailable();
+  const [xeroGrant, setXeroGrant] = useState<XeroGrant | null>(null);
+  const [xeroPicked, setXeroPicked] = useState<string[]>([]);
+  const [linking, setLinking] = useState(false);
+  const location = useLocation();
   const [busy, setBusy] = useState<string | null>(null);
   const [addOpen, setAddOpen] = useState(false);
   const [kind, setKind] = useState<Kind>('quickbooks');
@@ -134,13 +154,24 @@ export default function AppsPage() {
   const navigate = useNavigate();
   const exchanged = useRef(false);
 
-  // Intuit sends the browser back here (QBO_REDIRECT_URI) with code, state and realmId.
+  // Intuit sends the browser back here (QBO_REDIRECT_URI) with code, state and realmId; Xero
+  // (XERO_REDIRECT_URI, /apps/xero/callback) with code and state: then the organisations to link are picked.
   useEffect(() => {
     const code = params.get('code');
     const state = params.get('state');
     const realmId = params.get('realmId');
     if (!code || !state || exchanged.current) return;
     exchanged.current = true;
+    if (location.pathname === paths.xeroCallback) {
+      exchangeXeroCode({ code, state })
+        .then((grant) => {
+          setXeroGrant(grant);
+          setXeroPicked(grant.organisations.filter((o) => !o.linked).map((o) => o.tenantId));
+        })
+        .catch((err: Error) => toast(err.message, 'danger'))
+        .finally(() => navigate(paths.apps, { replace: true }));
+      return;
+    }
     exchangeQuickbooksCode({ code, state, realmId: realmId ?? '' })
       .then((msg) => {
         toast(msg, 'success');
@@ -148,7 +179,21 @@ export default function AppsPage() {
       })
       .catch((err: Error) => toast(err.message, 'danger'))
       .finally(() => navigate(paths.apps, { replace: true }));
-  }, [params, navigate, qb]);
+  }, [params, navigate, qb, location.pathname]);
+
+  async function linkXero() {
+    if (!xeroGrant || xeroPicked.length === 0) return;
+    setLinking(true);
+    try {
+      toast(await linkXeroOrganisations(xeroGrant.grantId, xeroPicked), 'success');
+      setXeroGrant(null);
+      await xero.mutate();
+    } catch (err) {
+      toast((err as Error).message, 'danger');
+    } finally {
+      setLinking(false);
+    }
+  }
 
   async function toggle(k: Kind, c: Connection) {
     const next: 'active' | 'inactive' = c.status === 'active' ? 'inactive' : 'active';
@@ -157,6 +202,9 @@ export default function AppsPage() {
       if (k === 'quickbooks') {
         await setQuickbooksStatus(c, next);
         await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)) }, { revalidate: false });
+      } else if (k === 'xero') {
+        await setXeroStatus(c, next);
+        await xero.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)), { revalidate: false });
       } else if (k === 'netsuite') {
         await setNetSuiteStatus(c, next);
         await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)), { revalidate: false });
@@ -177,11 +225,12 @@ export default function AppsPage() {
   async function sync(k: Kind, c: Connection) {
     setBusy(`sync-${connectionId(c)}`);
     try {
-      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : await syncSage(c), 'success');
+      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : k === 'xero' ? await syncXero(c) : await syncSage(c), 'success');
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
       const now = new Date().toISOString();
       if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
       else if (k === 'netsuite') await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)));
+      else if (k === 'xero') await xero.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)));
       else
         await sage.mutate((d) => {
           const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a));
@@ -198,10 +247,10 @@ export default function AppsPage() {
     e.preventDefault();
     setFormError(undefined);
     if (!orgId) return setFormError('Please select an organization or ensure you are properly logged in');
-    if (kind === 'quickbooks') {
+    if (kind === 'quickbooks' || kind === 'xero') {
       setAdding(true);
       try {
-        window.location.assign(await quickbooksAuthorizeUrl(orgId));
+        window.location.assign(kind === 'xero' ? await xeroAuthorizeUrl(orgId) : await quickbooksAuthorizeUrl(orgId));
       } catch (err) {
         setFormError((err as Error).message);
         setAdding(false);
@@ -248,8 +297,8 @@ export default function AppsPage() {
     }
   }
 
-  const loading = qb.isLoading || sage.isLoading || netsuite.isLoading;
-  const none = qb.accounts.length === 0 && sage.accounts.length === 0 && netsuite.accounts.length === 0;
+  const loading = qb.isLoading || sage.isLoading || netsuite.isLoading || xero.isLoading;
+  const none = qb.accounts.length === 0 && sage.accounts.length === 0 && netsuite.accounts.length === 0 && xero.accounts.length === 0;
 
   return (
     <div className="page">
@@ -268,8 +317,9 @@ export default function AppsPage() {
             {qb.error && <Callout intent="danger">{(qb.error as Error).message}</Callout>}
             {sage.error && <Callout intent="danger">{(sage.error as Error).message}</Callout>}
             {netsuite.error && <Callout intent="danger">{(netsuite.error as Error).message}</Callout>}
+            {xero.error && <Callout intent="danger">{(xero.error as Error).message}</Callout>}
             {none ? (
-              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online, Sage Intacct or NetSuite to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
+              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online, Sage Intacct, NetSuite or Xero to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
             ) : (
               <div className="table-scroll">
                 <HTMLTable striped className="full-width" aria-label="Connections">
@@ -286,11 +336,12 @@ export default function AppsPage() {
                     <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
                     <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
                     <ConnectionRows kind="netsuite" accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c) => void sync('netsuite', c)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
+                    <ConnectionRows kind="xero" accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} />
                   </tbody>
                 </HTMLTable>
               </div>
             )}
-            {([...qb.accounts.map((c) => ['quickbooks', c]), ...sage.accounts.map((c) => ['sage', c]), ...netsuite.accounts.map((c) => ['netsuite', c])] as [Kind, Connection][])
+            {([...qb.accounts.map((c) => ['quickbooks', c]), ...sage.accounts.map((c) => ['sage', c]), ...netsuite.accounts.map((c) => ['netsuite', c]), ...xero.accounts.map((c) => ['xero', c])] as [Kind, Connection][])
               .filter(([, c]) => c.lastError || needsReconnect(c))
               .map(([k, c]) => (
                 <Callout key={`err-${connectionId(c)}`} intent="warning">
@@ -305,6 +356,31 @@ export default function AppsPage() {
         <DialogBody>{history && <SyncHistory kind={history.kind} id={history.id} />}</DialogBody>
       </Dialog>
 
+      <Dialog isOpen={Boolean(xeroGrant)} onClose={() => setXeroGrant(null)} title="Pick the Xero organisations to link">
+        <DialogBody>
+          {xeroGrant && xeroGrant.organisations.length === 0 ? (
+            <p>Xero granted no organisation: connect again and allow access to at least one.</p>
+          ) : (
+            xeroGrant?.organisations.map((o) => (
+              <Checkbox
+                key={o.tenantId}
+                checked={xeroPicked.includes(o.tenantId)}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  setXeroPicked((p) => (on ? [...p, o.tenantId] : p.filter((t) => t !== o.tenantId)));
+                }}
+                labelElement={
+                  <span>
+                    {o.tenantName || 'Xero organisation'} <span className="muted">({[xeroDetails(o), o.linked ? 'linked' : null].filter(Boolean).join('; ')})</span>
+                  </span>
+                }
+              />
+            ))
+          )}
+        </DialogBody>
+        <DialogFooter actions={<><Button text="Cancel" onClick={() => setXeroGrant(null)} /><Button intent="primary" text={linking ? 'Linking...' : 'Link organisations'} disabled={linking || xeroPicked.length === 0} onClick={() => void linkXero()} /></>} />
+      </Dialog>
+
       <Dialog isOpen={addOpen} onClose={() => setAddOpen(false)} title="Add Connection">
         <form onSubmit={(e) => void add(e)} noValidate>
           <DialogBody>
@@ -312,6 +388,7 @@ export default function AppsPage() {
               <Radio label="QuickBooks Online" value="quickbooks" disabled={!qbo.available} />
               <Radio label="Sage Intacct" value="sage" />
               <Radio label="NetSuite" value="netsuite" />
+              <Radio label="Xero" value="xero" disabled={!xeroAvailable.available} />
             </RadioGroup>
             {qbo.known && !qbo.available && (
               <p className="muted" role="note">
@@ -320,6 +397,8 @@ export default function AppsPage() {
             )}
             {kind === 'quickbooks' ? (
               <p>You will be sent to Intuit to sign in and allow access, then brought back here.</p>
+            ) : kind === 'xero' ? (
+              <p>You will be sent to Xero to sign in and allow access, then brought back here to pick the organisations to link.</p>
             ) : kind === 'netsuite' ? (
               <NetSuiteFields values={ns.values} onValue={ns.set} errors={nsErrors} keyFile={nsKeyFile} onKeyFile={(f) => { setNsKeyFile(f); setNsErrors((e) => ({ ...e, privateKey: undefined })); }} />
             ) : (
@@ -329,7 +408,7 @@ export default function AppsPage() {
             )}
             {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
           </DialogBody>
-          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" disabled={adding} text={adding ? 'Connecting...' : kind === 'quickbooks' ? 'Connect QuickBooks' : kind === 'netsuite' ? 'Connect NetSuite' : 'Connect Sage'} /></>} />
+          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" disabled={adding} text={adding ? 'Connecting...' : kind === 'quickbooks' ? 'Connect QuickBooks' : kind === 'netsuite' ? 'Connect NetSuite' : kind === 'xero' ? 'Connect Xero' : 'Connect Sage'} /></>} />
         </form>
       </Dialog>
     </div>

@@ -42,6 +42,7 @@ export function sourceWords(source: string | null | undefined): string {
   if (source === 'quickbooks') return 'QuickBooks';
   if (source === 'sage') return 'Sage Intacct';
   if (source === 'netsuite') return 'NetSuite';
+  if (source === 'xero') return 'Xero';
   if (source.startsWith('csv:')) return `CSV table ${source.slice(4)}`;
   return source;
 }

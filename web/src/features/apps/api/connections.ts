@@ -1,17 +1,20 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
-import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
+import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer, XeroAccountAnswer, XeroGrantAnswer } from '../../../../../common/contract/connections';
 
 // The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.
 export type QuickBooksConnection = QuickBooksAccountAnswer;
 export type SageConnection = SageAccountAnswer;
 export type NetSuiteConnection = NetSuiteAccountAnswer;
-/** A QuickBooks, Sage or NetSuite connection. */
-export type Connection = QuickBooksConnection | SageConnection | NetSuiteConnection;
+export type XeroConnection = XeroAccountAnswer;
+export type XeroGrant = XeroGrantAnswer;
+/** A QuickBooks, Sage, NetSuite or Xero connection. */
+export type Connection = QuickBooksConnection | SageConnection | NetSuiteConnection | XeroConnection;
 export type SyncRun = SyncRunAnswer;
 
 /** What a connection is shown as: the QuickBooks company (or realm), the Sage company, the NetSuite account ID. */
-export const connectionName = (c: Connection) => ('realmId' in c ? c.companyName || c.realmId : 'sageCompanyID' in c ? c.sageCompanyID : c.accountId);
+export const connectionName = (c: Connection) =>
+  'realmId' in c ? c.companyName || c.realmId : 'sageCompanyID' in c ? c.sageCompanyID : 'tenantName' in c ? c.tenantName || 'Xero organisation' : c.accountId;
 /** The outside system refused the stored authorization (QuickBooks) or certificate (NetSuite): the connection must be made again. */
 export const needsReconnect = (c: Connection) => 'reconnectNeeded' in c && c.reconnectNeeded;
 
@@ -35,6 +38,7 @@ const cid = (c: Connection) => c.id;
 
 export const quickbooksKey = (orgId: string) => [`/quickbooks/accounts${query({ organization_id: orgId })}`, 'Failed to fetch QuickBooks accounts'] as const;
 export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgId })}`, 'Failed to fetch Sage accounts'] as const;
+export const xeroKey = (orgId: string) => [`/xero${query({ organization_id: orgId })}`, 'Failed to fetch Xero organisations'] as const;
 export const netsuiteKey = (orgId: string) => [`/netsuite${query({ organization_id: orgId })}`, 'Failed to fetch NetSuite accounts'] as const;
 
 /** GET /quickbooks/accounts?organization_id= -> data.accounts */
@@ -54,6 +58,49 @@ export function useSageAccounts(orgId: string) {
 export function useNetSuiteAccounts(orgId: string) {
   const swr = useSWR(orgId ? netsuiteKey(orgId) : null, fetchData<NetSuiteConnection[]>);
   return { ...swr, accounts: swr.data ?? [] };
+}
+
+/** GET /xero?organization_id= -> data (a list) */
+export function useXeroAccounts(orgId: string) {
+  const swr = useSWR(orgId ? xeroKey(orgId) : null, fetchData<XeroConnection[]>);
+  return { ...swr, accounts: swr.data ?? [] };
+}
+
+export async function setXeroStatus(c: Connection, accountStatus: string): Promise<void> {
+  await apiRequest('PUT', `/xero/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update Xero account status');
+}
+
+/** GET /xero/data?id=: sync now (202 while it goes on in the background). */
+export async function syncXero(c: Connection): Promise<string> {
+  const res = await apiRequest('GET', `/xero/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Xero account');
+  return res.message ?? 'Xero sync finished';
+}
+
+/** Step 1 of Xero OAuth: the api builds Xero's authorize URL with a state bound to the user and organization. */
+export async function xeroAuthorizeUrl(orgId: string): Promise<string> {
+  const res = await apiRequest<{ authorizeUrl?: string }>('GET', `/xero/connect${query({ organization_id: orgId })}`, undefined, 'Failed to connect Xero');
+  const url = res.data?.authorizeUrl;
+  if (!url) throw new Error('Failed to connect Xero');
+  return url;
+}
+
+/** Step 2: Xero sent the browser back with code and state; our server exchanges the code and lists the organisations granted. */
+export async function exchangeXeroCode(params: { code: string; state: string }): Promise<XeroGrant> {
+  const res = await apiRequest<XeroGrant>('POST', '/xero/token-exchange', params, 'Failed to connect Xero');
+  if (!res.data) throw new Error('Failed to connect Xero');
+  return res.data;
+}
+
+/** Step 3: the organisations picked become connections. */
+export async function linkXeroOrganisations(grantId: string, tenantIds: string[]): Promise<string> {
+  const res = await apiRequest('POST', '/xero/link', { grantId, tenantIds }, 'Failed to link Xero organisations');
+  return res.message ?? 'Xero organisations linked';
+}
+
+/** GET /xero/availability: whether this server has Xero's app settings (false while unknown). */
+export function useXeroAvailable() {
+  const swr = useSWR(['/xero/availability', 'Failed to check Xero'] as const, fetchData<{ available: boolean }>);
+  return { available: swr.data?.available ?? false, known: swr.data !== undefined };
 }
 
 /** PUT /quickbooks/status/{id} { accountStatus } */
@@ -124,7 +171,7 @@ export async function exchangeQuickbooksCode(params: { code: string; state: stri
 }
 
 /** Each sync's history (start, end, rows, error). */
-export function useSyncRuns(kind: 'quickbooks' | 'sage' | 'netsuite', id: string | null) {
+export function useSyncRuns(kind: 'quickbooks' | 'sage' | 'netsuite' | 'xero', id: string | null) {
   const swr = useSWR(id ? [`/${kind}/sync-runs${query({ id, limit: 20 })}`, 'Failed to load the sync history'] as const : null, fetchData<{ runs: SyncRun[] }>, {
     refreshInterval: (d) => (d?.runs?.some((r) => r.status === 'running') ? 2000 : 0),
   });

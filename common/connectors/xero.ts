@@ -1,0 +1,25 @@
+// Xero: OAuth 2.0 authorization code with granular scopes (its own routes: api/resources/xero/),
+// one token set per consent shared by the organisations linked from it, the sync in
+// activities/xero/, Xero's wire format in simulators/xero/.
+import { xeroAccountSchema } from '../contract/connections';
+import { publicXeroAccount, XeroAccount } from '../models/xero-account';
+import { xeroTables } from './xero-tables';
+import { defineConnector } from './definition';
+
+export const xero = defineConnector({
+  key: 'xero',
+  displayName: 'Xero',
+  ledgerName: 'Xero',
+  auth: 'oauth2-code',
+  model: XeroAccount,
+  answer: publicXeroAccount,
+  answerSchema: xeroAccountSchema,
+  reconnect: 'Xero authorization has expired: reconnect the organisation from the Apps screen.',
+  refused: 'Xero authorization has expired or was revoked: reconnect the organisation on the Apps screen.',
+  answers: 'bare',
+  syncWorkflow: 'xeroSyncWorkflow',
+  connectWorkflow: 'xeroConnectWorkflow',
+  syncActivities: ['syncXeroAccounts', 'syncXeroTrialBalance'],
+  tables: xeroTables,
+  simulator: 'simulators/xero/index.ts',
+});
