@@ -27,9 +27,9 @@
 //    February: 2000 -100 x 1.25 = -125.00; 3100 115.00 (January's, as translated then);
 //      CTA -(-125.00 + 115.00) = 10.00. NCI: 3100 -23.00, 3200 -2.00, 3300 +25.00 (20 % of -125.00).
 // 5. Cash in transit: Q paid P 500.00 on the last day; P has not received it. Intercompany:
-//    P 1,000.00 against Q -500.00: difference 500.00 on the suspense line 9100. A group-level
-//    journal Dr 1000 cash 500.00 / Cr 9100 500.00 (auto-reversing: Q's payment arrives in
-//    February's books) leaves 9100 at 0.00 consolidated and cash at P 4,000.00 + S 1,000 x 1.20
+//    P 1,000.00 against Q -500.00: difference 500.00, a debit, on the debit side's suspense line
+//    9150. A group-level journal Dr 1000 cash 500.00 / Cr 9150 500.00 (auto-reversing: Q's payment arrives in
+//    February's books) leaves 9150 at 0.00 consolidated and cash at P 4,000.00 + S 1,000 x 1.20
 //    + Q 1,000.00 + 500.00 = 6,700.00 (6,200.00 without it).
 // Every month: the consolidated trial balance nets to zero, assets = liabilities + equity, the
 // eliminations net to zero, and the Adjustments column nets to zero.
@@ -151,12 +151,12 @@ describe('consolidation journals in the engine', () => {
   it('cash in transit: a group journal against the intercompany suspense line clears the difference', () => {
     const [janBase] = base;
     expect(janBase!.mismatches.map((m) => [m.entityA, m.entityB, cents(m.amountA), cents(m.amountB), cents(m.difference), m.withinTolerance])).toEqual([['P', 'Q', '1000.00', '-500.00', '500.00', false]]);
-    expect(col(janBase!, '9100', 'consolidated')).toBe('500.00');
-    const res = run([journal('group', '2026-01', 'reversing', [['1000', '500.00', ''], ['9100', '', '500.00']])]);
-    expect(col(res[0]!, '9100', 'consolidated')).toBe('0.00');
+    expect(col(janBase!, '9150', 'consolidated')).toBe('500.00');
+    const res = run([journal('group', '2026-01', 'reversing', [['1000', '500.00', ''], ['9150', '', '500.00']])]);
+    expect(col(res[0]!, '9150', 'consolidated')).toBe('0.00');
     expect(col(janBase!, '1000', 'consolidated')).toBe('6200.00'); // P 4,000 + S 1,000 x 1.20 + Q 1,000
     expect(col(res[0]!, '1000', 'consolidated')).toBe('6700.00'); // and the 500.00 in transit
-    expect(col(res[1]!, '9100', 'consolidated')).toBe('500.00'); // reversed in February (Q's payment arrives in P's books then)
+    expect(col(res[1]!, '9150', 'consolidated')).toBe('500.00'); // reversed in February (Q's payment arrives in P's books then)
     expectBalanced(res);
   });
 

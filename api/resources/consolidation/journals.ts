@@ -11,6 +11,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { formatFixed, fromStored, PRESENTATION_SCALE } from '../../../common/consolidation/decimal';
+import { differenceAccount } from '../../../common/consolidation/counterparty';
+import { IC_CATEGORIES, type IcCategory } from '../../../common/consolidation/types';
 import { checkJournal, journalScale, JOURNAL_KINDS, JOURNAL_LEVELS, JOURNAL_STATUSES, resolveAccount, type JournalContext, type JournalInput, type JournalStatus } from '../../../common/consolidation/journals';
 import { journalAnswerSchema, journalListSchema, journalPrefillSchema } from '../../../common/contract/journals';
 import type { OrgDatabase, OrgDialect } from '../../../warehouse/connection';
@@ -415,9 +417,12 @@ export async function prefill(db: Db, q: { period: string; entityA: string; enti
   if (!m) throw new ApiError(404, `No intercompany difference between ${q.entityA} and ${q.entityB} (${q.category}) in ${q.period}: run the consolidation first`);
   const [chart, entities] = await Promise.all([readChart(db), readEntities(db)]);
   const names = new Map(entities.map((e) => [e.entity, e.name]));
-  const line = chart.find((a) => a.role === (q.category === 'revenue_expense' ? 'ic_difference' : 'ic_suspense'));
-  if (!line) throw new ApiError(409, 'The group chart has no intercompany difference account');
   const diff = fromStored(m.difference as number | string, PRESENTATION_SCALE);
+  // The account the run posted this difference to: on the side of its sign (counterparty.ts).
+  const roles = new Map(chart.filter((a) => a.role).map((a) => [a.role!, a.code]));
+  const code = IC_CATEGORIES.includes(q.category as IcCategory) ? differenceAccount(q.category as IcCategory, diff, (r) => roles.get(r) ?? null) : undefined;
+  const line = chart.find((a) => a.code === code);
+  if (!line) throw new ApiError(409, 'The group chart has no intercompany difference account');
   const text = (v: bigint) => (v ? formatFixed(v < 0n ? -v : v, PRESENTATION_SCALE) : '');
   const a = names.get(q.entityA) ?? q.entityA;
   const b = names.get(q.entityB) ?? q.entityB;
