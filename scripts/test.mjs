@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure } from './lib/services.mjs';
+import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, startMailpit } from './lib/services.mjs';
 import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/tools.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
@@ -28,7 +28,7 @@ function runNode(args, env = {}) {
 }
 
 await main(async () => {
-  const tools = await step('bootstrap tools', () => bootstrap());
+  const tools = await step('bootstrap tools', () => bootstrap({ needMailpit: true }));
   const chromium = await step('chromium', () => ensureChromium());
   await step('sqlite3 cli', () => ensureSqlite3Cli());
   const bin = (p) => join(ROOT, 'node_modules', ...p.split('/'));
@@ -56,8 +56,13 @@ await main(async () => {
   let code = 1;
   let summary = '';
   try {
-    process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
-    await step('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite, Mailpit ...\n');
+    // One Mailpit shared by every test file: a test's stack sends to it with
+    // startStack({ SMTP_URL: process.env.MAILPIT_SMTP_URL }) and reads back through test/helpers/mailpit.ts.
+    const [, mailpit] = await step('start services', () => Promise.all([
+      startInfrastructure(group, { tools, dataDir, ports, ui: false }),
+      startMailpit(group, { bin: tools.mailpit, dataDir, maxMessages: 20000 }),
+    ]));
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
@@ -69,6 +74,8 @@ await main(async () => {
       AZURITE_BLOB_PORT: String(ports.blob),
       AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
       CHROMIUM_PATH: chromium,
+      MAILPIT_SMTP_URL: mailpit.smtpUrl,
+      MAILPIT_API_URL: mailpit.apiUrl,
     };
     process.stdout.write('[test] jest ...\n');
     const results = join(dataDir, 'jest-results.json');
