@@ -81,7 +81,7 @@ await main(async () => {
     mail = { SMTP_URL: mailpit.smtpUrl };
     mailNote = [
       `[start] mail goes to the local Mailpit (SMTP ${mailpit.smtpUrl}; SMTP_URL sends it elsewhere):`,
-      `[start]   inbox: ${mailpit.apiUrl}/api/v1/messages   newest mail: ${mailpit.apiUrl}/view/latest.html`,
+      `[start]   inbox: ${mailpit.apiUrl}/api/v1/messages   newest mail: ${mailpit.apiUrl}/view/latest.txt`,
       '',
     ].join('\n');
   }

@@ -198,7 +198,7 @@ export async function startInfrastructure(group, { tools, dataDir, ports, namesp
  * Starts Mailpit (built by tools.mjs ensureMailpit) with SMTP and its HTTP API on 127.0.0.1, on
  * the given ports or free ones, its messages in dataDir/mailpit. Resolves once both listen, with
  * the SMTP URL for SMTP_URL and the base of its API (GET /api/v1/messages lists the inbox,
- * /view/latest.html shows the newest mail).
+ * /view/latest.txt shows the newest mail).
  */
 export async function startMailpit(group, { bin, dataDir, smtpPort, httpPort, maxMessages = 2000 }) {
   const smtp = smtpPort ?? (await freePort());

@@ -90,7 +90,7 @@ export function ensureFerretDb() {
  * Mailpit (the local mail catcher: SMTP in, an HTTP API to read mails back), built from its Go
  * module through our small main in tools/mailpit, into .tools/mailpit; again when that main or
  * its go.sum changes. Upstream's web inbox is bundled by npm outside its Go module, so this
- * build serves the API and each message's own page (/view/ID.html), not the inbox app.
+ * build serves the API and each message's own page (/view/ID.txt, /view/ID.html), not the inbox app.
  */
 export function ensureMailpit() {
   const src = join(ROOT, 'tools', 'mailpit');
