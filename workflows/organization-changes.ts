@@ -34,7 +34,7 @@ import { ORGANIZATION_ID, PROGRESS_QUERY, workflowIds } from '../common/temporal
 import { consolidationWorkflow } from './consolidation';
 import { longRunning, shortCall } from './profiles';
 
-const { consolidationConfigured, recordChangesApplied } = proxyActivities<Activities>(shortCall);
+const { consolidationConfigured, recordChangesApplied, organizationChangesState } = proxyActivities<Activities>(shortCall);
 const { rebuildTrialBalanceForChanges } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '30 seconds' });
 
 /** One finished sync, as its workflow announced it. */
@@ -221,6 +221,20 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     const late = lateApplied.splice(0);
     const last = [...progress.recent].reverse().find((x) => !x.error && x.readAt);
     await recordChangesApplied({ orgId, changes: late, round: { ...(last ?? { round: 0, changeIds: [], startedAt: appliedThrough ?? '', monthsRead: [] }), changeIds: late.map((c) => c.changeId) }, late: true });
+  }
+
+  if (input.appliedThrough === undefined) {
+    // A new run: where the last one left off (a late announcement of a change it applied is not run again).
+    const state = await organizationChangesState({ orgId });
+    if (state.appliedThrough && (!appliedThrough || state.appliedThrough > appliedThrough)) appliedThrough = state.appliedThrough;
+    for (const c of [...pending.values()]) {
+      if (appliedThrough && c.finishedAt <= appliedThrough) {
+        pending.delete(c.changeId);
+        progress.alreadyApplied++;
+        appliedIds.add(c.changeId);
+        lateApplied.push(c);
+      }
+    }
   }
 
   let roundsThisRun = 0;

@@ -97,6 +97,12 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       await announce(input);
     },
 
+    /** Where the organization's last changes run left off: the time its latest successful round began reading. */
+    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null }> {
+      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1 }).lean();
+      return { appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null };
+    },
+
     /** Rebuilds trial_balance from every source, answering the months (of those given) whose rows changed. */
     async rebuildTrialBalanceForChanges({ orgId, months }: RebuildForChangesInput): Promise<RebuildForChangesOutput> {
       const org = await loadOrganization(orgId);
@@ -155,6 +161,10 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       for (const [k, c] of newest) await advance(k, { provider: c.provider, accountId: c.accountId }, new Date(c.finishedAt));
       const newestOverall = [...newest.values()].reduce<AnnouncedChange | undefined>((a, c) => (!a || a.finishedAt < c.finishedAt ? c : a), undefined);
       if (newestOverall) await advance(freshnessKey.organization(orgId), {}, new Date(newestOverall.finishedAt));
+      if (!failed && round.readAt) {
+        const readAt = new Date(round.readAt);
+        await Freshness.updateOne({ key: freshnessKey.organization(orgId), $or: [{ appliedThrough: null }, { appliedThrough: { $lt: readAt } }] }, { $set: { appliedThrough: readAt } });
+      }
       return { appliedAt: appliedAt.toISOString() };
     },
   };

@@ -19,6 +19,8 @@ const freshnessSchema = new Schema(
     consolidatedAt: { type: Date, default: null },
     /** The months the latest round found changed in trial_balance. */
     monthsChanged: { type: [String], default: [] },
+    /** Organization row: when the latest successful round began reading (a change finished before it is in the reports). */
+    appliedThrough: { type: Date, default: null },
     /** The latest round's failure, in the user's words (null once a round succeeds). */
     lastError: { type: String, default: null },
   },
