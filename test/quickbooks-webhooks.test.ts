@@ -172,9 +172,14 @@ describe('a signed notification', () => {
     // Branch Co is not onboarded with pipelines, nor has it a consolidation.
     expect(branch.lastRound).toMatchObject({ sync: 'succeeded', pipelines: 'skipped', consolidation: 'not-configured' });
 
-    // The sync history answers it with its trigger.
+    // The sync history answers it with its trigger, and how it went into the reports (Branch Co has no pipelines: not yet).
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accounts.group}`).set(bearer());
-    expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded' });
+    expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded', reports: { consolidation: 'succeeded', error: null } });
+    expect(history.body.data.runs[0].reports.consolidatedAt).not.toBeNull();
+    expect((await webhookSyncs(accounts.branch))[0]!.reports ?? null).toBeNull();
+    // The connection's freshness: the newest change applied is this sync's end.
+    const fresh = await api().get(`/api/v1/freshness?organization_id=${groupOrg}`).set(bearer());
+    expect(fresh.body.data.connections.find((c: { accountId: string }) => c.accountId === accounts.group)).toMatchObject({ provider: 'quickbooks', changeAt: history.body.data.runs[0].finishedAt });
   }, 120_000);
 
   it('(CloudEvents) gathers the notifications of the debounce window, redeliveries included, into one sync of that company only', async () => {

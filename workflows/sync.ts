@@ -37,6 +37,8 @@ export interface SyncResult {
   periods: string[];
   /** The sync's run id: the change id its organization's changes workflow knows it by (absent in runs before it was announced). */
   changeId?: string;
+  /** When it finished (ISO). */
+  finishedAt?: string;
 }
 export interface SyncProgress {
   step: 'starting' | 'accounts' | 'periods' | 'done' | 'failed';
@@ -71,7 +73,8 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
     const finished = await records.finishSyncRun({ provider, accountId: input.accountId, rows: progress.rows, periods });
     const rowsTotal = Object.values(progress.rows).reduce((a, b) => a + b, 0);
     const trigger = input.trigger ?? 'manual';
-    let changeId: string | undefined;
+    // A webhook's sync is brought into the reports by its quickbooks-changes round, which records it by this id.
+    let changeId: string | undefined = trigger === 'webhook' ? workflowInfo().runId : undefined;
     // Its months go on through trial_balance and the consolidation: organization-changes-<orgId>
     // (a QuickBooks webhook's sync is brought there by its own quickbooks-changes-<accountId> round).
     if (trigger !== 'webhook' && patched('sync-announces-organization-change')) {
@@ -88,7 +91,7 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
       }
     }
     progress.step = 'done';
-    return { accountId: input.accountId, rows: progress.rows, rowsTotal, periods, ...(changeId ? { changeId } : {}) };
+    return { accountId: input.accountId, rows: progress.rows, rowsTotal, periods, ...(changeId ? { changeId } : {}), ...(finished ? { finishedAt: finished.finishedAt } : {}) };
   } catch (e) {
     progress.step = 'failed';
     progress.error = failureMessage(e);
