@@ -7,6 +7,8 @@ import type { Config } from '../../common/config';
 import { accountModel, CONNECTORS } from '../../common/connectors';
 import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
 import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
+import { logger } from '../../common/logger';
+import { reconnectNeededAlert } from '../alerts';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 
@@ -74,6 +76,8 @@ export function createSyncRunActivities({ config }: { config: Config }) {
         );
       }
       await accountModel(provider).updateOne({ _id: accountId }, { $set: error ? { lastError: error } : { last_synced: finishedAt, lastError: null } });
+      // "Reconnect needed" alerts the organization's users and the admins once (activities/alerts).
+      await reconnectNeededAlert(config, provider, accountId).catch((err: unknown) => logger.error({ err, accountId, provider }, 'reconnect-needed alert not raised'));
       return { finishedAt: finishedAt.toISOString() };
     },
   };
