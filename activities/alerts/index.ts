@@ -1,11 +1,15 @@
-// Alerts: one mail per state change to the organization's users and the admins when a connection
-// needs reconnecting or a consolidation is blocked. The state change is decided by one
+// Alerts: one mail per state change to the organization's users and the admins (and one POST to
+// the organization's signed webhook, when it has one) when a connection needs reconnecting or a
+// consolidation is blocked. The state change is decided by one
 // conditional write on its AlertState (common/models/alert-state.ts): whoever flips it sends, so
 // a storm of failing syncs sends one mail, and a repeat of the same state none. A state that
 // clears is recorded (clear) without a mail, so the next time it happens alerts again. A mail
 // that cannot be sent is logged and its state put back, so the next occurrence tries again; the
 // sync or consolidation that raised it is never failed by it.
+import { createHmac } from 'node:crypto';
 import mongoose from 'mongoose';
+import { decryptSecret } from '../../common/crypto';
+import { AlertWebhook, ALERT_SIGNATURE_HEADER } from '../../common/models/alert-webhook';
 import type { Config } from '../../common/config';
 import { CONNECTORS } from '../../common/connectors';
 import type { SyncProvider } from '../../common/contract/connections';
@@ -47,6 +51,40 @@ async function flip(orgId: string, key: string, kind: AlertKind, state: string):
   }
 }
 
+/** The body an alert webhook receives. */
+export interface AlertDelivery {
+  type: AlertKind;
+  organization: { id: string; name: string };
+  subject: string;
+  text: string;
+  /** Blocked months (consolidation-blocked), or the connection (reconnect-needed). */
+  details: Record<string, unknown>;
+  at: string;
+}
+
+/**
+ * POSTs the alert to the organization's webhook, when it has one: JSON, signed with
+ * HMAC-SHA256 of the exact body under its secret (X-LedgerFlow-Signature: sha256=<hex>).
+ * Answers whether it was delivered (a 2xx); a failure is logged, never thrown.
+ */
+export async function deliverAlertWebhook(config: Config, orgId: string, delivery: AlertDelivery): Promise<boolean> {
+  const hook = await AlertWebhook.findOne({ organization_id: orgId }).select('+secretEnc').lean();
+  if (!hook) return false;
+  const body = JSON.stringify(delivery);
+  const signature = createHmac('sha256', decryptSecret(hook.secretEnc, config.ENCRYPTION_KEY)).update(body).digest('hex');
+  try {
+    const res = await fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json', [ALERT_SIGNATURE_HEADER]: `sha256=${signature}` }, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    if (res.status < 200 || res.status > 299) {
+      logger.warn({ orgId, type: delivery.type, status: res.status }, 'alert webhook answered an error');
+      return false;
+    }
+    return true;
+  } catch (err) {
+    logger.warn({ err, orgId, type: delivery.type }, 'alert webhook not reached');
+    return false;
+  }
+}
+
 /** The organization's users and every admin: who an alert goes to. */
 export async function alertRecipients(orgId: string): Promise<string[]> {
   const users = await User.find({ $or: [{ organization_id: new mongoose.Types.ObjectId(orgId) }, { role: 'admin' }] }, { email: 1 }).lean();
@@ -71,6 +109,7 @@ export async function raiseAlert(config: Config, input: AlertInput): Promise<num
     logger.error({ err, orgId: input.orgId, kind: input.kind, sent }, 'alert mail not sent: the next occurrence tries again');
     if (sent === 0) await AlertState.updateOne({ key, state: input.state }, { $set: { state: before ?? CLEAR, changedAt: new Date() } }).catch(() => undefined);
   }
+  await deliverAlertWebhook(config, input.orgId, { type: input.kind, organization: { id: input.orgId, name: orgName }, subject: `${input.mail.subject} (${orgName})`, text: input.mail.text, details: { subject: input.subject, state: input.state }, at: new Date().toISOString() });
   return sent;
 }
 
@@ -124,6 +163,14 @@ export async function consolidationBlockedAlert(config: Config, orgId: string, p
       logger.error({ err, orgId, sent }, 'consolidation-blocked alert not sent: the next consolidation tries again');
       if (sent === 0) await AlertState.updateOne({ key, state }, { $set: { state: current?.state ?? CLEAR, changedAt: new Date() } }).catch(() => undefined);
     }
+    await deliverAlertWebhook(config, orgId, {
+      type: 'consolidation-blocked',
+      organization: { id: orgId, name: orgName },
+      subject: `Consolidation blocked: ${fresh.map(monthName).join(', ')} (${orgName})`,
+      text: lines.join('\n'),
+      details: { blocked: Object.fromEntries(fresh.map((p) => [p, sorted[p]])) },
+      at: new Date().toISOString(),
+    });
     return sent;
   }
   return 0;
