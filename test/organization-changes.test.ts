@@ -1,4 +1,4 @@
-// Every finished sync reaches the reports: a Sage Intacct Sync now -> its organization's workflow
+// Every finished sync reaches the reports: a Sage Intacct or QuickBooks Sync now -> its organization's workflow
 // organization-changes-<orgId> (signal-with-start by the sync) -> trial_balance rebuilt, the
 // months it changed found -> the consolidation of those months -> freshness on the connection,
 // the organization and the sync's history record; Sync now's change followed through
@@ -23,6 +23,14 @@
 // owned 100 %): group 1000 "Cash and cash equivalents" = net_0 = 199.50 (November). 1010 and 1020
 // have no mapping: their nets go to the consolidation's unmapped line, 349.50 and then
 // 349.50 + 499.50 = 849.00 (November), and that change of +499.50 is the source's change.
+//
+// QuickBooks (simulators/intuit.ts): a company of 3 accounts answers account i (Id i + 1) of month
+// m with (i + 1) x 100 + m x 3.25, on the debit side for Bank (i = 0) and Accounts Receivable
+// (i = 1), the credit side for Income (i = 2); for November: 135.75 Dr, 235.75 Dr, 335.75 Cr. Its
+// realm is set up as an entity (USD, 100 % owned by P; a zero row in January makes trial_balance
+// know it first) with no mappings, so all three go to the
+// unmapped line: 135.75 + 235.75 - 335.75 = +35.75 (in cents for any m: 10,000 + 20,000 - 30,000
+// + m x 325 = 325 m), on top of the 849.00 above: 884.75 (November).
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
@@ -30,6 +38,7 @@ import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';
 import { localDatabaseFile } from '../warehouse/connection';
 import { FakeIntacct } from '../simulators/intacct';
+import { FakeIntuit } from '../simulators/intuit';
 import { organizationChangeSignal, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
 import { startStack, type TestStack } from './helpers/stack';
@@ -48,6 +57,8 @@ const cents = (amount: number | string) => BigInt(Math.round(Number(amount) * 10
 
 let stack: TestStack;
 let fake: FakeIntacct;
+let intuit: FakeIntuit;
+const REALM = '9130357000000001';
 let token: string;
 let orgId: string;
 let databaseName: string;
@@ -72,8 +83,8 @@ const trialBalanceOfSage = () =>
 const consolidated = () => readDb((db) => db.prepare(`select group_account, group_account_name, line, consolidated from consolidated_trial_balance where period = ? order by group_account`).all(MONTH) as { group_account: string; group_account_name: string; line: string; consolidated: number }[]);
 
 /** Sync now, then its change followed until it is through (as the Apps screen does). */
-async function syncNowThrough(): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
-  const sync = await api().get(`/api/v1/sage/data?id=${accountId}`).set(bearer());
+async function syncNowThrough(quickbooksId?: string): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
+  const sync = quickbooksId ? await api().post('/api/v1/quickbooks').set(bearer()).send({ id: quickbooksId, organization_id: orgId }) : await api().get(`/api/v1/sage/data?id=${accountId}`).set(bearer());
   expect(sync.status).toBe(200);
   const changeId = sync.body.data.changeId as string;
   expect(changeId).toMatch(/^[0-9a-f-]{36}$/);
@@ -100,7 +111,9 @@ const changeOf = (changeId: string, finishedAt = new Date().toISOString()): Orga
 beforeAll(async () => {
   fake = await new FakeIntacct().start();
   fake.addCompany('P', USER, PASSWORD, 2);
-  stack = await startStack({ SAGE_ENDPOINT_URL: fake.url, SYNC_HISTORY_MONTHS: '1', ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1' });
+  intuit = await new FakeIntuit().start();
+  intuit.addCompany(REALM, 'Changes Books LLC', 3);
+  stack = await startStack({ ...intuit.env(), SAGE_ENDPOINT_URL: fake.url, SYNC_HISTORY_MONTHS: '1', ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1' });
   ({ token } = await userWithToken(stack.app, { email: 'changes-admin@example.com', role: 'admin', fullName: 'Change Admin' }));
   orgId = String((await Organization.create({ organizationName: 'Changes Group' }))._id);
   await onboardThroughApi(stack.app, token, orgId, 'orgch');
@@ -115,6 +128,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
+  await intuit?.stop();
 });
 
 describe('a sync brings its months through trial_balance and the consolidation', () => {
@@ -169,6 +183,33 @@ describe('a sync brings its months through trial_balance and the consolidation',
     expect(cents(lines.find((l) => l.group_account === '1000')!.consolidated)).toBe(net(0));
     const unmapped = lines.filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`));
     expect(unmapped.reduce((a, l) => a + cents(l.consolidated), 0n)).toBe(net(1) + net(2));
+    await changesDone();
+  }, 180_000);
+
+  it('QuickBooks Sync now: its realm, set up as an entity, reaches the consolidated figures the same way', async () => {
+    // An entity is set up once trial_balance knows it: a zero row of the realm in January, saved and run through the pipelines.
+    const seed = `entity,period,account_code,account_name,account_type,debit,credit,currency\n${REALM},2026-01,9999,Seed,asset,0,0,USD\n`;
+    expect((await request(stack.app).post('/api/v1/pipeline/saveCSV').set(bearer()).field('orgID', orgId).field('tableName', 'realm_seed').attach('file', Buffer.from(seed), { filename: 'seed.csv', contentType: 'text/csv' })).status).toBe(200);
+    expect((await api().get(`/api/v1/pipeline/run-pipeline/${orgId}`).set(bearer())).body.message).toBe('All pipelines ran successfully!');
+    expect((await api().put(`/api/v1/consolidation/${orgId}/entities/${REALM}`).set(bearer()).send({ name: 'Changes Books', currency: 'USD', ownership: '100', parent: 'P', included: true, basis: 'balances' })).status).toBe(200);
+    const started = await api().get(`/api/v1/quickbooks/connect?organization_id=${orgId}`).set(bearer());
+    const state = new URL(started.body.data.authorizeUrl).searchParams.get('state')!;
+    const connected = await api().post('/api/v1/quickbooks/token-exchange').set(bearer()).send({ code: intuit.issueCode(REALM), state, realmId: REALM });
+    expect(connected.status).toBe(200);
+    const { sync, change } = await syncNowThrough(connected.body.data.account.id as string);
+    expect(sync.body.data.periods).toEqual([MONTH]);
+    expect(change).toMatchObject({ state: 'done', monthsChanged: [MONTH], consolidation: 'succeeded' });
+    const qb = readDb((db) => db.prepare(`select account_code, debit, credit from trial_balance where entity = ? and source = 'quickbooks' and period = ? order by account_code`).all(REALM, MONTH) as { account_code: string; debit: number; credit: number }[]);
+    const amount = (i: number) => BigInt(i + 1) * 10_000n + m * 325n;
+    expect(qb.map((r) => [r.account_code, cents(r.debit), cents(r.credit)])).toEqual([
+      ['1', amount(0), 0n],
+      ['2', amount(1), 0n],
+      ['3', 0n, amount(2)],
+    ]);
+    const lines = consolidated();
+    expect(cents(lines.find((l) => l.group_account === '1000')!.consolidated)).toBe(net(0));
+    const unmapped = lines.filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`));
+    expect(unmapped.reduce((a, l) => a + cents(l.consolidated), 0n)).toBe(net(1) + net(2) + 325n * m);
     await changesDone();
   }, 180_000);
 });
