@@ -1,4 +1,4 @@
-// Every finished sync reaches the reports: a Sage Intacct or QuickBooks Sync now -> its organization's workflow
+// Every finished sync reaches the reports: a Sage Intacct, QuickBooks or NetSuite Sync now -> its organization's workflow
 // organization-changes-<orgId> (signal-with-start by the sync) -> trial_balance rebuilt, the
 // months it changed found -> the consolidation of those months -> freshness on the connection,
 // the organization and the sync's history record; Sync now's change followed through
@@ -31,6 +31,9 @@
 // know it first) with no mappings, so all three go to the
 // unmapped line: 135.75 + 235.75 - 335.75 = +35.75 (in cents for any m: 10,000 + 20,000 - 30,000
 // + m x 325 = 325 m), on top of the 849.00 above: 884.75 (November).
+//
+// NetSuite's generated company has no hand-worked figures: its case checks that its month reaches
+// trial_balance under its subsidiaries' entities and that the round consolidates it, no amount.
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
@@ -39,6 +42,7 @@ import { workflowIds } from '../common/temporal';
 import { localDatabaseFile } from '../warehouse/connection';
 import { FakeIntacct } from '../simulators/intacct';
 import { FakeIntuit } from '../simulators/intuit';
+import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
 import { organizationChangeSignal, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
 import { startStack, type TestStack } from './helpers/stack';
@@ -58,6 +62,10 @@ const cents = (amount: number | string) => BigInt(Math.round(Number(amount) * 10
 let stack: TestStack;
 let fake: FakeIntacct;
 let intuit: FakeIntuit;
+let netsuite: FakeNetSuite;
+const NS_CLIENT = 'c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
+const NS_CERT = 'Ch4nges_cert_rsa';
+const nsKey = generateNetSuiteKey('rsa');
 const REALM = '9130357000000001';
 let token: string;
 let orgId: string;
@@ -83,8 +91,10 @@ const trialBalanceOfSage = () =>
 const consolidated = () => readDb((db) => db.prepare(`select group_account, group_account_name, line, consolidated from consolidated_trial_balance where period = ? order by group_account`).all(MONTH) as { group_account: string; group_account_name: string; line: string; consolidated: number }[]);
 
 /** Sync now, then its change followed until it is through (as the Apps screen does). */
-async function syncNowThrough(quickbooksId?: string): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
-  const sync = quickbooksId ? await api().post('/api/v1/quickbooks').set(bearer()).send({ id: quickbooksId, organization_id: orgId }) : await api().get(`/api/v1/sage/data?id=${accountId}`).set(bearer());
+async function syncNowThrough(other?: { quickbooks?: string; netsuite?: string }): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
+  const sync = other?.quickbooks
+    ? await api().post('/api/v1/quickbooks').set(bearer()).send({ id: other.quickbooks, organization_id: orgId })
+    : await api().get(other?.netsuite ? `/api/v1/netsuite/data?id=${other.netsuite}` : `/api/v1/sage/data?id=${accountId}`).set(bearer());
   expect(sync.status).toBe(200);
   const changeId = sync.body.data.changeId as string;
   expect(changeId).toMatch(/^[0-9a-f-]{36}$/);
@@ -113,7 +123,9 @@ beforeAll(async () => {
   fake.addCompany('P', USER, PASSWORD, 2);
   intuit = await new FakeIntuit().start();
   intuit.addCompany(REALM, 'Changes Books LLC', 3);
-  stack = await startStack({ ...intuit.env(), SAGE_ENDPOINT_URL: fake.url, SYNC_HISTORY_MONTHS: '1', ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1' });
+  netsuite = await new FakeNetSuite({ lines: 600 }).start();
+  netsuite.addIntegration(NS_CLIENT, NS_CERT, nsKey.publicKeyPem);
+  stack = await startStack({ ...intuit.env(), ...netsuite.env(), SAGE_ENDPOINT_URL: fake.url, SYNC_HISTORY_MONTHS: '1', ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1' });
   ({ token } = await userWithToken(stack.app, { email: 'changes-admin@example.com', role: 'admin', fullName: 'Change Admin' }));
   orgId = String((await Organization.create({ organizationName: 'Changes Group' }))._id);
   await onboardThroughApi(stack.app, token, orgId, 'orgch');
@@ -129,6 +141,7 @@ afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
   await intuit?.stop();
+  await netsuite?.stop();
 });
 
 describe('a sync brings its months through trial_balance and the consolidation', () => {
@@ -196,7 +209,7 @@ describe('a sync brings its months through trial_balance and the consolidation',
     const state = new URL(started.body.data.authorizeUrl).searchParams.get('state')!;
     const connected = await api().post('/api/v1/quickbooks/token-exchange').set(bearer()).send({ code: intuit.issueCode(REALM), state, realmId: REALM });
     expect(connected.status).toBe(200);
-    const { sync, change } = await syncNowThrough(connected.body.data.account.id as string);
+    const { sync, change } = await syncNowThrough({ quickbooks: connected.body.data.account.id as string });
     expect(sync.body.data.periods).toEqual([MONTH]);
     expect(change).toMatchObject({ state: 'done', monthsChanged: [MONTH], consolidation: 'succeeded' });
     const qb = readDb((db) => db.prepare(`select account_code, debit, credit from trial_balance where entity = ? and source = 'quickbooks' and period = ? order by account_code`).all(REALM, MONTH) as { account_code: string; debit: number; credit: number }[]);
@@ -210,6 +223,22 @@ describe('a sync brings its months through trial_balance and the consolidation',
     expect(cents(lines.find((l) => l.group_account === '1000')!.consolidated)).toBe(net(0));
     const unmapped = lines.filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`));
     expect(unmapped.reduce((a, l) => a + cents(l.consolidated), 0n)).toBe(net(1) + net(2) + 325n * m);
+    await changesDone();
+  }, 180_000);
+
+  it('NetSuite Sync now: its subsidiaries\' month reaches trial_balance and the round consolidates it (no figure asserted: the simulator generates them)', async () => {
+    const connected = await api().post('/api/v1/netsuite').set(bearer()).send({ accountId: netsuite.accountId.toLowerCase(), clientId: NS_CLIENT, certificateId: NS_CERT, privateKey: nsKey.privateKeyPem, organization_id: orgId });
+    expect(connected.status).toBe(201);
+    const before = await stack.env.client.workflow.getHandle(workflowIds.consolidation(orgId)).describe();
+    const { sync, change } = await syncNowThrough({ netsuite: connected.body.data.id as string });
+    expect(sync.body.data.periods).toEqual([MONTH]);
+    expect(change).toMatchObject({ state: 'done', monthsChanged: [MONTH], consolidation: 'succeeded', error: null });
+    const entities = readDb((db) => db.prepare(`select distinct entity from trial_balance where source = 'netsuite' and period = ? order by entity`).all(MONTH) as { entity: string }[]);
+    expect(entities.length).toBeGreaterThan(0);
+    expect(entities.every((e) => e.entity.startsWith(`${netsuite.accountId}:`))).toBe(true);
+    const after = await stack.env.client.workflow.getHandle(workflowIds.consolidation(orgId)).describe();
+    expect(after.runId).not.toBe(before.runId);
+    expect(after.parentExecution?.workflowId).toBe(workflowIds.organizationChanges(orgId));
     await changesDone();
   }, 180_000);
 });
