@@ -2,6 +2,7 @@
 // the announcement a finished sync makes (a signal-with-start the worker injects), the
 // trial_balance rebuild that finds the months the changes moved, and the freshness recorded
 // once a round is through (per connection and organization, and on each sync's history record).
+import { ApplicationFailure } from '@temporalio/common';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Config } from '../../common/config';
@@ -93,7 +94,8 @@ export function createChangeActivities({ config, warehouse, announce }: { config
   return {
     /** A finished sync tells its organization's changes workflow (started when none runs). */
     async announceOrganizationChange(input: AnnounceOrganizationChangeInput): Promise<void> {
-      if (!announce) throw new Error('announceOrganizationChange: this worker was built without a Temporal client');
+      // Not retried: a worker without the client stays without it (the sync itself has succeeded).
+      if (!announce) throw ApplicationFailure.nonRetryable('announceOrganizationChange: this worker was built without a Temporal client', 'NoTemporalClient');
       await announce(input);
     },
 
