@@ -35,6 +35,8 @@
 // NetSuite's generated company has no hand-worked figures: its case checks that its month reaches
 // trial_balance under its subsidiaries' entities and that the round consolidates it, no amount.
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
 import { Organization } from '../common/models/organization';
@@ -174,6 +176,11 @@ describe('a sync brings its months through trial_balance and the consolidation',
     expect(new Date(f.organization.consolidatedAt).getTime()).toBeGreaterThanOrEqual(new Date(record.finishedAt).getTime());
     expect(f.connections).toEqual([{ provider: 'sage', accountId, name: 'Sage: P', changeAt: record.finishedAt, consolidatedAt: record.reports.consolidatedAt, monthsChanged: [MONTH], lastError: null }]);
     await changesDone();
+    // RECORD_HISTORIES=1 keeps this run's history for test/replay.test.ts.
+    if (process.env.RECORD_HISTORIES === '1') {
+      const history = await changesHandle().fetchHistory();
+      writeFileSync(join(__dirname, 'histories', 'organization-changes-succeeded.json'), `${JSON.stringify(JSON.parse(JSON.stringify(history)), null, 1)}\n`);
+    }
   }, 180_000);
 
   it('a sync that changes nothing changes no month and consolidates nothing again; a change at the source moves exactly its figures', async () => {
