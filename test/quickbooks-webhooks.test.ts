@@ -175,6 +175,8 @@ describe('a signed notification', () => {
     // The sync history answers it with its trigger, and how it went into the reports (Branch Co has no pipelines: not yet).
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accounts.group}`).set(bearer());
     expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded', reports: { consolidation: 'succeeded', error: null } });
+    // Its ledger's months entered trial_balance with this sync (the company was not in it before): every synced month changed.
+    expect(history.body.data.runs[0].reports.monthsChanged).toEqual(history.body.data.runs[0].periods);
     expect(history.body.data.runs[0].reports.consolidatedAt).not.toBeNull();
     expect((await webhookSyncs(accounts.branch))[0]!.reports ?? null).toBeNull();
     // The connection's freshness: the newest change applied is this sync's end.
@@ -253,6 +255,8 @@ describe('a signed notification', () => {
     expect(consolidation.parentExecution?.workflowId).toBe(quickbooksChangesWorkflowId(accounts.group));
     expect(consolidation.searchAttributes.OrganizationId).toEqual([groupOrg]);
     expect(await webhookSyncs(accounts.group)).toHaveLength(2);
+    // The same books synced again: trial_balance is as it was, no month changed.
+    expect((await webhookSyncs(accounts.group)).at(-1)!.reports).toMatchObject({ monthsChanged: [], consolidation: 'succeeded' });
   }, 120_000);
 
   it('records a failed sync once and ends, ready for the next notification', async () => {

@@ -105,6 +105,14 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       return { appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null };
     },
 
+    /** Each month's fingerprint of trial_balance (of those given): compared before and after a rebuild, the months it changed. */
+    async trialBalanceFingerprints({ orgId, months }: RebuildForChangesInput): Promise<{ fingerprints: Record<string, string> }> {
+      const org = await loadOrganization(orgId);
+      const databaseName = org.onboarding?.databaseName;
+      if (!databaseName) return { fingerprints: {} };
+      return { fingerprints: Object.fromEntries(await monthFingerprints(config, { orgId, databaseName }, months)) };
+    },
+
     /** Rebuilds trial_balance from every source, answering the months (of those given) whose rows changed. */
     async rebuildTrialBalanceForChanges({ orgId, months }: RebuildForChangesInput): Promise<RebuildForChangesOutput> {
       const org = await loadOrganization(orgId);

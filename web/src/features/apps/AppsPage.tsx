@@ -114,7 +114,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
               <td>{formatDateTime(r.startedAt)}</td>
               <td>{formatDateTime(r.finishedAt ?? undefined)}</td>
               <td>{r.rowsTotal ?? ''}</td>
-              <td>{r.reports ? (r.reports.error ?? `${monthsText(r.reports.monthsChanged)}${r.reports.consolidatedAt ? `; consolidated ${formatDateTime(r.reports.consolidatedAt)}` : ''}`) : r.status === 'succeeded' ? 'on its way' : ''}</td>
+              <td>{r.reports ? (r.reports.error ?? `${monthsText(r.reports.monthsChanged)}${r.reports.consolidation === 'unchanged' ? '; already in the consolidation' : r.reports.consolidatedAt ? `; consolidated ${formatDateTime(r.reports.consolidatedAt)}` : ''}`) : r.status === 'succeeded' ? 'on its way' : ''}</td>
               <td className="error-cell">{r.error ?? ''}</td>
             </tr>
           ))}
