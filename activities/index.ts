@@ -8,6 +8,7 @@
 //   records/     LedgerFlow's own records in MongoDB
 // The two providers are chosen here, once (createWarehouse, createDataFactory), and injected.
 import { BlobServiceClient } from '@azure/storage-blob';
+import { createChangeActivities, type AnnounceOrganizationChange } from './changes';
 import type { Config } from '../common/config';
 import { CONNECTOR_LIST } from '../common/connectors';
 import type { SyncProvider } from '../common/contract/connections';
@@ -32,6 +33,8 @@ export interface ActivityDeps {
   /** The providers, when a test brings its own; otherwise chosen from config. */
   warehouse?: Warehouse;
   dataFactory?: DataFactory;
+  /** Signal-with-start of an organization's changes workflow (the worker builds it with its Temporal client). */
+  announceOrganizationChange?: AnnounceOrganizationChange;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -63,6 +66,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWarehouseActivities(providers),
     ...createConsolidationActivities(providers),
     ...createOrganizationDeleteActivities(providers),
+    ...createChangeActivities({ config, warehouse, announce: deps.announceOrganizationChange }),
   };
 }
 

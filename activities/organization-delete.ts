@@ -28,6 +28,9 @@ import { logger } from '../common/logger';
 import { DEMO_ORGANIZATION_REMOVED, setAppSettingOnce, type DemoRemoved } from '../common/models/app-setting';
 import { AuditRecord } from '../common/models/audit';
 import { OAuthState } from '../common/models/oauth-state';
+import { AlertState } from '../common/models/alert-state';
+import { AlertWebhook } from '../common/models/alert-webhook';
+import { Freshness } from '../common/models/freshness';
 import { XeroGrant } from '../common/models/xero-account';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
@@ -266,6 +269,10 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       await XeroGrant.deleteMany({ organization_id: orgId });
       let accounts = 0;
       for (const c of CONNECTOR_LIST) accounts += (await c.model.deleteMany({ organization_id: orgId })).deletedCount;
+      // What its connections' syncs and alerts recorded: freshness, alert states, the alert webhook (its secret).
+      await Freshness.deleteMany({ organization_id: orgId });
+      await AlertState.deleteMany({ organization_id: orgId });
+      await AlertWebhook.deleteMany({ organization_id: orgId });
       return { accounts, oauthStates, pendingConnections: pending };
     },
 

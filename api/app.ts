@@ -18,6 +18,8 @@ import { reportsRouter } from './resources/reports/router';
 import { gettingStartedRouter } from './resources/getting-started/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
+import { freshnessRouter } from './resources/freshness/router';
+import { alertsRouter } from './resources/alerts/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
 import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
@@ -81,6 +83,8 @@ export function createApp(deps: AppDeps): Express {
     ['/tables', tablesRouter(deps)],
     ['/reports', reportsRouter(deps)],
     ['/getting-started', gettingStartedRouter(deps)],
+    ['/freshness', freshnessRouter(deps)],
+    ['/alerts', alertsRouter(deps)],
   ];
   // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
   api.use(optionsAllowed(api));

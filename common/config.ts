@@ -138,6 +138,8 @@ export const configSchema = z
     QBO_WEBHOOK_VERIFIER_TOKEN: optionalString,
     /** Quiet time after an account's last QuickBooks notification before its sync starts (a burst of changes syncs once). */
     QBO_WEBHOOK_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+    /** Quiet time after an organization's last finished sync before its changes go through trial_balance and the consolidation (overlapping syncs go through once). */
+    ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(3),
     SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
     /**
      * Where NetSuite accounts are reached: {account} becomes the account's host form (1234567_SB1 ->

@@ -34,6 +34,8 @@ export const workflowIds = {
   organizationDelete: (orgId: string) => `organization-delete-${orgId}`,
   /** The QuickBooks change notifications of one connection (POST /quickbooks/webhooks signals it). */
   quickbooksChanges: (accountId: string) => `quickbooks-changes-${accountId}`,
+  /** An organization's finished syncs on their way through trial_balance and the consolidation (signal-with-start by each sync). */
+  organizationChanges: (orgId: string) => `organization-changes-${orgId}`,
 };
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */

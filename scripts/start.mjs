@@ -5,7 +5,7 @@
 // Temporal, FerretDB and Azurite go on running. An api that dies still stops everything.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProcessGroup, assertPortsFree, keepRunning, nodeService, startInfrastructure, waitForPort } from './lib/services.mjs';
+import { ProcessGroup, assertPortsFree, keepRunning, nodeService, startInfrastructure, startMailpit, waitForPort } from './lib/services.mjs';
 import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
 import { simulatorEnv, simulatorOverrides, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
@@ -20,7 +20,9 @@ const num = (name, dflt) => {
 
 await main(async () => {
   const mongoExternal = Boolean(env.MONGODB_URI);
-  const tools = bootstrap({ needFerret: !mongoExternal });
+  // Mail goes to a local Mailpit unless SMTP_URL names a mail server of the user's own.
+  const mailExternal = Boolean(env.SMTP_URL);
+  const tools = bootstrap({ needFerret: !mongoExternal, needMailpit: !mailExternal });
   const dataDir = resolve(ROOT, env.DATA_DIR || '.data');
   mkdirSync(dataDir, { recursive: true });
 
@@ -35,6 +37,9 @@ await main(async () => {
     intacctSimulator: num('INTACCT_SIMULATOR_PORT', 8411),
     netsuiteSimulator: num('NETSUITE_SIMULATOR_PORT', 8412),
     xeroSimulator: num('XERO_SIMULATOR_PORT', 8413),
+    // Mailpit: free ports unless set.
+    mailpitSmtp: env.MAILPIT_SMTP_PORT ? num('MAILPIT_SMTP_PORT', 0) : undefined,
+    mailpitHttp: env.MAILPIT_HTTP_PORT ? num('MAILPIT_HTTP_PORT', 0) : undefined,
   };
   const simulators = simulatorsWanted(env);
   await assertPortsFree([
@@ -43,6 +48,8 @@ await main(async () => {
     ['Temporal UI', ports.temporalUi, 'TEMPORAL_UI_PORT'],
     ...(mongoExternal ? [] : [['FerretDB', ports.mongo, 'FERRETDB_PORT']]),
     ['Azurite', ports.blob, 'AZURITE_BLOB_PORT'],
+    ...(ports.mailpitSmtp && !mailExternal ? [['Mailpit SMTP', ports.mailpitSmtp, 'MAILPIT_SMTP_PORT']] : []),
+    ...(ports.mailpitHttp && !mailExternal ? [['Mailpit', ports.mailpitHttp, 'MAILPIT_HTTP_PORT']] : []),
     ...(simulators
       ? [
           ['QuickBooks simulator', ports.qboSimulator, 'QBO_SIMULATOR_PORT'],
@@ -68,6 +75,18 @@ await main(async () => {
 
   process.stdout.write('[start] starting Temporal dev server, ' + (mongoExternal ? '' : 'FerretDB, ') + 'Azurite ...\n');
   await startInfrastructure(group, { tools, dataDir, ports, namespace: env.TEMPORAL_NAMESPACE || 'default', mongo: !mongoExternal });
+  let mail = {};
+  let mailNote = `[start] mail: through SMTP_URL (${env.SMTP_URL?.replace(/\/\/[^@/]*@/, '//***@')})\n`;
+  if (!mailExternal) {
+    process.stdout.write('[start] starting Mailpit (local mail) ...\n');
+    const mailpit = await startMailpit(group, { bin: tools.mailpit, dataDir, smtpPort: ports.mailpitSmtp, httpPort: ports.mailpitHttp });
+    mail = { SMTP_URL: mailpit.smtpUrl };
+    mailNote = [
+      `[start] mail goes to the local Mailpit (SMTP ${mailpit.smtpUrl}; SMTP_URL sends it elsewhere):`,
+      `[start]   inbox: ${mailpit.apiUrl}/api/v1/messages   newest mail: ${mailpit.apiUrl}/view/latest.txt`,
+      '',
+    ].join('\n');
+  }
 
   // Local Intuit, Intacct and NetSuite (simulators/) on the embedded default, so the Apps screen
   // connects without an outside account. Settings the user gave (QBO_CLIENT_ID, ...) win.
@@ -91,7 +110,7 @@ await main(async () => {
       '',
     ].join('\n');
   }
-  const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated };
+  const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated, ...mail };
   // The demo organization connects to the simulators; it is made only when every connection
   // points at them (a QuickBooks, Sage, NetSuite or Xero setting of the user's own turns it off).
   if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL && simulated.XERO_CLIENT_ID) {
@@ -115,5 +134,6 @@ await main(async () => {
   });
   await waitForPort(ports.app, { name: 'api', child: api, timeoutMs: 120000 });
   process.stdout.write(simulatorNote);
+  process.stdout.write(mailNote);
   process.stdout.write(`[start] ready. Logs in ${join(dataDir, 'logs')}. Ctrl-C stops everything.\n`);
 });

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure } from './lib/services.mjs';
+import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, startMailpit } from './lib/services.mjs';
 import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/tools.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
@@ -29,7 +29,7 @@ function runNode(args, env = {}) {
 }
 
 await main(async () => {
-  const tools = await step('bootstrap tools', () => bootstrap());
+  const tools = await step('bootstrap tools', () => bootstrap({ needMailpit: true }));
   const chromium = await step('chromium', () => ensureChromium());
   await step('sqlite3 cli', () => ensureSqlite3Cli());
   const bin = (p) => join(ROOT, 'node_modules', ...p.split('/'));
@@ -60,12 +60,17 @@ await main(async () => {
           step('typecheck web', () => runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json'])),
           step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.'])),
         ];
-    process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite ...\n');
-    const services = step('start services', () => startInfrastructure(group, { tools, dataDir, ports, ui: false }));
+    process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite, Mailpit ...\n');
+    // One Mailpit shared by every test file: a test's stack sends to it with
+    // startStack({ SMTP_URL: process.env.MAILPIT_SMTP_URL }) and reads back through test/helpers/mailpit.ts.
+    const services = step('start services', () => Promise.all([
+      startInfrastructure(group, { tools, dataDir, ports, ui: false }),
+      startMailpit(group, { bin: tools.mailpit, dataDir, maxMessages: 20000 }),
+    ]));
     // Chosen tests build the web app only when they are browser tests (a synchronous build: the
     // services' processes, already spawned, start meanwhile).
     const web = !quick || jestArgs.some((a) => a.includes('e2e')) ? step('web build', () => buildWebIfStale()) : Promise.resolve();
-    const [failed] = await Promise.all([Promise.all(checks).then((codes) => codes.some((c) => c !== 0)), web, services]);
+    const [failed, , [, mailpit]] = await Promise.all([Promise.all(checks).then((codes) => codes.some((c) => c !== 0)), web, services]);
     if (failed) {
       process.stdout.write('[test] typecheck or lint failed: see above\n');
       throw new ChecksFailed();
@@ -81,8 +86,10 @@ await main(async () => {
       AZURITE_BLOB_PORT: String(ports.blob),
       AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),
       CHROMIUM_PATH: chromium,
+      MAILPIT_SMTP_URL: mailpit.smtpUrl,
+      MAILPIT_API_URL: mailpit.apiUrl,
     };
-  process.stdout.write('[test] jest ...\n');
+    process.stdout.write('[test] jest ...\n');
     const results = join(dataDir, 'jest-results.json');
     // A service that dies mid-run would only show as timeouts in the tests: say so plainly.
     let ending = false;

@@ -1,14 +1,13 @@
-// Login, tokens, forgot/reset password and the rate limits, against the real app and FerretDB.
+// Login, tokens, forgot/reset password and the rate limits, against the real app and FerretDB;
+// the reset mails go through SMTP to the test run's Mailpit and are read back from its API.
 import jwt from 'jsonwebtoken';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import { AuditRecord } from '../common/models/audit';
 import { ResetToken } from '../common/models/reset-token';
 import { User } from '../common/models/user';
-import { outboxDir } from '../api/lib/mail';
 import { ensureFirstAdmin } from '../api/lib/first-admin';
 import { settleBackgroundWork } from '../api/resources/auth/passwords';
+import { mailpitConfig, mailsTo, waitForMails } from './helpers/mailpit';
 import { startStack, type TestStack } from './helpers/stack';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { TEST_PASSWORD, TEST_PASSWORD_POLICY, userWithToken } from './helpers/users';
@@ -19,6 +18,8 @@ const addr = (name: string) => `${name}.${run}@auth.example.com`;
 
 beforeAll(async () => {
   stack = await startStack({
+    // Mail goes to the Mailpit `npm test` started, and is read back through its API.
+    ...mailpitConfig(),
     // supertest connects from 127.0.0.1: its X-Forwarded-For stands for the client's address.
     TRUST_PROXY: 'loopback',
     LOGIN_MAX_PER_IP: '6',
@@ -28,29 +29,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => stack.stop());
-
-/** Mails in the outbox addressed to `to`, with quoted-printable bodies decoded. */
-function outboxMails(dir: string, to: string): { subject: string; text: string; file: string }[] {
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
-  } catch {
-    return [];
-  }
-  const out: { subject: string; text: string; file: string }[] = [];
-  for (const f of files) {
-    const raw = readFileSync(join(dir, f), 'utf8');
-    const split = raw.indexOf('\n\n');
-    const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-    let body = raw.slice(split + 2);
-    if (!new RegExp(`^To: .*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(head)) continue;
-    if (/^Content-Transfer-Encoding: quoted-printable/im.test(head)) {
-      body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-    }
-    out.push({ subject: /^Subject: (.*)$/im.exec(head)?.[1] ?? '', text: body, file: f });
-  }
-  return out;
-}
 
 const login = (email: string, password: string, ip = '10.0.0.1') => request(stack.app).post('/api/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
 const profile = (token: string) => request(stack.app).get('/api/v1/user/profile').set('Authorization', `Bearer ${token}`);
@@ -167,8 +145,8 @@ describe('tokens', () => {
 describe('forgot and reset password', () => {
   const forgot = (email: string, ip = '10.0.2.1') => request(stack.app).post('/api/v1/auth/forgot-password').set('X-Forwarded-For', ip).send({ email });
   const reset = (body: object) => request(stack.app).post('/api/v1/auth/reset-password').send(body);
-  const tokenFromMail = (email: string) => {
-    const mails = outboxMails(outboxDir(stack.config), email);
+  const tokenFromMail = async (email: string) => {
+    const mails = await waitForMails(email, 1);
     const last = mails[mails.length - 1];
     const m = /\/reset-password\/([a-f0-9]{64})/.exec(last?.text ?? '');
     return m?.[1];
@@ -184,11 +162,13 @@ describe('forgot and reset password', () => {
     expect(known.body).toEqual(unknown.body);
     expect(known.body.message).toBe('If an account exists for this email, a password reset link has been sent.');
     await settleBackgroundWork();
-    expect(outboxMails(outboxDir(stack.config), addr('ghost'))).toHaveLength(0);
-    const mails = outboxMails(outboxDir(stack.config), email);
+    const mails = await waitForMails(email, 1);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('Reset your LedgerFlow password');
-    const token = tokenFromMail(email)!;
+    expect(mails[0]!.from).toBe('no-reply@ledgerflow.local');
+    // Sent in the same moment as the known one, which has arrived: none went to the unknown address.
+    expect(await mailsTo(addr('ghost'))).toHaveLength(0);
+    const token = (await tokenFromMail(email))!;
     expect(token).toMatch(/^[a-f0-9]{64}$/);
     expect(mails[0]!.text).toContain(`${stack.config.PUBLIC_URL}/reset-password/${token}`);
 
@@ -232,7 +212,7 @@ describe('forgot and reset password', () => {
     await userWithToken(stack.app, { email });
     await forgot(email, '10.0.4.1');
     await settleBackgroundWork();
-    const token = tokenFromMail(email)!;
+    const token = (await tokenFromMail(email))!;
     const record = await ResetToken.findOne({}).sort({ _id: -1 }).lean();
     expect(record!.expiresAt.getTime() - Date.now()).toBeGreaterThan(59 * 60 * 1000);
     expect(record!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60 * 60 * 1000);

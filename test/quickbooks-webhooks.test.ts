@@ -172,9 +172,16 @@ describe('a signed notification', () => {
     // Branch Co is not onboarded with pipelines, nor has it a consolidation.
     expect(branch.lastRound).toMatchObject({ sync: 'succeeded', pipelines: 'skipped', consolidation: 'not-configured' });
 
-    // The sync history answers it with its trigger.
+    // The sync history answers it with its trigger, and how it went into the reports (Branch Co has no pipelines: not yet).
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accounts.group}`).set(bearer());
-    expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded' });
+    expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded', reports: { consolidation: 'succeeded', error: null } });
+    // Its ledger's months entered trial_balance with this sync (the company was not in it before): every synced month changed.
+    expect(history.body.data.runs[0].reports.monthsChanged).toEqual(history.body.data.runs[0].periods);
+    expect(history.body.data.runs[0].reports.consolidatedAt).not.toBeNull();
+    expect((await webhookSyncs(accounts.branch))[0]!.reports ?? null).toBeNull();
+    // The connection's freshness: the newest change applied is this sync's end.
+    const fresh = await api().get(`/api/v1/freshness?organization_id=${groupOrg}`).set(bearer());
+    expect(fresh.body.data.connections.find((c: { accountId: string }) => c.accountId === accounts.group)).toMatchObject({ provider: 'quickbooks', changeAt: history.body.data.runs[0].finishedAt });
   }, 120_000);
 
   it('(CloudEvents) gathers the notifications of the debounce window, redeliveries included, into one sync of that company only', async () => {
@@ -248,6 +255,8 @@ describe('a signed notification', () => {
     expect(consolidation.parentExecution?.workflowId).toBe(quickbooksChangesWorkflowId(accounts.group));
     expect(consolidation.searchAttributes.OrganizationId).toEqual([groupOrg]);
     expect(await webhookSyncs(accounts.group)).toHaveLength(2);
+    // The same books synced again: trial_balance is as it was, no month changed.
+    expect((await webhookSyncs(accounts.group)).at(-1)!.reports).toMatchObject({ monthsChanged: [], consolidation: 'succeeded' });
   }, 120_000);
 
   it('records a failed sync once and ends, ready for the next notification', async () => {

@@ -18,7 +18,7 @@ const DIR = join(__dirname, 'histories');
 const RECORD = process.env.RECORD_HISTORIES === '1';
 
 /** The workflows whose histories must be kept replayable. */
-const REQUIRED = ['createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow', 'onboardOrganizationWorkflow', 'pipelineRunWorkflow', 'csvSaveWorkflow'];
+const REQUIRED = ['createContainerWorkflow', 'createDatabaseWorkflow', 'createDataFactoryWorkflow', 'importDataFactoryWorkflow', 'onboardOrganizationWorkflow', 'pipelineRunWorkflow', 'csvSaveWorkflow', 'organizationChangesWorkflow'];
 
 const histories = () =>
   readdirSync(DIR)

@@ -2,6 +2,7 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../common/config';
+import { organizationChangeAnnouncer } from './organization-changes';
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -14,11 +15,13 @@ export interface CreateWorkerOptions {
 /** Builds the product's worker from real clients; the process entry and tests both use it. */
 export async function createWorker({ config, connection, taskQueue, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
   const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
+  const queue = taskQueue ?? config.TEMPORAL_TASK_QUEUE;
   return Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: taskQueue ?? config.TEMPORAL_TASK_QUEUE,
-    activities: createActivities({ blobService, config }),
+    taskQueue: queue,
+    // A finished sync signals-with-start its organization's changes workflow on this same queue.
+    activities: createActivities({ blobService, config, announceOrganizationChange: organizationChangeAnnouncer(config, connection, queue) }),
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

@@ -16,6 +16,7 @@ import {
   isCancellation,
   log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -31,7 +32,7 @@ import { pipelineRunWorkflow, type PipelineRunStatus } from './pipelines';
 import { shortCall } from './profiles';
 import { quickbooksSyncWorkflow } from './quickbooks';
 
-const { quickbooksChangeTarget, consolidationConfigured } = proxyActivities<Activities>(shortCall);
+const { quickbooksChangeTarget, consolidationConfigured, recordChangesApplied, trialBalanceFingerprints } = proxyActivities<Activities>(shortCall);
 
 /** The workflow of one QuickBooks connection's notifications. */
 export const quickbooksChangesWorkflowId = workflowIds.quickbooksChanges;
@@ -107,6 +108,11 @@ const MAX_POLL_SECONDS = 60;
 const FAILURES_KEPT = 10;
 /** The pipeline run's consolidation step (warehouse/consolidation/run.ts CONSOLIDATE_PIPELINE). */
 const CONSOLIDATE_PIPELINE = 'consolidate';
+/** A failure's value, undefined (a cancellation goes on). */
+const notCancelled = (e: unknown): undefined => {
+  if (isCancellation(e)) throw e;
+  return undefined;
+};
 /** Who the pipeline run and the consolidation show as started by. */
 const STARTED_BY = { name: 'QuickBooks change' };
 
@@ -163,8 +169,12 @@ export async function quickbooksChangesWorkflow(input: QuickBooksChangesInput): 
     }
   }
 
+  /** The latest round's sync, as its organization's freshness records it. */
+  let lastSync: { orgId: string; changeId?: string; finishedAt?: string; periods: string[]; rowsTotal: number; monthsChanged?: string[] } | undefined;
+
   async function round(changes: number): Promise<QuickBooksChangesRound> {
     const r: QuickBooksChangesRound = { changes, startedAt: new Date().toISOString(), sync: 'skipped' };
+    lastSync = undefined;
     progress.current = r;
     progress.step = 'checking';
     let target: Awaited<ReturnType<typeof quickbooksChangeTarget>>;
@@ -191,6 +201,7 @@ export async function quickbooksChangesWorkflow(input: QuickBooksChangesInput): 
       periods = [...sync.periods].sort();
       r.from = periods[0];
       r.to = periods.at(-1);
+      lastSync = { orgId, changeId: sync.changeId, finishedAt: sync.finishedAt, periods, rowsTotal: sync.rowsTotal };
     } catch (e) {
       if (isCancellation(e)) throw e;
       // The sync run records its own error (history on the Apps screen, the account's lastError).
@@ -203,9 +214,15 @@ export async function quickbooksChangesWorkflow(input: QuickBooksChangesInput): 
     if (!target.pipelines) r.pipelines = 'skipped';
     else {
       progress.step = 'pipelines';
+      // trial_balance's months before the run, to say which it changed (the sync's freshness record).
+      const before = patched('quickbooks-changes-months-changed') ? await trialBalanceFingerprints({ orgId, months: periods }).catch(notCancelled) : undefined;
       try {
         const run = await runAfterRunning(pipelineRunWorkflow, workflowIds.pipelineRun(orgId), [{ orgId, startedBy: STARTED_BY }], orgId);
         r.pipelines = run.status;
+        if (before && lastSync && run.status === 'succeeded') {
+          const after = await trialBalanceFingerprints({ orgId, months: periods }).catch(notCancelled);
+          if (after) lastSync.monthsChanged = periods.filter((m) => before.fingerprints[m] !== after.fingerprints[m]);
+        }
         consolidatedInRun = run.pipelines.some((p) => p.name === CONSOLIDATE_PIPELINE && p.status === 'succeeded');
         if (run.status === 'failed' || run.status === 'cancelled') {
           const why = run.pipelines.filter((p) => p.status === 'failed').map((p) => `${p.name}: ${p.error ?? 'failed'}`);
@@ -240,6 +257,24 @@ export async function quickbooksChangesWorkflow(input: QuickBooksChangesInput): 
     return r;
   }
 
+  /** A round whose pipelines rebuilt trial_balance records the sync's freshness (connection, organization, its history record), as organization-changes-<orgId> does for other syncs. */
+  async function recordFreshness(r: QuickBooksChangesRound): Promise<void> {
+    const s = lastSync;
+    if (!s?.changeId || !s.finishedAt || r.pipelines !== 'succeeded' || !patched('quickbooks-changes-records-freshness')) return;
+    const consolidation = r.consolidation === 'in-pipeline-run' || r.consolidation === 'succeeded' ? 'succeeded' : r.consolidation === 'not-configured' ? 'not-configured' : 'failed';
+    try {
+      await recordChangesApplied({
+        orgId: s.orgId,
+        changes: [{ changeId: s.changeId, provider: 'quickbooks', accountId, trigger: 'webhook', periods: s.periods, rowsTotal: s.rowsTotal, finishedAt: s.finishedAt }],
+        // The months trial_balance changed by the pipeline run (compared before and after), else those the sync read.
+        round: { round: progress.rounds, changeIds: [s.changeId], startedAt: r.startedAt, monthsRead: s.periods, monthsChanged: s.monthsChanged ?? s.periods, consolidation, ...(r.error ? { error: r.error } : {}) },
+      });
+    } catch (e) {
+      if (isCancellation(e)) throw e;
+      log.warn('QuickBooks change round: freshness not recorded', { accountId, error: failureMessage(e) });
+    }
+  }
+
   let roundsThisRun = 0;
   for (;;) {
     if (pending.size + overflow === 0) {
@@ -271,6 +306,7 @@ export async function quickbooksChangesWorkflow(input: QuickBooksChangesInput): 
     log.info('QuickBooks change round', { accountId, changes, round: progress.rounds });
     progress.lastRound = await round(changes);
     progress.current = undefined;
+    await recordFreshness(progress.lastRound);
 
     if (pending.size + overflow > 0 && (roundsThisRun >= (input.roundsPerRun ?? ROUNDS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
       await condition(allHandlersFinished);

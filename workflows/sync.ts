@@ -3,7 +3,7 @@
 // each sync
 // records its run (start, end, rows, error), fetches master data, then the months in ranges
 // of at most six, each range replaced atomically in the organization's SQL database.
-import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { PROGRESS_QUERY } from '../common/temporal';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { SyncProvider, SyncTrigger } from '../common/contract/connections';
@@ -35,6 +35,10 @@ export interface SyncResult {
   rows: Record<string, number>;
   rowsTotal: number;
   periods: string[];
+  /** The sync's run id: the change id its organization's changes workflow knows it by (absent in runs before it was announced). */
+  changeId?: string;
+  /** When it finished (ISO). */
+  finishedAt?: string;
 }
 export interface SyncProgress {
   step: 'starting' | 'accounts' | 'periods' | 'done' | 'failed';
@@ -66,9 +70,28 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
       periods.push(...months);
       progress.rangesDone++;
     }
-    await records.finishSyncRun({ provider, accountId: input.accountId, rows: progress.rows, periods });
+    const finished = await records.finishSyncRun({ provider, accountId: input.accountId, rows: progress.rows, periods });
+    const rowsTotal = Object.values(progress.rows).reduce((a, b) => a + b, 0);
+    const trigger = input.trigger ?? 'manual';
+    // A webhook's sync is brought into the reports by its quickbooks-changes round, which records it by this id.
+    let changeId: string | undefined = trigger === 'webhook' ? workflowInfo().runId : undefined;
+    // Its months go on through trial_balance and the consolidation: organization-changes-<orgId>
+    // (a QuickBooks webhook's sync is brought there by its own quickbooks-changes-<accountId> round).
+    if (trigger !== 'webhook' && patched('sync-announces-organization-change')) {
+      changeId = workflowInfo().runId;
+      try {
+        await records.announceOrganizationChange({
+          orgId: plan.orgId,
+          change: { changeId, provider, accountId: input.accountId, trigger, periods, rowsTotal, finishedAt: finished?.finishedAt ?? new Date().toISOString() },
+        });
+      } catch (e) {
+        // The sync itself succeeded (recorded above); its change waits for the next sync's round.
+        log.warn('sync not announced to its organization', { accountId: input.accountId, error: failureMessage(e) });
+        changeId = undefined;
+      }
+    }
     progress.step = 'done';
-    return { accountId: input.accountId, rows: progress.rows, rowsTotal: Object.values(progress.rows).reduce((a, b) => a + b, 0), periods };
+    return { accountId: input.accountId, rows: progress.rows, rowsTotal, periods, ...(changeId ? { changeId } : {}), ...(finished ? { finishedAt: finished.finishedAt } : {}) };
   } catch (e) {
     progress.step = 'failed';
     progress.error = failureMessage(e);

@@ -7,6 +7,8 @@ import type { Config } from '../../common/config';
 import { accountModel, CONNECTORS } from '../../common/connectors';
 import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/models/sync-run';
 import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
+import { logger } from '../../common/logger';
+import { reconnectNeededAlert } from '../alerts';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 
@@ -60,11 +62,12 @@ export function createSyncRunActivities({ config }: { config: Config }) {
       return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6) };
     },
 
-    async finishSyncRun({ provider, accountId, rows, periods, error }: FinishSyncRunInput): Promise<void> {
+    /** Answers when the run finished (ISO), or null when there was no account. */
+    async finishSyncRun({ provider, accountId, rows, periods, error }: FinishSyncRunInput): Promise<{ finishedAt: string } | null> {
       const { runId } = execution();
       const finishedAt = new Date();
       const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
-      if (!mongoose.isValidObjectId(accountId)) return;
+      if (!mongoose.isValidObjectId(accountId)) return null;
       const account = await accountModel(provider).findById(accountId, { organization_id: 1 }).lean();
       // No record when the start found no account or no database.
       if (account) {
@@ -73,6 +76,9 @@ export function createSyncRunActivities({ config }: { config: Config }) {
         );
       }
       await accountModel(provider).updateOne({ _id: accountId }, { $set: error ? { lastError: error } : { last_synced: finishedAt, lastError: null } });
+      // "Reconnect needed" alerts the organization's users and the admins once (activities/alerts).
+      await reconnectNeededAlert(config, provider, accountId).catch((err: unknown) => logger.error({ err, accountId, provider }, 'reconnect-needed alert not raised'));
+      return { finishedAt: finishedAt.toISOString() };
     },
   };
 }

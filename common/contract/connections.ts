@@ -104,6 +104,17 @@ export const syncRunSchema = z.object({
   /** The months synced, YYYY-MM. */
   periods: z.array(z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/)),
   error: z.string().nullable(),
+  /** How its data went on into the reports: null until the organization's changes round that applied it has finished. */
+  reports: z
+    .object({
+      appliedAt: when,
+      /** The months whose trial_balance rows changed. */
+      monthsChanged: z.array(z.string()),
+      consolidation: z.enum(['succeeded', 'failed', 'not-configured', 'unchanged']),
+      consolidatedAt: when.nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 /** GET /quickbooks/accounts. */

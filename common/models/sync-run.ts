@@ -23,6 +23,19 @@ export interface SyncRunRecord {
   rowsTotal: number;
   periods: string[];
   error: string | null;
+  /** How the sync's data went on into the reports (the organization's changes workflow), once it has. */
+  reports?: SyncReportsRecord | null;
+}
+
+export interface SyncReportsRecord {
+  /** When the round that applied it finished. */
+  appliedAt: Date;
+  /** The months whose trial_balance rows that round changed. */
+  monthsChanged: string[];
+  consolidation: 'succeeded' | 'failed' | 'not-configured' | 'unchanged';
+  /** When the consolidation including it finished (null: none set up, or it failed). */
+  consolidatedAt: Date | null;
+  error: string | null;
 }
 
 /** A sync run as answers carry it (dates as ISO text). */
@@ -41,5 +54,14 @@ export function publicSyncRun(r: SyncRunRecord): SyncRunAnswer {
     rowsTotal: r.rowsTotal ?? 0,
     periods: r.periods ?? [],
     error: r.error ?? null,
+    reports: r.reports
+      ? {
+          appliedAt: new Date(r.reports.appliedAt).toISOString(),
+          monthsChanged: [...r.reports.monthsChanged],
+          consolidation: r.reports.consolidation,
+          consolidatedAt: r.reports.consolidatedAt ? new Date(r.reports.consolidatedAt).toISOString() : null,
+          error: r.reports.error ?? null,
+        }
+      : null,
   };
 }

