@@ -7,6 +7,7 @@
 // organisation's pacer (pace.ts).
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { decryptSecret, encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
@@ -64,6 +65,27 @@ export async function saveTokens(cfg: Config, grantId: string, version: number, 
 }
 
 /**
+ * The refresh lease of one grant: a document whose _id is the grant's, inserted by the holder and
+ * deleted when done. An insert is the one write FerretDB 1.x (the embedded default) makes atomic
+ * for a key (a second insert of the _id is refused); a conditional update there is a read and a
+ * write, which two workers could both pass. A lease whose holder died is taken over after LEASE_MS.
+ */
+type Lease = { _id: string; owner: string; expiresAt: Date };
+export const REFRESH_LEASES = 'xerorefreshleases';
+const leases = () => mongoose.connection.collection<Lease>(REFRESH_LEASES);
+async function takeLease(grantId: string, owner: string): Promise<boolean> {
+  try {
+    await leases().insertOne({ _id: grantId, owner, expiresAt: new Date(Date.now() + LEASE_MS) });
+    return true;
+  } catch (err) {
+    if ((err as { code?: number })?.code !== 11000) throw err;
+    const held = await leases().findOne({ _id: grantId });
+    if (held && held.expiresAt.getTime() < Date.now()) await leases().deleteOne({ _id: grantId, owner: held.owner });
+    return false;
+  }
+}
+
+/**
  * A new access token for the grant, serialized across workers: the one holding the lease refreshes
  * and saves; the others wait for the lease and take what it saved. Answers the freshest token set.
  */
@@ -74,9 +96,7 @@ export async function refreshGrant(cfg: Config, grantId: string, seen: Tokens, f
   for (;;) {
     const stored = await loadTokens(cfg, grantId);
     if (stored.version !== seen.version && fresh(stored)) return stored;
-    const now = new Date();
-    const got = await XeroGrant.updateOne({ _id: grantId, $or: [{ refreshLockUntil: null }, { refreshLockUntil: { $lt: now } }] }, { $set: { refreshLockUntil: new Date(now.getTime() + LEASE_MS), refreshLockOwner: owner } });
-    if (got.modifiedCount === 1) break;
+    if (await takeLease(grantId, owner)) break;
     if (Date.now() > deadline) throw new Error('Xero token refresh: another worker holds the refresh lease too long');
     beat({ waitingForRefresh: true });
     await sleep(200);
@@ -107,7 +127,7 @@ export async function refreshGrant(cfg: Config, grantId: string, seen: Tokens, f
     const version = await saveTokens(cfg, grantId, current.version, t);
     return { accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: new Date(Date.now() + t.expiresIn * 1000), version };
   } finally {
-    await XeroGrant.updateOne({ _id: grantId, refreshLockOwner: owner }, { $set: { refreshLockUntil: null, refreshLockOwner: null } });
+    await leases().deleteOne({ _id: grantId, owner });
   }
 }
 

@@ -19,6 +19,8 @@ export const NETSUITE_STATUSES = CONNECTION_STATUSES;
 export type NetSuiteStatus = (typeof NETSUITE_STATUSES)[number];
 export const SYNC_PROVIDERS = ['quickbooks', 'sage', 'netsuite', 'xero'] as const;
 export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
+/** Each connector's ledger as messages name it ("Sage Intacct sync"), beside its key: the warehouse's words come from here. */
+export const CONNECTOR_NAMES: Readonly<Record<SyncProvider, string>> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite', xero: 'Xero' };
 /** manual: Sync now; schedule: the connection's schedule; webhook: a QuickBooks change notification (workflow quickbooks-changes-<accountId>). */
 export const SYNC_TRIGGERS = ['manual', 'schedule', 'webhook'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];

@@ -2,7 +2,7 @@
 // user granted; each organisation linked becomes a connection (XeroAccount) that refers to its
 // grant. The token set is Xero's to rotate: every refresh answers a new refresh token, so it is
 // kept once, on the grant, encrypted (common/crypto), and refreshed by one worker at a time
-// (refreshLockUntil, activities/xero/session.ts).
+// (a lease document in the xerorefreshleases collection, activities/xero/session.ts).
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { CONNECTION_STATUSES, type XeroAccountAnswer } from '../contract/connections';
 import { connectionAnswer, connectorAccountSchema } from './connector-account';
@@ -18,8 +18,6 @@ const xeroGrantSchema = new Schema(
     /** Bumped on every token write, so a refresh never overwrites a newer token set. */
     tokenVersion: { type: Number, default: 0 },
     /** A worker refreshing holds this lease; others wait for it and read the tokens it saved. */
-    refreshLockUntil: { type: Date, default: null },
-    refreshLockOwner: { type: String, default: null },
     /** Xero refused the refresh token (expired after 60 days unused, or revoked). */
     revoked: { type: Boolean, default: false },
     /** The organisations the consent granted (GET /connections), with what Organisation said of each. */

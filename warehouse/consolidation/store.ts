@@ -5,6 +5,7 @@
 // Outputs are written to staging tables and swapped in with one short transaction per run, so a
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
+import { CONNECTOR_NAMES } from '../../common/contract/connections';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
@@ -310,7 +311,7 @@ export async function entitiesToAdd(db: Db, names: Map<string, string> = new Map
     .execute()) as { entity: string; currency: string | null; source: string }[];
   const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
   const fresh = found.filter((f) => !known.has(f.entity));
-  const label = (s: string) => (s === 'quickbooks' ? 'QuickBooks' : s === 'sage' ? 'Sage Intacct' : s === 'netsuite' ? 'NetSuite' : s === 'xero' ? 'Xero' : s.replace(/^csv:/, 'CSV '));
+  const label = (s: string) => (CONNECTOR_NAMES as Readonly<Record<string, string>>)[s] ?? s.replace(/^csv:/, 'CSV ');
   return fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null }));
 }
 

@@ -2,6 +2,7 @@
 // outputs summed per group account in exact integer cents (SQL sums integers, never floating
 // point), the months' checks and locks, and the custom report layouts (table report_layouts,
 // one row per layout, its definition as JSON, with who changed it last).
+import { CONNECTOR_NAMES } from '../../common/contract/connections';
 import { sql, type Kysely } from 'kysely';
 import { CENTS_SQL, ENTITY_COLUMNS_VIEW } from '../consolidation/store';
 import type { OrgDialect } from '../connection';
@@ -126,7 +127,7 @@ export interface Freshness {
   newestData: { at: string; what: string } | null;
 }
 
-const PROVIDER_WORDS: Record<string, string> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite', xero: 'Xero' };
+const PROVIDER_WORDS: Readonly<Record<string, string>> = CONNECTOR_NAMES;
 
 /**
  * Reads the organization's own records: the consolidation's audit (each run writes one row), the
