@@ -17,7 +17,6 @@ const xeroGrantSchema = new Schema(
     accessTokenExpiresAt: { type: Date, required: true },
     /** Bumped on every token write, so a refresh never overwrites a newer token set. */
     tokenVersion: { type: Number, default: 0 },
-    /** A worker refreshing holds this lease; others wait for it and read the tokens it saved. */
     /** Xero refused the refresh token (expired after 60 days unused, or revoked). */
     revoked: { type: Boolean, default: false },
     /** The organisations the consent granted (GET /connections), with what Organisation said of each. */
