@@ -29,6 +29,7 @@ import { localDatabaseFile } from '../warehouse';
 import { FakeXero, lastDay } from '../simulators/xero';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
+import { waitFor } from './helpers/wait';
 import { centsText as cents, expectedRows, storedRows } from './helpers/xero';
 
 const MONTHS = 25;
@@ -74,6 +75,18 @@ function rows(tenantId: string, where = '', ...args: unknown[]): Record<string, 
   const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
   try {
     return db.prepare(`select * from xero_trial_balance where tenant_id = ? ${where} order by period, account_code`).all(tenantId, ...args) as Record<string, string | number | null>[];
+  } finally {
+    db.close();
+  }
+}
+/** One month's credit of an account in trial_balance (the organization's changes round writes it), in cents; null before any row. */
+function trialBalanceCredit(entity: string, period: string, account: string): bigint | null {
+  const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
+  try {
+    const found = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'trial_balance'").get();
+    if (!found) return null;
+    const r = db.prepare('select credit from trial_balance where entity = ? and period = ? and account_code = ?').get(entity, period, account) as { credit: number | string } | undefined;
+    return r ? BigInt(cents(r.credit).replace('.', '')) : null;
   } finally {
     db.close();
   }
@@ -310,12 +323,17 @@ describe('webhooks', () => {
 
     const sent = await fake.sendEvents(AU(), [note]);
     expect(sent).toEqual({ status: 200, body: '' });
-    await stack.env.client.workflow.getHandle(`xero-change-${auId}-${note.id}`).result();
+    const changed = await stack.env.client.workflow.getHandle(`xero-change-${auId}-${note.id}`).result();
     const after = sales(month);
     // Worked example: both credit columns fall by exactly 1,234.56.
     expect(BigInt(cents(before.credit).replace('.', '')) - BigInt(cents(after.credit).replace('.', ''))).toBe(123_456n);
     expect(BigInt(cents(before.ytd_credit).replace('.', '')) - BigInt(cents(after.ytd_credit).replace('.', ''))).toBe(123_456n);
     expect(sales(window[9]!)).toEqual(earlier);
+    // And on to the reports like every sync: announced to organization-changes-<orgId>, whose round
+    // rebuilds trial_balance, where the month's sales credit is 1,234.56 lower than the source had before.
+    expect(changed.changeId).toEqual(expect.any(String));
+    const target = BigInt(cents(before.credit).replace('.', '')) - 123_456n;
+    await waitFor('the month in trial_balance', async () => trialBalanceCredit(AU().o.tenantId, month, '200') === target, 60_000, 250);
   });
 });
 

@@ -1,5 +1,5 @@
 // Xero's workflows (types xeroSyncWorkflow, xeroConnectWorkflow, xeroChangeWorkflow).
-import { proxyActivities, type RetryPolicy } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { NON_RETRYABLE_TYPES } from '../common/failures';
 import { connectWorkflow } from './connect';
@@ -20,9 +20,24 @@ export const xeroConnectWorkflow = connectWorkflow('xero', 'connectXeroGrant');
 
 const changes = proxyActivities<Activities>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: xeroRetry });
 
-/** A webhook event (xero-change-<accountId>-<resourceId>): the changed document's month is read again. */
-export async function xeroChangeWorkflow({ accountId, resourceUrl }: { accountId: string; resourceUrl: string }): Promise<{ month: string; rows: Record<string, number> }> {
-  const { month } = await changes.xeroChangedMonth({ accountId, resourceUrl });
+/** Announcing is told apart from the re-read: the re-read is done, its round waits for the next change if this fails. */
+const announce = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_TYPES } });
+
+/**
+ * A webhook event (xero-change-<accountId>-<resourceId>): the changed document's month is read
+ * again, then goes on to the reports like every sync's months: announced to the organization's
+ * changes workflow (organization-changes-<orgId>), which rebuilds trial_balance and consolidates
+ * the month if it changed.
+ */
+export async function xeroChangeWorkflow({ accountId, resourceUrl }: { accountId: string; resourceUrl: string }): Promise<{ month: string; rows: Record<string, number>; changeId?: string }> {
+  const { month, orgId } = await changes.xeroChangedMonth({ accountId, resourceUrl });
   const { rows } = await changes.syncXeroTrialBalance({ accountId, months: [month] });
-  return { month, rows };
+  const changeId = workflowInfo().runId;
+  const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
+  try {
+    await announce.announceOrganizationChange({ orgId, change: { changeId, provider: 'xero', accountId, trigger: 'webhook', periods: [month], rowsTotal, finishedAt: new Date().toISOString() } });
+  } catch {
+    return { month, rows };
+  }
+  return { month, rows, changeId };
 }

@@ -25,13 +25,13 @@ export function createXeroChangeActivities({ config }: { config: Config }) {
   const guarded = guardedBy((e) => xeroFailure(e));
   return {
     /** Fetches the changed invoice or credit note and answers its month. */
-    xeroChangedMonth: guarded(async ({ accountId, resourceUrl }: XeroChangedMonthInput): Promise<{ month: string }> => {
+    xeroChangedMonth: guarded(async ({ accountId, resourceUrl }: XeroChangedMonthInput): Promise<{ month: string; orgId: string }> => {
       const s = await XeroSession.open(config, accountId);
       const body = await s.get(resourceUrl);
       const list = (Array.isArray(body.Invoices) ? body.Invoices : Array.isArray(body.CreditNotes) ? body.CreditNotes : [])[0] as Record<string, unknown> | undefined;
       const month = list ? documentMonth(list) : null;
       if (!month) throw new MalformedXeroAnswer(`Xero ${new URL(resourceUrl).pathname}: no document Date`);
-      return { month };
+      return { month, orgId: s.orgId };
     }),
   };
 }
