@@ -27,7 +27,8 @@ const arg = (name, dflt) => {
   return i === -1 ? dflt : argv[i + 1];
 };
 
-const ENTITIES = Number(arg('entities', 20));
+// A parent and 20 subsidiaries: 20 acquisitions (issue 29), one per subsidiary.
+const ENTITIES = Number(arg('entities', 21));
 const MONTHS = Number(arg('months', 36));
 const ACCOUNTS = Number(arg('accounts', 1000));
 // Acquisitions (goodwill, fair-value adjustments, pre-acquisition equity): up to 20, one per subsidiary.
