@@ -136,7 +136,10 @@ const PROVIDER_WORDS: Readonly<Record<string, string>> = CONNECTOR_NAMES;
 export async function readFreshness(db: Db): Promise<Freshness> {
   // A database made before the run records moved into it has no such table yet: no record there.
   const none = <T>(fallback: T) => (err: unknown): T => {
-    if (/no such table|Invalid object name/i.test(err instanceof Error ? err.message : '')) return fallback;
+    // Read by its message, not instanceof Error: better-sqlite3's error class is whichever realm first
+    // loaded the native module (under jest, another test file's), so instanceof can be false.
+    const message = (err as { message?: unknown } | null)?.message;
+    if (/no such table|Invalid object name/i.test(typeof message === 'string' ? message : '')) return fallback;
     throw err;
   };
   const [run, syncs, upload] = await Promise.all([
