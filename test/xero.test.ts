@@ -19,7 +19,7 @@ import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
 import mongoose from 'mongoose';
 import { REFRESH_LEASES, refreshGrant } from '../activities/xero/session';
-import { Pacer } from '../activities/xero/pace';
+import { forgetPacers, Pacer } from '../activities/xero/pace';
 import { syncScheduleId } from '../api/lib/schedules';
 import { syncRunSchema, xeroAccountListSchema, xeroAccountSchema, xeroGrantSchema } from '../common/contract/connections';
 import { decryptSecret } from '../common/crypto';
@@ -202,6 +202,10 @@ describe('sync', () => {
 
   // Its second sync within a minute: the pacer holds the calls past the 60th until the minute has passed.
   it('waits out 429s through the retry (Retry-After), never failing the connection', async () => {
+    // A minute of its own at both ends (the sync above spent half of this one's 60 calls, and the
+    // pacing is the test above's): only the injected 429s are met.
+    fake.resetUsage();
+    forgetPacers();
     fake.throttle(3, 1, 'minute');
     const before = fake.calls.length;
     const { run } = await syncNow(auId);

@@ -32,7 +32,7 @@ const TEXT: Record<ChecklistStepKey, { title: string; why: string; link: Checkli
   entities: {
     title: 'Entities and ownership set',
     why: 'Each entity needs its functional currency, its parent and the group’s ownership, so that it is translated and its non-controlling interest is measured.',
-    link: { path: CHECKLIST_SCREENS.consolidation, label: 'Open Consolidation' },
+    link: { path: CHECKLIST_SCREENS.consolidation, label: 'Set up entities' },
   },
   mappings: {
     title: 'Accounts mapped',
