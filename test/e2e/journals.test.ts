@@ -109,6 +109,7 @@ describe('consolidation journals in a real browser', () => {
     expect(await row.textContent()).toContain('Ben Boss');
     await row.getByRole('button', { name: 'Show the lines of ADJ-1' }).click();
     const lines = page.getByRole('table', { name: 'Lines of ADJ-1' });
+    await lines.locator('tbody tr').first().waitFor();
     expect((await lines.locator('tbody tr').allTextContents()).map((t) => t.trim())).toEqual(['6500 Depreciation and amortisation100.00', '1500 Property, plant and equipment100.00']);
     await screenshot(page, 'journals-02-approved');
     await runConsolidation();
@@ -117,7 +118,10 @@ describe('consolidation journals in a real browser', () => {
     // The drill-down shows the journal with its memo, author and approver.
     await page.getByRole('button', { name: 'Drill down into 6500 Depreciation and amortisation: 100.00' }).click();
     const drill = page.getByRole('dialog', { name: '6500 Depreciation and amortisation, 2026-01' });
-    const entries = await drill.getByRole('table', { name: 'Consolidation entries' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
+    // The dialog opens before its answer: wait for its entries (evaluateAll takes what is there).
+    const entryRows = drill.getByRole('table', { name: 'Consolidation entries' }).locator('tbody tr');
+    await entryRows.first().waitFor();
+    const entries = await entryRows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())));
     expect(entries).toEqual([['Consolidation journal', '', 'Impairment of the pressJournal ADJ-1; booked by Carla Controller, approved by Ben Boss', '100.00']]);
     await page.keyboard.press('Escape');
   });
