@@ -127,7 +127,6 @@ export interface Freshness {
   newestData: { at: string; what: string } | null;
 }
 
-const PROVIDER_WORDS: Readonly<Record<string, string>> = CONNECTOR_NAMES;
 
 /**
  * Reads the organization's own records: the consolidation's audit (each run writes one row), the
@@ -148,7 +147,7 @@ export async function readFreshness(db: Db): Promise<Freshness> {
     (db.selectFrom('_uploads').select(sql<string | null>`max(created_at)`.as('at')).where('status', '=', 'saved').executeTakeFirst() as Promise<{ at: string | null } | undefined>).catch(none(undefined)),
   ]);
   const candidates: { at: string; what: string }[] = [];
-  for (const sRow of syncs) if (sRow.at) candidates.push({ at: sRow.at, what: `${PROVIDER_WORDS[sRow.provider] ?? sRow.provider} sync` });
+  for (const sRow of syncs) if (sRow.at) candidates.push({ at: sRow.at, what: `${(CONNECTOR_NAMES as Readonly<Record<string, string>>)[sRow.provider] ?? sRow.provider} sync` });
   if (upload?.at) candidates.push({ at: upload.at, what: 'upload' });
   candidates.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return { consolidatedAt: run?.at ?? null, newestData: candidates[0] ?? null };
