@@ -118,6 +118,8 @@ export const configSchema = z
     /** CSV loads (saves and pipeline runs) one worker runs at once; the others wait their turn. Up to ~40 MB each. */
     WORKER_HEAVY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     WORKER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    /** How long a Sync now request waits for its sync to end before it answers 202 and the sync goes on (ms). */
+    SYNC_NOW_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(25_000),
 
     AZURE_SUBSCRIPTION_ID: optionalString,
     AZURE_RESOURCE_GROUP: optionalString,

@@ -23,8 +23,6 @@ import { assertOrganizationExists } from './organization';
 import { SYNC_WORKFLOWS, upsertSyncSchedule } from './schedules';
 import { resultWithin, STILL_RUNNING, workflowStart } from './temporal';
 
-/** A sync run now is answered when it ends within this time; otherwise 202 and it goes on. */
-const SYNC_WAIT_MS = 25000;
 /** Checking credentials is answered when the ledger has (a few quick retries when it cannot be reached). */
 const CONNECT_WAIT_MS = 60000;
 /** Pending credentials are never read after this (checked in code: FerretDB has no TTL indexes). */
@@ -78,7 +76,7 @@ export type SyncOutcome = { done: true; result: SyncResult } | { done: false; wo
 export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
   const workflowId = workflowIds.sync(provider, accountId);
   const handle = await temporal.workflow.start(SYNC_WORKFLOWS[provider], { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
-  const result = await resultWithin(temporal, handle, SYNC_WAIT_MS);
+  const result = await resultWithin(temporal, handle, cfg.SYNC_NOW_WAIT_MS);
   return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }
 

@@ -38,7 +38,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   const db = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   // Password hashes at the tests' low argon2id cost (a test may ask for OWASP's through overrides).
   const hashing = { PASSWORD_HASH_MEMORY_KIB: String(TEST_PASSWORD_POLICY.memoryKib), PASSWORD_HASH_TIME_COST: String(TEST_PASSWORD_POLICY.timeCost) };
-  return loadConfig({ ...hashing, ...process.env, MONGODB_URI: base.replace(/\/[^/]*$/, `/${db}`), TEMPORAL_TASK_QUEUE: `tq-${db}`, ...overrides });
+  // A Sync now answers with its result when the sync ends within this wait: long enough that a
+  // busy machine still gets the 200 a test expects (a test of the 202 path sets it lower).
+  const waits = { SYNC_NOW_WAIT_MS: '100000' };
+  return loadConfig({ ...hashing, ...waits, ...process.env, MONGODB_URI: base.replace(/\/[^/]*$/, `/${db}`), TEMPORAL_TASK_QUEUE: `tq-${db}`, ...overrides });
 }
 
 function quietTemporalLogs() {
