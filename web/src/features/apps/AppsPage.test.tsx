@@ -200,7 +200,7 @@ it("shows how fresh each connection is in the reports, and follows a Sync now li
 
   await userEvent.click(within(row).getByRole('button', { name: 'Sync now' }));
   await waitFor(() => expect(toast).toHaveBeenCalledWith('Sage account synced successfully', 'success'));
-  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidating ...', {}, { timeout: 5000 })).toBeInTheDocument();
-  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidated: done', {}, { timeout: 5000 })).toBeInTheDocument();
-  expect(await within(row).findByText('up to date as of 14:41', {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidating ...', {}, { timeout: 15000 })).toBeInTheDocument();
+  expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidated: done', {}, { timeout: 15000 })).toBeInTheDocument();
+  expect(await within(row).findByText('up to date as of 14:41', {}, { timeout: 15000 })).toBeInTheDocument();
 });

@@ -75,7 +75,7 @@ describe('pipelines page', () => {
     expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
 
     state = 'succeeded';
-    expect(await screen.findByTestId('run-outcome', undefined, { timeout: 3000 })).toHaveTextContent('All pipelines ran successfully!');
+    expect(await screen.findByTestId('run-outcome', undefined, { timeout: 15000 })).toHaveTextContent('All pipelines ran successfully!');
     expect(screen.getByText('No pipeline is running.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Run all pipelines' })).toBeEnabled();
   });
@@ -97,7 +97,7 @@ describe('pipelines page', () => {
     expect(button).toBeDisabled();
     expect(button).toHaveTextContent('Running...');
     expect(calls.some((c) => c.path === `/pipeline/run-pipeline/${ORG_ID}?wait=false`)).toBe(true);
-    const outcome = await screen.findByTestId('run-outcome', undefined, { timeout: 5000 });
+    const outcome = await screen.findByTestId('run-outcome', undefined, { timeout: 15000 });
     expect(outcome).toHaveTextContent('Failed to run some pipelines.');
     expect(outcome).toHaveTextContent('rebuild-reporting-tables: failed: no such table: gl');
     expect(outcome).toHaveClass('bp5-intent-danger');
@@ -168,7 +168,7 @@ describe('pipelines page', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'Cancel run' }));
     alert = await screen.findByRole('alertdialog');
     await userEvent.click(within(alert).getByRole('button', { name: 'Cancel run' }));
-    const outcome = await screen.findByTestId('run-outcome', undefined, { timeout: 3000 });
+    const outcome = await screen.findByTestId('run-outcome', undefined, { timeout: 15000 });
     expect(outcome).toHaveTextContent('The pipeline run was cancelled.');
     expect(outcome.className).not.toMatch(/intent-(danger|warning)/);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
