@@ -161,8 +161,8 @@ describe('the T-SQL of the read', () => {
     // (The plugin sees the month's subquery on its own as well: the statements sent are the outer ones.)
     const sent = compiled.filter((q) => q.sql.startsWith('select "period"'));
     expect(sent.map((q) => q.sql)).toEqual([
-      'select "period", "col", "group_account", "month_cents", "cum_cents" from "consolidation_report_sums" where "period" = (select max(period) as "p" from "consolidation_report_sums" where "period" <= @1) and "col" in (@2, @3, @4, @5)',
-      'select "period", "col", "group_account", "month_cents", "cum_cents" from "consolidation_report_sums" where "period" = (select max(period) as "p" from "consolidation_report_sums" where "period" < @1) and "col" in (@2, @3, @4, @5)',
+      'select "period", "col", "sums" from "consolidation_report_sums" where "period" = (select max(period) as "p" from "consolidation_report_sums" where "period" <= @1) and "col" in (@2, @3, @4, @5)',
+      'select "period", "col", "sums" from "consolidation_report_sums" where "period" = (select max(period) as "p" from "consolidation_report_sums" where "period" < @1) and "col" in (@2, @3, @4, @5)',
     ]);
     expect(sent[0]!.parameters).toEqual(['2026-04', 'eliminations', 'nci', 'adjustments', 'consolidated']);
   });

@@ -15,7 +15,7 @@ import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType } from '../../common/consolidation/types';
-import { createReportSumsTable, entityCol, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
+import { addTo, createReportSumsTable, entityCol, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -506,7 +506,12 @@ export class OutputWriter {
   /** One entity's translated lines of a month, as the engine hands them out. */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    for (const t of lines) this.sums!.add(entityCol(t.entity), t.groupAccount, t.presentation);
+    let entity: string | undefined;
+    let column: Map<string, bigint> | undefined;
+    for (const t of lines) {
+      if (t.entity !== entity) [entity, column] = [t.entity, this.sums!.column(entityCol(t.entity))];
+      if (t.presentation !== 0n) addTo(column!, t.groupAccount, t.presentation);
+    }
     await this.org.insertRows(
       'consolidation_translated_lines' + this.suffix,
       TRANSLATED_COLUMNS,
