@@ -10,7 +10,9 @@
 // each beside the same SQL run directly on the database file in the same run (better-sqlite3,
 // prepared once), p50 and p95 of each. Then the api's resident memory while a 1,000,000-row
 // table downloads as CSV, beside a 10,000-row and a 3,000,000-row one (memory that does not grow
-// with the table). Nothing is asserted; the figures are printed.
+// with the table; `--no-downloads` leaves them out). The statements are timed again with the
+// consolidation's stored sums dropped (the api then groups the outputs per request, as before
+// issue 34): the baseline of the same run. Nothing is asserted; the figures are printed.
 import Database from 'better-sqlite3';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -83,7 +85,7 @@ try {
   const tbRows = await generateGroup(file, ENTITIES, MONTHS, ACCOUNTS);
   // A table of 1,000,000 rows and one of 10,000 (saved CSVs as the explorer lists them).
   const raw = new Database(file);
-  for (const [name, n] of [['bench_big', BIG_ROWS], ['bench_small', 10_000], ['bench_huge', 3 * BIG_ROWS]]) {
+  for (const [name, n] of argv.includes('--no-downloads') ? [] : [['bench_big', BIG_ROWS], ['bench_small', 10_000], ['bench_huge', 3 * BIG_ROWS]]) {
     raw.exec(`create table ${name} (id integer, entity text, period text, account text, amount real, memo text)`);
     const ins = raw.prepare(`insert into ${name} values (?, ?, ?, ?, ?, ?)`);
     raw.transaction(() => {
@@ -159,6 +161,17 @@ try {
     results.push({ name, a, d });
   }
   db.close();
+  // The baseline in the same run: the statements as every request computed them before the
+  // consolidation stored their sums (issue 34). Without the sums table the api groups the
+  // outputs over the range, as it does for an organization not consolidated since.
+  const writable = new Database(file);
+  writable.exec('drop table consolidation_report_sums');
+  writable.close();
+  const baseline = [];
+  for (const [name, viaApi] of cases.slice(0, 2)) {
+    process.stderr.write(`[bench] ${name}, grouping per request (baseline) ...\n`);
+    baseline.push({ name, a: await timed(viaApi) });
+  }
 
   /** Downloads a table's CSV through the api, sampling the api's resident memory every 20 ms. */
   async function download(table) {
@@ -176,10 +189,11 @@ try {
     clearInterval(timer);
     return { status: res.status, secs: (performance.now() - t0) / 1000, mb: bytes / 1e6, lines, before, peak };
   }
-  process.stderr.write('[bench] CSV downloads ...\n');
-  const small = await download('bench_small');
-  const big = await download('bench_big');
-  const huge = await download('bench_huge');
+  const downloads = !argv.includes('--no-downloads');
+  if (downloads) process.stderr.write('[bench] CSV downloads ...\n');
+  const small = downloads && (await download('bench_small'));
+  const big = downloads && (await download('bench_big'));
+  const huge = downloads && (await download('bench_huge'));
   await mongoose.disconnect();
 
   process.stdout.write(`\nreports benchmark through the api process (same run, same machine): ${tbRows.toLocaleString('en-US')} trial_balance rows consolidated by the worker in ${consolidateSecs.toFixed(1)} s; ${REQUESTS} requests per case, one at a time\n`);
@@ -187,8 +201,13 @@ try {
   for (const r of results) {
     process.stdout.write(`${r.name.padEnd(41)} | ${r.a.p50.toFixed(1).padStart(4)} ms | ${r.a.p95.toFixed(1).padStart(4)} ms | ${r.d.p50.toFixed(1).padStart(11)} ms | ${r.d.p95.toFixed(1).padStart(11)} ms | ${(r.a.p95 / r.d.p95).toFixed(2)}x\n`);
   }
-  process.stdout.write('CSV download            | status | lines (with header) | MB   | seconds | api RSS before | api RSS peak during\n');
-  for (const [name, d] of [['10,000-row table', small], ['1,000,000-row table', big], ['3,000,000-row table', huge]]) {
+  process.stdout.write('statement (the same requests), grouping per request: the baseline | api p50 | api p95 | stored sums p95 | target p95 <= 150 ms\n');
+  for (const [i, b] of baseline.entries()) {
+    const after = results[i].a.p95;
+    process.stdout.write(`${b.name.padEnd(41)} | ${b.a.p50.toFixed(1).padStart(4)} ms | ${b.a.p95.toFixed(1).padStart(4)} ms | ${after.toFixed(1).padStart(12)} ms | ${after <= 150 ? 'met' : 'NOT met'}\n`);
+  }
+  if (downloads) process.stdout.write('CSV download            | status | lines (with header) | MB   | seconds | api RSS before | api RSS peak during\n');
+  for (const [name, d] of downloads ? [['10,000-row table', small], ['1,000,000-row table', big], ['3,000,000-row table', huge]] : []) {
     process.stdout.write(`${name.padEnd(23)} | ${String(d.status).padStart(6)} | ${d.lines.toLocaleString('en-US').padStart(19)} | ${d.mb.toFixed(1).padStart(4)} | ${d.secs.toFixed(2).padStart(7)} | ${d.before.toFixed(0).padStart(11)} MB | ${d.peak.toFixed(0).padStart(16)} MB\n`);
   }
 } finally {

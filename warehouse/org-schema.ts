@@ -13,6 +13,7 @@ import { logger } from '../common/logger';
 import { Organization } from '../common/models/organization';
 import { withOrgDatabase, type OrgDatabase, type OrgDialect } from './connection';
 import { DIALECTS } from './dialect';
+import { rebuildReportSums, REPORT_SUMS_TABLE } from './consolidation/report-sums';
 import { accountRow, CHART_TABLE, CONSOLIDATION_OBJECTS, consolidationColumns, ensureConsolidationSchema } from './consolidation/store';
 import { ensureReportsSchema, LAYOUTS_TABLE, layoutColumns } from './reports/store';
 
@@ -125,7 +126,9 @@ export async function migrateOrganizationSchemas(cfg: Config, { signal }: { sign
       const created = await withOrgDatabase(cfg, ref, async (o) => {
         // Lock waits off the event loop: the worker's activities keep heartbeating meanwhile.
         await DIALECTS[o.dialect].shortLockWait(o.db);
-        return ensureOrgSchema(o);
+        const tables = await ensureOrgSchema(o);
+        // The statements' sums of an organization consolidated before they were stored (issue 34).
+        return (await rebuildReportSums(o)) ? [...tables, REPORT_SUMS_TABLE] : tables;
       });
       if (created.length) {
         out.migrated++;

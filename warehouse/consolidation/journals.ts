@@ -2,7 +2,7 @@
 // consolidation_journal_lines, declared with the other settings in ./store.ts CONFIG_TABLES):
 // reads for the api and the run, and the writes, each in the caller's transaction. Amounts are
 // exact decimal text at the journal's scale (common/consolidation/journals.ts journalScale).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { formatFixed, parseDecimal } from '../../common/consolidation/decimal';
 import { journalScale, type JournalKind, type JournalLevel, type JournalLine, type JournalStatus, type PostedJournal } from '../../common/consolidation/journals';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
@@ -121,7 +121,9 @@ export async function readPostedJournals(org: Pick<OrgDatabase, 'db' | 'selectRo
     .selectFrom(`${JOURNAL_LINES_TABLE} as l`)
     .innerJoin(`${JOURNALS_TABLE} as j`, 'j.id', 'l.journal_id')
     .select(['j.id', 'j.reference', 'j.period', 'j.level', 'j.entity', 'j.kind', 'j.recurring_to', 'j.memo', 'l.account', 'l.counterparty', 'l.debit', 'l.credit', 'l.memo as line_memo'])
-    .where('j.status', 'in', ['posted', 'reversed'])
+    // The status through an expression, so the month's index chooses the rows: by the status's
+    // index (every posted journal of every month) a big group's run read 36,000 journals a month.
+    .where(sql<string>`coalesce(j.status, '')`, 'in', ['posted', 'reversed'])
     .$if(!!range.after, (b) => b.where('j.period', '>', range.after!))
     .$if(!!range.upTo, (b) => b.where('j.period', '<=', range.upTo!))
     .orderBy('j.id')

@@ -8,7 +8,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Config } from '../../common/config';
 import { acquisitionProblems, createConsolidation } from '../../common/consolidation/engine';
-import { ensureConsolidationSchema, lockedPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, trialBalanceHasCounterparty, syncEntities, trialBalancePeriods, writeAudit } from './store';
+import { ensureConsolidationSchema, lockedPeriods, outputPeriods, OutputWriter, readConfig, readTrialBalanceRows, stagingSuffix, trialBalanceEntities, trialBalanceHasCounterparty, syncEntities, trialBalancePeriods, writeAudit } from './store';
 import { checkChart, checkEntities } from '../../common/consolidation/validate';
 import { readPostedJournals } from './journals';
 import { connectionEntityNames } from '../../common/consolidation/entity-names';
@@ -94,9 +94,18 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
-  for (const period of periods) {
+  const inRangeOf = (period: string) => (!input.from || period >= input.from) && (!input.to || period <= input.to);
+  // Months the outputs hold without a trial balance any more that the swap keeps (outside the
+  // range, or locked): the statements' running totals go through them too.
+  const tbPeriods = new Set(periods);
+  const keptOnly = (await outputPeriods(db)).filter((p) => !tbPeriods.has(p) && (!inRangeOf(p) || locked.has(p)));
+  for (const period of [...periods, ...keptOnly].sort()) {
+    if (!tbPeriods.has(period)) {
+      await writer.carry(period);
+      continue;
+    }
     onPeriod?.(period);
-    const inRange = (!input.from || period >= input.from) && (!input.to || period <= input.to);
+    const inRange = inRangeOf(period);
     const write = inRange && !locked.has(period);
     // The posted journals up to this month, read as it starts (memory holds a month's, and the
     // recurring ones); the first month takes the earlier ones too, which post from it on.
@@ -111,6 +120,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
       translated += lines.length;
     }
     const result = run.finish();
+    if (!write) await writer.carry(period);
     if (inRange && locked.has(period)) {
       out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
       continue;

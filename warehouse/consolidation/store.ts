@@ -15,6 +15,7 @@ import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType } from '../../common/consolidation/types';
+import { addTo, createReportSumsTable, entityCol, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -398,6 +399,11 @@ export async function trialBalancePeriods(db: Db): Promise<string[]> {
 
 const asType = (t: string | null): AccountType | null => ((ACCOUNT_TYPES as readonly string[]).includes(t ?? '') ? (t as AccountType) : null);
 
+/** The months the consolidation's outputs hold (consolidated_trial_balance's). */
+export async function outputPeriods(db: Db): Promise<string[]> {
+  return ((await db.selectFrom('consolidated_trial_balance').select('period').distinct().orderBy('period').execute()) as { period: string }[]).map((r) => r.period);
+}
+
 /** The entities with rows in one month (the (period, entity) index answers it). */
 export async function trialBalanceEntities(db: Db, period: string): Promise<string[]> {
   const rows = (await db.selectFrom('trial_balance').select('entity').distinct().where('period', '=', period).execute()) as { entity: string }[];
@@ -466,6 +472,8 @@ export class OutputWriter {
   private started = false;
   private readonly db: Db;
   private readonly dialect: OrgDialect;
+  /** The statements' sums (./report-sums.ts), staged month by month beside the outputs. */
+  private sums?: ReportSumsBuilder;
   constructor(
     private readonly org: OrgDatabase,
     private readonly chart: Map<string, GroupAccount>,
@@ -482,12 +490,28 @@ export class OutputWriter {
       if (have.has(name + this.suffix)) await this.db.schema.dropTable(name + this.suffix).execute();
       await createTable(this.db, this.dialect, name + this.suffix, { columns: def.columns });
     }
+    const sums = REPORT_SUMS_TABLE + this.suffix;
+    await this.db.schema.dropTable(sums).ifExists().execute();
+    await createReportSumsTable(this.db, this.dialect, sums);
+    this.sums = new ReportSumsBuilder(this.org, sums);
     this.started = true;
+  }
+
+  /** A month the run does not write (locked, or outside its range): its sums as the outputs keep it, so the running totals go on. Months in order, as written. */
+  async carry(period: string): Promise<void> {
+    if (!this.sums) throw new Error('OutputWriter.start() first');
+    await this.sums.carry(period);
   }
 
   /** One entity's translated lines of a month, as the engine hands them out. */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
+    let entity: string | undefined;
+    let column: Map<string, bigint> | undefined;
+    for (const t of lines) {
+      if (t.entity !== entity) [entity, column] = [t.entity, this.sums!.column(entityCol(t.entity))];
+      if (t.presentation !== 0n) addTo(column!, t.groupAccount, t.presentation);
+    }
     await this.org.insertRows(
       'consolidation_translated_lines' + this.suffix,
       TRANSLATED_COLUMNS,
@@ -515,6 +539,17 @@ export class OutputWriter {
       r.mismatches.map((m) => ({ period: m.period, entity_a: m.entityA, entity_b: m.entityB, category: m.category, amount_a: amt(m.amountA), amount_b: amt(m.amountB), difference: amt(m.difference), within_tolerance: m.withinTolerance ? 1 : 0, likely_cause: m.likelyCause })),
     );
     const k = r.check;
+    const sums = this.sums!;
+    for (const x of r.entries) {
+      if (x.kind === 'adjustment') sums.add('adjustments', x.groupAccount, x.amount);
+      else if ((x.kind === 'translation' || x.kind === 'rounding') && x.entity !== null) sums.add(entityCol(x.entity), x.groupAccount, x.amount);
+    }
+    for (const c of r.ctb) {
+      sums.add('eliminations', c.groupAccount, c.eliminations);
+      sums.add('nci', c.groupAccount, c.nci);
+      sums.add('consolidated', c.groupAccount, c.consolidated);
+    }
+    await sums.flush(r.period);
     await ins('consolidation_checks', [{ period: k.period, status: k.status, tb_net: amt(k.tbNet), assets: amt(k.assets), liabilities_and_equity: amt(k.liabilitiesAndEquity), eliminations_net: amt(k.eliminationsNet), unmapped_count: k.unmappedCount, missing_rates: k.missingRates, messages: k.messages.join('\n') }]);
     await ins(
       'consolidation_rollforward',
@@ -549,6 +584,7 @@ export class OutputWriter {
         await trx.schema.alterTable(next).renameTo(name).execute();
       }
       await sql.raw(entityColumnsView(this.dialect)).execute(trx);
+      await swapReportSums(trx, REPORT_SUMS_TABLE + this.suffix);
     });
   }
 }

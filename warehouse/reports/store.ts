@@ -5,12 +5,14 @@
 import { CONNECTOR_NAMES } from '../../common/contract/connections';
 import { sql, type Kysely } from 'kysely';
 import { CENTS_SQL, ENTITY_COLUMNS_VIEW } from '../consolidation/store';
+import { entityCol, readRangeSums } from '../consolidation/report-sums';
 import type { OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
 import type { CustomLayout } from '../../common/reports/custom';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
+const ENTITY_COL_PREFIX = entityCol('');
 
 /** Cents per group account (and entity), split into the range's last month and its earlier months. */
 export interface RangeSums {
@@ -30,8 +32,37 @@ function put(m: Map<string, [bigint, bigint]>, account: string, last: boolean, c
   m.set(account, v);
 }
 
-/** The consolidation's outputs over from..to, per group account (and per entity when `withEntities`). */
+const missingTable = (err: unknown): boolean => {
+  // Read by its message, not instanceof Error: better-sqlite3's error class is whichever realm first
+  // loaded the native module (under jest, another test file's), so instanceof can be false.
+  const message = (err as { message?: unknown } | null)?.message;
+  return /no such table|Invalid object name/i.test(typeof message === 'string' ? message : '');
+};
+
+/**
+ * The consolidation's outputs over from..to, per group account (and per entity when
+ * `withEntities`): two reads of one month each from the sums the consolidation stores
+ * (../consolidation/report-sums.ts), or, for an organization not consolidated since they exist
+ * (and not migrated yet), the outputs grouped over the range.
+ */
 export async function rangeSums(db: Db, dialect: OrgDialect, from: string, to: string, withEntities: boolean): Promise<RangeSums> {
+  let stored: Awaited<ReturnType<typeof readRangeSums>>;
+  try {
+    stored = await readRangeSums(db, from, to, withEntities);
+  } catch (err) {
+    if (missingTable(err)) return groupedRangeSums(db, dialect, from, to, withEntities);
+    throw err;
+  }
+  const out: RangeSums = { entities: new Map(), eliminations: new Map(), nci: new Map(), adjustments: new Map(), consolidated: new Map() };
+  for (const [col, m] of stored) {
+    if (col === 'eliminations' || col === 'nci' || col === 'adjustments' || col === 'consolidated') out[col] = m;
+    else if (col.startsWith(ENTITY_COL_PREFIX)) out.entities.set(col.slice(ENTITY_COL_PREFIX.length), m);
+  }
+  return out;
+}
+
+/** rangeSums by grouping the outputs over the range (what every request did before the sums were stored). */
+export async function groupedRangeSums(db: Db, dialect: OrgDialect, from: string, to: string, withEntities: boolean): Promise<RangeSums> {
   const out: RangeSums = { entities: new Map(), eliminations: new Map(), nci: new Map(), adjustments: new Map(), consolidated: new Map() };
   const cents = CENTS_SQL[dialect];
   const isLast = sql<number>`case when period = ${to} then 1 else 0 end`;
@@ -135,10 +166,7 @@ export interface Freshness {
 export async function readFreshness(db: Db): Promise<Freshness> {
   // A database made before the run records moved into it has no such table yet: no record there.
   const none = <T>(fallback: T) => (err: unknown): T => {
-    // Read by its message, not instanceof Error: better-sqlite3's error class is whichever realm first
-    // loaded the native module (under jest, another test file's), so instanceof can be false.
-    const message = (err as { message?: unknown } | null)?.message;
-    if (/no such table|Invalid object name/i.test(typeof message === 'string' ? message : '')) return fallback;
+    if (missingTable(err)) return fallback;
     throw err;
   };
   const [run, syncs, upload] = await Promise.all([
