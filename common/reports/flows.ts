@@ -154,6 +154,10 @@ interface Figures {
   /** Changes in equity: the owners' dividends (retained earnings' movement besides last month's profit) and the NCI's share of the subsidiaries' dividends and capital. */
   ownersDividends: bigint;
   nciDividends: bigint;
+  /** The gain on a bargain purchase in an acquisition month: profit, but not cash (cents, positive). */
+  bargain: bigint;
+  /** Changes in equity: what the acquisitions of the range moved in each component (the NCI arising; cents of rounding). */
+  acquired: Components;
 }
 
 type Kind = 'pl' | 'nciProfit' | 'cash' | 'translation' | 'rolled' | 'other';
@@ -177,7 +181,7 @@ function classify(chart: GroupAccount[]) {
 function figures(input: FlowInput, col: FlowColumn): Figures {
   const kindOf = classify(input.chart);
   const byCode = new Map(input.chart.map((a) => [a.code, a]));
-  const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n };
+  const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
   const a0 = (code: string) => byCode.get(code)?.role ?? null;
   const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
   const parts = (m: FlowMonth | undefined) => (m && m.ok ? m.parts.filter((p) => col.include(p.column)) : []);
@@ -230,6 +234,15 @@ function figures(input: FlowInput, col: FlowColumn): Figures {
       if (c.acquired) {
         // The acquired balance sheet and the acquisition's entries: cash acquired less what it cost (their non-cash movements, negated).
         if (k !== 'cash') f.acquisitions.set(c.acquired, (f.acquisitions.get(c.acquired) ?? 0n) - moved);
+        const a = byCode.get(c.p.account);
+        if (a?.role === 'bargain_purchase' && c.p.column !== `entity:${c.acquired}`) {
+          // The gain is the group's profit (IFRS 3.34), though no cash: a non-cash item in the cash flow.
+          f.profit -= c.now;
+          f.bargain -= c.now;
+        } else if (a && (pl || a.type === 'equity')) {
+          const part = pl || a.role === 'retained_earnings' ? 'retained' : a.role === 'cta' || a.role === 'rounding' ? 'translation' : a.role === 'nci_equity' ? 'nci' : 'capital';
+          f.acquired[part] -= moved;
+        }
         continue;
       }
       // The NCI column's own movements of the subsidiaries' equity: the NCI's share of their dividends and capital (changes in equity).
@@ -324,10 +337,11 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
   ];
   // The check: the owners' OCI of the group over the column's months is the movement of the translation reserve between its balance sheets.
   const group = columns.map((c) => figures(input, { ...c, include: () => true }));
-  const reserve = columns.map((c) => componentsOf(input.chart, c.months.at(-1)).translation - componentsOf(input.chart, c.months[0]).translation);
+  // (Less what an acquisition brought to it: the cents of rounding of the acquisition itself.)
+  const reserve = columns.map((c, i) => componentsOf(input.chart, c.months.at(-1)).translation - componentsOf(input.chart, c.months[0]).translation - group[i]!.acquired.translation);
   lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
   lines.push({ kind: 'account', label: "Group's other comprehensive income attributable to owners", depth: 1, cents: group.map((f) => f.oci - f.nciOci) });
-  lines.push({ kind: 'account', label: 'Movement of the translation reserve in the balance sheet', depth: 1, cents: reserve });
+  lines.push({ kind: 'account', label: 'Movement of the translation reserve in the balance sheet, other than on acquisitions', depth: 1, cents: reserve });
   const balanced = group.map((f, i) => f.oci - f.nciOci === reserve[i]!);
   return toStatement(columns, lines, balanced, opts.variance);
 }
@@ -361,6 +375,11 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   if (nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] }, ...nonCash);
   const wc = accountLines('working_capital', 2);
   if (wc.length) operating.push({ kind: 'group', label: 'Working capital movements', depth: 1, cents: [] }, ...wc);
+  const bargain = fs.map((f) => -f.bargain);
+  if (bargain.some((x) => x !== 0n)) {
+    if (!nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] });
+    operating.splice(operating.findIndex((l) => l.label === 'Adjustments for non-cash items') + 1, 0, { kind: 'account', label: 'Gain on bargain purchase', depth: 2, cents: bargain });
+  }
   const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities');
 
   const investing: Line[] = accountLines('investing', 1);
@@ -440,18 +459,12 @@ export function changesInEquity(input: FlowInput, blocks: { label: string; month
     const all = figures(input, { key: 'all', label: b.label, include: () => true, months: b.months });
     const open = componentsOf(input.chart, b.months[0]);
     const close = componentsOf(input.chart, b.months.at(-1));
-    // NCI arising on acquisitions: the acquisition entries' NCI at acquisition in the months it is first posted.
-    const nciCode = input.chart.find((a) => a.role === 'nci_equity')?.code;
-    let arising = 0n;
-    for (let i = 1; i < b.months.length; i++) {
-      const m = b.months[i]!;
-      if (!m.ok) continue;
-      for (const p of m.parts) if (p.acquisition && input.acquisitions.get(p.acquisition) === m.period && p.account === nciCode) arising -= p.cents;
-    }
+    // Acquisitions: what the acquired balance sheets and their entries brought in each component, net: the NCI arising (and cents of rounding).
+    const acq = all.acquired;
     const profitOwners = all.profit - all.nciProfit;
     const ociOwners = all.oci - all.nciOci;
     // Dividends and other movements: what moved each component besides the rows above (retained earnings: the owners' dividends; NCI: its share of the subsidiaries' dividends).
-    const capitalMoved = close.capital - open.capital;
+    const capitalMoved = close.capital - open.capital - all.acquired.capital;
     const dividends = all.ownersDividends;
     const nciDividends = all.nciDividends;
     rows.push({ kind: 'section', label: b.label, depth: 0, values: cols.map(() => null) });
@@ -461,8 +474,8 @@ export function changesInEquity(input: FlowInput, blocks: { label: string; month
     row('subtotal', 'Total comprehensive income', [0n, profitOwners, ociOwners, all.nciProfit + all.nciOci]);
     row('account', 'Dividends and other movements', [0n, dividends, 0n, nciDividends]);
     if (capitalMoved !== 0n) row('account', 'Shares issued and other capital movements', [capitalMoved, 0n, 0n, 0n]);
-    row('account', 'Acquisitions: non-controlling interests arising', [0n, 0n, 0n, arising]);
-    const closing: [bigint, bigint, bigint, bigint] = [open.capital + capitalMoved, open.retained + profitOwners + dividends, open.translation + ociOwners, open.nci + all.nciProfit + all.nciOci + nciDividends + arising];
+    row('account', 'Acquisitions: non-controlling interests arising', [acq.capital, acq.retained, acq.translation, acq.nci]);
+    const closing: [bigint, bigint, bigint, bigint] = [open.capital + capitalMoved + acq.capital, open.retained + profitOwners + dividends + acq.retained, open.translation + ociOwners + acq.translation, open.nci + all.nciProfit + all.nciOci + nciDividends + acq.nci];
     row('total', 'Closing balance', closing, 0);
     row('account', 'Equity in the balance sheet at the end of the period', [close.capital, close.retained, close.translation, close.nci]);
     balanced.push(closing[0] === close.capital && closing[1] === close.retained && closing[2] === close.translation && closing[3] === close.nci);

@@ -20,9 +20,9 @@ export const STATEMENT_TITLES: Record<StatementKind, string> = {
   'trial-balance': 'Trial balance',
   'profit-and-loss': 'Profit and loss',
   'balance-sheet': 'Balance sheet',
-  'comprehensive-income': 'Statement of comprehensive income',
-  'changes-in-equity': 'Statement of changes in equity',
-  'cash-flow': 'Statement of cash flows',
+  'comprehensive-income': 'Comprehensive income',
+  'changes-in-equity': 'Changes in equity',
+  'cash-flow': 'Cash flow',
 };
 export const isFlowStatement = (k: StatementKind): k is FlowStatementKind => (FLOW_STATEMENTS as readonly string[]).includes(k);
 

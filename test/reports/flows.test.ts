@@ -139,7 +139,7 @@ describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", 
     expect(col('Non-controlling interests', 'Other comprehensive income attributable to')).toMatchObject({ nci: '33.00', consolidated: '33.00' });
     expect(col('Owners of the parent', 'Total comprehensive income attributable to').consolidated).toBe('268.00');
     expect(col('Non-controlling interests', 'Total comprehensive income attributable to').consolidated).toBe('102.00');
-    expect(col('Movement of the translation reserve in the balance sheet').consolidated).toBe('107.00');
+    expect(col('Movement of the translation reserve in the balance sheet, other than on acquisitions').consolidated).toBe('107.00');
   });
 
   it('M1 changes in equity: 2,000 / 0 / 0 / NCI 330 -> 2,000 / 161 / 107 / NCI 432 = 2,700, the balance sheet', () => {
