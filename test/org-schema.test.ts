@@ -151,7 +151,7 @@ describe('the GETs of the consolidation and reports', () => {
       const overview = (seen[`/consolidation/:org`] as [number, { data: { settings: { configured: boolean }; entities: unknown[]; accounts: unknown[] } }])[1].data;
       expect(overview.settings.configured).toBe(false);
       expect(overview.entities).toEqual([]);
-      expect(overview.accounts).toEqual(defaultChart.map((a) => ({ ...a, rateType: null })));
+      expect(overview.accounts).toEqual(DEFAULT_GROUP_CHART.map((a) => ({ ...a, rateType: null, cashFlow: a.cashFlow ?? null })));
       expect(seen[`/reports/:org/custom`]).toEqual([200, expect.objectContaining({ data: { reports: [] } })]);
       expect(seen[`/consolidation/:org/results?period=2026-01`]).toEqual([404, expect.objectContaining({ message: 'No consolidation for 2026-01 yet: run the consolidation first' })]);
     } finally {
@@ -258,12 +258,12 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
   it('creates the group chart with its 40 default rows in one statement within T-SQL’s limits', () => {
     const { create, seed } = chartDdl(db, 'mssql');
     expect(create).toBe(
-      `if object_id(N'dbo.group_accounts', N'U') is null create table "group_accounts" ("code" nvarchar(200) not null, "name" nvarchar(400) not null, "type" nvarchar(200) not null, "line" nvarchar(400) not null, "role" nvarchar(200), "sort" int not null, "rate_type" nvarchar(200), constraint "group_accounts_pk" primary key ("code"))`,
+      `if object_id(N'dbo.group_accounts', N'U') is null create table "group_accounts" ("code" nvarchar(200) not null, "name" nvarchar(400) not null, "type" nvarchar(200) not null, "line" nvarchar(400) not null, "role" nvarchar(200), "sort" int not null, "rate_type" nvarchar(200), "cash_flow" nvarchar(200), constraint "group_accounts_pk" primary key ("code"))`,
     );
     expect(seed).toHaveLength(1);
-    expect(seed[0]!.sql).toMatch(/^insert into "group_accounts" \("code", "name", "type", "line", "role", "sort", "rate_type"\) values \(@1, @2, @3, @4, @5, @6, @7\), /);
-    expect(seed[0]!.parameters).toHaveLength(40 * 7);
-    expect(seed[0]!.parameters.slice(0, 7)).toEqual(['1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash', null, 0, null]);
+    expect(seed[0]!.sql).toMatch(/^insert into "group_accounts" \("code", "name", "type", "line", "role", "sort", "rate_type", "cash_flow"\) values \(@1, @2, @3, @4, @5, @6, @7, @8\), /);
+    expect(seed[0]!.parameters).toHaveLength(40 * 8);
+    expect(seed[0]!.parameters.slice(0, 8)).toEqual(['1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash', null, 0, null, 'cash']);
   });
 
   it('creates the report layouts table behind its guard', () => {
@@ -279,7 +279,7 @@ describe('the schema on Azure SQL (T-SQL compiled, not run: no SQL Server here)'
     const chart = asCreatedSelect('mssql', 'group_accounts')!;
     expect(chart.split(' union all ')).toHaveLength(40);
     expect(chart.split(' union all ')[0]).toBe(
-      `select cast(N'1000' as nvarchar(200)) as "code", cast(N'Cash and cash equivalents' as nvarchar(400)) as "name", cast(N'asset' as nvarchar(200)) as "type", cast(N'Assets > Current assets > Cash' as nvarchar(400)) as "line", cast(null as nvarchar(200)) as "role", cast(0 as int) as "sort", cast(null as nvarchar(200)) as "rate_type"`,
+      `select cast(N'1000' as nvarchar(200)) as "code", cast(N'Cash and cash equivalents' as nvarchar(400)) as "name", cast(N'asset' as nvarchar(200)) as "type", cast(N'Assets > Current assets > Cash' as nvarchar(400)) as "line", cast(null as nvarchar(200)) as "role", cast(0 as int) as "sort", cast(null as nvarchar(200)) as "rate_type", cast(N'cash' as nvarchar(200)) as "cash_flow"`,
     );
     expect(asCreatedSelect('mssql', 'consolidated_trial_balance_entities')).toMatch(/as "amount_cents" where 1 = 0$/);
     expect(asCreatedSelect('mssql', 'report_layouts')).toMatch(/^select cast\(null as nvarchar\(200\)\) as "id", /);

@@ -2,9 +2,37 @@
 // Codes follow the usual ranges: 1 assets, 2 liabilities, 3 equity, 4 income, 5-8 expenses,
 // 9 the consolidation's own suspense lines. Every role the engine posts to is here once (the
 // optional ones too: a pair's intercompany difference on the side of its sign, remeasurement).
-import type { GroupAccount } from './types';
+import type { CashFlowCategory, GroupAccount } from './types';
 
-const a = (code: string, name: string, type: GroupAccount['type'], line: string, role: GroupAccount['role'] = null): GroupAccount => ({ code, name, type, line, role });
+const a = (code: string, name: string, type: GroupAccount['type'], line: string, role: GroupAccount['role'] = null): GroupAccount => ({ code, name, type, line, role, cashFlow: SEEDED_CASH_FLOW[code] ?? null });
+
+/**
+ * Each balance-sheet account's cash-flow category (indirect method, common/reports/flows.ts);
+ * income and expenses have none (they are in the profit), nor do the accounts the consolidation
+ * rolls (retained earnings, CTA, NCI, rounding: their movements are profit, OCI and equity).
+ */
+const SEEDED_CASH_FLOW: Record<string, CashFlowCategory> = {
+  '1000': 'cash',
+  '1100': 'working_capital',
+  '1150': 'working_capital',
+  '1200': 'working_capital',
+  '1300': 'working_capital',
+  '1500': 'investing',
+  '1600': 'investing',
+  '1650': 'non_cash',
+  '1700': 'investing',
+  '1750': 'investing',
+  '2000': 'working_capital',
+  '2050': 'working_capital',
+  '2100': 'working_capital',
+  '2200': 'working_capital',
+  '2500': 'financing',
+  '2550': 'financing',
+  '3000': 'financing',
+  '9000': 'non_cash',
+  '9100': 'working_capital',
+  '9150': 'working_capital',
+};
 
 export const DEFAULT_GROUP_CHART: GroupAccount[] = [
   a('1000', 'Cash and cash equivalents', 'asset', 'Assets > Current assets > Cash'),

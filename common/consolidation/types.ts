@@ -91,7 +91,17 @@ export interface GroupAccount {
   role: GroupRole | null;
   /** Absent or null: the account type's rate (ACCOUNT_RATE_TYPES). */
   rateType?: AccountRateType | null;
+  /**
+   * Where its movement goes in the cash flow (indirect method, common/reports/flows.ts):
+   * working_capital, non_cash, investing, financing or cash. Absent or null: from its type and
+   * statement line (flows.ts defaultCashFlow). Income and expenses are in the profit.
+   */
+  cashFlow?: CashFlowCategory | null;
 }
+
+/** A group account's cash-flow category (common/reports/flows.ts). */
+export const CASH_FLOW_CATEGORIES = ['working_capital', 'non_cash', 'investing', 'financing', 'cash'] as const;
+export type CashFlowCategory = (typeof CASH_FLOW_CATEGORIES)[number];
 
 export interface EntityConfig {
   entity: string;

@@ -14,6 +14,8 @@ export const GROUP_ROLES = ['retained_earnings', 'cta', 'nci_equity', 'nci_profi
 export const OPTIONAL_GROUP_ROLES = ['ic_difference_income', 'ic_suspense_debit', 'fx_remeasurement', 'goodwill', 'bargain_purchase'] as const;
 /** A group account's own rate type (null: its type's rate). */
 export const ACCOUNT_RATE_TYPES = ['closing', 'average', 'historical'] as const;
+/** A group account's cash-flow category (indirect method; null: from its type and statement line). */
+export const CASH_FLOW_CATEGORIES = ['working_capital', 'non_cash', 'investing', 'financing', 'cash'] as const;
 export const IC_CATEGORIES = ['receivable_payable', 'revenue_expense', 'loan', 'investment_equity'] as const;
 export const RATE_KINDS = ['same', 'closing', 'average', 'historical', 'historical_assumed', 'rolled'] as const;
 export const ENTRY_KINDS = ['translation', 'rounding', 'elimination', 'ic_difference', 'nci', 'acquisition', 'adjustment'] as const;
@@ -71,6 +73,8 @@ export const groupAccountSchema = z.object({
   role: z.enum([...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES]).nullable(),
   /** The account's rate type, overriding its type's; null (or absent from an older answer): its type's. */
   rateType: z.enum(ACCOUNT_RATE_TYPES).nullable().optional(),
+  /** Its cash-flow category (working_capital, non_cash, investing, financing, cash); null (or absent from an older answer): from its type and line. */
+  cashFlow: z.enum(CASH_FLOW_CATEGORIES).nullable().optional(),
 });
 
 export const lockSchema = z.object({ period, locked_by: z.string(), locked_at: z.string() });

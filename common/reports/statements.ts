@@ -7,9 +7,24 @@
 import { divHalfEven, formatFixed } from '../consolidation/decimal';
 import type { AccountType, GroupAccount } from '../consolidation/types';
 
-export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
+/** The statements laid out from the group chart's accounts (buildStatement). */
+export const ACCOUNT_STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
+export type AccountStatementKind = (typeof ACCOUNT_STATEMENTS)[number];
+/** The statements beyond the balance sheet, from the months' movements (./flows.ts). */
+export const FLOW_STATEMENTS = ['comprehensive-income', 'changes-in-equity', 'cash-flow'] as const;
+export type FlowStatementKind = (typeof FLOW_STATEMENTS)[number];
+/** Every built-in statement, in the order a pack or an export shows them: the one registry. */
+export const STATEMENTS = [...ACCOUNT_STATEMENTS, ...FLOW_STATEMENTS] as const;
 export type StatementKind = (typeof STATEMENTS)[number];
-export const STATEMENT_TITLES: Record<StatementKind, string> = { 'trial-balance': 'Trial balance', 'profit-and-loss': 'Profit and loss', 'balance-sheet': 'Balance sheet' };
+export const STATEMENT_TITLES: Record<StatementKind, string> = {
+  'trial-balance': 'Trial balance',
+  'profit-and-loss': 'Profit and loss',
+  'balance-sheet': 'Balance sheet',
+  'comprehensive-income': 'Comprehensive income',
+  'changes-in-equity': 'Changes in equity',
+  'cash-flow': 'Cash flow',
+};
+export const isFlowStatement = (k: StatementKind): k is FlowStatementKind => (FLOW_STATEMENTS as readonly string[]).includes(k);
 
 export interface ValueColumn {
   key: string;
@@ -206,7 +221,7 @@ function profitAndLoss(lines: Line[], chart: GroupAccount[], shown: (a: GroupAcc
 }
 
 /** One of the built-in statements over the value columns; `variance` adds variance and variance % of column `current` against `base`. */
-export function buildStatement(kind: StatementKind, chart: GroupAccount[], columns: ValueColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
+export function buildStatement(kind: AccountStatementKind, chart: GroupAccount[], columns: ValueColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
   const width = columns.length;
   const showZero = opts.showZero ?? false;
   const net = (a: GroupAccount) => columns.map((c) => c.nets.get(a.code) ?? 0n);

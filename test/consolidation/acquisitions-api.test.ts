@@ -102,6 +102,39 @@ describe('acquisitions through the api', () => {
     expect(drill.entries).toMatchObject([{ kind: 'acquisition', entity: 'S', amount: '360.00', memo: 'Goodwill on Sub GmbH (300 EUR at the closing rate)' }]);
   });
 
+  // The statements beyond the balance sheet over the same outputs (figures by hand in test/reports/flows.test.ts, case A).
+  // The books have no month before 2026-01: Jan-Feb opens from nothing (P's capital 2,000 comes in as financing).
+  it("the statements of DOMAIN.md's example through the api: comprehensive income, changes in equity, cash flow to the cent", async () => {
+    const get = async (statement: string, extra = '') => {
+      const r = await api('get', `/reports/${orgID}/statements/${statement}?period=2026-02${extra}`);
+      expect(r.status).toBe(200);
+      return r.body.data as { title: string; columns: { key: string; label: string }[]; rows: { kind: string; label: string; values: (string | null)[] }[]; balanced: boolean[]; notices: string[] };
+    };
+    const at = (d: Awaited<ReturnType<typeof get>>, label: string, key: string, nth = 0) => d.rows.filter((r) => r.label === label)[nth]?.values[d.columns.findIndex((c) => c.key === key)];
+    const ci = await get('comprehensive-income');
+    expect(ci.title).toBe('Comprehensive income');
+    expect(ci.columns.map((c) => c.label)).toEqual(['Parent Inc', 'Sub GmbH', 'Eliminations', 'Non-controlling interests', 'Consolidated']);
+    expect(['Profit for the period', 'Exchange differences on translating foreign operations', 'Total comprehensive income for the period'].map((l) => at(ci, l, 'consolidated'))).toEqual(['230.00', '140.00', '370.00']);
+    expect([at(ci, 'Owners of the parent', 'consolidated', 0), at(ci, 'Non-controlling interests', 'consolidated', 0), at(ci, 'Owners of the parent', 'consolidated', 1), at(ci, 'Non-controlling interests', 'consolidated', 1)]).toEqual(['161.00', '69.00', '107.00', '33.00']);
+    expect(ci.balanced.every(Boolean)).toBe(true);
+    const ce = await get('changes-in-equity');
+    const row = (label: string) => ce.rows.find((r) => r.label === label)!.values;
+    expect(row('Opening balance')).toEqual(['2000.00', '0.00', '0.00', '2000.00', '330.00', '2330.00']);
+    expect(row('Closing balance')).toEqual(['2000.00', '161.00', '107.00', '2268.00', '432.00', '2700.00']);
+    expect(row('Equity in the balance sheet at the end of the period')).toEqual(row('Closing balance'));
+    const cf = await get('cash-flow', '&columns=consolidated');
+    expect(['Net cash from operating activities', 'Cash and cash equivalents at the beginning of the period', 'Effect of exchange rate changes on cash and cash equivalents', 'Cash and cash equivalents at the end of the period', 'Cash in the balance sheet at the end of the period'].map((l) => at(cf, l, 'consolidated'))).toEqual(['230.00', '1890.00', '100.00', '2220.00', '2220.00']);
+    expect(cf.balanced).toEqual([true]);
+    // Year to date (Jan-Feb): opens from nothing, and says so; the acquisition one investing line net of cash acquired.
+    const ytd = await get('cash-flow', '&range=ytd&columns=consolidated');
+    expect(['Acquisition of Sub GmbH, net of cash acquired', 'Share capital', 'Net cash from operating activities', 'Effect of exchange rate changes on cash and cash equivalents', 'Cash and cash equivalents at the beginning of the period', 'Cash and cash equivalents at the end of the period'].map((l) => at(ytd, l, 'consolidated'))).toEqual(['-110.00', '2000.00', '230.00', '100.00', '0.00', '2220.00']);
+    expect(ytd.notices).toContain('The opening balances are those at the end of December 2025, which is not consolidated: this statement starts from nothing.');
+    // A comparison: February beside January, with the variance.
+    const compared = await get('comprehensive-income', '&compare=prior');
+    expect(compared.columns.map((c) => c.key)).toEqual(['current', 'comparison', 'variance']);
+    expect(compared.rows.find((r) => r.label === 'Profit for the period')!.values).toEqual(['230.00', '0.00', '230.00']);
+  });
+
   it('NCI at fair value EUR 380: goodwill 456 (NCI 8 of its 38 exchange difference), NCI 528', async () => {
     expect((await api('put', `/consolidation/${orgID}/acquisitions/S`).send({ ...ACQUISITION_BODY, nciMeasurement: 'fair_value', nciFairValue: '380' })).status).toBe(200);
     await run();

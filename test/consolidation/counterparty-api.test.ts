@@ -108,7 +108,7 @@ describe('a counterparty column through the real pipeline', () => {
       ['5000', 'historical'],
     ]);
     const csv = await api('get', `/consolidation/${orgID}/accounts/export`);
-    expect(csv.text.split('\n')[0]).toBe('code,name,type,line,role,rate_type');
+    expect(csv.text.split('\n')[0]).toBe('code,name,type,line,role,rate_type,cash_flow');
     expect(csv.text).toContain('1200,Inventories,asset,Assets > Current assets > Inventories,,historical');
   });
 

@@ -103,7 +103,7 @@ describe('built-in statements', () => {
     const bad = await api('get', `/reports/${orgID}/statements/profit-and-loss?period=2026-3`);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('A period is a month, YYYY-MM');
-    expect((await api('get', `/reports/${orgID}/statements/cash-flow?period=2026-03`)).status).toBe(400);
+    expect((await api('get', `/reports/${orgID}/statements/income-statement?period=2026-03`)).status).toBe(400);
     const cols = await api('get', `/reports/${orgID}/statements/profit-and-loss?period=2026-03&columns=entities,bogus`);
     expect(cols.status).toBe(400);
     expect(JSON.stringify(cols.body)).toContain('Columns are among entities, eliminations, nci, adjustments, consolidated');
@@ -203,7 +203,7 @@ describe('exports', () => {
     expect(res.headers['content-disposition']).toContain('statements-2026-01-to-2026-03.xlsx');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.body as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Balance sheet', 'Trial balance', 'Profit and loss']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Balance sheet', 'Trial balance', 'Profit and loss', 'Comprehensive income', 'Changes in equity', 'Cash flow']);
     const bs = wb.getWorksheet('Balance sheet')!;
     const find = (label: string) => {
       let found: ExcelJS.Row | undefined;
@@ -234,6 +234,10 @@ describe('access', () => {
     const other = await Organization.create({ organizationName: 'Elsewhere Ltd' });
     const { token: outsider } = await userWithToken(stack.app, { email: 'reports-outsider@example.com', role: 'user', organization_id: String(other._id) });
     expect((await api('get', `/reports/${orgID}/statements/balance-sheet?period=2026-03`, outsider)).status).toBe(403);
+    for (const s of ['comprehensive-income', 'changes-in-equity', 'cash-flow']) {
+      expect((await api('get', `/reports/${orgID}/statements/${s}?period=2026-03`, outsider)).status).toBe(403);
+      expect((await request(stack.app).get(`/api/v1/reports/${orgID}/statements/${s}?period=2026-03`)).status).toBe(401);
+    }
     expect((await api('post', `/reports/${orgID}/custom`, outsider).send({ name: 'x', lines: [{ id: 'a', label: 'A', kind: 'accounts', accounts: ['4000'] }] })).status).toBe(403);
     expect((await request(stack.app).get(`/api/v1/reports/${orgID}/statements/balance-sheet?period=2026-03`)).status).toBe(401);
   });

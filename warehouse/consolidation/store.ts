@@ -14,7 +14,7 @@ import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
-import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType } from '../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, type AccountRateType, type CashFlowCategory } from '../../common/consolidation/types';
 import { addTo, createReportSumsTable, entityCol, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -47,7 +47,8 @@ export const CONFIG_TABLES: Record<string, TableDef> = {
     key: ['entity'],
   },
   // rate_type: the account's rate type override (closing, average, historical); null for its type's rate.
-  group_accounts: { columns: [['code', 'key'], ['name', 'text'], ['type', 'key'], ['line', 'text'], ['role', 'key', 'null'], ['sort', 'int'], ['rate_type', 'key', 'null']], key: ['code'] },
+  // cash_flow: its cash-flow category (common/reports/flows.ts); null for the one its type and line give.
+  group_accounts: { columns: [['code', 'key'], ['name', 'text'], ['type', 'key'], ['line', 'text'], ['role', 'key', 'null'], ['sort', 'int'], ['rate_type', 'key', 'null'], ['cash_flow', 'key', 'null']], key: ['code'] },
   group_account_mappings: {
     columns: [['entity', 'key'], ['source_account', 'key'], ['group_account', 'key'], ['ic_counterparty', 'key', 'null'], ['ic_category', 'key', 'null'], ['reason', 'text', 'null'], ...audit()],
     key: ['entity', 'source_account'],
@@ -230,7 +231,7 @@ async function addNewColumns(db: Db, dialect: OrgDialect): Promise<void> {
 }
 
 export function accountRow(a: GroupAccount, sort: number) {
-  return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort, rate_type: a.rateType ?? null };
+  return { code: a.code, name: a.name, type: a.type, line: a.line, role: a.role, sort, rate_type: a.rateType ?? null, cash_flow: a.cashFlow ?? null };
 }
 
 export { insertChunked } from '../connection';
@@ -321,8 +322,17 @@ export async function readEntities(db: Db): Promise<EntityRow[]> {
 }
 
 export async function readChart(db: Db): Promise<GroupAccount[]> {
-  const rows = (await db.selectFrom('group_accounts').selectAll().orderBy('sort').orderBy('code').execute()) as { code: string; name: string; type: AccountType; line: string; role: GroupAccount['role']; rate_type?: string | null }[];
-  return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, line: r.line, role: r.role ?? null, rateType: (ACCOUNT_RATE_TYPES as readonly string[]).includes(r.rate_type ?? '') ? (r.rate_type as AccountRateType) : null }));
+  const rows = (await db.selectFrom('group_accounts').selectAll().orderBy('sort').orderBy('code').execute()) as { code: string; name: string; type: AccountType; line: string; role: GroupAccount['role']; rate_type?: string | null; cash_flow?: string | null }[];
+  return rows.map((r) => ({
+    code: r.code,
+    name: r.name,
+    type: r.type,
+    line: r.line,
+    role: r.role ?? null,
+    rateType: (ACCOUNT_RATE_TYPES as readonly string[]).includes(r.rate_type ?? '') ? (r.rate_type as AccountRateType) : null,
+    // A chart from before the column (read-only reads) has none: the category its type and line give.
+    cashFlow: (CASH_FLOW_CATEGORIES as readonly string[]).includes(r.cash_flow ?? '') ? (r.cash_flow as CashFlowCategory) : null,
+  }));
 }
 
 export interface AcquisitionRow {

@@ -9,6 +9,8 @@ import { entityCol, readRangeSums } from '../consolidation/report-sums';
 import type { OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
 import type { CustomLayout } from '../../common/reports/custom';
+import { acquisitionOfEntry, entryColumn, type FlowMonth, type FlowPart } from '../../common/reports/flows';
+import { parseDecimal, RATE_SCALE } from '../../common/consolidation/decimal';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -102,6 +104,46 @@ export async function groupedRangeSums(db: Db, dialect: OrgDialect, from: string
     }
   }
   return out;
+}
+
+/**
+ * The consolidation's outputs of some months as the statements beyond the balance sheet read
+ * them (common/reports/flows.ts): per month, report column, group account and entity, the cents
+ * and, for translated lines at a rate of their own, the local amount; an acquisition's entries
+ * with the entity acquired. Months not consolidated (status other than ok) come back without parts.
+ * Two grouped reads, exact integer sums.
+ */
+export async function flowParts(db: Db, dialect: OrgDialect, months: string[]): Promise<FlowMonth[]> {
+  if (!months.length) return [];
+  const states = await monthStates(db, months);
+  const ok = states.filter((m) => m.status === 'ok').map((m) => m.period);
+  const byMonth = new Map<string, FlowPart[]>(ok.map((m) => [m, []]));
+  if (ok.length) {
+    const cents = CENTS_SQL[dialect];
+    // A line at a rate of its own (flows.ts hasOwnRate): every rate kind but same and rolled.
+    const own = sql<number>`case when rate_kind in ('same', 'rolled') then 0 else 1 end`;
+    const lines = (await db
+      .selectFrom(db.selectFrom('consolidation_translated_lines').select(['period', 'entity', 'group_account', own.as('own'), sql.raw(cents('presentation_amount')).as('c'), sql.raw(DIALECTS[dialect].scaledInteger('local_amount', 10_000)).as('l')]).where('period', 'in', ok).as('x'))
+      .select(['x.period', 'x.entity', 'x.group_account', 'x.own', sql`sum(x.c)`.as('c'), sql`sum(x.l)`.as('l')])
+      .groupBy(['x.period', 'x.entity', 'x.group_account', 'x.own'])
+      .execute()) as { period: string; entity: string; group_account: string; own: number; c: unknown; l: unknown }[];
+    for (const r of lines) byMonth.get(r.period)!.push({ column: `entity:${r.entity}`, account: r.group_account, cents: big(r.c), entity: r.entity, local: Number(r.own) === 1 ? big(r.l) : null, acquisition: null });
+    // An acquisition's entries keep their entry id (one per acquired entity and month); the others are grouped without it.
+    const acq = sql<string | null>`case when entry_id like '%/acquisition/%' then entry_id else null end`;
+    const entries = (await db
+      .selectFrom(db.selectFrom('consolidation_entries').select(['period', 'kind', 'entity', 'group_account', acq.as('acq'), sql.raw(cents('amount')).as('c')]).where('period', 'in', ok).as('x'))
+      .select(['x.period', 'x.kind', 'x.entity', 'x.group_account', 'x.acq', sql`sum(x.c)`.as('c')])
+      .groupBy(['x.period', 'x.kind', 'x.entity', 'x.group_account', 'x.acq'])
+      .execute()) as { period: string; kind: string; entity: string | null; group_account: string; acq: string | null; c: unknown }[];
+    for (const r of entries) byMonth.get(r.period)!.push({ column: entryColumn(r.kind, r.entity), account: r.group_account, cents: big(r.c), entity: r.entity, local: null, acquisition: r.acq ? acquisitionOfEntry(r.acq) : null });
+  }
+  return states.map((m) => ({ period: m.period, ok: m.status === 'ok', parts: byMonth.get(m.period) ?? [] }));
+}
+
+/** The exchange rates as saved (what the flows' split at the month's average reads), per currency and month. */
+export async function flowRates(db: Db): Promise<{ currency: string; period: string; closing: bigint; average: bigint; quote?: 'indirect' }[]> {
+  const rows = (await db.selectFrom('fx_rates').select(['currency', 'period', 'closing', 'average', 'quote']).execute()) as { currency: string; period: string; closing: string; average: string; quote: string | null }[];
+  return rows.map((r) => ({ currency: r.currency, period: r.period, closing: parseDecimal(r.closing, RATE_SCALE) ?? 0n, average: parseDecimal(r.average, RATE_SCALE) ?? 0n, ...(r.quote === 'indirect' ? { quote: 'indirect' as const } : {}) }));
 }
 
 export interface MonthState {

@@ -1,6 +1,6 @@
 // Request schemas of the consolidation resource (validated by validate(), shown by the OpenAPI document).
 import { z } from 'zod';
-import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, NCI_MEASUREMENTS, OPTIONAL_GROUP_ROLES, QUOTES } from '../../../common/consolidation/types';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, AMOUNT_BASES, GROUP_ROLES, IC_CATEGORIES, METHODS, NCI_MEASUREMENTS, OPTIONAL_GROUP_ROLES, QUOTES } from '../../../common/consolidation/types';
 import { MAX_USEFUL_LIFE_MONTHS } from '../../../common/consolidation/acquisitions';
 import { OWNERSHIP_UNITS, PERIOD_RE } from '../../../common/consolidation/validate';
 import { orgIdSchema } from '../../lib/organization';
@@ -80,6 +80,8 @@ export const groupAccountSchema = z.object({
   role: z.enum([...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES], { errorMap: () => ({ message: `The role is one of ${[...GROUP_ROLES, ...OPTIONAL_GROUP_ROLES].join(', ')}` }) }).nullable().default(null),
   /** The account's rate type, overriding its type's (null: the type's rate). */
   rateType: z.enum(ACCOUNT_RATE_TYPES, { errorMap: () => ({ message: `The rate type is one of ${ACCOUNT_RATE_TYPES.join(', ')}, or null for the account type's rate` }) }).nullable().default(null),
+  /** Where its movement goes in the cash flow (null: from its type and statement line). */
+  cashFlow: z.enum(CASH_FLOW_CATEGORIES, { errorMap: () => ({ message: `The cash-flow category is one of ${CASH_FLOW_CATEGORIES.join(', ')}, or null for the one its type and line give` }) }).nullable().default(null),
 });
 export const accountsBody = z.object({ accounts: z.array(groupAccountSchema).min(1).max(MAX_ACCOUNTS) });
 

@@ -253,9 +253,9 @@ export async function saveChart(db: Db, dialect: OrgDialect, who: Who, accounts:
   });
 }
 
-const CHART_COLUMNS = ['code', 'name', 'type', 'line', 'role', 'rate_type'];
+const CHART_COLUMNS = ['code', 'name', 'type', 'line', 'role', 'rate_type', 'cash_flow'];
 export function chartCsv(chart: GroupAccount[]): string {
-  return stringify(chart.map((a) => [a.code, a.name, a.type, a.line, a.role ?? '', a.rateType ?? '']), { header: true, columns: CHART_COLUMNS });
+  return stringify(chart.map((a) => [a.code, a.name, a.type, a.line, a.role ?? '', a.rateType ?? '', a.cashFlow ?? '']), { header: true, columns: CHART_COLUMNS });
 }
 
 /** Reads a CSV with a header; each record keyed by lower-cased column names. */
@@ -293,7 +293,7 @@ export function chartFromCsv(text: string): GroupAccount[] {
   const rows = readCsv(text, ['code', 'name', 'type'], 'Group chart not imported');
   return throughSchema(
     groupAccountSchema,
-    rows.map((r) => ({ code: r.code ?? '', name: r.name ?? '', type: (r.type ?? '').toLowerCase(), line: r.line ?? '', role: (r.role ?? '').toLowerCase() || null, rateType: (r.rate_type ?? '').toLowerCase() || null })),
+    rows.map((r) => ({ code: r.code ?? '', name: r.name ?? '', type: (r.type ?? '').toLowerCase(), line: r.line ?? '', role: (r.role ?? '').toLowerCase() || null, rateType: (r.rate_type ?? '').toLowerCase() || null, cashFlow: (r.cash_flow ?? '').toLowerCase() || null })),
     'Group chart not imported',
   ) as GroupAccount[];
 }

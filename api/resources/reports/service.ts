@@ -6,14 +6,15 @@ import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
-import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
+import { CENTS_SQL, readAcquisitions, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
 import type { GroupAccount } from '../../../common/consolidation/types';
 import type { OrgDialect } from '../../../warehouse/connection';
 import { DIALECTS } from '../../../warehouse/dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
 import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
-import { buildStatement, centsText, displaySign, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
+import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
+import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../../common/reports/flows';
+import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
 import { ApiError } from '../../lib/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -204,12 +205,51 @@ const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string):
 
 export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
   const ctx = await reportContext(db, dialect, q);
+  if (isFlowStatement(kind)) return flowStatement(db, dialect, kind, q, ctx);
   if (kind === 'balance-sheet' && ctx.compareRange) {
     // A balance sheet compares dates: "As at 31 March 2026" beside "As at 28 February 2026".
     ctx.columns[0]!.label = asAtLabel(ctx.range.to);
     ctx.columns[1]!.label = asAtLabel(ctx.compareRange.to);
   }
   return answer(STATEMENT_TITLES[kind], ctx, buildStatement(kind, ctx.chart, ctx.columns, { variance: ctx.variance, showZero: q.showZero }), kind === 'balance-sheet' ? monthEnd(ctx.range.to) : undefined);
+}
+
+/**
+ * Comprehensive income, changes in equity or the cash flow (common/reports/flows.ts) over the
+ * report's columns: each value column adds up the outputs of its report column (an entity, the
+ * eliminations, NCI, adjustments; consolidated and a comparison's columns all of them) over its
+ * range's months and the month before (the opening). Changes in equity is the consolidated
+ * figures' (one block of rows per range, the comparison's second).
+ */
+async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: ReportQuery, ctx: ReportContext): Promise<ReportAnswer> {
+  const current = monthsWithOpening(ctx.range.months);
+  const compared = ctx.compareRange ? monthsWithOpening(ctx.compareRange.months) : [];
+  const [months, entities, acquisitions, rates] = await Promise.all([flowParts(db, dialect, [...new Set([...compared, ...current])].sort()), readEntities(db), readAcquisitions(db), flowRates(db)]);
+  const byPeriod = new Map(months.map((m) => [m.period, m]));
+  const monthsOf = (list: string[]) => list.map((p) => byPeriod.get(p)!);
+  const input: FlowInput = {
+    chart: ctx.chart,
+    months,
+    rate: ratesOf({ settings: { presentationCurrency: ctx.currency }, entities: entities.map((e) => ({ entity: e.entity, currency: e.currency })), rates }),
+    acquisitions: new Map(acquisitions.config.map((a) => [a.entity, a.date.slice(0, 7)])),
+    names: new Map(entities.map((e) => [e.entity, e.name])),
+  };
+  const notices = [...ctx.notices];
+  const opening = byPeriod.get(current[0]!);
+  if (opening && !opening.ok) notices.push(`The opening balances are those at the end of ${monthLabel(opening.period)}, which is not consolidated: this statement starts from nothing.`);
+  let s: Statement;
+  if (kind === 'changes-in-equity') {
+    s = changesInEquity(input, [{ label: ctx.range.label, months: monthsOf(current) }, ...(ctx.compareRange ? [{ label: ctx.compareRange.label, months: monthsOf(compared) }] : [])]);
+  } else {
+    const columns: FlowColumn[] = ctx.columns.map((c) => {
+      const list = monthsOf(c.key === 'comparison' ? compared : current);
+      const all = c.key === 'consolidated' || c.key === 'current' || c.key === 'comparison';
+      return { key: c.key, label: c.label, include: all ? () => true : (col: string) => col === c.key, months: list };
+    });
+    s = kind === 'cash-flow' ? cashFlow(input, columns, { variance: ctx.variance, showZero: q.showZero }) : comprehensiveIncome(input, columns, { variance: ctx.variance });
+  }
+  if (s.balanced?.some((b) => !b)) notices.push(kind === 'changes-in-equity' ? 'The closing equity does not agree with the balance sheet: see the check rows.' : kind === 'cash-flow' ? "The cash flow does not reconcile to the balance sheet's cash: see the check rows." : "The owners' other comprehensive income does not agree with the translation reserve's movement: see the check rows.");
+  return answer(STATEMENT_TITLES[kind], { ...ctx, notices }, s);
 }
 
 export async function customReport(db: Db, dialect: OrgDialect, layout: CustomLayout, q: ReportQuery): Promise<ReportAnswer> {

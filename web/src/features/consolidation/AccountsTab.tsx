@@ -2,7 +2,7 @@ import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HT
 import { useState, type FormEvent } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { toast } from '../../components/toaster';
-import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, type AccountRateType, type AccountType } from '../../../../common/contract/consolidation';
+import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, type AccountRateType, type AccountType } from '../../../../common/contract/consolidation';
 import { exportAccounts, importAccounts, saveChart } from './api/accounts';
 import type { GroupAccount } from './api/overview';
 import { CsvExport, CsvImport } from './CsvImport';
@@ -11,9 +11,16 @@ import { inWords, RATE_TYPE_WORDS, ROLE_WORDS, TYPE_WORDS } from '../../shared/c
 /** The rate an account type is translated at when the account sets none. */
 const TYPE_RATE: Record<AccountType, string> = { asset: 'closing', liability: 'closing', equity: 'historical', income: 'average', expense: 'average' };
 
+type CashFlowCategory = (typeof CASH_FLOW_CATEGORIES)[number];
+/** Where an account's movement goes in the cash flow (indirect method). */
+const CASH_FLOW_WORDS: Record<CashFlowCategory, string> = { working_capital: 'Operating: working capital', non_cash: 'Operating: non-cash item', investing: 'Investing', financing: 'Financing', cash: 'Cash and cash equivalents' };
+/** Accounts the cash flow reads otherwise: income and expenses are the profit; the rolled equity accounts are profit, OCI and equity movements. */
+const NO_CASH_FLOW_ROLES = new Set(['retained_earnings', 'cta', 'nci_equity', 'nci_profit', 'rounding']);
+const hasCashFlow = (type: AccountType, role: string | null) => type !== 'income' && type !== 'expense' && !(role && NO_CASH_FLOW_ROLES.has(role));
+
 /** One group account added or edited (its code fixed once it exists; a role's account keeps its type). */
 function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: string; account: GroupAccount | null; accounts: GroupAccount[]; onDone: () => void; onCancel: () => void }) {
-  const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '', rateType: (account?.rateType ?? '') as AccountRateType | '' });
+  const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '', rateType: (account?.rateType ?? '') as AccountRateType | '', cashFlow: (account?.cashFlow ?? '') as CashFlowCategory | '' });
   const [errors, setErrors] = useState<{ code?: string; name?: string }>({});
   const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
@@ -29,7 +36,7 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
     setErrors(found);
     setFormError(undefined);
     if (found.code || found.name) return;
-    const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null, rateType: values.rateType || null };
+    const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null, rateType: values.rateType || null, cashFlow: hasCashFlow(values.type, account?.role ?? null) ? values.cashFlow || null : null };
     const chart = account ? accounts.map((a) => (a.code === account.code ? edited : a)) : [...accounts, edited];
     setSaving(true);
     try {
@@ -75,6 +82,18 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
             </HTMLSelect>
           </FormGroup>
         )}
+        {hasCashFlow(values.type, account?.role ?? null) && (
+          <FormGroup label="Cash flow" labelFor="account-cash-flow" helperText="Where its movement goes in the statement of cash flows (indirect method).">
+            <HTMLSelect id="account-cash-flow" value={values.cashFlow} onChange={(e) => set('cashFlow', e.target.value as CashFlowCategory | '')}>
+              <option value="">From its type and statement line</option>
+              {CASH_FLOW_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CASH_FLOW_WORDS[c]}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+        )}
         {formError && (
           <Callout intent="danger" role="alert">
             {formError}
@@ -110,7 +129,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
       <div className="tab-tools">
         <Button icon="add" text="Add account" onClick={() => setEditing('new')} />
         <CsvExport text="Export CSV" onExport={() => exportAccounts(orgId)} />
-        <CsvImport id="accounts-import" label="Group chart CSV file" buttonText="Import chart" help="A CSV with the columns code, name, type, line, role, rate_type: it replaces the whole chart." onImport={(csv) => importAccounts(orgId, csv)} />
+        <CsvImport id="accounts-import" label="Group chart CSV file" buttonText="Import chart" help="A CSV with the columns code, name, type, line, role, rate_type, cash_flow: it replaces the whole chart." onImport={(csv) => importAccounts(orgId, csv)} />
       </div>
       <div className="table-scroll">
         <HTMLTable striped compact className="full-width consolidation-table" aria-label="Group accounts">
@@ -122,6 +141,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
               <th className="wide-only">Statement line</th>
               <th className="wide-only">Role</th>
               <th className="wide-only">Rate type</th>
+              <th className="wide-only">Cash flow</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
@@ -136,6 +156,7 @@ export function AccountsTab({ orgId, accounts }: { orgId: string; accounts: Grou
                 <td className="wide-only">{a.line}</td>
                 <td className="wide-only">{a.role ? inWords(ROLE_WORDS, a.role) : ''}</td>
                 <td className="wide-only">{a.rateType ? RATE_TYPE_WORDS[a.rateType] : <span className="muted">As its type</span>}</td>
+                <td className="wide-only">{!hasCashFlow(a.type, a.role) ? <span className="muted">{a.type === 'income' || a.type === 'expense' ? 'In the profit' : 'Equity movements'}</span> : a.cashFlow ? CASH_FLOW_WORDS[a.cashFlow] : <span className="muted">From its line</span>}</td>
                 <td className="actions-cell">
                   <Button small icon="edit" text="Edit" aria-label={`Edit account ${a.code}`} onClick={() => setEditing(a)} />
                   {!a.role && <Button small minimal icon="trash" aria-label={`Remove account ${a.code}`} onClick={() => setRemoving(a)} />}

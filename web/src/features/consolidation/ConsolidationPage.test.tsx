@@ -92,7 +92,7 @@ describe('words and amounts', () => {
   });
 
   it("the contract's word lists are the engine's", () => {
-    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.OPTIONAL_GROUP_ROLES, contract.ACCOUNT_RATE_TYPES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES, contract.NCI_MEASUREMENTS]).toEqual([
+    expect([contract.ACCOUNT_TYPES, contract.GROUP_ROLES, contract.OPTIONAL_GROUP_ROLES, contract.ACCOUNT_RATE_TYPES, contract.IC_CATEGORIES, contract.AMOUNT_BASES, contract.METHODS, contract.RATE_KINDS, contract.ENTRY_KINDS, contract.QUOTES, contract.CONFIDENCES, contract.NCI_MEASUREMENTS, contract.CASH_FLOW_CATEGORIES]).toEqual([
       types.ACCOUNT_TYPES,
       types.GROUP_ROLES,
       types.OPTIONAL_GROUP_ROLES,
@@ -105,6 +105,7 @@ describe('words and amounts', () => {
       types.QUOTES,
       suggest.CONFIDENCES,
       types.NCI_MEASUREMENTS,
+      types.CASH_FLOW_CATEGORIES,
     ]);
   });
 });

@@ -16,6 +16,9 @@ const STATEMENT_WORDS: [string, string][] = [
   ['statement:profit-and-loss', 'Profit and loss'],
   ['statement:balance-sheet', 'Balance sheet'],
   ['statement:trial-balance', 'Trial balance'],
+  ['statement:comprehensive-income', 'Comprehensive income'],
+  ['statement:changes-in-equity', 'Changes in equity'],
+  ['statement:cash-flow', 'Cash flow'],
 ];
 const RANGE_WORDS: [string, string][] = [
   ['month', 'Month'],

@@ -1,0 +1,526 @@
+// The statements beyond the balance sheet (IAS 1, IAS 7): comprehensive income, changes in equity
+// and the cash flow (indirect method), computed exactly from the consolidation's outputs of a
+// range's months and the month before it (../shared/DOMAIN.md "Statements beyond the balance
+// sheet"). Pure: the api reads the outputs (warehouse/reports/store.ts flowParts) and hands them in.
+//
+// What the outputs hold, per month, as "parts" (one per report column, group account, entity):
+// every balance-sheet account at the month's end (a stock), income and expenses for the month,
+// retained earnings with the earlier months' profit rolled in (engine.ts). So, per column:
+//   profit          -(income and expenses but the NCI's share of profit, role nci_profit), summed
+//   NCI's profit    the nci_profit account (a debit: the NCI's share), summed
+//   OCI             -(movement of the CTA and rounding accounts), but in the NCI column, where the
+//                   CTA's movement is the NCI's share of the exchange differences (attribution)
+//   cash flow       each non-cash balance-sheet account's movement split into its flow at the
+//                   month's average rate (a foreign entity's local movement x average; an entry
+//                   naming a foreign entity, on an asset or liability, its local equivalent at the
+//                   closing rate) and its translation difference, which is left out of the flows;
+//                   the equity accounts the consolidation rolls (retained earnings, NCI, the NCI's
+//                   profit) give "dividends and other equity movements" = what moved them besides
+//                   profit and OCI; the month an entity is acquired, its whole balance sheet and
+//                   the acquisition's entries are one investing line, net of the cash acquired;
+//                   the effect of exchange rates on cash is the cash's own exchange difference with
+//                   the cents the per-line rounding leaves, so opening + flows + effect = closing.
+// Figures are exact: BigInt cents, flows carried as exact fractions and rounded once, half-even,
+// per line and column.
+import { divHalfEven } from '../consolidation/decimal';
+import { CASH_FLOW_CATEGORIES, type CashFlowCategory, type GroupAccount } from '../consolidation/types';
+import { addMonths } from './periods';
+import { centsText, type ReportColumn, type ReportRow, type Statement } from './statements';
+
+/** Where a group account's movement goes in the cash flow (indirect method). */
+export { CASH_FLOW_CATEGORIES, type CashFlowCategory };
+export const CASH_FLOW_CATEGORY_LABELS: Record<CashFlowCategory, string> = {
+  working_capital: 'Operating: working capital',
+  non_cash: 'Operating: non-cash item',
+  investing: 'Investing',
+  financing: 'Financing',
+  cash: 'Cash and cash equivalents',
+};
+
+/**
+ * The category of an account without one set: its statement line says cash, investments,
+ * fixed assets, borrowings; else working capital for assets and liabilities, financing for equity.
+ * Income and expenses are in the profit (their category is not used).
+ */
+export function defaultCashFlow(a: Pick<GroupAccount, 'type' | 'line' | 'role'>): CashFlowCategory {
+  const line = a.line.toLowerCase();
+  if (a.role === 'goodwill' || a.role === 'unmapped') return 'non_cash';
+  if (a.type === 'equity') return 'financing';
+  if (a.type === 'asset') {
+    if (/\bcash\b/.test(line)) return 'cash';
+    if (/non-current|fixed|intangible|investment/.test(line)) return 'investing';
+    return 'working_capital';
+  }
+  if (a.type === 'liability') return /borrowing|loan|non-current/.test(line) ? 'financing' : 'working_capital';
+  return 'non_cash';
+}
+
+/** An account's category: the one set, else the default. */
+export const cashFlowOf = (a: GroupAccount): CashFlowCategory => a.cashFlow ?? defaultCashFlow(a);
+
+/** One stored figure of a month (warehouse/reports/store.ts flowParts). */
+export interface FlowPart {
+  /** The report column it is in: `entity:<key>`, eliminations, nci or adjustments. */
+  column: string;
+  account: string;
+  /** Cents of the presentation currency. */
+  cents: bigint;
+  /** The entity the figure belongs to (translated lines; entries that name one); null for a group entry. */
+  entity: string | null;
+  /** Translated lines at a rate (closing, average, historical): their local amount (1/10,000), summed; null otherwise. */
+  local: bigint | null;
+  /** An acquisition's entries (entry id ".../acquisition/<entity>"): the acquired entity. */
+  acquisition: string | null;
+}
+
+export interface FlowMonth {
+  period: string;
+  /** Consolidated (status ok); a month that is not has no parts. */
+  ok: boolean;
+  parts: FlowPart[];
+}
+
+/** A rate as the engine applies it: presentation = local x value, or local / value when indirect (RATE_SCALE). */
+export interface FlowRate {
+  value: bigint;
+  indirect: boolean;
+}
+
+export interface FlowInput {
+  chart: GroupAccount[];
+  /** The months of the range, oldest first, and the month before it first. */
+  months: FlowMonth[];
+  /** An entity's closing and average rate in a month; null: the presentation currency (or none known: its movement is all flow). */
+  rate: (entity: string, period: string) => { closing: FlowRate; average: FlowRate } | null;
+  /** The acquired entities' acquisition months (YYYY-MM). */
+  acquisitions: Map<string, string>;
+  /** Entity key -> name. */
+  names: Map<string, string>;
+}
+
+/** Which parts a value column adds up, over which months (the first one is the opening). */
+export interface FlowColumn {
+  key: string;
+  label: string;
+  include: (column: string) => boolean;
+  months: FlowMonth[];
+}
+
+// --- exact fractions ------------------------------------------------------------------------
+interface Frac {
+  n: bigint;
+  d: bigint;
+}
+const ZERO: Frac = { n: 0n, d: 1n };
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+function addF(a: Frac, b: Frac): Frac {
+  if (a.d === b.d) return { n: a.n + b.n, d: a.d };
+  const g = gcd(a.d, b.d);
+  const d = (a.d / g) * b.d;
+  const n = a.n * (d / a.d) + b.n * (d / b.d);
+  const h = gcd(n, d) || 1n;
+  return { n: n / h, d: d / h };
+}
+const cents = (c: bigint): Frac => ({ n: c, d: 1n });
+const round = (f: Frac): bigint => divHalfEven(f.n, f.d);
+/** Local units (1/10,000) at a rate, in cents, exactly. */
+function atRate(local: bigint, r: FlowRate): Frac {
+  return r.indirect ? { n: local * 10n ** 10n, d: r.value } : { n: local * r.value, d: 10n ** 14n };
+}
+/** Cents at the closing rate `c` brought to the average rate `a`: the same local amount at a. */
+function reRate(x: bigint, a: FlowRate, c: FlowRate): Frac {
+  // direct: x x a / c; indirect (local = presentation x rate): x x c / a.
+  return a.indirect ? { n: x * c.value, d: a.value } : { n: x * a.value, d: c.value };
+}
+
+// --- per column figures ---------------------------------------------------------------------
+interface Figures {
+  profit: bigint;
+  nciProfit: bigint;
+  oci: bigint;
+  nciOci: bigint;
+  /** Cash flow: each non-cash account's flow (debit positive, exact), the acquisitions' lines, dividends and other equity movements. */
+  flows: Map<string, Frac>;
+  acquisitions: Map<string, bigint>;
+  equityOther: bigint;
+  openingCash: bigint;
+  closingCash: bigint;
+  /** The cash's own exchange difference, exact. */
+  cashFx: Frac;
+  /** Changes in equity: the owners' dividends (retained earnings' movement besides last month's profit) and the NCI's share of the subsidiaries' dividends and capital. */
+  ownersDividends: bigint;
+  nciDividends: bigint;
+  /** The gain on a bargain purchase in an acquisition month: profit, but not cash (cents, positive). */
+  bargain: bigint;
+  /** Changes in equity: what the acquisitions of the range moved in each component (the NCI arising; cents of rounding). */
+  acquired: Components;
+}
+
+type Kind = 'pl' | 'nciProfit' | 'cash' | 'translation' | 'rolled' | 'other';
+
+function classify(chart: GroupAccount[]) {
+  const byCode = new Map(chart.map((a) => [a.code, a]));
+  return (code: string, column: string): Kind => {
+    const a = byCode.get(code);
+    if (!a) return 'other';
+    if (a.role === 'nci_profit') return 'nciProfit';
+    if (a.type === 'income' || a.type === 'expense') return 'pl';
+    // In the NCI column the CTA's movement is the NCI's share of the exchange differences, moved to NCI: an attribution.
+    if (a.role === 'cta') return column === 'nci' ? 'rolled' : 'translation';
+    if (a.role === 'rounding') return 'translation';
+    if (a.role === 'retained_earnings' || a.role === 'nci_equity') return 'rolled';
+    if (cashFlowOf(a) === 'cash') return 'cash';
+    return 'other';
+  };
+}
+
+function figures(input: FlowInput, col: FlowColumn): Figures {
+  const kindOf = classify(input.chart);
+  const byCode = new Map(input.chart.map((a) => [a.code, a]));
+  const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
+  const a0 = (code: string) => byCode.get(code)?.role ?? null;
+  const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
+  const parts = (m: FlowMonth | undefined) => (m && m.ok ? m.parts.filter((p) => col.include(p.column)) : []);
+  const stockOf = (ps: FlowPart[], k: Kind) => ps.reduce((s, p) => (kindOf(p.account, p.column) === k && byCode.get(p.account)?.type !== 'income' && byCode.get(p.account)?.type !== 'expense' ? s + p.cents : s), 0n);
+
+  const [first, ...range] = col.months;
+  f.openingCash = stockOf(parts(first), 'cash');
+  let prev = parts(first);
+  let prevPeriod = first?.period ?? '';
+  for (const m of range) {
+    const now = parts(m);
+    const t = m.period;
+    // Parts an acquisition month takes whole: the acquired entity's column, and its acquisition's entries but the investment's.
+    const acquiredNow = [...input.acquisitions].filter(([, m0]) => m0 === t).map(([e]) => e);
+    const acquisitionOf = (p: FlowPart): string | null => {
+      for (const e of acquiredNow) {
+        if (p.column === `entity:${e}`) return e;
+        if (p.acquisition === e && (p.entity === e || p.entity === null)) return e;
+      }
+      return null;
+    };
+    // Per (column, account, entity, local?) the stock now and before.
+    type Key = string;
+    const keyOf = (p: FlowPart): Key => `${p.column}\u0000${p.account}\u0000${p.entity ?? ''}\u0000${p.local === null ? 'x' : 'l'}`;
+    const cells = new Map<Key, { p: FlowPart; now: bigint; before: bigint; localNow: bigint; localBefore: bigint; acquired: string | null }>();
+    const cell = (p: FlowPart) => {
+      const k = keyOf(p);
+      let c = cells.get(k);
+      if (!c) cells.set(k, (c = { p, now: 0n, before: 0n, localNow: 0n, localBefore: 0n, acquired: null }));
+      return c;
+    };
+    for (const p of prev) {
+      const c = cell(p);
+      c.before += p.cents;
+      c.localBefore += p.local ?? 0n;
+    }
+    for (const p of now) {
+      const c = cell(p);
+      c.now += p.cents;
+      c.localNow += p.local ?? 0n;
+      c.acquired ??= acquisitionOf(p);
+    }
+    let plBefore = 0n;
+    for (const c of cells.values()) {
+      const k = kindOf(c.p.account, c.p.column);
+      const pl = k === 'pl' || k === 'nciProfit';
+      // The month before's profit is rolled into retained earnings this month (by the entity, and by the entries restating it).
+      if (pl) plBefore += c.before;
+      const moved = pl ? c.now : c.now - c.before;
+      if (c.acquired) {
+        // The acquired balance sheet and the acquisition's entries: cash acquired less what it cost (their non-cash movements, negated).
+        if (k !== 'cash') f.acquisitions.set(c.acquired, (f.acquisitions.get(c.acquired) ?? 0n) - moved);
+        const a = byCode.get(c.p.account);
+        if (a?.role === 'bargain_purchase' && c.p.column !== `entity:${c.acquired}`) {
+          // The gain is the group's profit (IFRS 3.34), though no cash: a non-cash item in the cash flow.
+          f.profit -= c.now;
+          f.bargain -= c.now;
+        } else if (a && (pl || a.type === 'equity')) {
+          const part = pl || a.role === 'retained_earnings' ? 'retained' : a.role === 'cta' || a.role === 'rounding' ? 'translation' : a.role === 'nci_equity' ? 'nci' : 'capital';
+          f.acquired[part] -= moved;
+        }
+        continue;
+      }
+      // The NCI column's own movements of the subsidiaries' equity: the NCI's share of their dividends and capital (changes in equity).
+      if (c.p.column === 'nci') {
+        const a = byCode.get(c.p.account);
+        if (k === 'nciProfit') f.nciDividends -= c.before;
+        else if (a?.type === 'equity' && (a.role === 'retained_earnings' || !a.role)) f.nciDividends += moved;
+      }
+      if (a0(c.p.account) === 'retained_earnings') f.ownersDividends -= moved;
+      if (pl) f.ownersDividends += c.before;
+      if (k === 'pl') {
+        f.profit -= c.now;
+        continue;
+      }
+      if (k === 'nciProfit') {
+        f.nciProfit += c.now;
+        f.equityOther -= c.now;
+        continue;
+      }
+      if (k === 'rolled') {
+        f.equityOther -= moved;
+        if (c.p.column === 'nci' && byCode.get(c.p.account)?.role === 'cta') f.nciOci += moved;
+        continue;
+      }
+      if (k === 'translation') {
+        f.oci -= moved;
+        continue;
+      }
+      // A non-cash account or cash: its flow at the average rate, the rest is its translation difference.
+      const flow = flowOf(input, c.p, c.now, c.before, c.localNow, c.localBefore, t, prevPeriod, byCode.get(c.p.account));
+      if (k === 'cash') f.cashFx = addF(f.cashFx, addF(cents(moved), { n: -flow.n, d: flow.d }));
+      else addFlow(c.p.account, flow);
+    }
+    // The rolled accounts moved by last month's profit as well: that is not a movement of equity.
+    f.equityOther += plBefore;
+    prev = now;
+    prevPeriod = t;
+  }
+  f.closingCash = stockOf(prev, 'cash');
+  return f;
+}
+
+/** The flow (debit positive) of one cell's movement from `before` to `now`, exactly. */
+function flowOf(input: FlowInput, p: FlowPart, now: bigint, before: bigint, localNow: bigint, localBefore: bigint, t: string, prevPeriod: string, account: GroupAccount | undefined): Frac {
+  if (!p.entity) return cents(now - before);
+  const r = input.rate(p.entity, t);
+  if (!r) return cents(now - before);
+  if (p.local !== null) return atRate(localNow - localBefore, r.average);
+  // An entry naming a foreign entity, on an asset or liability at the closing rate: its local equivalent's movement at the average.
+  const closingRated = account && (account.type === 'asset' || account.type === 'liability') && (!account.rateType || account.rateType === 'closing');
+  if (!closingRated) return cents(now - before);
+  const rp = before !== 0n ? input.rate(p.entity, prevPeriod) : null;
+  if (before !== 0n && !rp) return cents(now - before);
+  const x = reRate(now, r.average, r.closing);
+  return rp ? addF(x, { n: -reRate(before, r.average, rp.closing).n, d: reRate(before, r.average, rp.closing).d }) : x;
+}
+
+// --- the statements -------------------------------------------------------------------------
+type Line = { kind: ReportRow['kind']; label: string; depth: number; cents: bigint[] };
+
+function toStatement(columns: FlowColumn[], lines: Line[], balanced: boolean[], variance?: { current: number; base: number }): Statement {
+  const cols: ReportColumn[] = columns.map((c) => ({ key: c.key, label: c.label, format: 'amount' }));
+  if (variance) cols.push({ key: 'variance', label: 'Variance', format: 'amount' });
+  const rows: ReportRow[] = lines.map((l) => {
+    const values: (string | null)[] = l.kind === 'section' || l.kind === 'group' ? cols.map(() => null) : l.cents.map(centsText);
+    if (variance && l.cents.length) values.push(centsText(l.cents[variance.current]! - l.cents[variance.base]!));
+    return { kind: l.kind, label: l.label, depth: l.depth, values };
+  });
+  return { columns: cols, rows, balanced };
+}
+
+/** Comprehensive income (IAS 1.81A): profit, OCI (exchange differences on translating foreign operations), each split between the owners and NCI. */
+export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number } } = {}): Statement {
+  const fs = columns.map((c) => figures(input, c));
+  const v = (g: (f: Figures) => bigint) => fs.map(g);
+  const lines: Line[] = [
+    { kind: 'total', label: 'Profit for the period', depth: 0, cents: v((f) => f.profit) },
+    { kind: 'section', label: 'Other comprehensive income', depth: 0, cents: [] },
+    { kind: 'group', label: 'Items that may be reclassified to profit or loss', depth: 1, cents: [] },
+    { kind: 'account', label: 'Exchange differences on translating foreign operations', depth: 2, cents: v((f) => f.oci) },
+    { kind: 'subtotal', label: 'Other comprehensive income for the period', depth: 0, cents: v((f) => f.oci) },
+    { kind: 'total', label: 'Total comprehensive income for the period', depth: 0, cents: v((f) => f.profit + f.oci) },
+    { kind: 'section', label: 'Profit attributable to', depth: 0, cents: [] },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.profit - f.nciProfit) },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciProfit) },
+    { kind: 'section', label: 'Other comprehensive income attributable to', depth: 0, cents: [] },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.oci - f.nciOci) },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciOci) },
+    { kind: 'section', label: 'Total comprehensive income attributable to', depth: 0, cents: [] },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.profit - f.nciProfit + f.oci - f.nciOci) },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciProfit + f.nciOci) },
+  ];
+  // The check: the owners' OCI of the group over the column's months is the movement of the translation reserve between its balance sheets.
+  const group = columns.map((c) => figures(input, { ...c, include: () => true }));
+  // (Less what an acquisition brought to it: the cents of rounding of the acquisition itself.)
+  const reserve = columns.map((c, i) => componentsOf(input.chart, c.months.at(-1)).translation - componentsOf(input.chart, c.months[0]).translation - group[i]!.acquired.translation);
+  lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
+  lines.push({ kind: 'account', label: "Group's other comprehensive income attributable to owners", depth: 1, cents: group.map((f) => f.oci - f.nciOci) });
+  lines.push({ kind: 'account', label: 'Movement of the translation reserve in the balance sheet, other than on acquisitions', depth: 1, cents: reserve });
+  const balanced = group.map((f, i) => f.oci - f.nciOci === reserve[i]!);
+  return toStatement(columns, lines, balanced, opts.variance);
+}
+
+/** The cash flow, indirect method (IAS 7): operating, investing, financing, the effect of exchange rates on cash, and its reconciliation to the balance sheet's cash. */
+export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
+  const fs = columns.map((c) => figures(input, c));
+  const width = columns.length;
+  const showZero = opts.showZero ?? false;
+  const lines: Line[] = [];
+  const keep = (c: bigint[]) => showZero || c.some((x) => x !== 0n);
+  /** An account's cash effect (a debit movement is cash spent), rounded once per column. */
+  const effect = (code: string) => fs.map((f) => -round(f.flows.get(code) ?? ZERO));
+  const sum = (rows: bigint[][]) => rows.reduce((s, r) => s.map((x, i) => x + r[i]!), Array<bigint>(width).fill(0n));
+  const accountsOf = (cat: CashFlowCategory) => input.chart.filter((a) => a.type !== 'income' && a.type !== 'expense' && !(a.role && ['retained_earnings', 'nci_equity', 'cta', 'rounding', 'nci_profit'].includes(a.role)) && cashFlowOf(a) === cat);
+  const section = (title: string, body: Line[], total: string): bigint[] => {
+    lines.push({ kind: 'section', label: title, depth: 0, cents: [] });
+    lines.push(...body);
+    const t = sum(body.filter((l) => l.kind === 'account' || l.kind === 'subtotal').map((l) => l.cents));
+    lines.push({ kind: 'total', label: total, depth: 0, cents: t });
+    return t;
+  };
+  const accountLines = (cat: CashFlowCategory, depth: number): Line[] =>
+    accountsOf(cat)
+      .map((a) => ({ kind: 'account' as const, label: cat === 'working_capital' ? `Change in ${a.name.toLowerCase()}` : a.name, depth, cents: effect(a.code) }))
+      .filter((l) => keep(l.cents));
+
+  // Operating: profit, non-cash items, working capital.
+  const operating: Line[] = [{ kind: 'account', label: 'Profit for the period', depth: 1, cents: fs.map((f) => f.profit) }];
+  const nonCash = accountLines('non_cash', 2);
+  if (nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] }, ...nonCash);
+  const wc = accountLines('working_capital', 2);
+  if (wc.length) operating.push({ kind: 'group', label: 'Working capital movements', depth: 1, cents: [] }, ...wc);
+  const bargain = fs.map((f) => -f.bargain);
+  if (bargain.some((x) => x !== 0n)) {
+    if (!nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] });
+    operating.splice(operating.findIndex((l) => l.label === 'Adjustments for non-cash items') + 1, 0, { kind: 'account', label: 'Gain on bargain purchase', depth: 2, cents: bargain });
+  }
+  const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities');
+
+  const investing: Line[] = accountLines('investing', 1);
+  const acquired = [...new Set(fs.flatMap((f) => [...f.acquisitions.keys()]))].sort();
+  for (const e of acquired) {
+    const c = fs.map((f) => f.acquisitions.get(e) ?? 0n);
+    if (keep(c)) investing.push({ kind: 'account', label: `Acquisition of ${input.names.get(e) ?? e}, net of cash acquired`, depth: 1, cents: c });
+  }
+  const inv = section('Cash flows from investing activities', investing, 'Net cash used in investing activities');
+
+  const financing: Line[] = accountLines('financing', 1);
+  const other = fs.map((f) => f.equityOther);
+  if (keep(other)) financing.push({ kind: 'account', label: 'Dividends paid and other movements in equity', depth: 1, cents: other });
+  const fin = section('Cash flows from financing activities', financing, 'Net cash from financing activities');
+
+  const net = op.map((x, i) => x + inv[i]! + fin[i]!);
+  const opening = fs.map((f) => f.openingCash);
+  const closing = fs.map((f) => f.closingCash);
+  // The effect of exchange rates: what the cash moved besides the flows (its own exchange difference and the cents of rounding).
+  const fx = closing.map((c, i) => c - opening[i]! - net[i]!);
+  const own = fs.map((f) => round(f.cashFx));
+  lines.push({ kind: 'total', label: 'Net increase (decrease) in cash and cash equivalents', depth: 0, cents: net });
+  lines.push({ kind: 'account', label: 'Cash and cash equivalents at the beginning of the period', depth: 0, cents: opening });
+  lines.push({ kind: 'account', label: 'Effect of exchange rate changes on cash and cash equivalents', depth: 0, cents: fx });
+  lines.push({ kind: 'total', label: 'Cash and cash equivalents at the end of the period', depth: 0, cents: opening.map((o, i) => o + net[i]! + fx[i]!) });
+  lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
+  lines.push({ kind: 'account', label: 'Cash in the balance sheet at the end of the period', depth: 1, cents: closing });
+  lines.push({ kind: 'account', label: "Exchange difference on the cash itself (at the month's average rate)", depth: 1, cents: own });
+  const residue = fx.map((x, i) => x - own[i]!);
+  if (residue.some((x) => x !== 0n)) lines.push({ kind: 'account', label: 'Rounding of translated flows (in the effect of exchange rates)', depth: 1, cents: residue });
+  // Reconciled: opening + flows + effect = the balance sheet's cash at the end.
+  const balanced = fx.map((x, i) => opening[i]! + net[i]! + x === closing[i]!);
+  return toStatement(columns, lines, balanced, opts.variance);
+}
+
+/** The equity components of one month's consolidated figures (cents, shown positive for credits). */
+interface Components {
+  capital: bigint;
+  retained: bigint;
+  translation: bigint;
+  nci: bigint;
+}
+
+function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined): Components {
+  const out: Components = { capital: 0n, retained: 0n, translation: 0n, nci: 0n };
+  if (!m || !m.ok) return out;
+  const byCode = new Map(chart.map((a) => [a.code, a]));
+  for (const p of m.parts) {
+    const a = byCode.get(p.account);
+    if (!a) continue;
+    if (a.type === 'income' || a.type === 'expense') out.retained -= p.cents; // the month's profit not yet in retained earnings (the NCI's share, nci_profit, taken out)
+    else if (a.type !== 'equity') continue;
+    else if (a.role === 'retained_earnings') out.retained -= p.cents;
+    else if (a.role === 'cta' || a.role === 'rounding') out.translation -= p.cents;
+    else if (a.role === 'nci_equity') out.nci -= p.cents;
+    else out.capital -= p.cents;
+  }
+  return out;
+}
+
+/**
+ * Changes in equity (IAS 1.106) over the consolidated figures: columns share capital, retained
+ * earnings, translation reserve, owners' total, NCI, total; rows opening, profit, OCI, dividends,
+ * shares issued, acquisitions (NCI arising), closing; then the balance sheet's equity at the end
+ * and whether they agree. `blocks` are the range and, with a comparison, the range it is compared
+ * with (one block of rows each).
+ */
+export function changesInEquity(input: FlowInput, blocks: { label: string; months: FlowMonth[] }[]): Statement {
+  const cols: ReportColumn[] = ['Share capital', 'Retained earnings', 'Translation reserve', 'Owners of the parent', 'Non-controlling interests', 'Total equity'].map((label, i) => ({ key: ['capital', 'retained', 'translation', 'owners', 'nci', 'total'][i]!, label, format: 'amount' as const }));
+  const rows: ReportRow[] = [];
+  const balanced: boolean[] = [];
+  const row = (kind: ReportRow['kind'], label: string, c: [bigint, bigint, bigint, bigint], depth = 1) => {
+    const owners = c[0] + c[1] + c[2];
+    rows.push({ kind, label, depth, values: [...c.slice(0, 3), owners, c[3], owners + c[3]].map(centsText) });
+  };
+  for (const b of blocks) {
+    const all = figures(input, { key: 'all', label: b.label, include: () => true, months: b.months });
+    const open = componentsOf(input.chart, b.months[0]);
+    const close = componentsOf(input.chart, b.months.at(-1));
+    // Acquisitions: what the acquired balance sheets and their entries brought in each component, net: the NCI arising (and cents of rounding).
+    const acq = all.acquired;
+    const profitOwners = all.profit - all.nciProfit;
+    const ociOwners = all.oci - all.nciOci;
+    // Dividends and other movements: what moved each component besides the rows above (retained earnings: the owners' dividends; NCI: its share of the subsidiaries' dividends).
+    const capitalMoved = close.capital - open.capital - all.acquired.capital;
+    const dividends = all.ownersDividends;
+    const nciDividends = all.nciDividends;
+    rows.push({ kind: 'section', label: b.label, depth: 0, values: cols.map(() => null) });
+    row('account', 'Opening balance', [open.capital, open.retained, open.translation, open.nci]);
+    row('account', 'Profit for the period', [0n, profitOwners, 0n, all.nciProfit]);
+    row('account', 'Other comprehensive income: exchange differences', [0n, 0n, ociOwners, all.nciOci]);
+    row('subtotal', 'Total comprehensive income', [0n, profitOwners, ociOwners, all.nciProfit + all.nciOci]);
+    row('account', 'Dividends and other movements', [0n, dividends, 0n, nciDividends]);
+    if (capitalMoved !== 0n) row('account', 'Shares issued and other capital movements', [capitalMoved, 0n, 0n, 0n]);
+    row('account', 'Acquisitions: non-controlling interests arising', [acq.capital, acq.retained, acq.translation, acq.nci]);
+    const closing: [bigint, bigint, bigint, bigint] = [open.capital + capitalMoved + acq.capital, open.retained + profitOwners + dividends + acq.retained, open.translation + ociOwners + acq.translation, open.nci + all.nciProfit + all.nciOci + nciDividends + acq.nci];
+    row('total', 'Closing balance', closing, 0);
+    row('account', 'Equity in the balance sheet at the end of the period', [close.capital, close.retained, close.translation, close.nci]);
+    balanced.push(closing[0] === close.capital && closing[1] === close.retained && closing[2] === close.translation && closing[3] === close.nci);
+  }
+  // One flag per block, spread over the columns (every column of a block agrees or not).
+  return { columns: cols, rows, balanced: cols.map(() => balanced.every(Boolean)) };
+}
+
+/** The months a range needs: the month before it (the opening) and its own. */
+export const monthsWithOpening = (months: string[]): string[] => (months.length ? [addMonths(months[0]!, -1), ...months] : []);
+
+// --- from the consolidation's results ---------------------------------------------------------
+/** The report column an entry is in (as the consolidated trial balance's columns). */
+export function entryColumn(kind: string, entity: string | null): string {
+  if (kind === 'translation' || kind === 'rounding') return `entity:${entity ?? ''}`;
+  if (kind === 'nci') return 'nci';
+  if (kind === 'adjustment') return 'adjustments';
+  return 'eliminations';
+}
+
+/** The acquired entity of an acquisition's entry id ("2026-01/acquisition/S"), else null. */
+export const acquisitionOfEntry = (entryId: string): string | null => /\/acquisition\/(.+)$/.exec(entryId)?.[1] ?? null;
+
+/** A translated line's local amount counts when it was translated at a rate of its own (not the presentation currency's, not rolled). */
+export const hasOwnRate = (rateKind: string): boolean => rateKind !== 'same' && rateKind !== 'rolled';
+
+/** One month's parts from the engine's results (what the store keeps, warehouse/reports/store.ts flowParts reads the same). */
+export function partsOfResult(r: { period: string; blocked: boolean; translated: { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]; entries: { kind: string; entity: string | null; groupAccount: string; amount: bigint; entryId: string }[] }): FlowMonth {
+  if (r.blocked) return { period: r.period, ok: false, parts: [] };
+  const parts: FlowPart[] = [];
+  for (const t of r.translated) parts.push({ column: `entity:${t.entity}`, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: hasOwnRate(t.rateKind) ? t.local : null, acquisition: null });
+  for (const x of r.entries) parts.push({ column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acquisitionOfEntry(x.entryId) });
+  return { period: r.period, ok: true, parts };
+}
+
+/** An entity's rates as the engine applies them, from the configuration's (null for the presentation currency's entities). */
+export function ratesOf(config: { settings: { presentationCurrency: string }; entities: { entity: string; currency: string | null }[]; rates: { currency: string; period: string; closing: bigint; average: bigint; quote?: 'direct' | 'indirect' }[] }) {
+  const currency = new Map(config.entities.map((e) => [e.entity, e.currency]));
+  const byKey = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
+  return (entity: string, period: string): { closing: FlowRate; average: FlowRate } | null => {
+    const c = currency.get(entity);
+    if (!c || c === config.settings.presentationCurrency) return null;
+    const r = byKey.get(`${c}\u0000${period}`);
+    if (!r) return null;
+    const indirect = r.quote === 'indirect';
+    return { closing: { value: r.closing, indirect }, average: { value: r.average, indirect } };
+  };
+}
