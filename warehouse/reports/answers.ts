@@ -1,20 +1,20 @@
-// The reports of one organization: the built-in statements and custom layouts over the
+// The reports of one organization (the api answers them; the worker renders them in report packs): the built-in statements and custom layouts over the
 // consolidation's outputs (common/reports), their drill-down to entities and source accounts,
 // and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
-import { CENTS_SQL, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
-import type { GroupAccount } from '../../../common/consolidation/types';
-import type { OrgDialect } from '../../../warehouse/connection';
-import { DIALECTS } from '../../../warehouse/dialect';
-import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
-import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
-import { buildStatement, centsText, displaySign, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
-import { ApiError } from '../../lib/errors';
+import { formatFixed, AMOUNT_SCALE } from '../../common/consolidation/decimal';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../consolidation/store';
+import type { GroupAccount } from '../../common/consolidation/types';
+import type { OrgDialect } from '../connection';
+import { DIALECTS } from '../dialect';
+import { buildCustom, checkLayout, type CustomLayout } from '../../common/reports/custom';
+import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../common/reports/periods';
+import { buildStatement, centsText, displaySign, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type Statement, type StatementKind, type ValueColumn } from '../../common/reports/statements';
+import { mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
+import { ApiError } from '../../common/api-error';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
