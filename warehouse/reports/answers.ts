@@ -398,7 +398,15 @@ function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
 export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'LedgerFlow';
-  for (const r of reports) sheet(wb, r, r.title);
+  const used = new Set<string>();
+  for (const r of reports) {
+    // Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)".
+    const title = r.title.replace(/[*?:\\/[\]]/g, ' ');
+    let name = title.slice(0, 31);
+    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
+    used.add(name.toLowerCase());
+    sheet(wb, r, name);
+  }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
