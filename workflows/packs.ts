@@ -1,6 +1,6 @@
 // A report pack's send (issue 34; activities/packs): one activity renders the pack and mails it,
-// retried by Temporal when the mail server cannot be reached (a few attempts over about a
-// minute), then recorded failed in the pack's history. The workflow id is the send's key
+// retried by Temporal when the mail server cannot be reached (PACK_SEND_ATTEMPTS attempts over
+// about 40 s), then recorded failed in the pack's history. The workflow id is the send's key
 // (common/temporal.ts workflowIds.packSend), started with REJECT_DUPLICATE by the api for a lock,
 // so the same trigger never runs twice; the activity's record keeps it to one mail even across retries.
 // packScheduleWorkflow is what a pack's Temporal schedule starts every day: on the pack's Nth
@@ -11,15 +11,19 @@ import type { PackSendInput, PackSendOutput } from '../activities/packs';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
 import { shortCall } from './profiles';
 
-const { sendReportPack } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 4, nonRetryableErrorTypes: NON_RETRYABLE_TYPES },
-});
+/** How often a send is tried while the mail server cannot be reached: 5 times over about 40 s (1, 3, 9, 27 s apart). */
+export const PACK_SEND_ATTEMPTS = 5;
+const sender = (attempts: number) =>
+  proxyActivities<Activities>({
+    startToCloseTimeout: '5 minutes',
+    retry: { initialInterval: '1 second', backoffCoefficient: 3, maximumInterval: '1 minute', maximumAttempts: attempts, nonRetryableErrorTypes: NON_RETRYABLE_TYPES },
+  }).sendReportPack;
 const { markPackSendFailed, packWorkingDayDue } = proxyActivities<Activities>(shortCall);
 
-export async function packSendWorkflow(input: PackSendInput): Promise<PackSendOutput> {
+export async function packSendWorkflow(input: PackSendInput & { attempts?: number }): Promise<PackSendOutput> {
   try {
-    return await sendReportPack(input);
+    const { attempts, ...send } = input;
+    return await sender(attempts ?? PACK_SEND_ATTEMPTS)(send);
   } catch (e) {
     const error = failureMessage(e);
     await markPackSendFailed({ packId: input.packId, key: input.key, error });

@@ -189,7 +189,11 @@ export function packPdf(reports: ReportAnswer[], meta: PackMeta, out: Writable):
     doc.addPage();
     pageNo += 1;
     doc.font('Helvetica').fontSize(8).fillColor('#555555');
+    // The foot is below the bottom margin: without it pdfkit would start a new page for it.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
     doc.text(`${meta.name} - ${meta.periodLabel} - Page ${pageNo} of ${total}`, MARGIN, FOOTER_Y, { width: PAGE.width - 2 * MARGIN, align: 'center', lineBreak: false });
+    doc.page.margins.bottom = bottom;
     doc.fillColor('black');
   };
   const contentWidth = PAGE.width - 2 * MARGIN;
