@@ -6,6 +6,7 @@
 //                and registry.ts each one's activities: activities/<key>/worker.ts)
 //   csv/         reading a stored CSV into the warehouse
 //   records/     LedgerFlow's own records in MongoDB
+//   packs/       report packs rendered and mailed (warehouse reads, SMTP)
 // The two providers are chosen here, once (createWarehouse, createDataFactory), and injected.
 import { BlobServiceClient } from '@azure/storage-blob';
 import { createChangeActivities, type AnnounceOrganizationChange } from './changes';
@@ -18,6 +19,7 @@ import { createDataFactory, createPipelineActivities, type DataFactory } from '.
 import type { AzureDeps } from '../common/azure-arm';
 import { createOnboardingActivities } from './onboarding';
 import { createOrganizationDeleteActivities } from './organization-delete';
+import { createPackActivities } from './packs';
 import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
 import { createStorageActivities } from './storage';
@@ -66,6 +68,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWarehouseActivities(providers),
     ...createConsolidationActivities(providers),
     ...createOrganizationDeleteActivities(providers),
+    ...createPackActivities(providers),
     ...createChangeActivities({ config, warehouse, announce: deps.announceOrganizationChange }),
   };
 }

@@ -15,6 +15,7 @@ import { pipelinesRouter } from './resources/pipelines/router';
 import { consolidationRouter } from './resources/consolidation/router';
 import { tablesRouter } from './resources/tables/router';
 import { reportsRouter } from './resources/reports/router';
+import { packsRouter } from './resources/packs/router';
 import { gettingStartedRouter } from './resources/getting-started/router';
 import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Express {
     ['/consolidation', consolidationRouter(deps)],
     ['/tables', tablesRouter(deps)],
     ['/reports', reportsRouter(deps)],
+    ['/reports', packsRouter(deps)],
     ['/getting-started', gettingStartedRouter(deps)],
     ['/freshness', freshnessRouter(deps)],
     ['/alerts', alertsRouter(deps)],

@@ -1,5 +1,5 @@
 // Outgoing mail: the api's password resets, invitations and contact notices, and the worker's
-// alerts. With SMTP_URL (npm start sets it to its local Mailpit), nodemailer's SMTP transport
+// alerts and report packs (with their PDF and XLSX attached). With SMTP_URL (npm start sets it to its local Mailpit), nodemailer's SMTP transport
 // sends it; without, each mail is rendered as a real RFC 822 message into DATA_DIR/outbox/*.eml
 // and the file's path is logged (never its content: reset links carry tokens).
 import { randomBytes } from 'node:crypto';
@@ -9,11 +9,20 @@ import nodemailer from 'nodemailer';
 import type { Config } from './config';
 import { logger } from './logger';
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface MailMessage {
-  to: string;
+  /** One address, or several (one mail to all of them). */
+  to: string | string[];
   subject: string;
   text: string;
   replyTo?: string;
+  /** Files sent with the mail (a report pack's PDF and XLSX). */
+  attachments?: MailAttachment[];
 }
 
 export interface MailResult {
@@ -46,7 +55,7 @@ function smtpMailer(cfg: Config, url: string): Mailer {
   const transport = nodemailer.createTransport(url);
   return {
     async send(m) {
-      await transport.sendMail({ from: cfg.MAIL_FROM, to: m.to, subject: m.subject, text: m.text, replyTo: m.replyTo });
+      await transport.sendMail({ from: cfg.MAIL_FROM, to: m.to, subject: m.subject, text: m.text, replyTo: m.replyTo, attachments: m.attachments });
       logger.info({ to: m.to, subject: m.subject }, 'mail sent through SMTP');
       return { via: 'smtp' };
     },
@@ -57,7 +66,7 @@ function outboxMailer(cfg: Config): Mailer {
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(m) {
-      const info = await render.sendMail({ from: cfg.MAIL_FROM, to: m.to, subject: m.subject, text: m.text, replyTo: m.replyTo });
+      const info = await render.sendMail({ from: cfg.MAIL_FROM, to: m.to, subject: m.subject, text: m.text, replyTo: m.replyTo, attachments: m.attachments });
       const dir = outboxDir(cfg);
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -36,6 +36,10 @@ export const workflowIds = {
   quickbooksChanges: (accountId: string) => `quickbooks-changes-${accountId}`,
   /** An organization's finished syncs on their way through trial_balance and the consolidation (signal-with-start by each sync). */
   organizationChanges: (orgId: string) => `organization-changes-${orgId}`,
+  /** One send of a report pack, by its key (now-<id>, locked-<YYYY-MM>): the same trigger never starts a second one. */
+  packSend: (packId: string, key: string) => `pack-send-${packId}-${key}`,
+  /** A report pack's working-day schedule (Temporal appends the fire time to each run's id). */
+  packSchedule: (packId: string) => `pack-schedule-${packId}`,
 };
 
 /** The query every product workflow answers with its live state (current step, each step's result or error). */

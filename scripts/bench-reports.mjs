@@ -12,7 +12,9 @@
 // table downloads as CSV, beside a 10,000-row and a 3,000,000-row one (memory that does not grow
 // with the table; `--no-downloads` leaves them out). The statements are timed again with the
 // consolidation's stored sums dropped (the api then groups the outputs per request, as before
-// issue 34): the baseline of the same run. Nothing is asserted; the figures are printed.
+// issue 34): the baseline of the same run. Then a report pack of every statement rendered as PDF
+// through the api, five times, with the api's memory (target: 20 pages in under 5 s, memory flat).
+// Nothing is asserted; the figures are printed.
 import Database from 'better-sqlite3';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -160,6 +162,30 @@ try {
     const d = await timed(async () => viaSql());
     results.push({ name, a, d });
   }
+  // A report pack (issue 34): every built-in statement for the fiscal year, 20 entity columns each
+  // (spread over several page widths), rendered as one PDF through the api and streamed; the
+  // api's resident memory sampled meanwhile. Target: a 20-page pack in under 5 s, memory flat.
+  process.stderr.write('[bench] report pack PDF ...\n');
+  const benchUser = await mongoose.connection.collection('users').findOne({ email: 'bench-user@example.com' });
+  const { STATEMENTS } = await tsImport('../common/reports/statements.ts', import.meta.url);
+  const made = await fetch(`${base}/reports/${orgId}/packs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench pack', items: STATEMENTS.map((ref) => ({ kind: 'statement', ref })), range: 'year', period: to, recipients: [String(benchUser._id)] }),
+  });
+  const packId = (await made.json()).data?.id;
+  if (!packId) throw new Error(`the bench pack was refused: ${made.status}`);
+  const packRuns = [];
+  for (let i = 0; i < 5; i++) {
+    const before = memoryOf(apiChild.pid).rssMb;
+    let peak = before;
+    const timer = setInterval(() => (peak = Math.max(peak, memoryOf(apiChild.pid).rssMb)), 20);
+    const t0 = performance.now();
+    const pdf = Buffer.from(await get(`/reports/${orgId}/packs/${packId}/pdf`));
+    clearInterval(timer);
+    packRuns.push({ secs: (performance.now() - t0) / 1000, pages: (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length, kb: pdf.length / 1024, before, peak });
+  }
+
   db.close();
   // The baseline in the same run: the statements as every request computed them before the
   // consolidation stored their sums (issue 34). Without the sums table the api groups the
@@ -201,6 +227,8 @@ try {
   for (const r of results) {
     process.stdout.write(`${r.name.padEnd(41)} | ${r.a.p50.toFixed(1).padStart(4)} ms | ${r.a.p95.toFixed(1).padStart(4)} ms | ${r.d.p50.toFixed(1).padStart(11)} ms | ${r.d.p95.toFixed(1).padStart(11)} ms | ${(r.a.p95 / r.d.p95).toFixed(2)}x\n`);
   }
+  process.stdout.write('report pack PDF (every statement, fiscal year, 20 entity columns) | run | pages | KB | seconds (target < 5 s for 20 pages) | api RSS before | api RSS peak during\n');
+  packRuns.forEach((r, i) => process.stdout.write(`${''.padEnd(65)} | ${i + 1} | ${String(r.pages).padStart(5)} | ${r.kb.toFixed(0).padStart(4)} | ${r.secs.toFixed(2).padStart(7)} s ${r.pages >= 20 && r.secs < 5 ? '(met)' : r.pages >= 20 ? '(MISSED)' : '(fewer than 20 pages)'} | ${r.before.toFixed(0).padStart(6)} MB | ${r.peak.toFixed(0).padStart(6)} MB\n`));
   process.stdout.write('statement (the same requests), grouping per request: the baseline | api p50 | api p95 | stored sums p95 | target p95 <= 150 ms\n');
   for (const [i, b] of baseline.entries()) {
     const after = results[i].a.p95;

@@ -64,6 +64,11 @@ const rows: Row[] = [
   { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/overview`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
   { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/custom`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
   { method: 'post', path: (c) => `/api/v1/reports/${c.orgA}/custom`, body: { name: 'Matrix', lines: [{ id: 'a', label: 'A', kind: 'accounts', accounts: ['4000'] }] }, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  // --- report packs (issue 34): the organization's own only; orgA has no database yet (400), an unknown pack 404 after the tenant check ---
+  { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/packs`, expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'post', path: (c) => `/api/v1/reports/${c.orgA}/packs`, body: (c) => ({ name: 'Matrix', items: [{ kind: 'statement', ref: 'balance-sheet' }], recipients: [c.userA] }), expect: { anon: 401, userA: 400, userB: 403, admin: 400 } },
+  { method: 'get', path: (c) => `/api/v1/reports/${c.orgA}/packs/65f000000000000000000000/history`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
+  { method: 'post', path: (c) => `/api/v1/reports/${c.orgA}/packs/65f000000000000000000000/send`, body: {}, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
   { method: 'get', path: '/api/v1/quickbooks/availability', expect: { anon: 401, userA: 200, userB: 200, admin: 200 } },
   { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}/ledger`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },
   { method: 'get', path: (c) => `/api/v1/tables/${c.orgA}/ledger/rows`, expect: { anon: 401, userA: 404, userB: 403, admin: 404 } },

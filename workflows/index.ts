@@ -8,3 +8,4 @@ export { consolidationWorkflow } from './consolidation';
 export { quickbooksChangesWorkflow } from './quickbooks-changes';
 export { organizationChangesWorkflow } from './organization-changes';
 export { organizationDeleteWorkflow } from './organization-delete';
+export { packScheduleWorkflow, packSendWorkflow } from './packs';

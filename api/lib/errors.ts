@@ -5,18 +5,10 @@ import { logger } from '../../common/logger';
 import { MONGO_UNAVAILABLE, mongoReason, mongoUnavailable } from './mongo';
 import { SharedStoreBusy } from './shared-store';
 import { TEMPORAL_UNAVAILABLE, temporalUnavailable } from './temporal';
+import { ApiError } from '../../common/api-error';
 
-/** A failure with its HTTP status and the message the user sees. */
-export class ApiError extends Error {
-  constructor(
-    public readonly status: number,
-    message: string,
-    /** errors[0].msg when it should differ from message (e.g. the detailed cause). */
-    public readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
+/** A failure with its HTTP status and the message the user sees (common/api-error.ts: the warehouse's report answers throw it too). */
+export { ApiError };
 
 /** The answer when a shared counter stayed busy (api/lib/shared-store.ts SharedStoreBusy). */
 export const SERVICE_BUSY = 'The service is busy right now: nothing was changed. Try again in a few seconds.';

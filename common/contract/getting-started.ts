@@ -7,7 +7,7 @@ export const CHECKLIST_STEPS = ['source', 'trial_balance', 'entities', 'mappings
 export type ChecklistStepKey = (typeof CHECKLIST_STEPS)[number];
 
 /** Where each step is done in the web app (its paths, web/src/app/paths.ts). */
-export const CHECKLIST_SCREENS = { apps: '/apps', upload: '/file-upload', pipelines: '/pipelines', consolidation: '/consolidation', reports: '/reports' } as const;
+export const CHECKLIST_SCREENS = { apps: '/apps', upload: '/file-upload', pipelines: '/pipelines', consolidation: '/consolidation', reports: '/reports', packs: '/reports?tab=packs' } as const;
 
 export const checklistStepSchema = z.object({
   key: z.enum(CHECKLIST_STEPS),

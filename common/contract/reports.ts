@@ -1,5 +1,5 @@
 // The contract of the reports' answers (issue 19) as the api gives them
-// (api/resources/reports/service.ts) and the web app reads them: zod schemas and the types
+// (warehouse/reports/answers.ts) and the web app reads them: zod schemas and the types
 // inferred from them. test/reports/api.test.ts parses real answers with them. Pure: zod only.
 import { z } from 'zod';
 

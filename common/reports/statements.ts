@@ -3,7 +3,7 @@
 // account, the net (debit positive) of a range in exact cents: balance-sheet accounts at the
 // range's last month, income and expenses summed over the range, and retained earnings less
 // the profit of the range's earlier months (that profit is in "Profit for the period"), so each
-// column balances. Pure: the api reads the nets (api/resources/reports/service.ts).
+// column balances. Pure: the api reads the nets (warehouse/reports/answers.ts).
 import { divHalfEven, formatFixed } from '../consolidation/decimal';
 import type { AccountType, GroupAccount } from '../consolidation/types';
 

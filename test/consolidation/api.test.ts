@@ -512,8 +512,19 @@ describe('the getting-started checklist (issue 34, section 3)', () => {
         ['pack', false, null],
       ]);
       expect(steps.find((x) => x.key === 'lock')!.detail).toMatch(/^1 month locked, up to /);
-      expect(steps.find((x) => x.key === 'pack')!.detail).toBe('Report packs are not available in this version yet: this step completes when a pack is scheduled.');
+      expect(steps.find((x) => x.key === 'pack')!.detail).toBe('No report pack yet: make one on the Reports page and give it a schedule.');
       expect(res.body.data).toMatchObject({ done: 7, next: 'pack' });
+      // A pack without a schedule is not step 8; one sent when the month is locked is.
+      const { user: reader } = await userWithToken(stack.app, { email: 'checklist-reader@example.com', role: 'user', organization_id: orgID, fullName: 'Rae Reader' });
+      const pack = { name: 'Month end', items: [{ kind: 'statement', ref: 'balance-sheet' }], recipients: [String(reader._id)] };
+      const made = await api('post', `/reports/${orgID}/packs`).send(pack);
+      expect(made.status).toBe(201);
+      expect((await api('get', `/getting-started/${orgID}`)).body.data.steps.find((x: { key: string }) => x.key === 'pack')).toMatchObject({ done: false, detail: '1 pack made, none scheduled yet: give one a schedule (when the month is locked, or a working day).', link: { path: '/reports?tab=packs', label: 'Schedule a pack' } });
+      expect((await api('put', `/reports/${orgID}/packs/${made.body.data.id}`).send({ ...pack, schedule: { kind: 'locked', day: null } })).status).toBe(200);
+      const all = (await api('get', `/getting-started/${orgID}`)).body.data;
+      expect(all).toMatchObject({ done: 8, next: null });
+      expect(all.steps.find((x: { key: string }) => x.key === 'pack')).toMatchObject({ done: true, doneBy: 'Connie Admin', detail: '1 pack scheduled: Month end (when the month is locked).' });
+      expect((await api('delete', `/reports/${orgID}/packs/${made.body.data.id}`)).status).toBe(200);
     } finally {
       await api('delete', `/consolidation/${orgID}/locks/${period}`);
     }

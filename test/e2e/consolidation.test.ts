@@ -70,10 +70,10 @@ describe('the consolidation screens in a real browser', () => {
   });
   afterAll(() => page?.close());
 
-  it('is in the menu after Pipelines and saves the settings (1280 px)', async () => {
+  it('is in the menu after Reports and saves the settings (1280 px)', async () => {
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('link', { name: 'Consolidation' }).waitFor();
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
     await nav.getByRole('link', { name: 'Consolidation' }).click();
     await page.waitForURL(`${base}/consolidation`);
     await page.getByRole('heading', { name: 'Consolidation' }).waitFor();

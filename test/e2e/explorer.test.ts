@@ -72,11 +72,11 @@ describe('the data explorer in a real browser', () => {
   });
   afterAll(() => page?.close());
 
-  it('is in the menu after Pipelines and lists the tables with kind, rows, source and last write', async () => {
+  it('is in the menu after Consolidation and lists the tables with kind, rows, source and last write', async () => {
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('link', { name: 'Data' }).waitFor();
     const labels = await nav.getByRole('link').allTextContents();
-    expect(labels.slice(0, 3)).toEqual(['Upload File', 'Pipelines', 'Data']);
+    expect(labels.filter((l) => ['Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines'].includes(l))).toEqual(['Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines']);
     await nav.getByRole('link', { name: 'Data' }).click();
     await page.waitForURL(`${base}/data`);
     expect(await page.title()).toBe('Data');

@@ -235,10 +235,13 @@ describe('the web app in a real browser', () => {
     const page = await browser.context.newPage();
     const errors = trackPageErrors(page);
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     await page.getByTestId('org-name').getByText(ORG_NAME).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard', 'Revenue']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Revenue', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
+    // A finance user lands on the group's figures (issue 34); uploading is the menu's last step.
+    await nav.getByRole('link', { name: 'Upload File' }).click();
+    await page.waitForURL(`${base}/file-upload`);
 
     // Upload ~1.5 MB at an emulated 1 MB/s (loopback is too fast to see the bar move); every
     // percentage shown is recorded.
@@ -317,7 +320,8 @@ describe('the web app in a real browser', () => {
     const page = await browser.context.newPage();
     const errors = trackPageErrors(page);
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
+    await page.goto(`${base}/file-upload`);
     await page.setInputFiles('#upload-file', { name: 'to-delete.csv', mimeType: 'text/csv', buffer: trialBalanceCsv(10) });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText('File uploaded successfully!').first().waitFor();
@@ -361,7 +365,7 @@ describe('the web app in a real browser', () => {
       return route.fulfill({ status: 302, headers: { location: back } });
     });
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Apps' }).click();
     await page.getByRole('button', { name: 'Add New Connection' }).click();
     let add = page.getByRole('dialog', { name: 'Add Connection' });
@@ -467,7 +471,7 @@ describe('the web app in a real browser', () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 360, height: 740 });
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     await toggle.waitFor();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
@@ -490,7 +494,7 @@ describe('the web app in a real browser', () => {
     page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
     page.on('response', (r) => log.push(`${r.status()} ${r.url()}`));
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     await page.evaluate(TAMPER_TOKEN);
     await page.goto(`${base}/pipelines`);
     await page.waitForURL(`${base}/login`);
@@ -511,7 +515,7 @@ describe('the web app in a real browser', () => {
     const page = await browser.context.newPage();
     const errors = trackPageErrors(page);
     await signIn(page, USER_EMAIL, USER_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Change Password' }).click();
     await page.waitForURL(`${base}/change-password`);
@@ -555,7 +559,7 @@ describe('the web app in a real browser', () => {
     await page.waitForURL(`${base}/reset-password/success`);
     await screenshot(page, '17-reset-success');
     await signIn(page, USER_EMAIL, RESET_PASSWORD);
-    await page.waitForURL(`${base}/file-upload`);
+    await page.waitForURL(`${base}/dashboard`);
     expect(errors).toEqual([]);
     await page.close();
   });

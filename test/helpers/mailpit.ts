@@ -66,3 +66,15 @@ export async function waitForMails(to: string, count: number, timeoutMs = 15000)
   }
   throw new Error(`expected ${count} mail(s) to ${to} in Mailpit within ${timeoutMs} ms; got ${mails.length}: ${JSON.stringify(mails.map((m) => m.subject))}`);
 }
+
+/** A mail's attachments as Mailpit holds them (GET /api/v1/message/ID, then each part's bytes). */
+export async function mailAttachments(id: string): Promise<{ fileName: string; contentType: string; content: Buffer }[]> {
+  const m = await getJson<{ Attachments: { PartID: string; FileName: string; ContentType: string }[] }>(`/api/v1/message/${id}`);
+  const out: { fileName: string; contentType: string; content: Buffer }[] = [];
+  for (const a of m.Attachments ?? []) {
+    const res = await fetch(`${apiUrl()}/api/v1/message/${id}/part/${a.PartID}`);
+    if (!res.ok) throw new Error(`Mailpit part ${a.PartID} of ${id} answered ${res.status}`);
+    out.push({ fileName: a.FileName, contentType: a.ContentType, content: Buffer.from(await res.arrayBuffer()) });
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { parseFormula, FormulaError } from '../../common/reports/custom';
 import { STATEMENTS, variancePct } from '../../common/reports/statements';
 import { COMPARISONS, RANGES } from '../../common/reports/periods';
 import { LINE_KINDS } from '../../common/reports/custom';
-import { COLUMN_CHOICES } from '../../api/resources/reports/service';
+import { COLUMN_CHOICES } from '../../warehouse/reports/answers';
 import * as contract from '../../common/contract/reports';
 
 it("the web app's word lists (common/contract/reports.ts) are the server's", () => {

@@ -24,6 +24,7 @@ import { acquisitionsSchema } from '../../../common/contract/consolidation';
 import * as s from './schemas';
 import * as svc from './service';
 import { journalRoutes } from './journals';
+import { sendLockedPacks } from '../packs/service';
 
 export const RUN_FAILED = 'The consolidation did not run';
 
@@ -188,7 +189,10 @@ export function consolidationRouter(deps: AppDeps): Router {
     ok(res, 'Drill-down fetched', await readDb(req, ({ db }) => svc.drilldown(db, res.locals.query)));
   });
   route(router, 'put', '/:orgId/locks/:period', lockSpec, any, validate({ params: s.periodParams }), async (req, res) => {
-    await orgDb(req, ({ db }) => svc.lockPeriod(db, who(req), (req.params as { period: string }).period));
+    const { orgId, period } = req.params as { orgId: string; period: string };
+    await orgDb(req, ({ db }) => svc.lockPeriod(db, who(req), period));
+    // Packs scheduled "when the month is locked" go out once for this month (never again for a second lock of it).
+    await sendLockedPacks(deps.temporal, cfg, orgId, period, who(req).name ?? 'A user');
     ok(res, 'Period locked');
   });
   route(router, 'delete', '/:orgId/locks/:period', { tag, summary: 'Unlock a period (404 when it is not locked)' }, any, validate({ params: s.periodParams }), async (req, res) => {

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { CHECKLIST_SCREENS, CHECKLIST_STEPS, type Checklist, type ChecklistStep, type ChecklistStepKey } from '../../../common/contract/getting-started';
 import { CONNECTOR_LIST } from '../../../common/connectors';
 import { AuditRecord } from '../../../common/models/audit';
+import { ReportPack } from '../../../common/models/report-pack';
 import { User } from '../../../common/models/user';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
@@ -57,7 +58,7 @@ const TEXT: Record<ChecklistStepKey, { title: string; why: string; link: Checkli
   pack: {
     title: 'A pack scheduled',
     why: 'A report pack sends the month’s statements to the people who need them, by mail, on a schedule.',
-    link: { path: CHECKLIST_SCREENS.reports, label: 'Open Reports' },
+    link: { path: CHECKLIST_SCREENS.packs, label: 'Schedule a pack' },
   },
 };
 
@@ -188,9 +189,21 @@ async function lockStep(db: Db): Promise<Verdict> {
   return { done: true, doneAt: locks[0]!.locked_at, doneBy: locks[0]!.locked_by, detail: `${plural(locks.length, 'month')} locked, up to ${monthName(periods[periods.length - 1]!)}.` };
 }
 
-/** Report packs are not in this version yet: the step says so rather than pretending. */
-function packStep(): Verdict {
-  return { done: false, detail: 'Report packs are not available in this version yet: this step completes when a pack is scheduled.' };
+const SCHEDULE_WORDS: Record<string, (day: number | null) => string> = {
+  locked: () => 'when the month is locked',
+  'working-day': (day) => `on working day ${day} of the month`,
+};
+
+/** A report pack with a schedule (when the month is locked, or the Nth working day): the first one made, by whom. */
+async function packStep(orgId: string): Promise<Verdict> {
+  const packs = await ReportPack.find({ organization_id: orgId, 'schedule.kind': { $in: Object.keys(SCHEDULE_WORDS) } }, { name: 1, schedule: 1, createdBy: 1, createdAt: 1 }).sort({ createdAt: 1 }).lean();
+  if (!packs.length) {
+    const any = await ReportPack.countDocuments({ organization_id: orgId });
+    return { done: false, detail: any ? `${plural(any, 'pack')} made, none scheduled yet: give one a schedule (when the month is locked, or a working day).` : 'No report pack yet: make one on the Reports page and give it a schedule.' };
+  }
+  const first = packs[0]!;
+  const words = packs.slice(0, 3).map((p) => `${p.name} (${SCHEDULE_WORDS[p.schedule!.kind!]!(p.schedule!.day ?? null)})`);
+  return { done: true, doneAt: first.createdAt.toISOString(), doneBy: first.createdBy || null, detail: `${plural(packs.length, 'pack')} scheduled: ${words.join(', ')}${packs.length > 3 ? ', ...' : ''}.` };
 }
 
 /** The checklist of an organization whose database exists. */
@@ -207,7 +220,7 @@ export async function checklist(o: OrgDatabase, orgId: string): Promise<Checklis
     rates: await ratesStep(db, periods, entities),
     consolidation: await consolidationStep(db),
     lock: await lockStep(db),
-    pack: packStep(),
+    pack: await packStep(orgId),
   };
   return answer(verdicts);
 }
@@ -223,7 +236,7 @@ export function notOnboardedChecklist(): Checklist {
     rates: none('No months yet.'),
     consolidation: none('The group has not been consolidated yet.'),
     lock: none('No month is locked yet.'),
-    pack: packStep(),
+    pack: { done: false, detail: 'No report pack yet: packs come once the group is consolidated.' },
   });
 }
 

@@ -8,7 +8,7 @@ import { CENTS_SQL, ENTITY_COLUMNS_VIEW, readChart, readEntities, readSettings }
 import type { AccountType } from '../../../common/consolidation/types';
 import type { OrgDialect } from '../../../warehouse/connection';
 import { addMonths, monthLabel, monthOf } from '../../../common/reports/periods';
-import { blockedReason, freshness, groupOrder, momentLabel } from './service';
+import { blockedReason, freshness, groupOrder, momentLabel } from '../../../warehouse/reports/answers';
 import { centsText } from '../../../common/reports/statements';
 import { monthStates } from '../../../warehouse/reports/store';
 

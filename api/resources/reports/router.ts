@@ -19,7 +19,7 @@ import { drilldownSchema, freshnessSchema, layoutListSchema, overviewSchema, rep
 import { overview } from './overview';
 import * as s from './schemas';
 import { LAYOUT_BODY } from './schemas';
-import * as svc from './service';
+import * as svc from '../../../warehouse/reports/answers';
 
 
 export function reportsRouter(deps: AppDeps): Router {

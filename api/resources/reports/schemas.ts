@@ -5,7 +5,7 @@ import { LINE_ID_RE, LINE_KINDS } from '../../../common/reports/custom';
 import { COMPARISONS, RANGES } from '../../../common/reports/periods';
 import { STATEMENTS } from '../../../common/reports/statements';
 import { orgIdSchema } from '../../lib/organization';
-import { COLUMN_CHOICES } from './service';
+import { COLUMN_CHOICES } from '../../../warehouse/reports/answers';
 import type { BodyLimit } from '../../lib/route';
 
 const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');

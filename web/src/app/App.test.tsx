@@ -40,13 +40,13 @@ afterEach(() => {
 });
 
 describe('menus by role (spec section 2)', () => {
-  it('user: Upload File, Pipelines, Consolidation, Apps, Dashboard with one sub-item per dashboard', () => {
+  it('user: ordered by the month\'s work: Dashboard (one sub-item per dashboard), Reports, Consolidation, Data, Pipelines, Apps, Upload File', () => {
     const m = menuForRole('user', dashboards);
-    expect(m.map((e) => e.label)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
+    expect(m.map((e) => e.label)).toEqual(['Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
     expect(m.find((e) => e.label === 'Dashboard')!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
   });
   it('admin: Organizations, Org - Onboarding, Users, then the five', () => {
-    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
+    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
   });
   it('any other role: an empty menu', () => {
     expect(menuForRole('auditor')).toEqual([]);
@@ -65,8 +65,8 @@ describe('the shell', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
     expect(await screen.findByTestId('org-name')).toHaveTextContent('Acme Holdings');
     const links = within(nav).getAllByRole('link').map((a) => a.textContent);
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard', 'Revenue', 'Cash Flow']));
-    expect(links.slice(0, 7)).toEqual(['Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']);
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Revenue', 'Cash Flow', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']));
+    expect(links.slice(0, 2)).toEqual(['Dashboard', 'Revenue']);
     expect(within(nav).getByRole('link', { name: 'Cash Flow' })).toHaveAttribute('href', '/dashboard?name=Cash%20Flow');
     expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('ALAda Lovelace');
@@ -78,17 +78,25 @@ describe('the shell', () => {
     mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
     renderAt('/organizations');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Upload File', 'Pipelines', 'Data', 'Consolidation', 'Reports', 'Apps', 'Dashboard']));
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']));
     expect(screen.getByRole('button', { name: 'User menu' })).toHaveTextContent('UUnknown');
     expect(screen.queryByTestId('org-name')).toBeNull();
   });
 
-  it('the root selects Upload File for a signed-in user; the toggle hides and shows the sidebar', async () => {
+  it('the root takes a signed-in finance user to the group\'s figures (Dashboard), an admin to Upload File; the toggle hides and shows the sidebar', async () => {
+    const admin = signIn({ role: 'admin', organization_id: null });
+    mockApi({ 'GET /user/profile': profile(admin), 'GET /organization': ok({ organizations: [] }) });
+    const first = renderAt('/');
+    const adminNav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
+    expect(within(adminNav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/$/);
+    first.unmount();
     const user = signIn();
     mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/dashboard'));
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
-    expect(within(nav).getByRole('link', { name: 'Upload File' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     const toggle = screen.getByRole('button', { name: 'Toggle sidebar' });
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     await userEvent.click(toggle);
@@ -142,7 +150,7 @@ describe('routing and the session', () => {
     expect(document.title).toBe('LedgerFlow Homepage');
   });
 
-  it('a signed-in admin visiting /login or /reset-password goes to /organizations, a user to /file-upload', async () => {
+  it('a signed-in admin visiting /login or /reset-password goes to /organizations, a user to the Dashboard', async () => {
     const admin = signIn({ role: 'admin', organization_id: null });
     mockApi({ 'GET /user/profile': profile(admin), 'GET /organization': ok({ organizations: [] }) });
     const { unmount } = renderAt('/reset-password/abc');
@@ -151,7 +159,7 @@ describe('routing and the session', () => {
     const user = signIn();
     mockApi({ 'GET /user/profile': profile(user), 'GET /pipeline/list-files/65f0000000000000000000aa': NO_FILES });
     renderAt('/login');
-    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/file-upload'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/dashboard'));
   });
 
   it('a user cannot open admin screens: "Not allowed", at the same address', async () => {

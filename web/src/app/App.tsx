@@ -5,7 +5,7 @@ import { FullScreenSpinner } from '../components/FullScreenSpinner';
 import { NotAllowed, PageNotFound } from '../components/RouteNotices';
 import { SESSION_EXPIRED, setUnauthorizedHandler } from '../lib/api-client';
 import { titleForPath } from '../lib/format';
-import { afterSignIn, clearSession, EXPIRY_CHECK_MS, getToken, isExpired, isSignedIn, setLoginNotice, useSession } from '../lib/session';
+import { afterSignIn, clearSession, EXPIRY_CHECK_MS, getToken, homeFor, isExpired, isSignedIn, setLoginNotice, useSession } from '../lib/session';
 import { paths } from './paths';
 
 // Every page is its own chunk: the login page loads only what it needs.
@@ -97,10 +97,15 @@ function ShellIfSignedIn() {
   return isSignedIn() ? <Shell /> : <Outlet />;
 }
 
-/** `/` is the public home page, and the upload screen for a signed-in user. */
+/** `/` is the public home page; signed in, an admin's upload screen (as before) and a finance user's figures (the Dashboard). */
 function Home() {
   useSession();
   return isSignedIn() ? <Shell /> : <LandingPage />;
+}
+
+function HomeIndex() {
+  const { user } = useSession();
+  return user?.role === 'admin' ? <FileUploadPage /> : <Navigate to={homeFor(user?.role)} replace />;
 }
 
 export function AppRoutes() {
@@ -120,7 +125,7 @@ export function AppRoutes() {
           <Route path={paths.privacyPolicy} element={<PrivacyPolicyPage />} />
           <Route path={paths.licenseAgreement} element={<LicenseAgreementPage />} />
           <Route path={paths.home} element={<Home />}>
-            <Route index element={<FileUploadPage />} />
+            <Route index element={<HomeIndex />} />
           </Route>
           <Route element={<RequireAuth><Shell /></RequireAuth>}>
             <Route path={paths.fileUpload} element={<FileUploadPage />} />

@@ -5,7 +5,7 @@ import { paths } from '../app/paths';
 import { useCurrentOrganization } from '../shared/organizations/useCurrentOrganization';
 import { logout as endSession } from '../lib/logout';
 import { useProfile } from '../shared/profile/useProfile';
-import { displayName, initials, setLoginNotice } from '../lib/session';
+import { displayName, homeFor, initials, setLoginNotice } from '../lib/session';
 import { menuForRole, type MenuEntry } from './menu';
 import { toast } from './toaster';
 
@@ -71,7 +71,7 @@ export function Shell() {
   return (
     <div className={`shell${collapsed ? ' shell-collapsed' : ''}${narrow ? ' shell-narrow' : ''}`}>
       <aside className="sidebar" id="sidebar" aria-label="Sidebar" hidden={collapsed}>
-        <Link to={user?.role === 'admin' ? paths.organizations : paths.fileUpload} className="logo">
+        <Link to={homeFor(user?.role)} className="logo">
           LedgerFlow
         </Link>
         <nav aria-label="Main menu">

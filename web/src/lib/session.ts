@@ -117,8 +117,9 @@ export function initials(user: Pick<SessionUser, 'fullName' | 'fullname'> | null
   return letters || 'U';
 }
 
+/** Where a role lands after signing in: an admin on the organizations, a finance user on the group's figures (the Dashboard's overview, which says what to do next while nothing is consolidated). */
 export function homeFor(role: string | undefined): string {
-  return role === 'admin' ? '/organizations' : '/file-upload';
+  return role === 'admin' ? '/organizations' : '/dashboard';
 }
 
 /**

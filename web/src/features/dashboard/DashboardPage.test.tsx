@@ -241,7 +241,7 @@ describe('the getting-started checklist', () => {
       step('rates', 'Rates for every currency and month', false),
       step('consolidation', 'First consolidation', false),
       step('lock', 'First month locked', false),
-      step('pack', 'A pack scheduled', false, { link: { path: '/reports', label: 'Open Reports' } }),
+      step('pack', 'A pack scheduled', false, { link: { path: '/reports?tab=packs', label: 'Schedule a pack' } }),
     ],
     done: 2,
     total: 8,

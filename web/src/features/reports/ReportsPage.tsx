@@ -1,4 +1,4 @@
-import { Button, ButtonGroup, Callout, Card, Checkbox, FormGroup, H2, HTMLSelect, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Checkbox, FormGroup, H2, HTMLSelect, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
@@ -9,6 +9,7 @@ import { useConsolidatedPeriods } from '../../shared/consolidation/periods';
 import { formatMoment, startConsolidation, useFreshness, useNegativesInParentheses } from '../../shared/reports/freshness';
 import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, type ReportChoice } from './api/reports';
 import { LayoutEditor } from './LayoutEditor';
+import { PacksPanel } from './PacksPanel';
 import { ReportDrilldown } from './ReportDrilldown';
 import { ReportTable } from './ReportTable';
 
@@ -75,7 +76,7 @@ export default function ReportsPage() {
   const customId = choice.report.startsWith('custom:') ? choice.report.slice(7) : undefined;
   const custom = layouts?.find((l) => l.id === customId);
 
-  function update(patch: Partial<ReportChoice>) {
+  function update(patch: Partial<ReportChoice> & { tab?: string }) {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(patch)) {
       if (v) next.set(k, v);
@@ -130,7 +131,13 @@ export default function ReportsPage() {
     <div className="page reports-page">
       <H2>Reports</H2>
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
-      {!orgId ? (
+      <Tabs id="reports-tabs" className="no-print" selectedTabId={params.get('tab') === 'packs' ? 'packs' : 'reports'} onChange={(t) => update({ tab: t === 'packs' ? 'packs' : '' })}>
+        <Tab id="reports" title="Statements and reports" />
+        <Tab id="packs" title="Packs" />
+      </Tabs>
+      {orgId && params.get('tab') === 'packs' ? (
+        <PacksPanel orgId={orgId} periods={periods} />
+      ) : !orgId ? (
         <NonIdealState icon="th" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Reports show one organization's figures." />
       ) : isLoading && !consolidated ? (
         <Spinner size={32} />

@@ -1,21 +1,21 @@
-// The reports of one organization: the built-in statements and custom layouts over the
+// The reports of one organization (the api answers them; the worker renders them in report packs): the built-in statements and custom layouts over the
 // consolidation's outputs (common/reports), their drill-down to entities and source accounts,
 // and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { formatFixed, AMOUNT_SCALE } from '../../../common/consolidation/decimal';
-import { CENTS_SQL, readAcquisitions, readChart, readEntities, readSettings } from '../../../warehouse/consolidation/store';
-import type { GroupAccount } from '../../../common/consolidation/types';
-import type { OrgDialect } from '../../../warehouse/connection';
-import { DIALECTS } from '../../../warehouse/dialect';
-import { buildCustom, checkLayout, type CustomLayout } from '../../../common/reports/custom';
-import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../../common/reports/periods';
-import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../../common/reports/statements';
-import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../../common/reports/flows';
-import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from '../../../warehouse/reports/store';
-import { ApiError } from '../../lib/errors';
+import { formatFixed, AMOUNT_SCALE } from '../../common/consolidation/decimal';
+import { CENTS_SQL, readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
+import type { GroupAccount } from '../../common/consolidation/types';
+import type { OrgDialect } from '../connection';
+import { DIALECTS } from '../dialect';
+import { buildCustom, checkLayout, type CustomLayout } from '../../common/reports/custom';
+import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../common/reports/periods';
+import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../common/reports/statements';
+import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
+import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
+import { ApiError } from '../../common/api-error';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -438,7 +438,15 @@ function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
 export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'LedgerFlow';
-  for (const r of reports) sheet(wb, r, r.title);
+  const used = new Set<string>();
+  for (const r of reports) {
+    // Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)".
+    const title = r.title.replace(/[*?:\\/[\]]/g, ' ');
+    let name = title.slice(0, 31);
+    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
+    used.add(name.toLowerCase());
+    sheet(wb, r, name);
+  }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 

@@ -1,0 +1,276 @@
+// A report pack's files (issue 34): its reports computed as the api answers them
+// (warehouse/reports/answers.ts), as one PDF (pdfkit: cover, contents, the reports with their
+// notices, page numbers "Page n of N") and one XLSX (the statements' export: one sheet per report).
+// The PDF is laid out before a page is drawn (fixed row heights, labels cut to their column,
+// notices measured), so the contents and "of N" are known up front and the pages stream out as
+// they are drawn: nothing keeps the document whole (no bufferPages). Used by the api (download)
+// and the worker (the send's activity, activities/packs).
+import { PassThrough, type Writable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import PDFDocument from 'pdfkit';
+import { monthLabel } from '../../common/reports/periods';
+import { NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type StatementKind } from '../../common/reports/statements';
+import type { RangeKind } from '../../common/reports/periods';
+import type { OrgDialect } from '../connection';
+import { customReport, statement, xlsx, type ReportAnswer, type ReportQuery } from './answers';
+import { readLayout } from './store';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+
+export interface PackItem {
+  kind: 'statement' | 'custom';
+  ref: string;
+}
+
+/** An error about the pack itself (a custom report deleted since, nothing consolidated): retrying does not help. */
+export class PackError extends Error {}
+
+export const isStatement = (ref: string): ref is StatementKind => (STATEMENTS as readonly string[]).includes(ref);
+
+/** The latest month consolidated without a block (YYYY-MM), or null. */
+export async function latestConsolidatedMonth(db: Db): Promise<string | null> {
+  const r = (await db.selectFrom('consolidation_checks').select((eb) => eb.fn.max('period').as('p')).where('status', '=', 'ok').executeTakeFirst()) as { p: string | null } | undefined;
+  return r?.p ?? null;
+}
+
+/** The pack's reports, in its order, for the range ending at `period` (every column, as the Reports page shows them). */
+export async function packReports(db: Db, dialect: OrgDialect, items: PackItem[], range: RangeKind, period: string): Promise<ReportAnswer[]> {
+  const q: ReportQuery = { period, range, columns: [] };
+  const out: ReportAnswer[] = [];
+  for (const item of items) {
+    if (item.kind === 'statement') {
+      if (!isStatement(item.ref)) throw new PackError(`The pack names a statement that does not exist: ${item.ref}`);
+      out.push(await statement(db, dialect, item.ref, q));
+    } else {
+      const found = await readLayout(db, item.ref);
+      if (!found) throw new PackError(`A custom report of the pack was deleted (id ${item.ref}): edit the pack`);
+      out.push(await customReport(db, dialect, found.layout, q));
+    }
+  }
+  return out;
+}
+
+/** What an item is called, for the pack's editor and history. */
+export const itemTitle = (item: PackItem, customNames: Map<string, string>): string => (item.kind === 'statement' ? (isStatement(item.ref) ? STATEMENT_TITLES[item.ref] : item.ref) : (customNames.get(item.ref) ?? `Deleted report ${item.ref}`));
+
+// --- figures --------------------------------------------------------------------------------
+
+/**
+ * A figure as the Reports page shows it: thousands separators, at least 2 decimals for amounts
+ * (1 and " %" for percentages), "n/m" kept, negatives in parentheses when `parens`, nothing for
+ * an empty figure. Pure text work on the api's exact decimal text (no floating point).
+ */
+export function figureText(value: string | null, format: 'amount' | 'percent', parens: boolean): string {
+  if (value === null) return '';
+  if (value === NOT_MEANINGFUL) return value;
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!m) return value;
+  const [, sign, int, frac = ''] = m;
+  const decimals = format === 'percent' ? 1 : 2;
+  const digits = frac.replace(/0+$/, '').padEnd(decimals, '0');
+  const zero = /^0*$/.test(int!) && /^0*$/.test(frac);
+  const body = `${int!.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits}${format === 'percent' ? ' %' : ''}`;
+  if (!sign || zero) return body;
+  return parens ? `(${body})` : `-${body}`;
+}
+
+// --- the PDF --------------------------------------------------------------------------------
+
+export interface PackMeta {
+  organization: string;
+  name: string;
+  /** The range the pack covers, for people ("March 2026", "Jan-Mar 2026, year to date"). */
+  periodLabel: string;
+  /** When it was made. */
+  date: Date;
+  parentheses: boolean;
+}
+
+const PAGE = { width: 841.89, height: 595.28 }; // A4 landscape
+const MARGIN = 36;
+const LABEL_WIDTH = 210;
+const FIGURE_WIDTH = 66;
+const ROW_HEIGHT = 11;
+const HEADER_HEIGHT = 20;
+const FOOTER_Y = PAGE.height - MARGIN + 10;
+const BOTTOM = PAGE.height - MARGIN - 6;
+const COLUMNS_PER_PAGE = Math.floor((PAGE.width - 2 * MARGIN - LABEL_WIDTH) / FIGURE_WIDTH);
+const CONTENTS_LINES = 30;
+
+/** One page of a report: its column slice and rows. */
+interface ReportPage {
+  report: number;
+  columns: number[];
+  rows: number[];
+  /** The report's first page (its notices go here). */
+  first: boolean;
+  /** Which part of the report's columns, when they span several page widths ("columns 1-8 of 12"). */
+  part: string | null;
+}
+
+export const dayLabel = (d: Date) => `${d.getUTCDate()} ${monthLabel(`${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`)}`;
+
+function subtitle(r: ReportAnswer): string {
+  const when = r.asAt ? `As at ${Number(r.asAt.slice(8))} ${monthLabel(r.asAt.slice(0, 7))}` : r.range.label;
+  return `${when}${r.compareRange ? `, compared with ${r.compareRange.label}` : ''}; ${r.currency}`;
+}
+
+/** A label cut to `width` points in the current font ("..." where cut). */
+function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (doc.widthOfString(`${text.slice(0, mid)}...`) <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}...`;
+}
+
+/** The pages of every report, laid out before drawing (notices measured in the font they are drawn in). */
+function plan(doc: PDFKit.PDFDocument, reports: ReportAnswer[]): ReportPage[] {
+  const pages: ReportPage[] = [];
+  const contentWidth = PAGE.width - 2 * MARGIN;
+  reports.forEach((r, ri) => {
+    const all = r.columns.map((_, i) => i);
+    const slices: number[][] = [];
+    for (let i = 0; i < all.length; i += COLUMNS_PER_PAGE) slices.push(all.slice(i, i + COLUMNS_PER_PAGE));
+    if (!slices.length) slices.push([]);
+    doc.font('Helvetica').fontSize(8);
+    const noticesHeight = r.notices.reduce((h, n) => h + doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2, r.notices.length ? 12 : 0);
+    slices.forEach((cols, si) => {
+      const part = slices.length > 1 ? `columns ${cols[0]! + 1}-${cols.at(-1)! + 1} of ${all.length}` : null;
+      let first = si === 0;
+      let rows: number[] = [];
+      const top = () => MARGIN + 40 + (first ? noticesHeight : 0) + HEADER_HEIGHT;
+      let y = top();
+      r.rows.forEach((_, i) => {
+        if (y + ROW_HEIGHT > BOTTOM && rows.length) {
+          pages.push({ report: ri, columns: cols, rows, first, part });
+          first = false;
+          rows = [];
+          y = top();
+        }
+        rows.push(i);
+        y += ROW_HEIGHT;
+      });
+      pages.push({ report: ri, columns: cols, rows, first, part });
+    });
+  });
+  return pages;
+}
+
+/**
+ * Writes the pack's PDF to `out` (ended when done) and answers its page count: a cover
+ * (organization, pack, period, date), contents (each report and its first page), then each
+ * report's pages (title, range or "As at" date, currency, the report's notices, its rows with the
+ * figures as the Reports page shows them), "Page n of N" at the foot of every page.
+ */
+export function packPdf(reports: ReportAnswer[], meta: PackMeta, out: Writable): Promise<{ pages: number }> {
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false, info: { Title: `${meta.name}: ${meta.periodLabel}`, Author: meta.organization, Creator: 'LedgerFlow' } });
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('close', resolve);
+    out.on('error', reject);
+    doc.on('error', reject);
+  });
+  doc.pipe(out);
+  const reportPages = plan(doc, reports);
+  const contentsPages = Math.max(1, Math.ceil(reports.length / CONTENTS_LINES));
+  const firstPage = new Map<number, number>();
+  reportPages.forEach((p, i) => {
+    if (!firstPage.has(p.report)) firstPage.set(p.report, 1 + contentsPages + i + 1);
+  });
+  const total = 1 + contentsPages + reportPages.length;
+  let pageNo = 0;
+  const newPage = () => {
+    doc.addPage();
+    pageNo += 1;
+    doc.font('Helvetica').fontSize(8).fillColor('#555555');
+    // The foot is below the bottom margin: without it pdfkit would start a new page for it.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.text(`${meta.name} - ${meta.periodLabel} - Page ${pageNo} of ${total}`, MARGIN, FOOTER_Y, { width: PAGE.width - 2 * MARGIN, align: 'center', lineBreak: false });
+    doc.page.margins.bottom = bottom;
+    doc.fillColor('black');
+  };
+  const contentWidth = PAGE.width - 2 * MARGIN;
+
+  // Cover
+  newPage();
+  doc.font('Helvetica-Bold').fontSize(26).text(meta.organization, MARGIN, 170, { width: contentWidth, align: 'center' });
+  doc.moveDown(0.5).font('Helvetica').fontSize(18).text(meta.name, { width: contentWidth, align: 'center' });
+  doc.moveDown(0.5).fontSize(14).text(meta.periodLabel, { width: contentWidth, align: 'center' });
+  doc.moveDown(1.5).fontSize(11).fillColor('#555555').text(`Prepared ${dayLabel(meta.date)} by LedgerFlow`, { width: contentWidth, align: 'center' }).fillColor('black');
+
+  // Contents
+  for (let c = 0; c < contentsPages; c += 1) {
+    newPage();
+    doc.font('Helvetica-Bold').fontSize(16).text('Contents', MARGIN, MARGIN);
+    let y = MARGIN + 30;
+    doc.font('Helvetica').fontSize(10);
+    reports.slice(c * CONTENTS_LINES, (c + 1) * CONTENTS_LINES).forEach((r, k) => {
+      const i = c * CONTENTS_LINES + k;
+      doc.text(fit(doc, `${i + 1}. ${r.title} (${subtitle(r)})`, contentWidth - 80), MARGIN, y, { lineBreak: false });
+      doc.text(`page ${firstPage.get(i)}`, PAGE.width - MARGIN - 70, y, { width: 70, align: 'right', lineBreak: false });
+      y += 15;
+    });
+  }
+
+  // The reports
+  for (const p of reportPages) {
+    const r = reports[p.report]!;
+    newPage();
+    doc.font('Helvetica-Bold').fontSize(14).text(`${r.title}${p.first ? '' : ' (continued)'}`, MARGIN, MARGIN, { lineBreak: false });
+    doc.font('Helvetica').fontSize(9).text(`${subtitle(r)}${p.part ? ` - ${p.part}` : ''}`, MARGIN, MARGIN + 19, { lineBreak: false });
+    let y = MARGIN + 40;
+    if (p.first && r.notices.length) {
+      doc.font('Helvetica-Bold').fontSize(8).text('Notices', MARGIN, y, { lineBreak: false });
+      y += 12;
+      doc.font('Helvetica').fontSize(8);
+      for (const n of r.notices) {
+        doc.text(`- ${n}`, MARGIN, y, { width: contentWidth });
+        y += doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2;
+      }
+    }
+    // Column headers (two lines at most), right-aligned over their figures
+    doc.font('Helvetica-Bold').fontSize(7);
+    p.columns.forEach((ci, k) => {
+      const x = MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH;
+      doc.text(r.columns[ci]!.label, x, y, { width: FIGURE_WIDTH - 4, height: HEADER_HEIGHT - 2, align: 'right', ellipsis: true });
+    });
+    y += HEADER_HEIGHT;
+    doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + LABEL_WIDTH + p.columns.length * FIGURE_WIDTH, y - 3).lineWidth(0.5).stroke();
+    for (const ri of p.rows) {
+      const row = r.rows[ri]!;
+      const bold = row.kind === 'section' || row.kind === 'total';
+      doc.font(bold ? 'Helvetica-Bold' : row.kind === 'subtotal' ? 'Helvetica-Oblique' : 'Helvetica').fontSize(8);
+      const indent = row.depth * 8;
+      doc.text(fit(doc, row.label, LABEL_WIDTH - indent - 4), MARGIN + indent, y, { lineBreak: false });
+      p.columns.forEach((ci, k) => {
+        const text = figureText(row.values[ci] ?? null, row.format ?? r.columns[ci]!.format, meta.parentheses);
+        if (text) doc.text(text, MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH, y, { width: FIGURE_WIDTH - 4, align: 'right', lineBreak: false });
+      });
+      y += ROW_HEIGHT;
+    }
+  }
+  doc.end();
+  return done.then(() => ({ pages: total }));
+}
+
+/** The pack's PDF in memory (the worker attaches it to a mail). */
+export async function packPdfBuffer(reports: ReportAnswer[], meta: PackMeta): Promise<{ pdf: Buffer; pages: number }> {
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const { pages } = await packPdf(reports, meta, sink);
+  return { pdf: Buffer.concat(chunks), pages };
+}
+
+/** The pack's XLSX: one sheet per report, as the statements' export makes them. */
+export const packXlsx = (reports: ReportAnswer[]): Promise<Buffer> => xlsx(reports);
+
+/** The pack's files' names: "board-pack-2026-03.pdf". */
+export const packFileName = (name: string, period: string, ext: 'pdf' | 'xlsx') => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pack'}-${period}.${ext}`;
