@@ -4,7 +4,6 @@
 // its schedule (common/operations.ts failureVerdict, thresholds CONNECTION_WARN_* and
 // CONNECTION_PAUSE_*), each told by one alert per state change (activities/alerts). A connection
 // whose reports have not moved for CONNECTION_STALE_HOURS alerts once as stale.
-import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { accountModel, CONNECTORS, CONNECTOR_LIST } from '../../common/connectors';
 import type { SyncProvider, SyncTrigger } from '../../common/contract/connections';
@@ -67,31 +66,33 @@ export async function recordSyncOutcome(config: Config, pauseSchedule: PauseSync
     await recordConnectionEvent({ orgId: o.orgId, provider: o.provider, accountId: o.accountId, kind: 'sync', at: o.finishedAt, message: `Read ${plural(o.rowsTotal, 'row')} over ${plural(o.periods.length, 'month')}`, details });
     const before = await ConnectionOps.findOneAndUpdate(
       { key },
-      { $set: { consecutiveFailures: 0, failingSince: null, warnedAt: null }, $setOnInsert: { organization_id: o.orgId, provider: o.provider, accountId: o.accountId } },
+      { $set: { consecutiveFailures: 0, failingSince: null, warnedAt: null, pausedAt: null, pauseReason: null }, $setOnInsert: { organization_id: o.orgId, provider: o.provider, accountId: o.accountId } },
       { upsert: true, new: false },
     ).lean<ConnectionOpsDoc | null>();
     if (before?.warnedAt) await raiseAlert(config, { orgId: o.orgId, kind: 'connection-failing', subject: key, state: CLEAR });
     return 'ok';
   }
   await recordConnectionEvent({ orgId: o.orgId, provider: o.provider, accountId: o.accountId, kind: 'failure', at: o.finishedAt, message: o.error, details });
-  // One atomic step: the count grows, the run's start is kept (or set by the first failure).
-  const after = await ConnectionOps.findOneAndUpdate(
-    { key },
-    [
-      {
-        $set: {
-          organization_id: new mongoose.Types.ObjectId(o.orgId),
-          provider: o.provider,
-          accountId: o.accountId,
-          consecutiveFailures: { $add: [{ $ifNull: ['$consecutiveFailures', 0] }, 1] },
-          failingSince: { $ifNull: ['$failingSince', o.finishedAt] },
-          lastFailureAt: o.finishedAt,
-          lastError: o.error,
-        },
-      },
-    ],
-    { upsert: true, new: true },
-  ).lean<ConnectionOpsDoc>();
+  // The count grows and the run's start is kept (or set by this first failure), by a
+  // compare-and-set on the count read, so two syncs failing at once both count.
+  let after: ConnectionOpsDoc | null = null;
+  for (let attempt = 0; attempt < 10 && !after; attempt++) {
+    const current = await ConnectionOps.findOne({ key }).lean<ConnectionOpsDoc | null>();
+    const count = current?.consecutiveFailures ?? 0;
+    const set = { consecutiveFailures: count + 1, failingSince: current?.failingSince ?? o.finishedAt, lastFailureAt: o.finishedAt, lastError: o.error };
+    try {
+      if (!current) {
+        await ConnectionOps.create({ key, organization_id: o.orgId, provider: o.provider, accountId: o.accountId, ...set });
+        after = { ...(await ConnectionOps.findOne({ key }).lean<ConnectionOpsDoc>())! };
+      } else {
+        const res = await ConnectionOps.updateOne({ key, consecutiveFailures: current.consecutiveFailures ?? 0 }, { $set: set });
+        if (res.modifiedCount) after = { ...current, ...set };
+      }
+    } catch (e) {
+      if ((e as { code?: number })?.code !== 11000) throw e; // another failure created it first: read again
+    }
+  }
+  if (!after) throw new Error(`connection ${key}: its failure count kept moving under concurrent syncs`);
   const verdict = after.pausedAt ? 'ok' : failureVerdict({ consecutiveFailures: after.consecutiveFailures ?? 0, failingSince: after.failingSince ?? null }, o.finishedAt, thresholdsOf(config));
   const account = await accountModel(o.provider).findById(o.accountId).lean<ConnectorAccountDoc>();
   if (!account || verdict === 'ok') return 'ok';
