@@ -226,24 +226,33 @@ export async function buildSnapshot(client: Client, cfg: Config): Promise<OpsSna
   return { version, builtAt: new Date().toISOString(), connections, workflows, onboardings, blocked };
 }
 
-/** The snapshot, built at most once per SNAPSHOT_MS per api process (concurrent callers share one build). */
+/**
+ * The snapshot, built at most once per SNAPSHOT_MS per api process (concurrent callers share one
+ * build). Once there is one, an expired snapshot is answered while the next builds behind it
+ * (stale by at most one build), so no request waits for a rebuild but the very first.
+ */
 export function snapshotCache(client: Client, cfg: Config) {
   let current: { at: number; snap: OpsSnapshot } | null = null;
   let building: Promise<OpsSnapshot> | null = null;
+  const build = () =>
+    (building ??= buildSnapshot(client, cfg)
+      .then((snap) => {
+        current = { at: Date.now(), snap };
+        return snap;
+      })
+      .finally(() => {
+        building = null;
+      }));
   return {
     async get(): Promise<OpsSnapshot> {
       if (current && Date.now() - current.at < SNAPSHOT_MS) return current.snap;
-      building ??= buildSnapshot(client, cfg)
-        .then((snap) => {
-          current = { at: Date.now(), snap };
-          return snap;
-        })
-        .finally(() => {
-          building = null;
-        });
-      return building;
+      if (current) {
+        build().catch((err: unknown) => logger.warn({ err }, 'operations snapshot not rebuilt (the previous one answers)'));
+        return current.snap;
+      }
+      return build();
     },
-    /** After a change made through the api (resume, retry policy), the next read builds anew. */
+    /** After a change made through the api (resume, retry policy), the next read waits for a fresh build. */
     invalidate(): void {
       current = null;
     },
