@@ -13,6 +13,7 @@ import { createChangeActivities, type AnnounceOrganizationChange } from './chang
 import type { Config } from '../common/config';
 import { CONNECTOR_LIST } from '../common/connectors';
 import type { SyncProvider } from '../common/contract/connections';
+import { configureRateLimitWait } from './connectors/failures';
 import * as connectorActivities from './connectors/registry';
 import { createCsvActivities, createCsvLoader } from './csv';
 import { createDataFactory, createPipelineActivities, type DataFactory } from './datafactory';
@@ -20,6 +21,7 @@ import type { AzureDeps } from '../common/azure-arm';
 import { createOnboardingActivities } from './onboarding';
 import { createOrganizationDeleteActivities } from './organization-delete';
 import { createPackActivities } from './packs';
+import type { PauseSyncSchedule } from './operations';
 import { createRecordActivities } from './records';
 import { createSyncRunActivities } from './records/sync-runs';
 import { createStorageActivities } from './storage';
@@ -37,6 +39,8 @@ export interface ActivityDeps {
   dataFactory?: DataFactory;
   /** Signal-with-start of an organization's changes workflow (the worker builds it with its Temporal client). */
   announceOrganizationChange?: AnnounceOrganizationChange;
+  /** Pauses a connection's sync schedule when it is auto-paused (the worker builds it with its Temporal client). */
+  pauseSyncSchedule?: PauseSyncSchedule;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -53,6 +57,7 @@ function createConnectorActivities(deps: { config: Config; warehouse: Warehouse 
 /** Every activity the worker registers, built from the clients it is given. */
 export function createActivities(deps: ActivityDeps) {
   const { config, blobService, azure } = deps;
+  configureRateLimitWait(config.RATE_LIMIT_WAIT_MAX_SECONDS);
   const warehouse = deps.warehouse ?? createWarehouse(config, azure);
   const loadCsvBlob = createCsvLoader({ config, blobService, warehouse });
   const dataFactory = deps.dataFactory ?? createDataFactory({ config, blobService, warehouse, azure, loadCsvBlob });
@@ -60,7 +65,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createStorageActivities(providers),
     ...createRecordActivities(),
-    ...createSyncRunActivities(providers),
+    ...createSyncRunActivities({ ...providers, pauseSyncSchedule: deps.pauseSyncSchedule }),
     ...createOnboardingActivities(providers),
     ...createPipelineActivities({ ...providers, loadCsvBlob }),
     ...createConnectorActivities(providers),

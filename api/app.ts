@@ -21,6 +21,7 @@ import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
 import { freshnessRouter } from './resources/freshness/router';
 import { alertsRouter } from './resources/alerts/router';
+import { operationsRouter } from './resources/operations/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
 import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Express {
     ['/getting-started', gettingStartedRouter(deps)],
     ['/freshness', freshnessRouter(deps)],
     ['/alerts', alertsRouter(deps)],
+    ['/operations', operationsRouter(deps)],
   ];
   // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
   api.use(optionsAllowed(api));

@@ -166,6 +166,15 @@ export const configSchema = z
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(25),
     /** Wait before retrying a throttled connector call (Intuit asks for 60 s; Sage's GW-0010 doubles it per attempt). */
     SYNC_THROTTLE_RETRY_SECONDS: z.coerce.number().positive().default(60),
+    /** Auto-pause (docs/operations.md#connection-operations): a connection warns after this many failed syncs in a row spanning at least the days below, and pauses (with its schedule) after the next pair. */
+    CONNECTION_WARN_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
+    CONNECTION_WARN_DAYS: z.coerce.number().min(0).max(365).default(4),
+    CONNECTION_PAUSE_FAILURES: z.coerce.number().int().min(1).max(1000).default(30),
+    CONNECTION_PAUSE_DAYS: z.coerce.number().min(0).max(365).default(7),
+    /** A connection whose newest applied sync is older than this alerts once as stale (checked at each worker heartbeat). */
+    CONNECTION_STALE_HOURS: z.coerce.number().positive().max(8760).default(48),
+    /** The longest total wait for rate limits inside one attempt of a sync call (0-100 s, under the 2-minute heartbeat timeout); longer limits go back to Temporal, and the sync waits them out without failing. */
+    RATE_LIMIT_WAIT_MAX_SECONDS: z.coerce.number().int().min(0).max(100).default(60),
     /** How long GET /pipeline/run-pipeline waits for a run before answering 202 with its state (the web client gives up at 100 s). */
     PIPELINE_WAIT_SECONDS: z.coerce.number().positive().max(95).default(90),
   })
@@ -175,6 +184,8 @@ export const configSchema = z
       if (c.PASSWORD_HASH_MEMORY_KIB < 19_456) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['PASSWORD_HASH_MEMORY_KIB'], message: 'must be at least 19456 (19 MiB) in production' });
       if (c.PASSWORD_HASH_TIME_COST < 2) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['PASSWORD_HASH_TIME_COST'], message: 'must be at least 2 in production' });
     }
+    if (c.CONNECTION_PAUSE_FAILURES < c.CONNECTION_WARN_FAILURES) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['CONNECTION_PAUSE_FAILURES'], message: 'must not be below CONNECTION_WARN_FAILURES (a connection warns before it pauses)' });
+    if (c.CONNECTION_PAUSE_DAYS < c.CONNECTION_WARN_DAYS) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['CONNECTION_PAUSE_DAYS'], message: 'must not be below CONNECTION_WARN_DAYS (a connection warns before it pauses)' });
     if (c.PROVIDER !== 'azure') return;
     for (const key of ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_SUBSCRIPTION_ID', 'AZURE_RESOURCE_GROUP', 'AZURE_SQL_SERVER', 'AZURE_SQL_ADMIN_USER', 'AZURE_SQL_ADMIN_PASSWORD', 'MONGODB_URI', 'JWT_SECRET', 'ENCRYPTION_KEY'] as const) {
       if (!c[key]) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: 'is required when PROVIDER=azure' });

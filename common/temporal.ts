@@ -18,6 +18,8 @@ export const workflowIds = {
   pipelineRun: (orgId: string) => `pipelines-${orgId}`,
   consolidation: (orgId: string) => `consolidate-${orgId}`,
   sync,
+  /** A connection's sync schedule (api/lib/schedules.ts creates it; auto-pause pauses it). */
+  syncSchedule: (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`,
   quickbooksSync: (accountId: string) => sync('quickbooks', accountId),
   sageSync: (accountId: string) => sync('sage', accountId),
   netsuiteSync: (accountId: string) => sync('netsuite', accountId),

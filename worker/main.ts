@@ -5,12 +5,16 @@ import { config, ConfigError } from '../common/config';
 import { logger, setLogLevel } from '../common/logger';
 import { loadWorkflowBundle } from './bundle';
 import { startHeartbeat } from './heartbeat';
+import { staleConnectionsAlert } from '../activities/operations';
 import { createWorker } from './worker';
 import { createWarehouse } from '../warehouse';
 import { migrateOrganizationSchemas } from '../warehouse/org-schema';
 import { moveLegacyRuns } from '../warehouse/records/run-migration';
 import { closeRunStores } from '../warehouse/records/run-store';
 import { closeUserDirectory, openUserDirectory } from '../common/records/user-directory';
+
+/** How often connections are checked for staleness (CONNECTION_STALE_HOURS). */
+const STALE_CHECK_MS = 10 * 60_000;
 
 async function main() {
   const cfg = config();
@@ -29,7 +33,11 @@ async function main() {
   // now, beside the tasks (nothing waits for it: reads see missing tables as made, writers make them).
   const stopMigration = new AbortController();
   const migration = migrateOrganizationSchemas(cfg, { signal: stopMigration.signal }).catch((err: unknown) => logger.error({ err }, 'organization databases not migrated (the next start tries again)'));
+  // Connections whose reports stopped moving alert once as stale (activities/operations), checked every 10 minutes.
+  const staleCheck = setInterval(() => void staleConnectionsAlert(cfg).catch((err: unknown) => logger.error({ err }, 'stale connections not checked (tried again in 10 minutes)')), STALE_CHECK_MS);
+  staleCheck.unref();
   await worker.run();
+  clearInterval(staleCheck);
   stopMigration.abort();
   await migration;
   await heartbeat.stop();

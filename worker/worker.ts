@@ -3,6 +3,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities';
 import type { Config } from '../common/config';
 import { organizationChangeAnnouncer } from './organization-changes';
+import { syncSchedulePauser } from './sync-schedules';
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -21,7 +22,7 @@ export async function createWorker({ config, connection, taskQueue, workflowBund
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: queue,
     // A finished sync signals-with-start its organization's changes workflow on this same queue.
-    activities: createActivities({ blobService, config, announceOrganizationChange: organizationChangeAnnouncer(config, connection, queue) }),
+    activities: createActivities({ blobService, config, announceOrganizationChange: organizationChangeAnnouncer(config, connection, queue), pauseSyncSchedule: syncSchedulePauser(config, connection) }),
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

@@ -3,13 +3,14 @@
 // each sync
 // records its run (start, end, rows, error), fetches master data, then the months in ranges
 // of at most six, each range replaced atomically in the organization's SQL database.
-import { ApplicationFailure, defineQuery, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, defineQuery, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { PROGRESS_QUERY } from '../common/temporal';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { SyncProvider, SyncTrigger } from '../common/contract/connections';
 import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
+import type { RetryPolicy } from '../common/operations';
 
 /** Connector calls: throttling (RateLimited) waits the delay the activity names; business failures stop at once. */
 const connectorCall: ActivityOptions = {
@@ -55,18 +56,54 @@ function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;
 }
 
-async function runSync(provider: SyncProvider, input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
+type ConnectorProxy = ReturnType<typeof proxyActivities<ConnectorActivities>>;
+
+/** The connector calls under the connection's own retry policy (rate limits are waited out inside the call and never count). */
+function withConnectionPolicy(options: ActivityOptions, retry: RetryPolicy): ConnectorProxy {
+  return proxyActivities<ConnectorActivities>({
+    ...options,
+    retry: { ...options.retry, maximumAttempts: retry.maximumAttempts, initialInterval: `${retry.initialIntervalSeconds} seconds`, maximumInterval: `${retry.maximumIntervalSeconds} seconds` },
+  });
+}
+
+/** Whether a connector call failed only because the source kept throttling it. */
+function throttledOut(e: unknown): boolean {
+  return e instanceof ActivityFailure && e.cause instanceof ApplicationFailure && e.cause.type === 'RateLimited';
+}
+
+/** A call made again when its attempts ran out on rate limits alone: throttling never fails a sync (bounded, 20 rounds). */
+async function outlastingRateLimits<T>(call: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!throttledOut(e) || round >= 20) throw e;
+      log.info('connector call throttled past its attempts: calling again', { round });
+    }
+  }
+}
+
+async function runSync(
+  provider: SyncProvider,
+  input: SyncInput,
+  options: ActivityOptions,
+  steps: { master: (calls: ConnectorProxy) => Promise<{ rows: Record<string, number> }>; range: (calls: ConnectorProxy, months: string[]) => Promise<{ rows: Record<string, number> }> },
+): Promise<SyncResult> {
   const progress: SyncProgress = { step: 'starting', rangesDone: 0, rangesTotal: 0, rows: {} };
   setHandler(progressQuery, () => progress);
   const periods: string[] = [];
   try {
     const plan = await records.beginSyncRun({ provider, accountId: input.accountId, trigger: input.trigger ?? 'manual' });
     progress.rangesTotal = plan.ranges.length;
+    // The connection's retry policy (docs/operations.md#connection-operations); runs before it keep the fixed one.
+    const ownPolicy = Boolean(plan.retry) && patched('connection-retry-policy');
+    const calls = ownPolicy && plan.retry ? withConnectionPolicy(options, plan.retry) : proxyActivities<ConnectorActivities>(options);
+    const call = <T>(fn: () => Promise<T>) => (ownPolicy ? outlastingRateLimits(fn) : fn());
     progress.step = 'accounts';
-    add(progress.rows, (await steps.master()).rows);
+    add(progress.rows, (await call(() => steps.master(calls))).rows);
     progress.step = 'periods';
     for (const months of plan.ranges) {
-      add(progress.rows, (await steps.range(months)).rows);
+      add(progress.rows, (await call(() => steps.range(calls, months))).rows);
       periods.push(...months);
       progress.rangesDone++;
     }
@@ -114,13 +151,13 @@ export function syncWorkflow<K extends SyncProvider>(
   steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }> },
   options: Partial<ActivityOptions> = {},
 ): ((input: SyncInput) => Promise<SyncResult>) & { name: `${K}SyncWorkflow` } {
-  const connector = proxyActivities<ConnectorActivities>({ ...connectorCall, ...options });
+  const callOptions: ActivityOptions = { ...connectorCall, ...options };
   const name = `${provider}SyncWorkflow` as const;
   const workflow = {
     [name]: async (input: SyncInput): Promise<SyncResult> =>
-      runSync(provider, input, {
-        master: () => (connector[steps.master] as (i: { accountId: string }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId }),
-        range: (months) => (connector[steps.range] as (i: { accountId: string; months: string[] }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId, months }),
+      runSync(provider, input, callOptions, {
+        master: (connector) => (connector[steps.master] as (i: { accountId: string }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId }),
+        range: (connector, months) => (connector[steps.range] as (i: { accountId: string; months: string[] }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId, months }),
       }),
   }[name];
   return workflow as typeof workflow & { name: typeof name };

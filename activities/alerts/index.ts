@@ -20,7 +20,7 @@ import { AlertState } from '../../common/models/alert-state';
 import { Organization } from '../../common/models/organization';
 import { User } from '../../common/models/user';
 
-export type AlertKind = 'reconnect-needed' | 'consolidation-blocked';
+export type AlertKind = 'reconnect-needed' | 'consolidation-blocked' | 'connection-failing' | 'connection-paused' | 'connection-stale';
 export const CLEAR = 'clear';
 
 export interface AlertInput {

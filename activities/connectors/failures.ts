@@ -15,9 +15,33 @@ export const FailureType = {
   RemoteError: 'RemoteError',
 } as const satisfies Record<string, TableType>;
 
-/** Retried by Temporal's retry policy after `delaySeconds` (no hand-written wait loop). */
+/** The wait each rate-limit failure asks for (seconds), read by guardedBy. */
+const rateLimitDelays = new WeakMap<object, number>();
+
+/** The longest total wait for rate limits inside one attempt of a call (configureRateLimitWait sets it from RATE_LIMIT_WAIT_MAX_SECONDS). */
+let rateLimitWaitMaxMs = 60_000;
+/** Set once by the worker's activities from RATE_LIMIT_WAIT_MAX_SECONDS (kept under the 2-minute heartbeat timeout). */
+export function configureRateLimitWait(seconds: number): void {
+  rateLimitWaitMaxMs = Math.max(0, Math.min(100, seconds)) * 1000;
+}
+
+/**
+ * A throttled call: waited out inside the call (guardedBy) when the wait is short, so it never
+ * counts as a failed attempt; a longer one is retried by Temporal after `delaySeconds`.
+ */
 export function rateLimited(message: string, delaySeconds: number): ApplicationFailure {
-  return ApplicationFailure.create({ message, type: FailureType.RateLimited, nonRetryable: false, nextRetryDelay: `${Math.max(0.1, delaySeconds)}s` });
+  const failure = ApplicationFailure.create({ message, type: FailureType.RateLimited, nonRetryable: false, nextRetryDelay: `${Math.max(0.1, delaySeconds)}s` });
+  rateLimitDelays.set(failure, Math.max(0.1, delaySeconds));
+  return failure;
+}
+
+/** Waits, ending early when the activity is cancelled (outside an activity: a plain timer). */
+function pause(ms: number): Promise<void> {
+  try {
+    return Context.current().sleep(ms);
+  } catch {
+    return new Promise((r) => setTimeout(r, ms));
+  }
 }
 
 export function businessFailure(message: string, type: TableType, details?: Record<string, unknown>): ApplicationFailure {
@@ -32,10 +56,21 @@ export function businessFailure(message: string, type: TableType, details?: Reco
 export function guardedBy(sort: (e: unknown, attempt: number) => unknown) {
   return <I, O>(fn: (input: I) => Promise<O>) =>
     async (input: I): Promise<O> => {
-      try {
-        return await fn(input);
-      } catch (e) {
-        throw sort(e, Context.current().info.attempt);
+      // Rate limits are waited out here while the waits add up to at most rateLimitWaitMaxMs:
+      // the call is made again in the same attempt, so throttling never counts as a failure.
+      let waitedMs = 0;
+      let throttled = 0;
+      for (;;) {
+        try {
+          return await fn(input);
+        } catch (e) {
+          const sorted = sort(e, Context.current().info.attempt + throttled);
+          const delay = sorted && typeof sorted === 'object' ? rateLimitDelays.get(sorted) : undefined;
+          if (delay === undefined || waitedMs + delay * 1000 > rateLimitWaitMaxMs) throw sorted;
+          waitedMs += delay * 1000;
+          throttled++;
+          await pause(delay * 1000);
+        }
       }
     };
 }

@@ -9,6 +9,9 @@ import type { SyncProvider, SyncRunRecord, SyncTrigger } from '../../common/mode
 import { withRequiredRunStore, withRunStore } from '../../warehouse/records/run-store';
 import { logger } from '../../common/logger';
 import { reconnectNeededAlert } from '../alerts';
+import { recordSyncOutcome, type PauseSyncSchedule } from '../operations';
+import { ConnectionOps, connectionKey } from '../../common/models/connection-ops';
+import { effectiveRetryPolicy, type RetryPolicy } from '../../common/operations';
 import { businessFailure, FailureType } from '../connectors/failures';
 import { monthRanges, recentMonths } from '../connectors/periods';
 
@@ -22,6 +25,8 @@ export interface BeginSyncRunOutput {
   orgId: string;
   /** Months to fetch, oldest first, in ranges of at most six months. */
   ranges: string[][];
+  /** The connection's retry policy for its sync calls (defaults where it sets none). */
+  retry?: RetryPolicy;
 }
 export interface FinishSyncRunInput {
   provider: SyncProvider;
@@ -39,7 +44,7 @@ function execution(): { workflowId: string; runId: string } {
   return e;
 }
 
-export function createSyncRunActivities({ config }: { config: Config }) {
+export function createSyncRunActivities({ config, pauseSyncSchedule }: { config: Config; pauseSyncSchedule?: PauseSyncSchedule }) {
   return {
     async beginSyncRun({ provider, accountId, trigger = 'manual' }: BeginSyncRunInput): Promise<BeginSyncRunOutput> {
       const { workflowId, runId } = execution();
@@ -59,7 +64,8 @@ export function createSyncRunActivities({ config }: { config: Config }) {
       if (account.status === 'reconnect_needed') throw businessFailure(CONNECTORS[provider].refused, FailureType.ReconnectNeeded);
       if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
       const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);
-      return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6) };
+      const ops = await ConnectionOps.findOne({ key: connectionKey(provider, accountId) }, { retryPolicy: 1 }).lean();
+      return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6), retry: effectiveRetryPolicy(ops?.retryPolicy) };
     },
 
     /** Answers when the run finished (ISO), or null when there was no account. */
@@ -68,16 +74,32 @@ export function createSyncRunActivities({ config }: { config: Config }) {
       const finishedAt = new Date();
       const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
       if (!mongoose.isValidObjectId(accountId)) return null;
-      const account = await accountModel(provider).findById(accountId, { organization_id: 1 }).lean();
+      const account = await accountModel(provider).findById(accountId, { organization_id: 1, status: 1 }).lean();
       // No record when the start found no account or no database.
+      let run: SyncRunRecord | null = null;
       if (account) {
-        await withRunStore(config, String(account.organization_id), (s) =>
-          s.updateSyncRun(runId, (run) => run && { ...run, status: error ? 'failed' : 'succeeded', finishedAt, rows, rowsTotal, periods, error: error ?? null }),
+        run = await withRunStore(config, String(account.organization_id), (s) =>
+          s.updateSyncRun(runId, (r) => r && { ...r, status: error ? 'failed' : 'succeeded', finishedAt, rows, rowsTotal, periods, error: error ?? null }),
         );
       }
       await accountModel(provider).updateOne({ _id: accountId }, { $set: error ? { lastError: error } : { last_synced: finishedAt, lastError: null } });
       // "Reconnect needed" alerts the organization's users and the admins once (activities/alerts).
       await reconnectNeededAlert(config, provider, accountId).catch((err: unknown) => logger.error({ err, accountId, provider }, 'reconnect-needed alert not raised'));
+      // Its timeline, its run of failures, and past the thresholds a warning or a pause (activities/operations).
+      if (account) {
+        await recordSyncOutcome(config, pauseSyncSchedule, {
+          provider,
+          accountId,
+          orgId: String(account.organization_id),
+          trigger: run?.trigger ?? 'manual',
+          startedAt: run?.startedAt ? new Date(run.startedAt) : finishedAt,
+          finishedAt,
+          rowsTotal,
+          periods,
+          ...(error ? { error } : {}),
+          skipped: Boolean(error) && account.status === 'inactive',
+        }).catch((err: unknown) => logger.error({ err, accountId, provider }, 'sync outcome not recorded in the connection operations'));
+      }
       return { finishedAt: finishedAt.toISOString() };
     },
   };

@@ -7,7 +7,7 @@ import type { SyncProvider } from '../../common/models/sync-run';
 import { ORGANIZATION_ID, workflowIds } from '../../common/temporal';
 import * as syncWorkflows from '../../workflows/connectors';
 
-export const syncScheduleId = (provider: SyncProvider, accountId: string) => `sync-schedule-${provider}-${accountId}`;
+export const syncScheduleId = (provider: SyncProvider, accountId: string) => workflowIds.syncSchedule(provider, accountId);
 
 /** Each connector's sync workflow, the function its definition names (started and scheduled by the function itself). */
 export const SYNC_WORKFLOWS = Object.fromEntries(CONNECTOR_LIST.map((c) => [c.key, syncWorkflows[c.syncWorkflow]])) as Record<SyncProvider, typeof syncWorkflows.quickbooksSyncWorkflow>;

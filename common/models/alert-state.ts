@@ -8,7 +8,7 @@ const alertStateSchema = new Schema(
     /** `<kind>:<subject>`: reconnect-needed:<provider>:<accountId>, consolidation-blocked:<orgId>. */
     key: { type: String, required: true, unique: true },
     organization_id: { type: Schema.Types.ObjectId, ref: 'Organization', required: true, index: true },
-    kind: { type: String, enum: ['reconnect-needed', 'consolidation-blocked'], required: true },
+    kind: { type: String, enum: ['reconnect-needed', 'consolidation-blocked', 'connection-failing', 'connection-paused', 'connection-stale'], required: true },
     /** What the state is now: 'clear', or a text naming what is wrong (e.g. the blocked months). */
     state: { type: String, required: true },
     changedAt: { type: Date, required: true },

@@ -11,6 +11,7 @@ import { paths } from './paths';
 // Every page is its own chunk: the login page loads only what it needs.
 const Shell = lazy(() => import('../components/Shell').then((m) => ({ default: m.Shell })));
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const OperationsPage = lazy(() => import('../features/operations/OperationsPage'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const ResetSuccessPage = lazy(() => import('../features/auth/ResetSuccessPage'));
@@ -142,6 +143,7 @@ export function AppRoutes() {
             <Route path={paths.organizations} element={<RequireAdmin><OrganizationsPage /></RequireAdmin>} />
             <Route path={paths.orgOnboarding} element={<RequireAdmin><OrgOnboardingPage /></RequireAdmin>} />
             <Route path={paths.users} element={<RequireAdmin><UsersPage /></RequireAdmin>} />
+            <Route path={paths.operations} element={<RequireAdmin><OperationsPage /></RequireAdmin>} />
           </Route>
           <Route element={<ShellIfSignedIn />}>
             <Route path="*" element={<PageNotFound />} />

@@ -20,6 +20,8 @@ export const paths = {
   organizations: '/organizations',
   orgOnboarding: '/org-onboarding',
   users: '/users',
+  /** Admins: every organization's connections and work at once. */
+  operations: '/operations',
   changePassword: '/change-password',
   faq: '/faq',
   aboutUs: '/about-us',

@@ -105,7 +105,7 @@ describe('pipelines page', () => {
 
   it('opens a run detail with times and their zone, durations, rows per table, warnings and the error', async () => {
     signIn();
-    mockApi(routes({ [runsPath]: (req) => (req.path.includes('status=running') ? ok({ runs: [] }) : ok({ runs: [liveRun('failed')], total: 1, pages: 1 })), [runPath]: ok({ run: liveRun('failed') }) }));
+    mockApi(routes({ [runsPath]: (req) => (req.path.includes('status=running') ? ok({ runs: [] }) : ok({ runs: [liveRun('failed')], total: 1, pages: 1 })), [runPath]: ok({ run: liveRun('failed', { temporalUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/pipelines-x' }) }) }));
     renderPage();
     const history = await screen.findByRole('table', { name: 'Pipeline history' });
     await userEvent.click(within(history).getByRole('button', { name: 'Run details' }));
@@ -120,6 +120,8 @@ describe('pipelines page', () => {
     const rebuild = within(drawer).getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
     expect(rebuild).toHaveTextContent('sage_trial_balance left out: no debit column');
     expect(rebuild).toHaveTextContent('no such table: gl');
+    // A finance user is not sent to the Temporal UI (the run answers its link; it is for admins).
+    expect(within(drawer).queryByRole('link', { name: 'Open in Temporal UI' })).not.toBeInTheDocument();
     // Focus is inside the dialog, so Escape closes it; focus returns to the Details button.
     expect(drawer).toContainElement(document.activeElement as HTMLElement);
     await userEvent.keyboard('{Escape}');

@@ -92,6 +92,8 @@ function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
 
 /** The dialog's content: takes the focus when it opens, so Escape and Tab work from the first key. */
 function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
+  // The Temporal UI reads and controls every client's workflows: its link is for admins only.
+  const isAdmin = useSession().user?.role === 'admin';
   const { run, error, isLoading } = useRun(orgId, id);
   const focusTarget = useRef<HTMLDivElement>(null);
   useEffect(() => focusTarget.current?.focus(), []);
@@ -132,7 +134,7 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
             {(run.pipelines ?? []).map((p) => (
               <PipelineSection key={p.name} p={p} orgId={orgId} />
             ))}
-            {run.temporalUrl && (
+            {run.temporalUrl && isAdmin && (
               <p>
                 <a href={run.temporalUrl} target="_blank" rel="noreferrer">
                   Open in Temporal UI
