@@ -20,6 +20,7 @@ import { pipelineFilesRouter } from './resources/files/router';
 import { connectorMounts } from './resources/connectors/router';
 import { freshnessRouter } from './resources/freshness/router';
 import { alertsRouter } from './resources/alerts/router';
+import { docsRouter } from './resources/docs/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
 import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
     ['/getting-started', gettingStartedRouter(deps)],
     ['/freshness', freshnessRouter(deps)],
     ['/alerts', alertsRouter(deps)],
+    ['/docs', docsRouter()],
   ];
   // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
   api.use(optionsAllowed(api));

@@ -11,6 +11,7 @@ import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, ty
 import { LayoutEditor } from './LayoutEditor';
 import { ReportDrilldown } from './ReportDrilldown';
 import { ReportTable } from './ReportTable';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const STATEMENT_WORDS: [string, string][] = [
   ['statement:profit-and-loss', 'Profit and loss'],
@@ -126,6 +127,7 @@ export default function ReportsPage() {
   return (
     <div className="page reports-page">
       <H2>Reports</H2>
+      <HowItWorks screen="reports" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
       {!orgId ? (
         <NonIdealState icon="th" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Reports show one organization's figures." />
