@@ -22,6 +22,7 @@ import { connectorMounts } from './resources/connectors/router';
 import { freshnessRouter } from './resources/freshness/router';
 import { alertsRouter } from './resources/alerts/router';
 import { operationsRouter } from './resources/operations/router';
+import { docsRouter } from './resources/docs/router';
 import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
 import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
     ['/freshness', freshnessRouter(deps)],
     ['/alerts', alertsRouter(deps)],
     ['/operations', operationsRouter(deps)],
+    ['/docs', docsRouter()],
   ];
   // OPTIONS answers the methods a path really has (a literal path shadows /:id), as a 405's Allow does.
   api.use(optionsAllowed(api));

@@ -12,6 +12,12 @@ const role = text;
 
 export const demoPlanSchema = z.object({
   months: z.array(z.string().regex(/^\d{4}-\d{2}$/)).min(1),
+  /**
+   * The month in progress by the simulators' clock (after the last of `months`): no books yet,
+   * but ratesCsv (and NetSuite's consolidated rates) carry its rates, so the seed consolidates it
+   * as in progress instead of leaving it blocked. Absent in a plan written before it existed.
+   */
+  monthInProgress: z.string().regex(/^\d{4}-\d{2}$/).optional(),
   settings: z.object({
     presentationCurrency: text,
     method: z.literal('full'),

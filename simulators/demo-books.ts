@@ -320,6 +320,12 @@ export interface DemoBooks {
   rates: Record<DemoForeignCurrency, DemoRate[]>;
   /** EUR into CAD (EUR/USD over CAD/USD), per month. */
   crossEurCad: DemoRate[];
+  /**
+   * The month in progress by the clock (the month after the last of `months`): no journals yet,
+   * but its rates into USD, from the same curves, so the month the ledgers already report is
+   * consolidated (and shown as in progress) rather than blocked for want of a rate.
+   */
+  inProgress: { month: string; rates: Record<DemoForeignCurrency, DemoRate> };
   /** Each subsidiary's share capital rate: the month-1 closing rate. */
   historicalRates: Record<DemoSubsidiary, { currency: DemoForeignCurrency; groupAccount: '3000'; month: string; rate: string }>;
   /** The DE invoice CA never booked. */
@@ -636,6 +642,11 @@ export function demoBooks(now = new Date()): DemoBooks {
     entities,
     rates,
     crossEurCad: months.map((month, m) => ({ month, closing: microText(cross(m, 'closing')), average: microText(cross(m, 'average')) })),
+    inProgress: (() => {
+      const month = monthAdd(months[months.length - 1]!, 1);
+      const m = months.length;
+      return { month, rates: Object.fromEntries(cur.map((c) => [c, { month, closing: microText(closing(c, m)), average: microText(average(c, m)) }])) as Record<DemoForeignCurrency, DemoRate> };
+    })(),
     historicalRates: {
       UK: { currency: 'GBP', groupAccount: '3000', month: months[0]!, rate: rates.GBP[0]!.closing },
       DE: { currency: 'EUR', groupAccount: '3000', month: months[0]!, rate: rates.EUR[0]!.closing },

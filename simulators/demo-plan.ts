@@ -15,6 +15,7 @@ export const DEMO_TOLERANCE_USD = '100';
 export function demoPlan(books: DemoBooks): DemoPlan {
   return {
     months: books.months,
+    monthInProgress: books.inProgress.month,
     settings: { presentationCurrency: 'USD', method: 'full', toleranceAmount: DEMO_TOLERANCE_USD, tolerancePct: '0', fiscalYearStartMonth: 1 },
     entities: DEMO_ROLES.map((role) => {
       const e = DEMO_GROUP[role];
@@ -29,7 +30,7 @@ export function demoPlan(books: DemoBooks): DemoPlan {
         accounts: e.accounts.map((a) => ({ code: a.code, groupAccount: a.group, ...(a.ic ? { icCounterpartyRole: a.ic.counterparty, icCategory: a.ic.category } : {}) })),
       };
     }),
-    ratesCsv: ['currency,period,closing,average', ...(['GBP', 'AUD'] as const).flatMap((c) => books.rates[c].map((r) => `${c},${r.month},${r.closing},${r.average}`)), ''].join('\n'),
+    ratesCsv: ['currency,period,closing,average', ...(['GBP', 'AUD'] as const).flatMap((c) => [...books.rates[c], books.inProgress.rates[c]].map((r) => `${c},${r.month},${r.closing},${r.average}`)), ''].join('\n'),
     historicalRates: (['UK', 'DE', 'CA', 'AU'] as const).map((role) => ({ role, groupAccount: books.historicalRates[role].groupAccount, rate: books.historicalRates[role].rate })),
     budgetCsv: demoBudgetCsv(books),
     acquisitions: [

@@ -39,6 +39,8 @@ import {
 import { FakeIntacct } from '../simulators/intacct';
 import { FakeIntuit, type WebhookDelivery } from '../simulators/intuit';
 import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
+import { demoPlan } from '../simulators/demo-plan';
+import { demoPlanSchema } from '../common/demo-plan';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 const books = demoBooks(NOW);
@@ -276,6 +278,48 @@ describe('demo books through the product consolidation engine', () => {
       expect(r.mismatches.filter((m) => [m.entityA, m.entityB].includes(key('AU')))).toEqual([]);
     });
   });
+
+  describe('the month in progress, by the clock', () => {
+    // The clock is the test's (NOW, 24 November 2026, and a later one): the books end with October
+    // 2026, and November 2026, the month the ledgers already report, carries its rates so it is
+    // consolidated (as in progress) instead of blocked.
+    it('carries the month in progress and its rates, following the clock', () => {
+      expect(books.inProgress.month).toBe('2026-11');
+      expect(demoBooks(new Date('2027-01-02T00:30:00Z')).inProgress.month).toBe('2027-01');
+      expect(demoBooks(new Date('2026-12-31T23:59:59Z')).inProgress.month).toBe('2026-12');
+      for (const c of ['GBP', 'EUR', 'CAD', 'AUD'] as const) {
+        const r = books.inProgress.rates[c];
+        expect(r.month).toBe('2026-11');
+        expect(r.closing).toMatch(/^\d\.\d{6}$/);
+        // Within a day's move of the clock of the same month, the same rate.
+        expect(demoBooks(new Date('2026-11-30T23:00:00Z')).inProgress.rates[c]).toEqual(r);
+      }
+      const plan = demoPlanSchema.parse(demoPlan(books));
+      expect(plan.monthInProgress).toBe('2026-11');
+      const lines = plan.ratesCsv.split('\n');
+      expect(lines).toContain(`GBP,2026-11,${books.inProgress.rates.GBP.closing},${books.inProgress.rates.GBP.average}`);
+      expect(lines).toContain(`AUD,2026-11,${books.inProgress.rates.AUD.closing},${books.inProgress.rates.AUD.average}`);
+      expect(lines.filter((l) => l.startsWith('GBP,'))).toHaveLength(25);
+    });
+
+    it('consolidates the month in progress with its rates (balanced, no profit yet), and blocks it without them', () => {
+      const month = books.inProgress.month;
+      const inProgressRates = (['GBP', 'EUR', 'CAD', 'AUD'] as const).map((c) => ({ currency: c, period: month, closing: rate(books.inProgress.rates[c].closing), average: rate(books.inProgress.rates[c].average) }));
+      const run = (withRates: boolean) => {
+        const engine = createConsolidation({ ...config, rates: [...config.rates, ...(withRates ? inProgressRates : [])] });
+        for (const m of books.months) engine.period(m, rowsOf(m));
+        return engine.period(month, rowsOf(month));
+      };
+      const r = run(true);
+      expect(r.check).toMatchObject({ status: 'ok', tbNet: 0n, unmappedCount: 0, missingRates: 0 });
+      expect(r.check.assets).toBe(r.check.liabilitiesAndEquity);
+      // Nothing booked yet this month: no revenue in any column.
+      expect(r.ctb.find((x) => x.groupAccount === '4000')?.consolidated ?? 0n).toBe(0n);
+      const blocked = run(false);
+      expect(blocked.check.status).toBe('blocked');
+      expect(blocked.check.missingRates).toBeGreaterThan(0);
+    });
+  });
 });
 
 describe('QuickBooks book company', () => {
@@ -450,6 +494,13 @@ describe('NetSuite with the demo books', () => {
 
     const rates = await all(`SELECT postingperiod, fromsubsidiary, tosubsidiary, currentrate, averagerate, historicalrate FROM consolidatedexchangerate WHERE postingperiod IN (${ids.join(', ')}) AND accountingbook = 1 ORDER BY id`);
     expect(rates).toHaveLength(48);
+    // And the month in progress (by the clock) has its consolidated rates, as an open period does.
+    const open = periods.find((p) => String(p.startdate).slice(0, 7) === books.inProgress.month)!;
+    const current = await all(`SELECT fromsubsidiary, currentrate, averagerate FROM consolidatedexchangerate WHERE postingperiod = ${String(open.id)} AND accountingbook = 1 ORDER BY id`);
+    expect(current.map((r) => [r.fromsubsidiary, r.currentrate, r.averagerate])).toEqual([
+      ['2', books.inProgress.rates.EUR.closing, books.inProgress.rates.EUR.average],
+      ['3', books.inProgress.rates.CAD.closing, books.inProgress.rates.CAD.average],
+    ]);
     for (const r of rates) {
       const month = monthOf.get(String(r.postingperiod))!;
       const role = r.fromsubsidiary === '2' ? 'DE' : 'CA';

@@ -340,10 +340,12 @@ const STEPS: Step[] = [
   },
   {
     name: 'consolidation',
-    label: 'consolidating the 24 months',
+    label: 'consolidating the 24 months and the month in progress',
     run: async (ctx) => {
       const client = await ctx.user();
-      const ran = data(await client.post(`/consolidation/${orgOf(ctx)}/run?wait=true`, { from: ctx.plan.months[0], to: ctx.plan.months[ctx.plan.months.length - 1] }));
+      // The month in progress has its rates (the plan's), so it is consolidated and shown as in progress, not blocked.
+      const to = ctx.plan.monthInProgress ?? ctx.plan.months[ctx.plan.months.length - 1];
+      const ran = data(await client.post(`/consolidation/${orgOf(ctx)}/run?wait=true`, { from: ctx.plan.months[0], to }));
       if (Number(ran.blocked ?? 0) > 0) throw new Error(`${String(ran.blocked)} month(s) blocked: ${JSON.stringify(ran.messages ?? ran).slice(0, 300)}`);
     },
   },

@@ -276,10 +276,11 @@ export class NetSuiteCompany {
     this.lines = L;
     this.lineCount = size;
     let id = 1;
-    for (const month of books.months) {
+    // The month in progress has its rates too (NetSuite's consolidated rates exist for an open period).
+    for (const month of [...books.months, books.inProgress.month]) {
       for (const role of ['DE', 'CA'] as const) {
         const currency = books.entities[role].currency as 'EUR' | 'CAD';
-        const r = books.rates[currency].find((x) => x.month === month)!;
+        const r = books.rates[currency].find((x) => x.month === month) ?? books.inProgress.rates[currency];
         this.rates.push({
           id: id++,
           postingperiod: this.periodOfMonth.get(month)!,

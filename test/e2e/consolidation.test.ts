@@ -4,12 +4,13 @@
 // accepts every mapping suggestion, imports the rates and a historical rate, runs the
 // consolidation, reads January's consolidated trial balance (Cash 6,800.00, NCI -144.00) and its
 // drill-down, locks January; the answers match the shared contract; at 360 px the trial balance
-// still shows the Consolidated column. Screenshots: test-results/e2e/consolidation-*.png.
+// still shows the Consolidated column; no serious or critical axe-core violation on the mapping
+// and the results (issue 34). Screenshots: test-results/e2e/consolidation-*.png.
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { drilldownSchema, mappingsPageSchema, overviewSchema, ratesSchema, resultsSchema } from '../../common/contract/consolidation';
 import { Organization } from '../../common/models/organization';
-import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
+import { type Browser, launchChromium, listen, screenshot, seriousAxeViolations, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
@@ -173,6 +174,7 @@ describe('the consolidation screens in a real browser', () => {
     await toastSays(page, '11 suggestions accepted');
     await page.getByText('Every account is mapped').waitFor();
     await screenshot(page, 'consolidation-05-all-mapped');
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it('imports the exchange rates from a CSV and saves a historical rate', async () => {
@@ -215,6 +217,8 @@ describe('the consolidation screens in a real browser', () => {
     // Amounts sit to the right of their cells.
     expect(await page.evaluate(`getComputedStyle(document.querySelector('tr[data-account="1000"] td[data-column="consolidated"]')).textAlign`)).toBe('right');
     await screenshot(page, 'consolidation-07-trial-balance');
+    // No serious or critical accessibility violation on the run's results (axe-core, WCAG 2.1 A and AA).
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Drill down into 3000 Share capital: -5,440.00' }).click();
     const drill = page.getByRole('dialog', { name: '3000 Share capital, 2026-01' });

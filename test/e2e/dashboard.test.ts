@@ -6,7 +6,9 @@
 // BI server never answers inside a frame shows the failure with Retry and Open in new tab; an
 // unknown ?name= shows "Dashboard not found". And the login page's JavaScript budget: the
 // scripts the built index.html and the login chunk load, gzipped, at most 300 KB, with chart.js
-// loaded by the Dashboard page only. Screenshots: test-results/e2e/dashboard-*.png.
+// loaded by the Dashboard page only. Issue 34: no serious or critical axe-core violation on the
+// overview, and a new organization's user follows the getting-started checklist from step 1 to a
+// consolidated month, the checklist ticking itself. Screenshots: test-results/e2e/dashboard-*.png.
 import express from 'express';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -14,10 +16,11 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { WEB_DIST } from '../../api/app';
 import { Organization } from '../../common/models/organization';
-import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
-import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
+import { consolidateWorkedExample, LEDGER_CSV, onboardThroughApi, RATES_CSV } from '../helpers/consolidation-books';
+import { type Browser, launchChromium, listen, screenshot, seriousAxeViolations, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
+import { waitFor } from '../helpers/wait';
 
 jest.setTimeout(300000);
 
@@ -35,6 +38,7 @@ const stamp = Date.now().toString(36).replace(/\d/g, '');
 const GROUP_USER = `owner.${stamp}@example.com`;
 const NEW_USER = `newcomer.${stamp}@example.com`;
 const BI_USER = `bi.${stamp}@example.com`;
+const CHECKLIST_USER = `starter.${stamp}@example.com`;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -47,6 +51,10 @@ beforeAll(async () => {
   // An organization not onboarded yet, without dashboards.
   const fresh = await Organization.create({ organizationName: `Fresh Start ${stamp}` });
   await userWithToken(stack.app, { email: NEW_USER, role: 'user', organization_id: String(fresh._id), fullName: 'Nico Newcomer' });
+  // A new organization, onboarded by the admin and nothing more: its user follows the checklist.
+  const starter = await Organization.create({ organizationName: `Starter Co ${stamp}` });
+  await onboardThroughApi(stack.app, token, String(starter._id), 'sta');
+  await userWithToken(stack.app, { email: CHECKLIST_USER, role: 'user', organization_id: String(starter._id), fullName: 'Sam Starter' });
 
   // A stand-in BI server on the app's origin (its CSP allows frames from itself): "sales" answers;
   // "slow" never answers inside a frame (as a server that refuses to be embedded or is down), but
@@ -205,6 +213,8 @@ describe('the built-in overview (no dashboard configured)', () => {
     for (const n of drawn) expect(n).toBeGreaterThan(500);
     for (const heading of ['Revenue and gross margin', 'Net income', 'Cash', 'Contribution by entity']) await page.getByRole('heading', { name: heading, exact: true }).waitFor();
     await screenshot(page, 'dashboard-01-overview');
+    // No serious or critical accessibility violation on the overview (axe-core, WCAG 2.1 A and AA).
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // At 360 px the page does not scroll sideways: charts stack, tables scroll in their box.
     await page.setViewportSize({ width: 360, height: 740 });
@@ -228,6 +238,118 @@ describe('the built-in overview (no dashboard configured)', () => {
     await page.waitForURL(`${base}/consolidation`);
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the getting-started checklist of a new organization, followed in the browser', () => {
+  // From step 1 to a consolidated month: the worked example's ledger uploaded and saved, the
+  // pipelines run, the settings, S owned 80 % by P, every suggestion accepted, the rates and S's
+  // historical capital rate, the consolidation run; after each, the Dashboard's checklist ticks
+  // itself (derived by the api from the organization's state) and at the end shows the figures
+  // (the worked example's: January 2026 revenue 1,345.00, net income 692.00, cash 6,800.00).
+  let page: Page;
+  let errors: string[];
+  beforeAll(async () => {
+    page = await browser.context.newPage();
+    errors = trackPageErrors(page);
+    await signInFresh(page, CHECKLIST_USER);
+  });
+  afterAll(() => page?.close());
+
+  /** Opens a screen by its address (the menu's links lead there; the menu has its own tests). */
+  const open = async (path: string) => {
+    await page.goto(`${base}${path}`);
+    await page.getByRole('heading', { level: 2 }).first().waitFor();
+  };
+  const toastSays = (text: string) => page.locator('.bp5-toast').getByText(text, { exact: true }).first().waitFor();
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true }).click();
+  /** Opens the Dashboard and waits until its checklist says `done` steps are done, then names them. */
+  async function checklistShows(done: number): Promise<string[]> {
+    await open('/dashboard');
+    const count = page.locator('.getting-started-count');
+    await waitFor(`the checklist to say ${done} of 8 steps done`, async () => (await count.count()) > 0 && (await count.textContent())?.trim() === `${done} of 8 steps done`, 60000, 250).catch(async (e: unknown) => {
+      throw new Error(`${String(e)}; the page says: ${(await page.locator('.page').first().textContent())?.slice(0, 600)}`);
+    });
+    return (await page.locator('#getting-started-steps li.done strong').allTextContents()).map((t) => t.trim());
+  }
+  const STEPS = ['Connect a ledger or upload a trial balance', 'Data in the trial balance', 'Entities and ownership set', 'Accounts mapped', 'Rates for every currency and month', 'First consolidation'];
+
+  it('starts at step 1 with nothing done', async () => {
+    expect(await checklistShows(0)).toEqual([]);
+    const next = page.locator('#getting-started-steps li[aria-current="step"]');
+    expect(await next.locator('strong').textContent()).toBe(STEPS[0]);
+    await screenshot(page, 'dashboard-07-checklist-new');
+  });
+
+  it('step 1 and 2: a trial balance uploaded, saved as a table and run through the pipelines', async () => {
+    await open('/file-upload');
+    await page.setInputFiles('#upload-file', { name: 'ledger.csv', mimeType: 'text/csv', buffer: Buffer.from(LEDGER_CSV) });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').first().waitFor({ timeout: 60000 });
+    await page.getByRole('button', { name: 'Save as table' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Save CSV as a table' });
+    await prompt.getByLabel('Enter new table name').fill('ledger');
+    await prompt.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('CSV saved successfully!').first().waitFor({ timeout: 100000 });
+    expect(await checklistShows(1)).toEqual(STEPS.slice(0, 1));
+    await page.locator('#getting-started-steps li.done').filter({ hasText: STEPS[0] }).getByText('by Sam Starter', { exact: false }).waitFor();
+
+    await open('/pipelines');
+    await page.getByRole('button', { name: 'Run all pipelines' }).click();
+    await page.getByText('All pipelines ran successfully!').first().waitFor({ timeout: 180000 });
+    expect(await checklistShows(2)).toEqual(STEPS.slice(0, 2));
+  });
+
+  it('steps 3 to 5: settings, S owned 80 % by P, every suggestion accepted, the rates', async () => {
+    await open('/consolidation');
+    await page.getByLabel('Presentation currency').fill('USD');
+    await page.getByLabel('Method').selectOption('full');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await toastSays('Consolidation settings saved');
+    await page.getByRole('button', { name: 'Edit CSV ledger S' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit entity CSV ledger S' });
+    await dialog.getByLabel('Ownership %').fill('80');
+    await dialog.getByLabel('Parent').selectOption({ label: 'CSV ledger P' });
+    await dialog.getByRole('button', { name: 'Save entity' }).click();
+    await toastSays('Entity saved');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await checklistShows(3)).toEqual(STEPS.slice(0, 3));
+
+    await open('/consolidation');
+    await tab('Mapping');
+    await page.getByText('Unmapped only').click();
+    await page.getByTestId('mapping-counts').getByText('11 accounts, 11 unmapped').waitFor();
+    await page.getByRole('button', { name: 'Accept all suggestions' }).click();
+    await toastSays('11 suggestions accepted');
+    await page.getByText('Every account is mapped').waitFor();
+    expect(await checklistShows(4)).toEqual(STEPS.slice(0, 4));
+
+    await open('/consolidation');
+    await tab('Exchange rates');
+    await page.setInputFiles('#rates-import', { name: 'rates.csv', mimeType: 'text/csv', buffer: Buffer.from(RATES_CSV) });
+    await page.getByRole('button', { name: 'Import rates' }).click();
+    await toastSays('Rates imported: 3');
+    await page.getByLabel('Entity').selectOption({ label: 'CSV ledger S' });
+    await page.getByLabel('Equity account').selectOption({ label: '3000 Share capital' });
+    await page.getByLabel('Rate', { exact: true }).fill('1.10');
+    await page.getByRole('button', { name: 'Save historical rate' }).click();
+    await toastSays('Historical rates saved');
+    expect(await checklistShows(5)).toEqual(STEPS.slice(0, 5));
+  });
+
+  it('step 6: the consolidation run, and the overview shows the month\'s figures', async () => {
+    await open('/consolidation');
+    await tab('Runs and locks');
+    await page.getByRole('button', { name: 'Run consolidation' }).click();
+    await page.getByTestId('consolidation-outcome').getByText('Consolidation done').waitFor({ timeout: 180000 });
+    expect(await checklistShows(6)).toEqual(STEPS);
+    // What remains: lock a month, schedule a pack; the next step is the lock.
+    expect(await page.locator('#getting-started-steps li[aria-current="step"] strong').textContent()).toBe('First month locked');
+    await page.getByRole('table', { name: 'Figures by month' }).waitFor();
+    expect(await rowFigures(page, 'Figures by month', 'January 2026')).toEqual(['1,345.00', '1,345.00', '692.00', '6,800.00']);
+    expect(await rowFigures(page, 'Figures by month', 'March 2026')).toEqual(['1,223.50', '1,223.50', '548.40', '8,034.00']);
+    await screenshot(page, 'dashboard-08-checklist-consolidated');
+    expect(errors).toEqual([]);
   });
 });
 

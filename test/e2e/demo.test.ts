@@ -5,7 +5,9 @@
 // Then, through the api: every connection synced, the consolidated balance sheet balances in
 // every one of the 24 months, the intercompany pairs are off as the books make them; in the
 // browser the demo user walks Apps -> Reports -> drill-down; a change made in the QuickBooks
-// simulator reaches the consolidated figures through its webhook; and once an admin removed
+// simulator reaches the consolidated figures through its webhook, and an open Reports page shows
+// the new figure and "Data as of" time without a reload (issue 34); the month in progress is
+// consolidated (its rates are the demo's), not blocked; and once an admin removed
 // the demo, a restart does not create it again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -204,6 +206,12 @@ describe('the demo organization on the first npm start', () => {
     // The GmbH is an acquisition: its goodwill is on the balance sheet.
     const acquired = await api<{ acquisitions: { entityName: string }[] }>('GET', `/consolidation/${orgId}/acquisitions`);
     expect(acquired.data.acquisitions.map((a) => a.entityName)).toEqual(['LedgerFlow Demo GmbH']);
+    // The month in progress (by the clock) carries its rates: consolidated and balanced, not blocked.
+    const now = new Date();
+    const current = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    const inProgress = await api<{ balanced?: boolean[]; months: { status: string }[] }>('GET', `/reports/${orgId}/statements/balance-sheet?period=${current}&columns=entities,eliminations,nci,consolidated`);
+    expect({ status: inProgress.status, states: inProgress.data.months.map((m) => m.status) }).toEqual({ status: 200, states: ['ok'] });
+    expect(inProgress.data.balanced!.every(Boolean)).toBe(true);
     const last = await api<{ rows: { groupAccount: string; consolidated: string }[] }>('GET', `/consolidation/${orgId}/results?period=${months[23]}`);
     expect(Number(last.data.rows.find((r) => r.groupAccount === '1650')!.consolidated)).toBeGreaterThan(0);
   });
@@ -240,8 +248,12 @@ describe('the demo organization on the first npm start', () => {
     const o = await api<{ currency: string; months: { period: string; revenue: string | null; netIncome: string | null }[] }>('GET', `/reports/${orgId}/overview`);
     expect(o.status).toBe(200);
     expect(o.data.currency).toBe('USD');
-    expect(o.data.months.map((m) => m.period)).toEqual(demoMonths().slice(-12));
-    for (const m of o.data.months) expect(Number(m.revenue)).toBeGreaterThan(0);
+    // The last 11 complete months and the month in progress (consolidated with its rates, nothing booked yet).
+    const now = new Date();
+    const current = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    expect(o.data.months.map((m) => m.period)).toEqual([...demoMonths().slice(-11), current]);
+    for (const m of o.data.months.slice(0, -1)) expect(Number(m.revenue)).toBeGreaterThan(0);
+    expect(Number(o.data.months.at(-1)!.revenue ?? 0)).toBe(0);
   });
 
   it('saved the budget as a table', async () => {
@@ -294,6 +306,13 @@ describe('a change in the QuickBooks simulator', () => {
       return pl.data.rows.find((r) => r.label === '4000 Revenue')!.values[0]!;
     };
     const cents = (v: string) => BigInt(v.replace('.', ''));
+    // An open Reports page (the month's profit and loss, consolidated column) follows the change
+    // without a reload: its "Data as of" time and its revenue move when the consolidation lands.
+    const page = await browser!.context.newPage();
+    await page.goto(`${base}/reports?report=statement:profit-and-loss&period=${last}&columns=consolidated`);
+    const revenueCell = page.locator('.report-table tr').filter({ has: page.getByRole('rowheader', { name: '4000 Revenue', exact: true }) }).locator('td').first();
+    await revenueCell.waitFor();
+    const asOfBefore = await page.getByText(/^Data as of /).textContent();
     const before = await revenue();
     const res = await fetch(`${simulatorUrl}/simulator/v1/journal`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '1000.00' }) });
     expect(res.status).toBe(200);
@@ -305,6 +324,14 @@ describe('a change in the QuickBooks simulator', () => {
     }
     // A sale of USD 1,000.00 in the month: consolidated revenue moves by exactly that.
     expect(cents(after) - cents(before)).toBe(cents(before) < 0n ? -100000n : 100000n);
+    const grouped = (v: string) => v.replace(/\B(?=(\d{3})+(?!\d))(?=[\d,]*\.)/g, ',');
+    await page.locator('.report-table').filter({ hasText: grouped(after) }).waitFor({ timeout: 60_000 });
+    const dataAsOf = (await api<{ dataAsOf: string }>('GET', `/reports/${orgId}/statements/profit-and-loss?period=${last}&columns=consolidated`)).data.dataAsOf;
+    const shown = await page.evaluate((iso) => `Data as of ${new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })}`, dataAsOf);
+    await page.getByText(shown, { exact: true }).waitFor({ timeout: 60_000 });
+    process.stdout.write(`[demo.test] Reports page before the change: "${asOfBefore}", after: "${shown}" (no reload)\n`);
+    await screenshot(page, 'demo-04-reports-after-change');
+    await page.close();
     const qbo = await api<{ accounts: { id: string }[] }>('GET', `/quickbooks/accounts?organization_id=${orgId}`);
     const runs = await api<{ runs: { trigger: string; status: string }[] }>('GET', `/quickbooks/sync-runs?id=${qbo.data.accounts[0]!.id}&limit=5`);
     expect(runs.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded' });

@@ -6,13 +6,14 @@
 // reopens a custom report with a formula line. Then (issue 34) a group of 20 entities at 1280 px:
 // sticky row labels and header, sideways scrolling inside the table only, Consolidated pinned in
 // view, a new report back at its left edge, negatives in parentheses as the user's choice; and at
-// 390 px the line and its consolidated figure with a tap for the entities.
+// 390 px the line and its consolidated figure with a tap for the entities; no serious or critical
+// axe-core violation, and the "How this works" panel's link to the docs.
 // Screenshots: test-results/e2e/reports-*.png.
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { Organization } from '../../common/models/organization';
-import { type Browser, launchChromium, listen, screenshot, signInAs, trackPageErrors } from '../helpers/e2e';
+import { type Browser, launchChromium, listen, screenshot, seriousAxeViolations, signInAs, trackPageErrors } from '../helpers/e2e';
 import { startStack, type TestStack } from '../helpers/stack';
 import { TEST_PASSWORD, userWithToken } from '../helpers/users';
 import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
@@ -108,6 +109,20 @@ describe('reports in a real browser', () => {
     expect(await rowFigures(page, 'Attributable to owners of the parent')).toEqual(['1,500.00', '358.50', '0.00', '-71.70', '1,786.80']);
     await page.getByText('Not locked, so the figures may change: January 2026, February 2026, March 2026.').waitFor();
     await screenshot(page, 'reports-01-profit-and-loss');
+    // No serious or critical accessibility violation (axe-core, WCAG 2.1 A and AA).
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it('has a "How this works" panel linking to the Reports part of the docs', async () => {
+    await page.getByRole('button', { name: 'How this works' }).click();
+    const link = page.getByRole('link', { name: 'Read more in the guide' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('/api/v1/docs/reports#reports');
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await tab.getByRole('heading', { name: 'Reports, dashboard overview and data explorer' }).waitFor();
+    expect(await tab.evaluate('location.hash')).toBe('#reports');
+    await tab.close();
+    await page.getByRole('button', { name: 'How this works' }).click();
   });
 
   it('shows the balance sheet compared with the prior period, with variance', async () => {

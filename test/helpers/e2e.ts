@@ -1,7 +1,7 @@
 // Browser tests: Debian's Chromium driven by playwright-core against the real app, served on
 // a free loopback port. `npm test` sets CHROMIUM_PATH and builds web/dist before jest runs.
 import type { Express } from 'express';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,4 +84,23 @@ export async function signInAs(page: Page, base: string, email: string, password
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+const AXE_SCRIPT = require.resolve('axe-core/axe.min.js');
+let axeSource: string | undefined;
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now
+ * (WCAG 2.x A and AA rules), one line each: rule, impact, help and the first elements it names.
+ * An empty list is a page with none.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') refuses an injected <script>.
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate((axeSource ??= readFileSync(AXE_SCRIPT, 'utf8')));
+  const result = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}`);
 }

@@ -103,9 +103,11 @@ export function Shell() {
               </Menu>
             }
           >
-            <Button variant="minimal" className="user-menu" aria-label="User menu" rightIcon="caret-down">
+            {/* Named by its content ("Ada Lovelace, user menu"): an aria-label would hide the visible name (WCAG 2.5.3). */}
+            <Button variant="minimal" className="user-menu" rightIcon="caret-down">
               <span className="avatar" aria-hidden="true">{initials(user)}</span>
               <span className="user-name">{displayName(user)}</span>
+              <span className="sr-only">, user menu</span>
             </Button>
           </Popover>
         </header>

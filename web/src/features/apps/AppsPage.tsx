@@ -47,6 +47,7 @@ import {
   type SyncAnswer,
 } from './api/connections';
 import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
+import { HowItWorks } from '../../components/HowItWorks';
 
 type Kind = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
 const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite', xero: 'Xero' };
@@ -383,6 +384,7 @@ export default function AppsPage() {
         <H2>Apps</H2>
         <Button intent="primary" icon="add" text="Add New Connection" disabled={!orgId} onClick={() => { setFormError(undefined); setAddOpen(true); }} />
       </div>
+      <HowItWorks screen="apps" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
       <Card className="page-card">
         {!orgId ? (

@@ -13,6 +13,7 @@ import { MappingTab } from './MappingTab';
 import { RatesTab } from './RatesTab';
 import { RunsTab } from './RunsTab';
 import { SettingsCard } from './SettingsCard';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const TABS = ['entities', 'accounts', 'mapping', 'rates', 'intercompany', 'journals', 'runs'] as const;
 type TabName = (typeof TABS)[number];
@@ -41,6 +42,7 @@ export default function ConsolidationPage() {
   return (
     <div className="page consolidation-page">
       <H2>Consolidation</H2>
+      <HowItWorks screen="consolidation" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
       {!orgId ? (
         <NonIdealState icon="diagram-tree" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="A consolidation belongs to an organization." />

@@ -11,6 +11,7 @@ import { useSession, type Dashboard } from '../../lib/session';
 import { EmbeddedDashboard } from './EmbeddedDashboard';
 import { GettingStarted } from './GettingStarted';
 import { Overview } from './Overview';
+import { HowItWorks } from '../../components/HowItWorks';
 
 export const NO_DASHBOARDS = 'No dashboards available for your account.';
 export const DASHBOARD_NOT_FOUND = 'Dashboard not found';
@@ -79,6 +80,7 @@ export default function DashboardPage() {
   return (
     <div className="page page-wide">
       <H2>Dashboard</H2>
+      <HowItWorks screen="dashboard" />
       {admin && <OrganizationPicker value={picked} onChange={setPicked} />}
       {orgId && <GettingStarted orgId={orgId} />}
       {isLoading ? (

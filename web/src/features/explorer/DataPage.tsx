@@ -8,6 +8,7 @@ import { formatDateTimeWithZone, plural } from '../../lib/format';
 import { useTables, type TableInfo } from './api/tables';
 import { COLUMN_KIND_LABELS, formatNumber, KIND_LABELS } from './cell-format';
 import { useExplorerOrganization } from './useExplorerOrganization';
+import { HowItWorks } from '../../components/HowItWorks';
 
 function ColumnsCell({ t }: { t: TableInfo }) {
   return (
@@ -46,6 +47,7 @@ export default function DataPage() {
   return (
     <div className="page page-wide explorer-page">
       <H2>Data</H2>
+      <HowItWorks screen="data" />
       <p className={Classes.TEXT_MUTED}>Every table in the organization&apos;s database: saved CSVs, connector tables, the trial balance and the consolidation. Open one to page, sort, filter and download it.</p>
       {isAdmin && <OrganizationPicker value={picked} onChange={pick} />}
       <Card className="page-card">

@@ -12,6 +12,7 @@ import { useTable } from './api/tables';
 import { describeFilter, formatCell, formatNumber, hasFractions, KIND_LABELS } from './cell-format';
 import { useExplorerOrganization } from './useExplorerOrganization';
 import { FilterPopover } from './FilterPopover';
+import { HowItWorks } from '../../components/HowItWorks';
 
 /** The filters of the address (?f=[...]); anything malformed is dropped, not shown as an error. */
 function parseFilters(raw: string | null): TableFilter[] {
@@ -94,6 +95,7 @@ export default function TablePage() {
         <Link to={back}>← All tables</Link>
       </p>
       <H2 className="explorer-title">{table}</H2>
+      <HowItWorks screen="data" />
       {isAdmin && <OrganizationPicker value={picked} onChange={pick} />}
       {!orgId ? (
         <NonIdealState icon="database" title={isAdmin ? 'Pick an organization' : 'No organization'} description={isAdmin ? 'Pick the organization whose table this is.' : 'Your account has no organization yet.'} />

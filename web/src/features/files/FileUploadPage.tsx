@@ -10,6 +10,7 @@ import { toast } from '../../components/toaster';
 import { formatBytes, formatDate, perPage, plural } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { deleteFile, deleteTable, saveCsv, saveStoredCsv, uploadFile, useFiles } from './api/files';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const ACCEPT = '.csv,text/csv';
 
@@ -152,6 +153,7 @@ export default function FileUploadPage() {
   return (
     <div className="page">
       <H2>Upload File</H2>
+      <HowItWorks screen="upload" />
       <Card className="page-card">
         {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
         <FormGroup label="CSV file" labelFor="upload-file">

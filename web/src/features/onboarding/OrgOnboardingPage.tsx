@@ -11,6 +11,7 @@ import { useFormErrors } from '../../lib/use-form-errors';
 import { orgId as idOf } from '../../shared/organizations/types';
 import { useOrganizations } from '../../shared/organizations/useOrganizations';
 import { startOnboarding, STEPS, useOnboardingStatus, type OnboardingInput, type OnboardingStep } from './api/onboarding';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const EMPTY: Required<OnboardingInput> = { containerName: '', databaseName: '', dataFactoryName: '', storageAccountName: '', sqlServerName: '', sqlAdminUsername: '', sqlAdminPassword: '', location: '' };
 
@@ -112,6 +113,7 @@ export default function OrgOnboardingPage() {
   return (
     <div className="page">
       <H2>Org - Onboarding</H2>
+      <HowItWorks screen="onboarding" />
       <OnboardingOrganizationPicker id="onboarding-org" value={picked} onChange={(id) => setParams(id ? { org: id } : {})} />
       {!picked ? (
         <NonIdealState icon="office" title="Pick an organization to onboard" description="Onboarding creates its storage container, database and data factory, then imports the factory's pipelines." />

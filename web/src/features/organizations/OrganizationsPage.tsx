@@ -17,6 +17,7 @@ import { DeleteOrganizationDialog } from './DeleteOrganizationDialog';
 import { orgId, type Organization, type OrganizationInput } from '../../shared/organizations/types';
 import type { OrganizationFilter } from '../../shared/organizations/useOrganizations';
 import { useOrganizationPage } from './api/useOrganizationPage';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const EMPTY: OrganizationInput = { organizationName: '', organizationEmail: '', organizationPhoneNumber: '', organizationAddress: '', organizationDescription: '', dashboards: [] };
 type TextKey = Exclude<keyof OrganizationInput, 'dashboards'>;
@@ -141,6 +142,7 @@ export default function OrganizationsPage() {
         <H2>Organizations</H2>
         <Button intent="primary" icon="add" text="Add Organization" onClick={() => setAdding(true)} />
       </div>
+      <HowItWorks screen="organizations" />
       <Card className="page-card">
         <form
           className="filter-row"

@@ -8,6 +8,7 @@ import { cancelRun, isRunning, PAGE_SIZE, revalidateRuns, runId, runOutcome, sta
 import { RunDetail } from './RunDetail';
 import { plural, runDuration, startedByName, statusLabel } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const FILTER_LABELS: Record<keyof RunFilter, string> = { status: 'Status', pipeline: 'Pipeline', from: 'From', to: 'To' };
@@ -163,6 +164,7 @@ export default function PipelinesPage() {
   return (
     <div className="page">
       <H2>Pipelines</H2>
+      <HowItWorks screen="pipelines" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
       {!orgId ? (
         <NonIdealState icon="flows" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Pipelines belong to an organization." />

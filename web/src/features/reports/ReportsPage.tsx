@@ -12,6 +12,7 @@ import { LayoutEditor } from './LayoutEditor';
 import { PacksPanel } from './PacksPanel';
 import { ReportDrilldown } from './ReportDrilldown';
 import { ReportTable } from './ReportTable';
+import { HowItWorks } from '../../components/HowItWorks';
 
 const STATEMENT_WORDS: [string, string][] = [
   ['statement:profit-and-loss', 'Profit and loss'],
@@ -130,6 +131,7 @@ export default function ReportsPage() {
   return (
     <div className="page reports-page">
       <H2>Reports</H2>
+      <HowItWorks screen="reports" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
       <Tabs id="reports-tabs" className="no-print" selectedTabId={params.get('tab') === 'packs' ? 'packs' : 'reports'} onChange={(t) => update({ tab: t === 'packs' ? 'packs' : '' })}>
         <Tab id="reports" title="Statements and reports" />

@@ -12,6 +12,7 @@ import { formatPhone, formatRole, plural } from '../../lib/format';
 import type { Dashboard } from '../../lib/session';
 import { useFormErrors } from '../../lib/use-form-errors';
 import { addUser, updateUser, useOrganizationPipelineNames, useUsers, type User, type UserFilter } from './api/users';
+import { HowItWorks } from '../../components/HowItWorks';
 
 /** Edit User's Pipeline: one of the organization's pipelines, or none (a value set before stays listed). */
 function PipelineSelect({ id, orgId: organizationId, value, onChange, error }: { id: string; orgId: string | null | undefined; value: string; onChange: (v: string) => void; error?: string }) {
@@ -178,6 +179,7 @@ export default function UsersPage() {
           <Button intent="primary" icon="add" text="Add New User" onClick={() => setAdding(true)} />
         </div>
       </div>
+      <HowItWorks screen="users" />
       {summary && (
         <p className="muted">
           Filtered by {summary} <Button small variant="minimal" text="Clear" onClick={() => { setFilter({}); setPage(1); }} />
