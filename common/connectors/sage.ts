@@ -3,7 +3,7 @@
 // XML gateway in simulators/intacct.ts.
 import { encryptSecret } from '../crypto';
 import { publicSageAccount, SageAccount } from '../models/sage-account';
-import { sageTables } from './sage-tables';
+import { sageTables, sageTrialBalanceSource } from './sage-tables';
 import { sageAccountSchema } from '../contract/connections';
 import { defineConnector, field, secret } from './definition';
 
@@ -38,5 +38,6 @@ export const sage = defineConnector({
   connectWorkflow: 'sageConnectWorkflow',
   syncActivities: ['syncSageGlAccounts', 'syncSageTrialBalance'],
   tables: sageTables,
+  trialBalance: sageTrialBalanceSource,
   simulator: 'simulators/intacct.ts',
 });

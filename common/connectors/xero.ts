@@ -2,8 +2,8 @@
 // one token set per consent shared by the organisations linked from it, the sync in
 // activities/xero/, Xero's wire format in simulators/xero/.
 import { xeroAccountSchema } from '../contract/connections';
-import { publicXeroAccount, XeroAccount } from '../models/xero-account';
-import { xeroTables } from './xero-tables';
+import { publicXeroAccount, XeroAccount, XeroGrant } from '../models/xero-account';
+import { xeroTables, xeroTrialBalanceSource } from './xero-tables';
 import { defineConnector } from './definition';
 
 export const xero = defineConnector({
@@ -21,5 +21,10 @@ export const xero = defineConnector({
   connectWorkflow: 'xeroConnectWorkflow',
   syncActivities: ['syncXeroAccounts', 'syncXeroTrialBalance'],
   tables: xeroTables,
+  trialBalance: xeroTrialBalanceSource,
+  // An organisation is an entity keyed by its tenant id, named as Xero names it.
+  entityNames: async (orgId) => (await XeroAccount.find({ organization_id: orgId }, { tenantId: 1, tenantName: 1 }).lean<{ tenantId: string; tenantName?: string }[]>()).map((a) => [a.tenantId, a.tenantName ?? ''] as const),
+  // The consents' token sets its organisations share are the organization's too.
+  otherRecords: [XeroGrant],
   simulator: 'simulators/xero/index.ts',
 });
