@@ -1,7 +1,7 @@
 // Xero: OAuth 2.0 authorization code with granular scopes (its own routes: api/resources/xero/),
 // one token set per consent shared by the organisations linked from it, the sync in
 // activities/xero/, Xero's wire format in simulators/xero/.
-import { xeroAccountSchema } from '../contract/connections';
+import { xeroAccountSchema } from '../contract/xero';
 import { publicXeroAccount, XeroAccount, XeroGrant } from '../models/xero-account';
 import { xeroTables, xeroTrialBalanceSource } from './xero-tables';
 import { defineConnector } from './definition';

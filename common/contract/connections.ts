@@ -82,17 +82,6 @@ export const netSuiteAccountSchema = connectionAnswerSchema(NETSUITE_STATUSES, {
   subsidiaries: z.array(netSuiteSubsidiarySchema),
 });
 
-/** A Xero organisation (tenant) linked as a connection: its name, base currency and fiscal year end (Organisation), never shown by its tenant id. */
-export const xeroAccountSchema = connectionAnswerSchema(CONNECTION_STATUSES, { tenantId: z.string(), tenantName: z.string(), baseCurrency: z.string().nullable(), fiscalYearEndMonth: z.number().int().min(1).max(12).nullable() });
-export const xeroAccountListSchema = z.array(xeroAccountSchema);
-export type XeroAccountAnswer = z.infer<typeof xeroAccountSchema>;
-/** The organisations a Xero consent granted (POST /xero/token-exchange), to pick which to link (POST /xero/link). */
-export const xeroGrantSchema = z.object({
-  grantId: z.string(),
-  organisations: z.array(z.object({ tenantId: z.string(), tenantName: z.string(), tenantType: z.string(), baseCurrency: z.string().nullable(), fiscalYearEndMonth: z.number().int().nullable(), linked: z.boolean() })),
-});
-export type XeroGrantAnswer = z.infer<typeof xeroGrantSchema>;
-
 /** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs, GET /netsuite/sync-runs). */
 export const syncRunSchema = z.object({
   id: z.string(),

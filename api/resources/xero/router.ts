@@ -7,7 +7,7 @@ import { Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../../common/connectors';
-import { xeroAccountSchema, xeroGrantSchema, type XeroGrantAnswer } from '../../../common/contract/connections';
+import { xeroAccountSchema, xeroGrantSchema, type XeroGrantAnswer } from '../../../common/contract/xero';
 import { encryptSecret } from '../../../common/crypto';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 import { logger } from '../../../common/logger';
