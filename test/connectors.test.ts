@@ -88,8 +88,6 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'common/models/oauth-state.ts': { keys: ['quickbooks'], why: "the state's default provider (records from before the field)" },
   'api/lib/connections.ts': { keys: ['sage'], why: "a type: one connect workflow's, standing for all" },
   'api/lib/schedules.ts': { keys: ['quickbooks'], why: "QuickBooks' webhook debounce workflow (spec'd)" },
-  'api/resources/freshness/router.ts': { keys: ['sage'], why: "a connection's name from its answer's fields" },
-  'activities/alerts/index.ts': { keys: ['sage'], why: "a connection's name from its answer's fields" },
   'api/resources/getting-started/service.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the getting-started checklist's spec'd steps" },
   'api/resources/reports/router.ts': { keys: ['quickbooks'], why: 'posting a journal to QuickBooks (spec)' },
   'api/resources/reports/service.ts': { keys: ['quickbooks'], why: 'posting a journal to QuickBooks (spec)' },

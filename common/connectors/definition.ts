@@ -52,6 +52,8 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   answer(account: ConnectorAccountDoc): unknown;
   /** That answer's schema in the shared contract (common/contract/connections.ts connectionAnswerSchema): the api declares its routes' answers with it. */
   answerSchema: z.ZodTypeAny;
+  /** Its connection's name as a person knows it, from its answer (the company's name, else the id the ledger gives it): alerts and freshness show it. */
+  connectionName(answer: Record<string, unknown>): string | undefined;
   /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own routes. */
   connection?: CredentialsConnection;
   /** The user's message when the ledger refused the stored credentials (status reconnect_needed); null when it never does. */

@@ -17,6 +17,7 @@ export const netsuite = defineConnector({
   model: NetSuiteAccount,
   answer: publicNetSuiteAccount,
   answerSchema: netSuiteAccountSchema,
+  connectionName: (a) => (typeof a.accountId === 'string' && a.accountId ? a.accountId : undefined),
   connection: {
     fields: {
       accountId: field('NetSuite account ID', 40)

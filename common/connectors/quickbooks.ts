@@ -13,6 +13,7 @@ export const quickbooks = defineConnector({
   model: QuickBooksAccount,
   answer: publicQuickBooksAccount,
   answerSchema: quickBooksAccountSchema,
+  connectionName: (a) => (typeof a.companyName === 'string' && a.companyName ? a.companyName : undefined),
   reconnect: 'QuickBooks authorization has expired: reconnect the account from the Apps screen.',
   refused: 'QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.',
   answers: 'wrapped',

@@ -15,6 +15,7 @@ export const sage = defineConnector({
   model: SageAccount,
   answer: publicSageAccount,
   answerSchema: sageAccountSchema,
+  connectionName: (a) => (typeof a.sageCompanyID === 'string' && a.sageCompanyID ? a.sageCompanyID : undefined),
   connection: {
     fields: {
       sageUserID: field('Sage user ID'),

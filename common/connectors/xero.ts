@@ -14,6 +14,7 @@ export const xero = defineConnector({
   model: XeroAccount,
   answer: publicXeroAccount,
   answerSchema: xeroAccountSchema,
+  connectionName: (a) => (typeof a.tenantName === 'string' && a.tenantName ? a.tenantName : undefined),
   reconnect: 'Xero authorization has expired: reconnect the organisation from the Apps screen.',
   refused: 'Xero authorization has expired or was revoked: reconnect the organisation on the Apps screen.',
   answers: 'bare',
