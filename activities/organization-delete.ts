@@ -31,7 +31,6 @@ import { OAuthState } from '../common/models/oauth-state';
 import { AlertState } from '../common/models/alert-state';
 import { AlertWebhook } from '../common/models/alert-webhook';
 import { Freshness } from '../common/models/freshness';
-import { XeroGrant } from '../common/models/xero-account';
 import { Organization, type OrganizationDoc } from '../common/models/organization';
 import { PendingConnection } from '../common/models/pending-connection';
 import { ResetToken } from '../common/models/reset-token';
@@ -265,8 +264,8 @@ export function createOrganizationDeleteActivities({ config, blobService, wareho
       }
       const pending = pendingIds.length ? (await PendingConnection.deleteMany({ _id: { $in: pendingIds } })).deletedCount : 0;
       const oauthStates = (await OAuthState.deleteMany({ organization_id: orgId })).deletedCount;
-      // Xero's consents (the token sets its organisations share) are the organization's too.
-      await XeroGrant.deleteMany({ organization_id: orgId });
+      // What a connector keeps beside its connections (Xero's consents) is the organization's too.
+      for (const c of CONNECTOR_LIST) for (const m of c.otherRecords ?? []) await m.deleteMany({ organization_id: orgId });
       let accounts = 0;
       for (const c of CONNECTOR_LIST) accounts += (await c.model.deleteMany({ organization_id: orgId })).deletedCount;
       // What its connections' syncs and alerts recorded: freshness, alert states, the alert webhook (its secret).

@@ -23,8 +23,6 @@ import { freshnessRouter } from './resources/freshness/router';
 import { alertsRouter } from './resources/alerts/router';
 import { operationsRouter } from './resources/operations/router';
 import { docsRouter } from './resources/docs/router';
-import { QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody } from './resources/quickbooks/webhooks';
-import { XERO_WEBHOOK_PATH, xeroWebhookBody } from './resources/xero/webhooks';
 import { contactRouter } from './resources/contact/router';
 import { organizationsRouter } from './resources/organizations/router';
 import { usersRouter } from './resources/users/router';
@@ -61,10 +59,8 @@ export function createApp(deps: AppDeps): Express {
       next();
     });
   }
-  // Intuit signs the notification's raw bytes: read as they came, within WEBHOOK_BODY_LIMIT.
-  // Every other body is read by its route (api/lib/route.ts), within the limit it declares.
-  app.use(QUICKBOOKS_WEBHOOK_PATH, quickbooksWebhookBody);
-  app.use(XERO_WEBHOOK_PATH, xeroWebhookBody);
+  // Every body is read by its route (api/lib/route.ts), within the limit it declares; a signed
+  // webhook's as the raw bytes that came (`body.raw`).
   configurePassport(deps.config);
   app.use(passport.initialize());
 

@@ -5,6 +5,8 @@ import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSyn
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import * as settingsByConnector from './connectors/settings';
+import { optionalString, url } from './config-fields';
 
 const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
@@ -12,11 +14,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const port = z.coerce.number().int().min(1).max(65535);
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
-const url = z.string().url();
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every connector's settings, one shape (their names start with the connector's, so they never collide). */
+const connectorSettings = Object.assign({}, ...Object.values(settingsByConnector)) as UnionToIntersection<(typeof settingsByConnector)[keyof typeof settingsByConnector]>;
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** One trusted proxy: Express's names, an address, or a subnet (address/prefix or address/netmask). */
@@ -153,14 +153,8 @@ export const configSchema = z
       .refine((v) => URL.canParse(v.replace('{account}', 'account')), 'must be a URL (with {account} where the account ID goes)'),
     /** Requests one worker sends one NetSuite account at once (lowered to what governanceLimits allows, when the role may read it). */
     NETSUITE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
-    /** Xero (docs/ledgers.md): the app's OAuth client and redirect URI (the Apps screen's /apps/xero/callback), its webhook key; the endpoints default to Xero's own. */
-    XERO_CLIENT_ID: optionalString,
-    XERO_CLIENT_SECRET: optionalString,
-    XERO_REDIRECT_URI: optionalString.pipe(url.optional()),
-    XERO_AUTHORIZE_URL: url.default('https://login.xero.com/identity/connect/authorize'),
-    XERO_TOKEN_URL: url.default('https://identity.xero.com/connect/token'),
-    XERO_API_BASE: url.default('https://api.xero.com'),
-    XERO_WEBHOOK_KEY: optionalString,
+    /** Each connector's own settings, declared beside its definition (common/connectors/<key>-settings.ts). */
+    ...connectorSettings,
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
     /** Months each account sync fetches, up to and including the current one: two full years and the month in progress. */
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(25),

@@ -6,6 +6,7 @@
 // npm start passes to the api in DEMO_CONNECTIONS; the api's demo seed reads it through this
 // schema (api/demo/plan.ts). One contract, so the writer and the reader cannot drift apart.
 import { z } from 'zod';
+import { SYNC_PROVIDERS } from './contract/connections';
 
 const text = z.string().min(1);
 const role = text;
@@ -32,7 +33,7 @@ export const demoPlanSchema = z.object({
       currency: text,
       ownership: text,
       parentRole: role.nullable(),
-      source: z.enum(['quickbooks', 'sage', 'netsuite', 'xero']),
+      source: z.enum(SYNC_PROVIDERS),
       /** The entity key trial_balance gives it. */
       entityKey: text,
       accounts: z.array(

@@ -23,14 +23,12 @@ export const workflowIds = {
   quickbooksSync: (accountId: string) => sync('quickbooks', accountId),
   sageSync: (accountId: string) => sync('sage', accountId),
   netsuiteSync: (accountId: string) => sync('netsuite', accountId),
-  xeroSync: (accountId: string) => sync('xero', accountId),
   connect,
   quickbooksConnect: (stateId: string) => connect('quickbooks', stateId),
   sageConnect: (pendingId: string) => connect('sage', pendingId),
   netsuiteConnect: (pendingId: string) => connect('netsuite', pendingId),
-  xeroConnect: (stateId: string) => connect('xero', stateId),
-  /** A Xero webhook event about one document of one connection. */
-  xeroChange: (accountId: string, resourceId: string) => `xero-change-${accountId}-${resourceId}`,
+  /** A connector's webhook event about one document of one connection (Xero): <provider>-change-<accountId>-<resourceId>. */
+  change: (provider: SyncProvider, accountId: string, resourceId: string) => `${provider}-change-${accountId}-${resourceId}`,
   /** Table names compare without case in the warehouse: a delete of Sales finds one of sales running. */
   tableDelete: (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`,
   organizationDelete: (orgId: string) => `organization-delete-${orgId}`,

@@ -1,6 +1,7 @@
 // Every registered connector's definition names what exists: its sync and connect workflows, its
 // sync activities, the tables its sync writes, its simulator; its key is a sync provider and a
 // credentials connector says how its credentials are stored.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as connectorActivities from '../activities/connectors/registry';
@@ -10,12 +11,21 @@ import * as workflows from '../workflows';
 import { SYNC_PROVIDERS } from '../common/contract/connections';
 import { AUTH_KINDS } from '../common/connectors/definition';
 import { CONNECTOR_LIST, CONNECTORS } from '../common/connectors';
+import { CONNECTOR_KEYS } from '../common/connectors/keys';
 
 const root = join(__dirname, '..');
 
-it('registers one connector per sync provider, under its own key', () => {
-  expect(Object.keys(CONNECTORS).sort()).toEqual([...SYNC_PROVIDERS].sort());
+it('registers one connector per line of common/connectors/keys.ts, under its own key, in that order', () => {
+  expect(Object.keys(CONNECTORS)).toEqual([...SYNC_PROVIDERS]);
+  expect(CONNECTOR_KEYS.map((k) => k.key)).toEqual([...SYNC_PROVIDERS]);
   for (const [key, c] of Object.entries(CONNECTORS)) expect(c.key).toBe(key);
+  // The line's ledger name and auth kind are the definition's (the web app reads the line, the api the definition).
+  for (const k of CONNECTOR_KEYS) expect({ key: k.key, ledgerName: CONNECTORS[k.key].ledgerName, auth: CONNECTORS[k.key].auth }).toEqual(k);
+});
+
+it('the barrels that gather the connectors are what scripts/connectors.mjs writes from that list', () => {
+  // Throws (exit 1, naming the stale files) when one differs: run `node scripts/connectors.mjs`.
+  expect(() => execFileSync(process.execPath, [join(root, 'scripts', 'connectors.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
 });
 
 it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, activities, tables and a simulator that exist', (_key, c) => {
@@ -39,54 +49,105 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
   expect(tableNames.filter((t) => t.startsWith(`${c.key}_`)).sort()).toEqual([...own].sort());
   expect(existsSync(join(root, c.simulator))).toBe(true);
   expect(Boolean(c.connection)).toBe(c.auth !== 'oauth2-code');
+  // Its trial_balance source reads its own tables.
+  if (c.trialBalance) {
+    expect(own).toContain(c.trialBalance.table);
+    if (c.trialBalance.accounts) expect(own).toContain(c.trialBalance.accounts);
+  }
 });
 
-// A connector is registered by its line in common/connectors/index.ts: everything that lists the
-// connectors takes the list from there (CONNECTOR_LIST, CONNECTORS). The few lists that cannot, and
-// the places that are about particular ledgers rather than a list of them, are named here with why.
-const ALLOWED: Record<string, string> = {
-  'common/connectors/index.ts': 'the registry itself',
-  'common/contract/connections.ts': 'SYNC_PROVIDERS: the contract is pure (the web app loads it) and may not load the registry (Mongo models); the registry is checked against it at compile time',
-  'activities/connectors/registry.ts': "the worker's activities per connector: common/ may not import activities/ (checked above and at compile time)",
-  'workflows/connectors.ts': 'the workflow bundle exports each workflow by name and may not load the registry (checked above)',
-  'common/temporal.ts': 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use (workflowIds.sync(key, id) needs none)',
-  'simulators/demo-books.ts': 'the demo group: which ledger each entity keeps its books in',
-  'common/demo-plan.ts': "the demo group's set-up (its entities' sources)",
-  'api/demo/seed.ts': "the demo's connections, one per simulated company",
-  'api/resources/files/router.ts': "prose: the reserved table prefixes in the save route's summary",
-  'warehouse/transforms/trial-balance.ts': "each ledger's rows brought into trial_balance (docs/connectors.md: its own step, not registration)",
-  'warehouse/consolidation/store.ts': "each ledger's default amount basis in the consolidation",
+// A connector is registered by its line in common/connectors/keys.ts: everything shared takes
+// the connectors from there (SYNC_PROVIDERS, CONNECTOR_NAMES) or from the registry built from it
+// (CONNECTOR_LIST, CONNECTORS), and what is a connector's own lives in its own files (named by its
+// key: common/connectors/<key>*.ts, common/models/<key>-account.ts, activities/<key>/,
+// workflows/<key>*.ts, api/resources/<key>/, simulators/<its simulator>, web/src/features/apps/<Key>*).
+// No other product file names a connector, except those below, each with the keys it may name and
+// why. A new connector's key may appear only in the files allowed `'any'` (docs/connectors.md:
+// "The recipe's length"); the named older ones predate the recipe.
+const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
+  'common/connectors/keys.ts': { keys: 'any', why: 'the registration line' },
+  'common/connectors/index.ts': { keys: 'any', why: 'written by scripts/connectors.mjs from the registration line' },
+  'common/connectors/settings.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
+  'activities/connectors/registry.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
+  'workflows/connectors.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
+  'api/resources/connectors/own.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
+  'simulators/demo-books.ts': { keys: 'any', why: 'the demo group: which ledger each entity keeps its books in' },
+  'simulators/main.ts': { keys: 'any', why: 'the demo: which company each simulator serves, its port setting, its settings in the ready line' },
+  'scripts/start.mjs': { keys: 'any', why: "npm start: the simulators' ports and what the ready lines say" },
+  'scripts/lib/simulators.mjs': { keys: 'any', why: "npm start: the simulators' port settings handed to simulators/main.ts" },
+  'api/demo/seed.ts': { keys: 'any', why: "the demo's steps: each simulated company connected as a user would (the OAuth ones through their consent)" },
+  'web/src/features/apps/AppsPage.tsx': { keys: 'any', why: 'the Apps screen: a card and a form per ledger (not part of the recipe)' },
+  'web/src/features/apps/api/connections.ts': { keys: 'any', why: "the Apps screen's calls (not part of the recipe)" },
+  'web/src/app/App.tsx': { keys: ['quickbooks', 'xero'], why: "the OAuth callback pages' routes (/apps/<key>/callback)" },
+  'web/src/app/paths.ts': { keys: ['quickbooks', 'xero'], why: "the OAuth callback pages' paths" },
+  // Older than the recipe: particular ledgers' words and features, not lists of connectors.
+  'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },
+  'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use; quickbooksChanges (its webhook debounce)' },
+  'common/config.ts': { keys: ['sage', 'netsuite'], why: "the older connectors' settings (QBO_*, SAGE_*, NETSUITE_*), not yet moved to common/connectors/<key>-settings.ts" },
+  'common/logger.ts': { keys: ['sage'], why: "Sage's password fields redacted" },
+  'common/models/oauth-state.ts': { keys: ['quickbooks'], why: "the state's default provider (records from before the field)" },
+  'api/lib/connections.ts': { keys: ['sage'], why: "a type: one connect workflow's, standing for all" },
+  'api/lib/schedules.ts': { keys: ['quickbooks'], why: "QuickBooks' webhook debounce workflow (spec'd)" },
+  'api/resources/getting-started/service.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the getting-started checklist's spec'd steps" },
+  'api/resources/reports/router.ts': { keys: ['quickbooks'], why: 'posting a journal to QuickBooks (spec)' },
+  'api/resources/reports/service.ts': { keys: ['quickbooks'], why: 'posting a journal to QuickBooks (spec)' },
+  'api/resources/tables/service.ts': { keys: ['quickbooks', 'sage'], why: "the data explorer's spec'd sample tables" },
+  'workflows/connect.ts': { keys: ['quickbooks'], why: "QuickBooks' connect types, re-exported for the api" },
+  'workflows/index.ts': { keys: ['quickbooks'], why: "QuickBooks' webhook debounce workflow" },
+  'scripts/bench-api.mjs': { keys: ['quickbooks'], why: 'the api benchmark syncs the QuickBooks simulator' },
+  'scripts/demo-change.mjs': { keys: ['quickbooks'], why: 'posts a journal to the QuickBooks simulator (docs/operations.md)' },
+  'web/src/features/organizations/DeleteOrganizationDialog.tsx': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the delete dialog's counts by ledger (not part of the recipe)" },
+  'web/src/features/public/LandingPage.tsx': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'the landing page names the ledgers' },
+  'web/src/features/public/faq.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'the FAQ names the ledgers' },
 };
-const CODE = ['api', 'activities', 'common', 'warehouse', 'workflows', 'worker', 'simulators'];
+const CODE = ['api', 'activities', 'common', 'warehouse', 'workflows', 'worker', 'simulators', 'scripts', 'web/src'];
 const files = (dir: string): string[] =>
   readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : /\.ts$/.test(f) ? [p] : [];
+    return statSync(p).isDirectory() ? files(p) : /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.tsx?$/.test(f) ? [p] : [];
   });
-/** A connector's own files: its definition and tables, record, activities, workflows, simulator, routes. */
-const ownFile = (file: string) =>
-  CONNECTOR_LIST.some((c) => file.split(/[/.-]/).includes(c.key)) || /^simulators\/(intuit|intacct)\.ts$/.test(file) || file.startsWith('simulators/netsuite/');
+const KEYS = CONNECTOR_LIST.map((c) => c.key);
+/** A connector's own file: a part of its path starts with its key (common/connectors/xero-tables.ts, activities/xero/, web/src/features/apps/NetSuiteFields.tsx), or its simulator's folder or file. */
+const ownerOf = (file: string): string[] =>
+  CONNECTOR_LIST.filter((c) => file.split('/').some((part) => part.toLowerCase().startsWith(c.key)) || file.startsWith(c.simulator.replace(/(\/index)?\.ts$/, ''))).map((c) => c.key);
+/** The key as a word or a word's start, any case (xero, Xero, XERO_, xeroTables), or after a lower-case letter as a camel-case part (publicXeroAccount): never inside a word (message, usage). */
+const named = (key: string): RegExp => {
+  const rest = [...key.slice(1)].map((ch) => `[${ch}${ch.toUpperCase()}]`).join('');
+  return new RegExp(`(?<![A-Za-z])[${key[0]}${key[0]!.toUpperCase()}]${rest}|(?<=[a-z])${key[0]!.toUpperCase()}${rest}`);
+};
 
-it('lists the connectors only in the registry: no other file names them all by hand', () => {
-  const keys = CONNECTOR_LIST.map((c) => c.key);
-  const listing: string[] = [];
+it('names a connector only in its own files and its registration line: no other shared file names one (but the allowed, with why)', () => {
+  const found: Record<string, string[]> = {};
   for (const dir of CODE)
     for (const path of files(join(root, dir))) {
       const file = relative(root, path);
-      if (ownFile(file)) continue;
-      // Code only (comments dropped): any six lines that name every connector's key are a list of them.
+      const own = ownerOf(file);
+      // Code only (comments dropped).
       const code = readFileSync(path, 'utf8')
         .split('\n')
-        .map((l) => l.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '').replace(/\/\*\*.*\*\//, ''));
-      for (let i = 0; i < code.length; i++) {
-        const window = code.slice(i, i + 6).join('\n');
-        if (keys.every((k) => new RegExp(`\\b${k}(?![a-z])`).test(window))) {
-          listing.push(file);
-          break;
-        }
-      }
+        .map((l) => l.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '').replace(/\/\*\*.*\*\//, ''))
+        .join('\n');
+      const keys = KEYS.filter((k) => !own.includes(k) && named(k).test(code));
+      if (keys.length) found[file] = keys;
     }
-  expect(listing.filter((f) => !(f in ALLOWED)).sort()).toEqual([]);
+  const beyond = Object.entries(found).flatMap(([file, keys]) => {
+    const allowed = ALLOWED[file]?.keys;
+    return keys.filter((k) => allowed !== 'any' && !allowed?.includes(k)).map((k) => `${file}: ${k}`);
+  });
+  expect(beyond).toEqual([]);
   // And the allowed ones still do (a stale entry is removed).
-  for (const f of Object.keys(ALLOWED)) expect(listing).toContain(f);
+  expect(Object.keys(ALLOWED).filter((f) => !found[f])).toEqual([]);
+});
+
+it('the scan would see a connector named in a shared file', () => {
+  expect(named('xero').test("const a = CONNECTORS['xero'];")).toBe(true);
+  expect(named('xero').test('XERO_CLIENT_ID: optionalString')).toBe(true);
+  expect(named('xero').test('import { publicXeroAccount } from x')).toBe(true);
+  expect(named('netsuite').test('netSuiteAccountSchema')).toBe(true);
+  expect(named('sage').test("'Sage Intacct'")).toBe(true);
+  expect(named('sage').test('message, usage, passage')).toBe(false);
+  expect(ownerOf('common/connectors/xero-tables.ts')).toEqual(['xero']);
+  expect(ownerOf('simulators/intuit.ts')).toEqual(['quickbooks']);
+  expect(ownerOf('web/src/features/apps/NetSuiteFields.tsx')).toEqual(['netsuite']);
+  expect(ownerOf('warehouse/transforms/trial-balance.ts')).toEqual([]);
 });

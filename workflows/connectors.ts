@@ -1,9 +1,5 @@
-// Each connector's workflows (workflows/<key>.ts), one line per connector. Temporal finds
-// a workflow by the name the bundle exports it under (workflows/index.ts exports these), and the
-// api starts one by its function's name: both are `<key>SyncWorkflow` / `<key>ConnectWorkflow`,
-// so each connector's module is named here; common/connectors/ (the registry) may not be imported
-// by the workflow bundle (it carries the Mongo models). test/connectors.test.ts checks every
-// registered connector's workflows are exported under the names its definition gives.
+// Written by `node scripts/connectors.mjs` from common/connectors/keys.ts: do not edit (test/connectors.test.ts checks it).
+// Each connector's workflows (workflows/<key>.ts): the bundle exports them under their names (<key>SyncWorkflow, <key>ConnectWorkflow).
 export * from './quickbooks';
 export * from './sage';
 export * from './netsuite';

@@ -182,7 +182,7 @@ export async function reconnectNeededAlert(config: Config, provider: SyncProvide
   const account = await c.model.findById(accountId).lean<ConnectorAccountDoc>();
   if (!account) return 0;
   const answer = c.answer(account) as Record<string, unknown>;
-  const name = [answer.companyName, answer.sageCompanyID, answer.accountId].find((v): v is string => typeof v === 'string' && v.length > 0) ?? accountId;
+  const name = c.connectionName(answer) ?? accountId;
   const needed = account.status === 'reconnect_needed';
   return raiseAlert(config, {
     orgId: String(account.organization_id),

@@ -14,6 +14,8 @@
 // keeps it from ever coming back. DEMO=false skips all of this.
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../common/config';
+import { CONNECTORS } from '../../common/connectors';
+import type { SyncProvider } from '../../common/contract/connections';
 import { decryptSecret, encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
 import { getAppSetting, setAppSetting } from '../../common/models/app-setting';
@@ -80,23 +82,14 @@ interface Ctx {
 const data = (a: Answer) => (a.body.data ?? {}) as Record<string, unknown>;
 const orgOf = (ctx: Ctx) => ctx.state.orgId!;
 
-type Provider = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
-const LIST: Record<Provider, (orgId: string) => string> = {
-  quickbooks: (o) => `/quickbooks/accounts?organization_id=${o}`,
-  sage: (o) => `/sage?organization_id=${o}`,
-  netsuite: (o) => `/netsuite?organization_id=${o}`,
-  xero: (o) => `/xero?organization_id=${o}`,
-};
-const SYNC: Record<Provider, (id: string) => [string, string, unknown?]> = {
-  quickbooks: (id) => ['POST', '/quickbooks', { id }],
-  sage: (id) => ['GET', `/sage/data?id=${id}`],
-  netsuite: (id) => ['GET', `/netsuite/data?id=${id}`],
-  xero: (id) => ['GET', `/xero/data?id=${id}`],
-};
+type Provider = SyncProvider;
+/** A connector's list and sync-now routes, by its answer shape (api/resources/connectors/router.ts). */
+const LIST = (provider: Provider, o: string) => (CONNECTORS[provider].answers === 'wrapped' ? `/${provider}/accounts?organization_id=${o}` : `/${provider}?organization_id=${o}`);
+const SYNC = (provider: Provider, id: string): [string, string, unknown?] => (CONNECTORS[provider].answers === 'wrapped' ? ['POST', `/${provider}`, { id }] : ['GET', `/${provider}/data?id=${id}`]);
 
 async function accountsOf(client: DemoClient, provider: Provider, orgId: string): Promise<{ id: string; status?: string; last_synced?: string | null }[]> {
-  const d = data(await client.get(LIST[provider](orgId)));
-  const list = (provider === 'quickbooks' ? d.accounts : (d.accounts ?? d.data ?? d)) as unknown;
+  const d = data(await client.get(LIST(provider, orgId)));
+  const list = (CONNECTORS[provider].answers === 'wrapped' ? d.accounts : (d.accounts ?? d.data ?? d)) as unknown;
   return Array.isArray(list) ? (list as { id: string }[]) : [];
 }
 
@@ -106,7 +99,7 @@ async function syncAll(ctx: Ctx, provider: Provider): Promise<void> {
   const accounts = await accountsOf(client, provider, orgOf(ctx));
   if (!accounts.length) throw new Error(`no ${provider} connection to sync`);
   for (const a of accounts) {
-    const [method, path, body] = SYNC[provider](a.id);
+    const [method, path, body] = SYNC(provider, a.id);
     await client.call(method, path, body);
     const run = await until(
       `the ${provider} sync`,

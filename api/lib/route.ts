@@ -34,9 +34,11 @@ export interface RouteSpec {
    * (default DEFAULT_BODY_LIMIT; larger answers 413), sized to what the route's validator accepts.
    * `csv: true` reads a CSV text body (text/csv, text/plain, application/csv) instead, within
    * the same limit. `schema` describes a JSON body the handler checks itself; `content` a body
-   * no zod schema validates (multipart, CSV); `parse: false` when the route reads the body itself.
+   * no zod schema validates (multipart, CSV); `parse: false` when the route reads the body itself:
+   * with `raw`, as the bytes that came (whatever the content type, within that limit; larger
+   * answers 413), for a signature over them (a connector's webhook).
    */
-  body?: { limit?: BodyLimit; why?: string; schema?: z.ZodTypeAny; content?: Record<string, { schema: unknown }>; parse?: false; csv?: true };
+  body?: { limit?: BodyLimit; why?: string; schema?: z.ZodTypeAny; content?: Record<string, { schema: unknown }>; parse?: false; csv?: true; raw?: BodyLimit };
   /** A route that touches no dependency (liveness): it never answers 503. */
   offline?: true;
 }
@@ -69,9 +71,11 @@ export function route(router: Router, method: Method, path: string, spec: RouteS
   const limit = parses ? (spec.body?.limit ?? DEFAULT_BODY_LIMIT) : null;
   const json = !limit ? null : spec.body?.csv ? express.text({ type: ['text/csv', 'text/plain', 'application/csv'], limit }) : express.json({ limit });
   const form = limit ? express.urlencoded({ extended: false, limit }) : null;
+  const raw = !parses && spec.body?.raw ? express.raw({ type: () => true, limit: spec.body.raw }) : null;
   const parametric = !isLiteralPath(path);
   const first: RequestHandler = (req, res, next) => {
     if (parametric && literalRouteMatches(router, req.path)) return next('route');
+    if (raw) return raw(req, res, next);
     if (!json || !form) return next();
     json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next)));
   };

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { SyncProvider } from '../contract/connections';
 import type { ConnectorAccountDoc } from '../models/connector-account';
 import type { ConnectorTable } from './table';
+import type { TrialBalanceSource } from './trial-balance-source';
 
 /**
  * How a connection is authorized: the OAuth 2.0 authorization-code flow (the user consents at
@@ -51,6 +52,8 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   answer(account: ConnectorAccountDoc): unknown;
   /** That answer's schema in the shared contract (common/contract/connections.ts connectionAnswerSchema): the api declares its routes' answers with it. */
   answerSchema: z.ZodTypeAny;
+  /** Its connection's name as a person knows it, from its answer (the company's name, else the id the ledger gives it): alerts and freshness show it. */
+  connectionName(answer: Record<string, unknown>): string | undefined;
   /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own routes. */
   connection?: CredentialsConnection;
   /** The user's message when the ledger refused the stored credentials (status reconnect_needed); null when it never does. */
@@ -70,6 +73,15 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   syncActivities: readonly string[];
   /** The tables of the organization's database its sync writes, declared beside the definition (<key>-tables.ts), named <key>_...: warehouse/catalog/ reads them from here. */
   tables: Readonly<Record<string, ConnectorTable>>;
+  /** How its tables become rows of trial_balance, and their default amount basis (declared beside its tables). */
+  trialBalance?: TrialBalanceSource;
+  /**
+   * The names of the entities its connections bring (entity key -> the ledger's name for it), for
+   * the consolidation's entities (common/consolidation/entity-names.ts); none: "<ledger> <key>".
+   */
+  entityNames?(organizationId: string): Promise<Iterable<readonly [string, string]>>;
+  /** Records it keeps beside its connections (Xero: a consent's token set), deleted with the organization. */
+  otherRecords?: readonly Pick<Model<unknown>, 'deleteMany'>[];
   /** The local server speaking its wire format (simulators/), which tests and the demo use. */
   simulator: string;
 }
@@ -77,7 +89,7 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
 /** A connector's definition, its connection fields' types checked against its key and stored fields. */
 export function defineConnector<K extends SyncProvider, F extends z.ZodRawShape, D extends ConnectorAccountDoc, T extends Record<string, ConnectorTable>>(
   // A model's own document type makes it no Model<ConnectorAccountDoc> to TypeScript (schema types are invariant): it is taken as a model, and read through connectorAccountSchema's fields.
-  d: Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model' | 'tables'> & { model: Pick<Model<unknown>, 'modelName' | 'collection'>; answer(account: D): unknown; connection?: CredentialsConnection<F>; tables: T },
+  d: Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model' | 'tables' | 'otherRecords'> & { model: Pick<Model<unknown>, 'modelName' | 'collection'>; otherRecords?: readonly { deleteMany(filter: { organization_id: string }): unknown }[]; answer(account: D): unknown; connection?: CredentialsConnection<F>; tables: T },
 ): ConnectorDefinition<K> & { tables: T } {
   // The tables keep their own names (connectorTables.sageTrialBalance), for the connector's activities and the tests.
   return d as unknown as ConnectorDefinition<K> & { tables: T };

@@ -1,10 +1,10 @@
-// The connectors LedgerFlow has: one registration line each (docs/connectors.md is the recipe).
-// Their keys are common/contract/connections.ts SYNC_PROVIDERS.
+// Written by `node scripts/connectors.mjs` from common/connectors/keys.ts: do not edit (test/connectors.test.ts checks it).
+// The registry: every connector's definition (common/connectors/<key>.ts), checked against its key's line.
 import type { SyncProvider } from '../contract/connections';
 import type { AccountModel, ConnectorDefinition } from './definition';
-import { netsuite } from './netsuite';
 import { quickbooks } from './quickbooks';
 import { sage } from './sage';
+import { netsuite } from './netsuite';
 import { xero } from './xero';
 
 export const CONNECTORS = {

@@ -1,6 +1,7 @@
 // NetSuite's tables in the organization's SQL database (docs/data-model.md section 2): scoped by
 // the NetSuite account ID; `account` is a GL account's internal ID.
 import type { ConnectorTable } from './table';
+import type { Expr, TrialBalanceSource, TrialBalanceSql } from './trial-balance-source';
 
 export const netsuiteTables = {
   netsuiteSubsidiaries: {
@@ -48,3 +49,37 @@ export const netsuiteTables = {
     },
   },
 } satisfies Record<string, ConnectorTable>;
+
+/** NetSuite's account types (accttype) onto the five; statistical and non-posting accounts have none. */
+function netsuiteAccountType(q: TrialBalanceSql, e: Expr): Expr {
+  const l = q.sql`lower(${e})`;
+  return q.sql`case
+    when ${l} in ('bank', 'acctrec', 'othcurrasset', 'fixedasset', 'othasset', 'deferexpense', 'unbilledrec') then 'asset'
+    when ${l} in ('acctpay', 'credcard', 'othcurrliab', 'longtermliab', 'deferrevenue') then 'liability'
+    when ${l} = 'equity' then 'equity'
+    when ${l} in ('income', 'othincome') then 'income'
+    when ${l} in ('cogs', 'expense', 'othexpense') then 'expense'
+    else null end`;
+}
+
+/**
+ * In trial_balance: one entity per subsidiary ("<account ID>:<subsidiary ID>", common/netsuite.ts),
+ * the account number where the account has one (else its internal ID), its name and type from
+ * netsuite_accounts; the posted lines of the month, in the subsidiary's base currency.
+ */
+export const netsuiteTrialBalanceSource: TrialBalanceSource = {
+  table: 'netsuite_trial_balance',
+  accounts: 'netsuite_accounts',
+  defaultBasis: 'movements',
+  shape: (q, has) => ({
+    on: has.accounts ? q.sql`${q.ref('a.account_id')} = ${q.ref('t.account_id')} and ${q.ref('a.account')} = ${q.ref('t.account')}` : undefined,
+    entity: q.concat(q.text(q.ref('t.account_id')), q.sql`':'`, q.text(q.ref('t.subsidiary_id'))),
+    period: q.ref('t.period'),
+    account: has.accounts ? q.sql`coalesce(nullif(${q.ref('a.account_number')}, ''), ${q.ref('t.account')})` : q.ref('t.account'),
+    name: has.accounts ? q.ref('a.name') : null,
+    type: has.accounts ? netsuiteAccountType(q, q.ref('a.account_type')) : null,
+    debit: q.ref('t.debit'),
+    credit: q.ref('t.credit'),
+    currency: q.ref('t.currency'),
+  }),
+};

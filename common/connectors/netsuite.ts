@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { encryptSecret } from '../crypto';
 import { NetSuiteAccount, publicNetSuiteAccount } from '../models/netsuite-account';
-import { NETSUITE_ACCOUNT_ID_RE, NetSuiteKeyError, normalizeAccountId, readSigningKey } from '../netsuite';
-import { netsuiteTables } from './netsuite-tables';
+import { NETSUITE_ACCOUNT_ID_RE, netsuiteEntityKey, NetSuiteKeyError, normalizeAccountId, readSigningKey } from '../netsuite';
+import { netsuiteTables, netsuiteTrialBalanceSource } from './netsuite-tables';
 import { netSuiteAccountSchema } from '../contract/connections';
 import { defineConnector, field } from './definition';
 
@@ -17,6 +17,7 @@ export const netsuite = defineConnector({
   model: NetSuiteAccount,
   answer: publicNetSuiteAccount,
   answerSchema: netSuiteAccountSchema,
+  connectionName: (a) => (typeof a.accountId === 'string' && a.accountId ? a.accountId : undefined),
   connection: {
     fields: {
       accountId: field('NetSuite account ID', 40)
@@ -53,5 +54,11 @@ export const netsuite = defineConnector({
   connectWorkflow: 'netsuiteConnectWorkflow',
   syncActivities: ['syncNetSuiteMasterData', 'syncNetSuiteTrialBalance'],
   tables: netsuiteTables,
+  trialBalance: netsuiteTrialBalanceSource,
+  // Each subsidiary is an entity, named as the last sync found it.
+  entityNames: async (orgId) =>
+    (await NetSuiteAccount.find({ organization_id: orgId }, { accountId: 1, subsidiaries: 1 }).lean<{ accountId: string; subsidiaries?: { id: string; name: string }[] }[]>()).flatMap((a) =>
+      (a.subsidiaries ?? []).map((s) => [netsuiteEntityKey(a.accountId, s.id), s.name] as const),
+    ),
   simulator: 'simulators/netsuite/index.ts',
 });

@@ -1,6 +1,7 @@
 // QuickBooks Online's tables in the organization's SQL database (docs/data-model.md section 2),
 // scoped by the company's realm ID: its chart of accounts and three reports by month.
 import type { ConnectorTable } from './table';
+import type { TrialBalanceSource } from './trial-balance-source';
 
 const reportLine: ConnectorTable['columns'] = {
   realm_id: 'text',
@@ -41,3 +42,21 @@ export const quickbooksTables = {
   quickbooksProfitAndLoss: { name: 'quickbooks_profit_and_loss', scope: 'realm_id', periodic: true, columns: reportLine },
   quickbooksBalanceSheet: { name: 'quickbooks_balance_sheet', scope: 'realm_id', periodic: true, columns: reportLine },
 } satisfies Record<string, ConnectorTable>;
+
+/** In trial_balance: one entity per company (its realm ID), the TrialBalance report's lines; income and expenses year to date. */
+export const quickbooksTrialBalanceSource: TrialBalanceSource = {
+  table: 'quickbooks_trial_balance',
+  accounts: 'quickbooks_accounts',
+  defaultBasis: 'ytd',
+  shape: (q, has) => ({
+    on: has.accounts ? q.sql`${q.ref('a.realm_id')} = ${q.ref('t.realm_id')} and ${q.ref('a.account_id')} = ${q.ref('t.account_id')}` : undefined,
+    entity: q.ref('t.realm_id'),
+    period: q.ref('t.period'),
+    account: q.ref('t.account_id'),
+    name: q.ref('t.account_name'),
+    type: has.accounts ? q.accountType(q.ref('a.classification')) : null,
+    debit: q.ref('t.debit'),
+    credit: q.ref('t.credit'),
+    currency: has.accounts ? q.ref('a.currency') : null,
+  }),
+};

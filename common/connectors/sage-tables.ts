@@ -1,6 +1,7 @@
 // Sage Intacct's tables in the organization's SQL database (docs/data-model.md section 2), scoped
 // by the Intacct company ID: its GL accounts and its trial balance by month.
 import type { ConnectorTable } from './table';
+import type { Expr, TrialBalanceSource, TrialBalanceSql } from './trial-balance-source';
 
 export const sageTables = {
   sageGlAccounts: {
@@ -29,3 +30,28 @@ export const sageTables = {
     },
   },
 } satisfies Record<string, ConnectorTable>;
+
+/** Sage's account type and normal balance onto the five types. */
+function sageAccountType(q: TrialBalanceSql, type: Expr, normal: Expr): Expr {
+  const lower = (e: Expr) => q.sql`lower(${e})`;
+  return q.sql`case when ${lower(type)} like 'balance%' then (case when ${lower(normal)} = 'credit' then 'liability' else 'asset' end)
+    when ${lower(type)} like 'income%' then (case when ${lower(normal)} = 'credit' then 'income' else 'expense' end) else null end`;
+}
+
+/** In trial_balance: one entity per company, get_trialbalance's debits and credits of the month. */
+export const sageTrialBalanceSource: TrialBalanceSource = {
+  table: 'sage_trial_balance',
+  accounts: 'sage_gl_accounts',
+  defaultBasis: 'movements',
+  shape: (q, has) => ({
+    on: has.accounts ? q.sql`${q.ref('a.company_id')} = ${q.ref('t.company_id')} and ${q.ref('a.account_no')} = ${q.ref('t.account_no')}` : undefined,
+    entity: q.ref('t.company_id'),
+    period: q.ref('t.period'),
+    account: q.ref('t.account_no'),
+    name: q.ref('t.title'),
+    type: has.accounts ? sageAccountType(q, q.ref('a.account_type'), q.ref('a.normal_balance')) : null,
+    debit: q.ref('t.debits'),
+    credit: q.ref('t.credits'),
+    currency: has.column('currency') ? q.ref('t.currency') : null,
+  }),
+};

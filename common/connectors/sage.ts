@@ -3,7 +3,7 @@
 // XML gateway in simulators/intacct.ts.
 import { encryptSecret } from '../crypto';
 import { publicSageAccount, SageAccount } from '../models/sage-account';
-import { sageTables } from './sage-tables';
+import { sageTables, sageTrialBalanceSource } from './sage-tables';
 import { sageAccountSchema } from '../contract/connections';
 import { defineConnector, field, secret } from './definition';
 
@@ -15,6 +15,7 @@ export const sage = defineConnector({
   model: SageAccount,
   answer: publicSageAccount,
   answerSchema: sageAccountSchema,
+  connectionName: (a) => (typeof a.sageCompanyID === 'string' && a.sageCompanyID ? a.sageCompanyID : undefined),
   connection: {
     fields: {
       sageUserID: field('Sage user ID'),
@@ -38,5 +39,6 @@ export const sage = defineConnector({
   connectWorkflow: 'sageConnectWorkflow',
   syncActivities: ['syncSageGlAccounts', 'syncSageTrialBalance'],
   tables: sageTables,
+  trialBalance: sageTrialBalanceSource,
   simulator: 'simulators/intacct.ts',
 });

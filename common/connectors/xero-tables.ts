@@ -1,6 +1,7 @@
 // Xero's tables in the organization's SQL database (docs/data-model.md section 2), scoped by the
 // organisation's tenant id: its chart of accounts and one TrialBalance report per month end.
 import type { ConnectorTable } from './table';
+import type { TrialBalanceSource } from './trial-balance-source';
 
 export const xeroTables = {
   xeroAccounts: {
@@ -17,3 +18,25 @@ export const xeroTables = {
     columns: { tenant_id: 'text', period: 'text', account_code: 'text', account_name: 'text', debit: 'decimal', credit: 'decimal', ytd_debit: 'decimal', ytd_credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
   },
 } satisfies Record<string, ConnectorTable>;
+
+/**
+ * In trial_balance: one entity per organisation (its tenant id), the account's code (Xero's Code,
+ * else its name: the sync writes it so), the TrialBalance report's debit and credit of the month
+ * (checked against year to date by the sync) in the base currency; the type from xero_accounts' Class.
+ */
+export const xeroTrialBalanceSource: TrialBalanceSource = {
+  table: 'xero_trial_balance',
+  accounts: 'xero_accounts',
+  defaultBasis: 'movements',
+  shape: (q, has) => ({
+    on: has.accounts ? q.sql`${q.ref('a.tenant_id')} = ${q.ref('t.tenant_id')} and coalesce(nullif(${q.ref('a.code')}, ''), ${q.ref('a.name')}) = ${q.ref('t.account_code')}` : undefined,
+    entity: q.ref('t.tenant_id'),
+    period: q.ref('t.period'),
+    account: q.ref('t.account_code'),
+    name: q.ref('t.account_name'),
+    type: has.accounts ? q.accountType(q.text(q.ref('a.account_class'))) : null,
+    debit: q.ref('t.debit'),
+    credit: q.ref('t.credit'),
+    currency: q.ref('t.currency'),
+  }),
+};

@@ -4,6 +4,7 @@
 // test/quickbooks.test.ts, test/sage.test.ts and test/netsuite.test.ts; api/openapi.ts shows them for the 200 answers
 // that carry connections or sync runs. Pure: zod only.
 import { z } from 'zod';
+import { CONNECTOR_KEYS } from '../connectors/keys';
 
 /** active/inactive are set by the user; reconnect_needed when the ledger refused the stored credentials. */
 export const CONNECTION_STATUSES = ['active', 'inactive', 'reconnect_needed'] as const;
@@ -17,10 +18,13 @@ export type SageStatus = (typeof SAGE_STATUSES)[number];
 /** reconnect_needed when NetSuite refused the stored key or certificate. */
 export const NETSUITE_STATUSES = CONNECTION_STATUSES;
 export type NetSuiteStatus = (typeof NETSUITE_STATUSES)[number];
-export const SYNC_PROVIDERS = ['quickbooks', 'sage', 'netsuite', 'xero'] as const;
-export type SyncProvider = (typeof SYNC_PROVIDERS)[number];
-/** Each connector's ledger as messages name it ("Sage Intacct sync"), beside its key: the warehouse's words come from here. */
-export const CONNECTOR_NAMES: Readonly<Record<SyncProvider, string>> = { quickbooks: 'QuickBooks', sage: 'Sage Intacct', netsuite: 'NetSuite', xero: 'Xero' };
+/** The connectors' keys (common/connectors/keys.ts, one line per connector). */
+export type SyncProvider = (typeof CONNECTOR_KEYS)[number]['key'];
+export const SYNC_PROVIDERS = CONNECTOR_KEYS.map((c) => c.key) as [SyncProvider, ...SyncProvider[]];
+/** Each connector's ledger as messages name it ("Sage Intacct sync"), beside its key: the warehouse's and the web app's words come from here. */
+export const CONNECTOR_NAMES = Object.fromEntries(CONNECTOR_KEYS.map((c) => [c.key, c.ledgerName])) as Readonly<Record<SyncProvider, string>>;
+/** The connectors whose connections are authorized by the OAuth 2.0 authorization-code flow (a consent's single-use state names one). */
+export const OAUTH_PROVIDERS = CONNECTOR_KEYS.filter((c) => c.auth === 'oauth2-code').map((c) => c.key) as [SyncProvider, ...SyncProvider[]];
 /** manual: Sync now; schedule: the connection's schedule; webhook: a QuickBooks change notification (workflow quickbooks-changes-<accountId>). */
 export const SYNC_TRIGGERS = ['manual', 'schedule', 'webhook'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
@@ -77,17 +81,6 @@ export const netSuiteAccountSchema = connectionAnswerSchema(NETSUITE_STATUSES, {
   algorithm: z.string(),
   subsidiaries: z.array(netSuiteSubsidiarySchema),
 });
-
-/** A Xero organisation (tenant) linked as a connection: its name, base currency and fiscal year end (Organisation), never shown by its tenant id. */
-export const xeroAccountSchema = connectionAnswerSchema(CONNECTION_STATUSES, { tenantId: z.string(), tenantName: z.string(), baseCurrency: z.string().nullable(), fiscalYearEndMonth: z.number().int().min(1).max(12).nullable() });
-export const xeroAccountListSchema = z.array(xeroAccountSchema);
-export type XeroAccountAnswer = z.infer<typeof xeroAccountSchema>;
-/** The organisations a Xero consent granted (POST /xero/token-exchange), to pick which to link (POST /xero/link). */
-export const xeroGrantSchema = z.object({
-  grantId: z.string(),
-  organisations: z.array(z.object({ tenantId: z.string(), tenantName: z.string(), tenantType: z.string(), baseCurrency: z.string().nullable(), fiscalYearEndMonth: z.number().int().nullable(), linked: z.boolean() })),
-});
-export type XeroGrantAnswer = z.infer<typeof xeroGrantSchema>;
 
 /** One sync of one connection (GET /quickbooks/sync-runs, GET /sage/sync-runs, GET /netsuite/sync-runs). */
 export const syncRunSchema = z.object({

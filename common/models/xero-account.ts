@@ -4,7 +4,8 @@
 // kept once, on the grant, encrypted (common/crypto), and refreshed by one worker at a time
 // (a lease document in the xerorefreshleases collection, activities/xero/session.ts).
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { CONNECTION_STATUSES, type XeroAccountAnswer } from '../contract/connections';
+import { CONNECTION_STATUSES } from '../contract/connections';
+import type { XeroAccountAnswer } from '../contract/xero';
 import { connectionAnswer, connectorAccountSchema } from './connector-account';
 
 const xeroGrantSchema = new Schema(

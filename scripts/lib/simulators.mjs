@@ -11,14 +11,24 @@ export function simulatorsWanted(env) {
 }
 
 /**
+ * Whether `key` belongs to an OAuth app of the user's own: the simulators set <P>_CLIENT_ID for
+ * each OAuth connector (QBO_, XERO_), and when the user sets that one, all of that connector's
+ * <P>_* settings are the user's (a real Intuit or Xero app).
+ */
+function ownApp(env, simulated, key) {
+  const prefix = key.slice(0, key.indexOf('_') + 1);
+  return Boolean(prefix) && `${prefix}CLIENT_ID` in simulated && Boolean(env[`${prefix}CLIENT_ID`]);
+}
+
+/**
  * The simulators' settings for the api and worker, except those the user set: a value the user
- * gave always wins; QuickBooks (QBO_*) is left out as a whole when QBO_CLIENT_ID is set (a real
- * Intuit app).
+ * gave always wins; an OAuth connector's (QBO_*, XERO_*) are left out as a whole when its
+ * <P>_CLIENT_ID is set (a real app of the user's own).
  */
 export function simulatorEnv(env, simulated) {
   const out = {};
   for (const [key, value] of Object.entries(simulated)) {
-    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || (key.startsWith('XERO_') && env.XERO_CLIENT_ID) || env[key]) continue;
+    if (ownApp(env, simulated, key) || env[key]) continue;
     out[key] = value;
   }
   return out;
@@ -28,7 +38,7 @@ export function simulatorEnv(env, simulated) {
 export function simulatorOverrides(env, simulated) {
   const lines = [];
   for (const key of Object.keys(simulated)) {
-    if ((key.startsWith('QBO_') && env.QBO_CLIENT_ID) || (key.startsWith('XERO_') && env.XERO_CLIENT_ID) || !env[key]) continue;
+    if (ownApp(env, simulated, key) || !env[key]) continue;
     lines.push(
       key === 'QBO_WEBHOOK_VERIFIER_TOKEN'
         ? `[start]   ${key}: yours is used; the QuickBooks simulator signs its webhooks with it`

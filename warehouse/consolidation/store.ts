@@ -6,6 +6,7 @@
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
 import { CONNECTOR_NAMES } from '../../common/contract/connections';
+import { CONNECTOR_LIST } from '../../common/connectors';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
@@ -285,11 +286,8 @@ export function entityConfigOf(r: EntityRow): EntityConfig {
 
 /** Where a source's trial_balance rows sit by default (editable per entity). */
 function defaultBasis(source: string): AmountBasis {
-  if (source === 'sage') return 'movements'; // get_trialbalance debits and credits of the month
-  if (source === 'netsuite') return 'movements'; // posted lines of the month, summed per subsidiary and account
-  if (source === 'xero') return 'movements'; // TrialBalance: the month's debit and credit (checked against YTD by the sync)
-  if (source === 'quickbooks') return 'ytd'; // TrialBalance report: income and expenses year to date
-  return 'balances';
+  // A connector's is declared with its trial_balance source (common/connectors/<key>-tables.ts); a CSV's rows are balances.
+  return CONNECTOR_LIST.find((c) => c.key === source)?.trialBalance?.defaultBasis ?? 'balances';
 }
 
 /**

@@ -1,6 +1,6 @@
 // The trial_balance transform, written once (docs/data-model.md section 3). From a snapshot of the
-// organization database's schema it plans one insert per source (QuickBooks, Sage, NetSuite, each
-// saved CSV whose header fits) with Kysely, and compiles the whole rebuild for either warehouse:
+// organization database's schema it plans one insert per source (each registered connector's,
+// declared beside its tables in common/connectors/<key>-tables.ts, and each saved CSV whose header fits) with Kysely, and compiles the whole rebuild for either warehouse:
 // SQLite (the local provider: ../sqlite.ts runs it on a thread) or T-SQL (Azure SQL: the
 // azure provider runs it with mssql, and Azure Data Factory's rebuild pipeline runs the script
 // compiled for the connector tables). The two dialects differ only in the handful of
@@ -24,6 +24,9 @@ import {
   type RawBuilder,
   type SqlBool,
 } from 'kysely';
+import { CONNECTOR_LIST } from '../../common/connectors';
+import { SYNC_PROVIDERS } from '../../common/contract/connections';
+import type { TrialBalanceSource as ConnectorTrialBalanceSource, TrialBalanceSql } from '../../common/connectors/trial-balance-source';
 
 export type DialectName = 'sqlite' | 'mssql';
 
@@ -50,7 +53,7 @@ export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_cod
 const NEXT = 'trial_balance__next';
 
 /** Tables that are never a CSV source: the connectors', the reports', internal ones. */
-const CONNECTOR_OR_REPORT = /^(quickbooks_|sage_|netsuite_|xero_|trial_balance|consolidat|group_|fx_|intercompany_)/;
+const CONNECTOR_OR_REPORT = new RegExp(`^(${[...SYNC_PROVIDERS.map((k) => `${k}_`), 'trial_balance', 'consolidat', 'group_', 'fx_', 'intercompany_'].join('|')})`);
 
 type Expr = RawBuilder<unknown>;
 
@@ -134,24 +137,6 @@ function accountType(e: Expr): Expr {
     when ${l} like 'equity%' then 'equity'
     when ${l} like 'income%' or ${l} like 'revenue%' or ${l} = 'other income' then 'income'
     when ${l} like 'expense%' or ${l} like 'cost%' or ${l} = 'other expense' then 'expense'
-    else null end`;
-}
-
-/** Sage's account type and normal balance onto the five types. */
-function sageAccountType(type: Expr, normal: Expr): Expr {
-  return sql`case when ${lower(type)} like 'balance%' then (case when ${lower(normal)} = 'credit' then 'liability' else 'asset' end)
-    when ${lower(type)} like 'income%' then (case when ${lower(normal)} = 'credit' then 'income' else 'expense' end) else null end`;
-}
-
-/** NetSuite's account types (accttype) onto the five; statistical and non-posting accounts have none. */
-function netsuiteAccountType(e: Expr): Expr {
-  const l = lower(e);
-  return sql`case
-    when ${l} in ('bank', 'acctrec', 'othcurrasset', 'fixedasset', 'othasset', 'deferexpense', 'unbilledrec') then 'asset'
-    when ${l} in ('acctpay', 'credcard', 'othcurrliab', 'longtermliab', 'deferrevenue') then 'liability'
-    when ${l} = 'equity' then 'equity'
-    when ${l} in ('income', 'othincome') then 'income'
-    when ${l} in ('cogs', 'expense', 'othexpense') then 'expense'
     else null end`;
 }
 
@@ -246,82 +231,19 @@ export function csvTrialBalanceSql(table: string, cols: Set<string>, dialect: Di
   return shape ? insertOf(d, shape) : null;
 }
 
-function quickbooksShape(withAccounts: boolean): SourceShape {
-  return {
-    from: 'quickbooks_trial_balance',
-    join: withAccounts ? { table: 'quickbooks_accounts', on: sql`${ref('a.realm_id')} = ${ref('t.realm_id')} and ${ref('a.account_id')} = ${ref('t.account_id')}` } : undefined,
-    entity: ref('t.realm_id'),
-    label: 'quickbooks',
-    period: ref('t.period'),
-    account: ref('t.account_id'),
-    name: ref('t.account_name'),
-    type: withAccounts ? accountType(ref('a.classification')) : null,
-    debit: ref('t.debit'),
-    credit: ref('t.credit'),
-    currency: withAccounts ? ref('a.currency') : null,
-    required: [],
-  };
-}
+/** Every registered connector's trial_balance source (common/connectors/<key>-tables.ts), in the registry's order, with its month table's declared columns. */
+const CONNECTOR_SOURCES = CONNECTOR_LIST.flatMap((c) => {
+  const source = c.trialBalance;
+  if (!source) return [];
+  const table = Object.values(c.tables).find((t) => t.name === source.table);
+  return [{ key: c.key, source, columns: new Set(Object.keys(table?.columns ?? {})) }];
+});
 
-function sageShape(withAccounts: boolean, withCurrency: boolean): SourceShape {
-  return {
-    from: 'sage_trial_balance',
-    join: withAccounts ? { table: 'sage_gl_accounts', on: sql`${ref('a.company_id')} = ${ref('t.company_id')} and ${ref('a.account_no')} = ${ref('t.account_no')}` } : undefined,
-    entity: ref('t.company_id'),
-    label: 'sage',
-    period: ref('t.period'),
-    account: ref('t.account_no'),
-    name: ref('t.title'),
-    type: withAccounts ? sageAccountType(ref('a.account_type'), ref('a.normal_balance')) : null,
-    debit: ref('t.debits'),
-    credit: ref('t.credits'),
-    currency: withCurrency ? ref('t.currency') : null,
-    required: [],
-  };
-}
-
-/**
- * NetSuite: one entity per subsidiary ("<account ID>:<subsidiary ID>", common/netsuite.ts), the
- * account number where the account has one (else its internal ID), its name and type from
- * netsuite_accounts; amounts and currency are the subsidiary's base currency.
- */
-function netsuiteShape(d: Dialect, withAccounts: boolean): SourceShape {
-  return {
-    from: 'netsuite_trial_balance',
-    join: withAccounts ? { table: 'netsuite_accounts', on: sql`${ref('a.account_id')} = ${ref('t.account_id')} and ${ref('a.account')} = ${ref('t.account')}` } : undefined,
-    entity: d.concat(d.text(ref('t.account_id')), sql`':'`, d.text(ref('t.subsidiary_id'))),
-    label: 'netsuite',
-    period: ref('t.period'),
-    account: withAccounts ? sql`coalesce(nullif(${ref('a.account_number')}, ''), ${ref('t.account')})` : ref('t.account'),
-    name: withAccounts ? ref('a.name') : null,
-    type: withAccounts ? netsuiteAccountType(ref('a.account_type')) : null,
-    debit: ref('t.debit'),
-    credit: ref('t.credit'),
-    currency: ref('t.currency'),
-    required: [],
-  };
-}
-
-/**
- * Xero: one entity per organisation (its tenant id), the account's code (Xero's Code, else its
- * name: the sync writes it so), the month's debit and credit in the base currency; the type
- * from xero_accounts' Class.
- */
-function xeroShape(d: Dialect, withAccounts: boolean): SourceShape {
-  return {
-    from: 'xero_trial_balance',
-    join: withAccounts ? { table: 'xero_accounts', on: sql`${ref('a.tenant_id')} = ${ref('t.tenant_id')} and coalesce(nullif(${ref('a.code')}, ''), ${ref('a.name')}) = ${ref('t.account_code')}` } : undefined,
-    entity: ref('t.tenant_id'),
-    label: 'xero',
-    period: ref('t.period'),
-    account: ref('t.account_code'),
-    name: ref('t.account_name'),
-    type: withAccounts ? accountType(d.text(ref('a.account_class'))) : null,
-    debit: ref('t.debit'),
-    credit: ref('t.credit'),
-    currency: ref('t.currency'),
-    required: [],
-  };
+/** A connector's source: its declared shape, written with this dialect's expressions. */
+function connectorShape(d: Dialect, key: string, source: ConnectorTrialBalanceSource, accounts: boolean, columns: Set<string>): SourceShape {
+  const q: TrialBalanceSql = { sql, ref, text: d.text, concat: d.concat, accountType };
+  const { on, ...shape } = source.shape(q, { accounts, column: (name) => columns.has(name) });
+  return { from: source.table, join: on && source.accounts ? { table: source.accounts, on } : undefined, label: key, ...shape, required: [] };
 }
 
 /** The rebuild for a schema: every source found in it, in the order sources are reported. */
@@ -329,17 +251,11 @@ export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): 
   const d = DIALECTS[dialect];
   const tables = new Map(schema.map((t) => [t.name, new Set(t.columns.map((c) => c.toLowerCase()))]));
   const sources: TrialBalanceSource[] = [];
-  if (tables.has('quickbooks_trial_balance')) {
-    sources.push({ label: 'quickbooks', table: 'quickbooks_trial_balance', sql: insertOf(d, quickbooksShape(tables.has('quickbooks_accounts'))) });
-  }
-  if (tables.has('sage_trial_balance')) {
-    sources.push({ label: 'sage', table: 'sage_trial_balance', sql: insertOf(d, sageShape(tables.has('sage_gl_accounts'), tables.get('sage_trial_balance')!.has('currency'))) });
-  }
-  if (tables.has('netsuite_trial_balance')) {
-    sources.push({ label: 'netsuite', table: 'netsuite_trial_balance', sql: insertOf(d, netsuiteShape(d, tables.has('netsuite_accounts'))) });
-  }
-  if (tables.has('xero_trial_balance')) {
-    sources.push({ label: 'xero', table: 'xero_trial_balance', sql: insertOf(d, xeroShape(d, tables.has('xero_accounts'))) });
+  for (const { key, source } of CONNECTOR_SOURCES) {
+    const cols = tables.get(source.table);
+    if (!cols) continue;
+    const accounts = !!source.accounts && tables.has(source.accounts);
+    sources.push({ label: key, table: source.table, sql: insertOf(d, connectorShape(d, key, source, accounts, cols)) });
   }
   for (const [t, cols] of tables) {
     if (t.startsWith('_') || t.startsWith('sqlite_') || CONNECTOR_OR_REPORT.test(t) || t.includes('__')) continue;
@@ -373,14 +289,12 @@ export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = [])
     'SET XACT_ABORT ON;',
     'BEGIN TRANSACTION;',
     ...d.createNext.map((s) => `${s};`),
-    `IF ${exists('quickbooks_trial_balance')} AND ${exists('quickbooks_accounts')} ${exec(insertOf(d, quickbooksShape(true)))}`,
-    `ELSE IF ${exists('quickbooks_trial_balance')} ${exec(insertOf(d, quickbooksShape(false)))};`,
-    `IF ${exists('sage_trial_balance')} AND ${exists('sage_gl_accounts')} ${exec(insertOf(d, sageShape(true, true)))}`,
-    `ELSE IF ${exists('sage_trial_balance')} ${exec(insertOf(d, sageShape(false, true)))};`,
-    `IF ${exists('netsuite_trial_balance')} AND ${exists('netsuite_accounts')} ${exec(insertOf(d, netsuiteShape(d, true)))}`,
-    `ELSE IF ${exists('netsuite_trial_balance')} ${exec(insertOf(d, netsuiteShape(d, false)))};`,
-    `IF ${exists('xero_trial_balance')} AND ${exists('xero_accounts')} ${exec(insertOf(d, xeroShape(d, true)))}`,
-    `ELSE IF ${exists('xero_trial_balance')} ${exec(insertOf(d, xeroShape(d, false)))};`,
+    // The connector tables as they are declared (common/connectors/<key>-tables.ts): the script is compiled before they exist.
+    ...CONNECTOR_SOURCES.flatMap(({ key, source, columns }) => {
+      const without = `${exists(source.table)} ${exec(insertOf(d, connectorShape(d, key, source, false, columns)))};`;
+      if (!source.accounts) return [`IF ${without}`];
+      return [`IF ${exists(source.table)} AND ${exists(source.accounts)} ${exec(insertOf(d, connectorShape(d, key, source, true, columns)))}`, `ELSE IF ${without}`];
+    }),
     ...csv,
     ...d.swap.map((s) => `${s};`),
     'COMMIT;',

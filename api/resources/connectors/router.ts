@@ -24,12 +24,11 @@ import { ok } from '../../lib/respond';
 import { deleteSyncSchedule } from '../../lib/schedules';
 import { validate } from '../../lib/validate';
 import type { Mount } from '../../openapi';
-import { quickbooksRoutes } from '../quickbooks/router';
-import { xeroRoutes } from '../xero/router';
+import * as ownRoutes from './own';
 
-/** A connector's own routes (OAuth flows, webhooks), registered ahead of the generic ones. */
+/** A connector's own routes (OAuth flows, webhooks: api/resources/<key>/router.ts `<key>Routes`), registered ahead of the generic ones. */
 type OwnRoutes = (router: Router, deps: AppDeps, c: ConnectorDefinition) => void;
-const OWN_ROUTES: Partial<Record<ConnectorDefinition['key'], OwnRoutes>> = { quickbooks: quickbooksRoutes, xero: xeroRoutes };
+const OWN_ROUTES: Partial<Record<ConnectorDefinition['key'], OwnRoutes>> = ownRoutes;
 
 /** The texts and shapes that differ between the two answer shapes. */
 const SHAPES = {

@@ -4,6 +4,7 @@
 import { Router } from 'express';
 import type { z } from 'zod';
 import { UPLOAD_MESSAGES } from '../../../common/constants';
+import { RESERVED_TABLE_NAMES, RESERVED_TABLE_PREFIXES } from '../../../common/validation';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
 import { ok } from '../../lib/respond';
@@ -52,7 +53,7 @@ export function pipelineFilesRouter(deps: AppDeps): Router {
   /** A new file (multipart), or one stored before named by uploadId (JSON or urlencoded; or multipart fields without a file). */
   const saveSpec = {
     summary:
-      "Save a CSV as a table of the organization's SQL database. Either multipart (file, orgID, tableName): stores the file, then runs workflow csv-<orgId>-<uploadId>; or a file stored before, named by uploadId (JSON { orgID, uploadId, tableName }, or multipart fields without a file): the same workflow on the stored blob, nothing stored again, the file's tables list grows; 404 'File not found' when the upload is not the organization's, 409 while a save of it runs, and a refused save keeps the stored file. The workflow streams, infers types (number, date, boolean, text) and swaps a staging table in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name', 400 '\"<name>\" is a name LedgerFlow uses for its own tables: choose another table name.' (trial_balance and names starting quickbooks_, sage_, netsuite_, xero_, consolidation_, consolidated_, group_, fx_, intercompany_, sqlite_, _; refused before anything is stored), 'Please select an organization first'; 403 another organization",
+      `Save a CSV as a table of the organization's SQL database. Either multipart (file, orgID, tableName): stores the file, then runs workflow csv-<orgId>-<uploadId>; or a file stored before, named by uploadId (JSON { orgID, uploadId, tableName }, or multipart fields without a file): the same workflow on the stored blob, nothing stored again, the file's tables list grows; 404 'File not found' when the upload is not the organization's, 409 while a save of it runs, and a refused save keeps the stored file. The workflow streams, infers types (number, date, boolean, text) and swaps a staging table in atomically. 'CSV saved successfully!' with data { uploadId, workflowId, tableName, rowsLoaded, columns [{ name, type }], delimiter, fileUrl }; 202 with data.progress when still running after 90 s; 400 'Failed to save CSV.' with the reason in errors[0].msg; 400 'Please enter a valid table name', 400 '"<name>" is a name LedgerFlow uses for its own tables: choose another table name.' (${RESERVED_TABLE_NAMES.join(', ')} and names starting ${RESERVED_TABLE_PREFIXES.join(', ')}; refused before anything is stored), 'Please select an organization first'; 403 another organization`,
     tag: 'files',
     body: { content: { 'multipart/form-data': { schema: saveForm }, 'application/json': { schema: saveStoredBody } } },
     statuses: {

@@ -33,12 +33,6 @@ const times = (f: Pick<FreshnessDoc, 'changeAt' | 'consolidatedAt' | 'monthsChan
   lastError: f?.lastError ?? null,
 });
 
-/** The company's name as its connection shows it. */
-function connectionName(answer: unknown, fallback: string): string {
-  const a = answer as Record<string, unknown>;
-  const name = [a.companyName, a.sageCompanyID, a.accountId].find((v) => typeof v === 'string' && v.length > 0);
-  return typeof name === 'string' ? name : fallback;
-}
 
 export function freshnessRouter(deps: AppDeps): Router {
   const router = Router();
@@ -59,7 +53,7 @@ export function freshnessRouter(deps: AppDeps): Router {
       const accounts = await c.model.find({ organization_id: orgId }).sort({ createdAt: 1 }).lean<ConnectorAccountDoc[]>();
       for (const a of accounts) {
         const id = String(a._id);
-        connections.push({ provider: c.key, accountId: id, name: `${c.displayName}: ${connectionName(c.answer(a), id)}`, ...times(byKey.get(freshnessKey.connection(c.key, id))) });
+        connections.push({ provider: c.key, accountId: id, name: `${c.displayName}: ${c.connectionName(c.answer(a) as Record<string, unknown>) ?? id}`, ...times(byKey.get(freshnessKey.connection(c.key, id))) });
       }
     }
 

@@ -54,14 +54,14 @@ function exchangeUser(req: Request): Promise<UserDoc> {
 export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefinition): void {
   const cfg = deps.config;
 
-  // Intuit's change notifications: signed by Intuit instead of a JWT (webhooks.ts; app.ts reads the raw body).
+  // Intuit's change notifications: signed by Intuit instead of a JWT (webhooks.ts; the route reads the raw body).
   const webhookSpec = {
     summary:
       "Intuit's change notifications (the app's Webhooks endpoint). No JWT: header intuit-signature must be base64(HMAC-SHA256(raw body, QBO_WEBHOOK_VERIFIER_TOKEN)), else 401 and nothing starts; 503 'QuickBooks webhooks are not configured on this server' while the token is unset. Body: the legacy { eventNotifications: [{ realmId, dataChangeEvent: { entities: [{ name, id, operation, lastUpdated }] } }] } or CloudEvents (one event or an array: specversion, id, type qbo.<entity>.<operation>.v1, time, intuitaccountid = realm id, intuitentityid); 400 for invalid JSON or another shape. Signals workflow quickbooks-changes-<accountId> of every active connection to each company named (it waits QBO_WEBHOOK_DEBOUNCE_SECONDS after the last notification, then runs sync-quickbooks-<accountId> with trigger webhook, the organization's pipelines and, when set up, its consolidation). 'Notification received' with data { accounts } (connections signalled; a company no active connection syncs is ignored, still 200)",
     tag: 'quickbooks',
     access: 'public',
     // Read raw (app.ts) within WEBHOOK_BODY_LIMIT: the signature is over the exact bytes.
-    body: { parse: false, schema: webhookBodySchema },
+    body: { parse: false, raw: WEBHOOK_BODY_LIMIT, schema: webhookBodySchema },
     statuses: {
       401: 'The intuit-signature header is missing or does not match the notification',
       413: `The notification is over ${WEBHOOK_BODY_LIMIT.toUpperCase()}`,

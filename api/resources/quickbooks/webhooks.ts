@@ -5,7 +5,7 @@
 // organizations may connect one company); that workflow gathers, syncs and runs the rest.
 // Redeliveries and out-of-order deliveries are harmless: each change is named by its event id,
 // and a sync reads the company's current state whatever the order.
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '../../../common/logger';
@@ -24,12 +24,6 @@ export const WEBHOOK_BODY_LIMIT = '512kb';
 export const WEBHOOKS_NOT_CONFIGURED = 'QuickBooks webhooks are not configured on this server';
 export const BAD_SIGNATURE = 'The intuit-signature header is missing or does not match the notification';
 export const UNKNOWN_NOTIFICATION = 'Not a QuickBooks notification: expected eventNotifications or CloudEvents';
-
-/**
- * The notification's bytes exactly as sent (the signature is over them), read ahead of
- * express.json whatever the content type: app.ts mounts it on QUICKBOOKS_WEBHOOK_PATH.
- */
-export const quickbooksWebhookBody: RequestHandler = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
 
 /** Whether `header` is base64(HMAC-SHA256(body, verifierToken)), compared in constant time. */
 export function intuitSignatureMatches(body: Buffer, header: string | undefined, verifierToken: string): boolean {

@@ -7,7 +7,7 @@ import { Router } from 'express';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../../common/connectors';
-import { xeroAccountSchema, xeroGrantSchema, type XeroGrantAnswer } from '../../../common/contract/connections';
+import { xeroAccountSchema, xeroGrantSchema, type XeroGrantAnswer } from '../../../common/contract/xero';
 import { encryptSecret } from '../../../common/crypto';
 import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
 import { logger } from '../../../common/logger';
@@ -62,7 +62,7 @@ export function xeroRoutes(router: Router, deps: AppDeps, c: ConnectorDefinition
       "Xero's webhooks (the app's Webhooks endpoint). No JWT: header x-xero-signature must be base64(HMAC-SHA256(raw body, XERO_WEBHOOK_KEY)), compared in constant time. Answers 200 with no body for a good signature (Xero's intent-to-receive check included) and 401 with no body for a bad one; 503 while XERO_WEBHOOK_KEY is unset. Each INVOICE or CREDITNOTE event of an organisation an active connection syncs starts workflow xero-change-<accountId>-<resourceId>: the document is read by its resourceUrl and its month's trial balance read again",
     tag: 'xero',
     access: 'public',
-    body: { parse: false },
+    body: { parse: false, raw: XERO_WEBHOOK_LIMIT },
     statuses: { 401: 'The x-xero-signature header is missing or does not match (no body)', 413: `The payload is over ${XERO_WEBHOOK_LIMIT.toUpperCase()}`, 503: 'Xero webhooks are not configured on this server' },
   } as const;
   route(router, 'post', '/webhooks', webhookSpec, xeroWebhookHandler(deps));

@@ -3,7 +3,7 @@
 // for a bad one, within 5 seconds (its intent-to-receive check sends both). Events carry ids only:
 // an invoice's or credit note's event starts a short workflow that reads the document (by its
 // resourceUrl, in the worker) and reads its month's trial balance again.
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '../../../common/logger';
@@ -14,10 +14,8 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { workflowStart } from '../../lib/temporal';
 
-export const XERO_WEBHOOK_PATH = '/api/v1/xero/webhooks';
+/** What is read, as the raw bytes that came (the route declares it: api/lib/route.ts `body.raw`), before the signature is checked. */
 export const XERO_WEBHOOK_LIMIT = '512kb';
-/** Read as raw bytes whatever the content type: app.ts mounts it on XERO_WEBHOOK_PATH. */
-export const xeroWebhookBody: RequestHandler = express.raw({ type: () => true, limit: XERO_WEBHOOK_LIMIT });
 
 /** Whether `header` is base64(HMAC-SHA256(body, key)), compared in constant time. */
 export function xeroSignatureMatches(body: Buffer, header: string | undefined, key: string): boolean {
@@ -59,7 +57,7 @@ export function xeroWebhookHandler(deps: AppDeps): RequestHandler {
       const accounts = await XeroAccount.find({ tenantId: e.data.tenantId, status: 'active' }, { _id: 1, organization_id: 1 }).lean();
       for (const a of accounts) {
         const accountId = String(a._id);
-        await deps.temporal.workflow.start(xeroChangeWorkflow, { ...workflowStart(cfg, workflowIds.xeroChange(accountId, e.data.resourceId), String(a.organization_id)), args: [{ accountId, resourceUrl: e.data.resourceUrl }] });
+        await deps.temporal.workflow.start(xeroChangeWorkflow, { ...workflowStart(cfg, workflowIds.change('xero', accountId, e.data.resourceId), String(a.organization_id)), args: [{ accountId, resourceUrl: e.data.resourceUrl }] });
       }
     }
     res.status(200).end();

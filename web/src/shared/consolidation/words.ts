@@ -1,4 +1,5 @@
 // The consolidation's codes in words, and its amounts as a reader expects them.
+import { CONNECTOR_NAMES } from '../../../../common/contract/connections';
 import type { AccountRateType, AccountType, AmountBasis, EntryKind, GroupRole, IcCategory, Method, RateKind, RunPeriodStatus } from '../../../../common/contract/consolidation';
 
 export const BASIS_WORDS: Record<AmountBasis, string> = { balances: 'Month-end balances', movements: 'Monthly movements', ytd: 'Year to date' };
@@ -39,10 +40,8 @@ export const inWords = <K extends string>(words: Record<K, string>, code: string
 /** Where an entity's rows come from: "QuickBooks", "Sage Intacct", "CSV table ledger". */
 export function sourceWords(source: string | null | undefined): string {
   if (!source) return '';
-  if (source === 'quickbooks') return 'QuickBooks';
-  if (source === 'sage') return 'Sage Intacct';
-  if (source === 'netsuite') return 'NetSuite';
-  if (source === 'xero') return 'Xero';
+  const ledger = (CONNECTOR_NAMES as Readonly<Record<string, string>>)[source];
+  if (ledger) return ledger;
   if (source.startsWith('csv:')) return `CSV table ${source.slice(4)}`;
   return source;
 }

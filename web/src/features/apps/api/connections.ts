@@ -1,6 +1,7 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
-import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer, XeroAccountAnswer, XeroGrantAnswer } from '../../../../../common/contract/connections';
+import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
+import type { XeroAccountAnswer, XeroGrantAnswer } from '../../../../../common/contract/xero';
 import type { FreshnessAnswer } from '../../../../../common/contract/freshness';
 
 // The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.

@@ -1,0 +1,48 @@
+// How a connector's tables become rows of trial_balance (docs/data-model.md section 3): each
+// connector declares its source beside its tables (common/connectors/<key>-tables.ts), and the
+// transform (warehouse/transforms/trial-balance.ts) compiles every registered connector's source
+// for both SQL dialects, grouped per entity x period x account with exact sums. The declaration
+// names columns and writes its few expressions with the builder it is handed, so it stays free of
+// the dialects (which are the warehouse's).
+import type { RawBuilder, sql } from 'kysely';
+import type { AmountBasis } from '../contract/consolidation';
+
+export type Expr = RawBuilder<unknown>;
+
+/** What a source's expressions are written with: Kysely's `sql` tag and the expressions that differ between SQLite and T-SQL. */
+export interface TrialBalanceSql {
+  sql: typeof sql;
+  /** A column: `t.<column>` of the month table, `a.<column>` of the joined chart of accounts. */
+  ref(name: string): Expr;
+  /** A value as text. */
+  text(e: Expr): Expr;
+  /** Values joined as text (the parts are already text). */
+  concat(...parts: Expr[]): Expr;
+  /** Free-text account types (asset..., bank, accounts payable, income...) onto asset/liability/equity/income/expense. */
+  accountType(e: Expr): Expr;
+}
+
+/** One trial_balance row's parts, read from the month table `t` (and the chart of accounts `a` when joined). */
+export interface TrialBalanceShape {
+  /** The join condition of the chart of accounts (given when it exists). */
+  on?: Expr;
+  entity: Expr;
+  period: Expr;
+  account: Expr;
+  name: Expr | null;
+  type: Expr | null;
+  debit: Expr;
+  credit: Expr;
+  currency: Expr | null;
+}
+
+export interface TrialBalanceSource {
+  /** The connector's table of month rows (its `<key>_...` name). */
+  table: string;
+  /** Its chart of accounts, joined for names, types and currency when the table exists. */
+  accounts?: string;
+  /** Where its rows sit by default (editable per entity): the month's movements, or year to date. */
+  defaultBasis: AmountBasis;
+  /** The row's parts; `accounts` says whether the chart of accounts exists, `column` whether the month table has a column. */
+  shape(q: TrialBalanceSql, has: { accounts: boolean; column(name: string): boolean }): TrialBalanceShape;
+}
