@@ -21,12 +21,16 @@ export const netsuiteTables = {
     periodic: false,
     columns: { account_id: 'text', period_id: 'text', name: 'text', start_date: 'text', end_date: 'text', period: 'text', is_adjust: 'bool', closed: 'bool', synced_at: 'timestamp' },
   },
-  /** Posted lines of the primary book summed per subsidiary x month x account, in the subsidiary's base currency. */
+  /**
+   * Posted lines of the primary book summed per subsidiary x month x account x counterparty
+   * subsidiary (the lines' Due To/From Subsidiary, transactionline.duetofromsubsidiary; null where
+   * a line names none), in the subsidiary's base currency.
+   */
   netsuiteTrialBalance: {
     name: 'netsuite_trial_balance',
     scope: 'account_id',
     periodic: true,
-    columns: { account_id: 'text', subsidiary_id: 'text', period: 'text', account: 'text', debit: 'decimal', credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
+    columns: { account_id: 'text', subsidiary_id: 'text', period: 'text', account: 'text', counterparty_subsidiary_id: 'text', debit: 'decimal', credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
   },
   /** consolidatedexchangerate per month and subsidiary pair; rates as text (more decimals than an amount column keeps). */
   netsuiteConsolidatedRates: {

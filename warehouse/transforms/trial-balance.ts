@@ -283,9 +283,12 @@ function sageShape(withAccounts: boolean, withCurrency: boolean): SourceShape {
 /**
  * NetSuite: one entity per subsidiary ("<account ID>:<subsidiary ID>", common/netsuite.ts), the
  * account number where the account has one (else its internal ID), its name and type from
- * netsuite_accounts; amounts and currency are the subsidiary's base currency.
+ * netsuite_accounts; amounts and currency are the subsidiary's base currency. An intercompany
+ * line's Due To/From Subsidiary becomes its counterparty, named as that subsidiary's entity (a
+ * table written before the column existed has none: `withCounterparty` false).
  */
-function netsuiteShape(d: Dialect, withAccounts: boolean): SourceShape {
+function netsuiteShape(d: Dialect, withAccounts: boolean, withCounterparty = true): SourceShape {
+  const cp = ref('t.counterparty_subsidiary_id');
   return {
     from: 'netsuite_trial_balance',
     join: withAccounts ? { table: 'netsuite_accounts', on: sql`${ref('a.account_id')} = ${ref('t.account_id')} and ${ref('a.account')} = ${ref('t.account')}` } : undefined,
@@ -298,6 +301,7 @@ function netsuiteShape(d: Dialect, withAccounts: boolean): SourceShape {
     debit: ref('t.debit'),
     credit: ref('t.credit'),
     currency: ref('t.currency'),
+    counterparty: withCounterparty ? sql`case when ${d.key(cp)} is null then null else ${d.concat(d.text(ref('t.account_id')), sql`':'`, d.key(cp))} end` : null,
     required: [],
   };
 }
@@ -336,7 +340,7 @@ export function planTrialBalance(schema: SchemaSnapshot, dialect: DialectName): 
     sources.push({ label: 'sage', table: 'sage_trial_balance', sql: insertOf(d, sageShape(tables.has('sage_gl_accounts'), tables.get('sage_trial_balance')!.has('currency'))) });
   }
   if (tables.has('netsuite_trial_balance')) {
-    sources.push({ label: 'netsuite', table: 'netsuite_trial_balance', sql: insertOf(d, netsuiteShape(d, tables.has('netsuite_accounts'))) });
+    sources.push({ label: 'netsuite', table: 'netsuite_trial_balance', sql: insertOf(d, netsuiteShape(d, tables.has('netsuite_accounts'), tables.get('netsuite_trial_balance')!.has('counterparty_subsidiary_id'))) });
   }
   if (tables.has('xero_trial_balance')) {
     sources.push({ label: 'xero', table: 'xero_trial_balance', sql: insertOf(d, xeroShape(d, tables.has('xero_accounts'))) });
@@ -377,6 +381,8 @@ export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = [])
     `ELSE IF ${exists('quickbooks_trial_balance')} ${exec(insertOf(d, quickbooksShape(false)))};`,
     `IF ${exists('sage_trial_balance')} AND ${exists('sage_gl_accounts')} ${exec(insertOf(d, sageShape(true, true)))}`,
     `ELSE IF ${exists('sage_trial_balance')} ${exec(insertOf(d, sageShape(false, true)))};`,
+    // A table written before the counterparty column existed gains it (NULL: no counterparty).
+    `IF ${exists('netsuite_trial_balance')} AND COL_LENGTH(N'dbo.netsuite_trial_balance', N'counterparty_subsidiary_id') IS NULL ALTER TABLE dbo.[netsuite_trial_balance] ADD [counterparty_subsidiary_id] NVARCHAR(100) NULL;`,
     `IF ${exists('netsuite_trial_balance')} AND ${exists('netsuite_accounts')} ${exec(insertOf(d, netsuiteShape(d, true)))}`,
     `ELSE IF ${exists('netsuite_trial_balance')} ${exec(insertOf(d, netsuiteShape(d, false)))};`,
     `IF ${exists('xero_trial_balance')} AND ${exists('xero_accounts')} ${exec(insertOf(d, xeroShape(d, true)))}`,
