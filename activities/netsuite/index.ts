@@ -258,7 +258,8 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
       const signal = Context.current().cancellationSignal;
 
       const earlier = resumed(accountId, months);
-      const sums = new Map<string, [bigint, bigint]>((earlier?.sums ?? []).map(([k, d, c]) => [k, [BigInt(d), BigInt(c)]]));
+      // An attempt from before the counterparty was part of the key (three parts) resumes as naming none.
+      const sums = new Map<string, [bigint, bigint]>((earlier?.sums ?? []).map(([k, d, c]) => [k.split('\u0000').length === 3 ? `${k}\u0000` : k, [BigInt(d), BigInt(c)]]));
       const progress: LinesProgress = { accountId, months, after: earlier?.after ?? null, lines: earlier?.lines ?? 0, sums: [] };
       const beat = () =>
         Context.current().heartbeat(sums.size <= MAX_RESUME_SUMS ? { ...progress, sums: [...sums].map(([k, [d, c]]) => [k, String(d), String(c)]) } : { accountId, months, after: null, lines: 0, sums: [] });
