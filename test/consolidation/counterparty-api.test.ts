@@ -229,7 +229,7 @@ describe('a NetSuite sync names the counterparty subsidiary of intercompany line
     expect(connected.status).toBe(201);
     const res = await api('get', `/netsuite/data?id=${connected.body.data.id}`);
     const result: SyncResult = res.status === 202 ? await stack.env.client.workflow.getHandle(res.body.data.workflowId).result() : res.body.data;
-    expect(result.rows.netsuite_trial_balance).toBe(5);
+    expect(result.rows.netsuite_trial_balance).toBe(6);
     expect((await nsApi('get', '/pipeline/run-pipeline/:org')).body.message).toBe('All pipelines ran successfully!');
     const org = await Organization.findById(nsOrg).lean();
     const [synced, tb] = await withOrgDatabase(stack.config, { orgId: nsOrg, databaseName: org!.onboarding!.databaseName! }, async ({ db }) => [
