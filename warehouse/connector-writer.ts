@@ -2,7 +2,9 @@
 // (better-sqlite3) or the Azure SQL database (mssql), behind one small interface. The
 // warehouse provider (./index.ts) opens the one its organization uses. Each call
 // replaces the scoped rows of one or more tables in a single transaction, so a reader never
-// sees half a sync and a re-run never doubles a month.
+// sees half a sync and a re-run never doubles a month. A table written before a column was added
+// to its definition (e.g. netsuite_trial_balance's counterparty_subsidiary_id) gains the column,
+// empty in its old rows, before the first write that carries it.
 import Database from 'better-sqlite3';
 import type { ConnectionPool } from 'mssql';
 import type { ColumnKind, ConnectorTable, Row } from './catalog/connector-tables';
@@ -56,6 +58,8 @@ export class SqliteConnectorDatabase implements ConnectorDatabase {
   private ensure(table: ConnectorTable): void {
     const cols = Object.entries(table.columns).map(([c, k]) => `"${c}" ${sqliteType[k]}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${table.name}" (${cols.join(', ')})`);
+    const have = new Set((this.db.prepare(`PRAGMA table_info("${table.name}")`).all() as { name: string }[]).map((c) => c.name.toLowerCase()));
+    for (const [c, k] of Object.entries(table.columns)) if (!have.has(c.toLowerCase())) this.db.exec(`ALTER TABLE "${table.name}" ADD COLUMN "${c}" ${sqliteType[k]}`);
     const idx = table.periodic ? `"${table.scope}", "period"` : `"${table.scope}"`;
     this.db.exec(`CREATE INDEX IF NOT EXISTS "ix_${table.name}_scope" ON "${table.name}" (${idx})`);
   }
@@ -103,12 +107,14 @@ export class AzureSqlConnectorDatabase implements ConnectorDatabase {
     return column === 'period' || column.endsWith('_id') ? m.NVarChar(100) : m.NVarChar(1000);
   }
 
-  private ddl(table: ConnectorTable): string {
+  /** The table created when missing, and the columns its definition gained since added (NULL in old rows). */
+  ddl(table: ConnectorTable): string {
     const decl = (c: string, k: ColumnKind) =>
       `[${c}] ${k === 'decimal' ? 'DECIMAL(19,4)' : k === 'bool' ? 'BIT' : k === 'timestamp' ? 'DATETIME2' : c === 'period' || c.endsWith('_id') ? 'NVARCHAR(100)' : 'NVARCHAR(1000)'} NULL`;
     const cols = Object.entries(table.columns).map(([c, k]) => decl(c, k));
     const idx = table.periodic ? `[${table.scope}], [period]` : `[${table.scope}]`;
-    return `IF OBJECT_ID(N'dbo.${table.name}', N'U') IS NULL BEGIN CREATE TABLE dbo.[${table.name}] (${cols.join(', ')}); CREATE INDEX [ix_${table.name}_scope] ON dbo.[${table.name}] (${idx}); END`;
+    const added = Object.entries(table.columns).map(([c, k]) => `IF COL_LENGTH(N'dbo.${table.name}', N'${c}') IS NULL ALTER TABLE dbo.[${table.name}] ADD ${decl(c, k)};`);
+    return [`IF OBJECT_ID(N'dbo.${table.name}', N'U') IS NULL BEGIN CREATE TABLE dbo.[${table.name}] (${cols.join(', ')}); CREATE INDEX [ix_${table.name}_scope] ON dbo.[${table.name}] (${idx}); END;`, ...added].join('\n');
   }
 
   async replace(replacements: TableReplacement[]): Promise<number> {

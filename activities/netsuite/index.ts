@@ -124,7 +124,8 @@ export function trialBalanceLinesQuery(periodIds: string[], primaryBook: string 
   return {
     text: (after) =>
       [
-        'SELECT tal.transaction AS tx, tal.transactionline AS line, tl.subsidiary AS subsidiary, t.postingperiod AS period, tal.account AS account, tal.debit AS debit, tal.credit AS credit',
+        // tl.duetofromsubsidiary: the counterparty subsidiary of an intercompany line (Due To/From Subsidiary).
+        'SELECT tal.transaction AS tx, tal.transactionline AS line, tl.subsidiary AS subsidiary, tl.duetofromsubsidiary AS duetofrom, t.postingperiod AS period, tal.account AS account, tal.debit AS debit, tal.credit AS credit',
         'FROM transactionaccountingline tal',
         'INNER JOIN transaction t ON t.id = tal.transaction',
         'INNER JOIN transactionline tl ON tl.transaction = tal.transaction AND tl.id = tal.transactionline',
@@ -150,7 +151,7 @@ interface LinesProgress {
   months: string[];
   after: NumericKey | null;
   lines: number;
-  /** subsidiary \u0000 month \u0000 account -> debit and credit units, as text. */
+  /** subsidiary \u0000 month \u0000 account \u0000 counterparty subsidiary ('' for none) -> debit and credit units, as text. */
   sums: [string, string, string][];
 }
 
@@ -257,7 +258,8 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
       const signal = Context.current().cancellationSignal;
 
       const earlier = resumed(accountId, months);
-      const sums = new Map<string, [bigint, bigint]>((earlier?.sums ?? []).map(([k, d, c]) => [k, [BigInt(d), BigInt(c)]]));
+      // An attempt from before the counterparty was part of the key (three parts) resumes as naming none.
+      const sums = new Map<string, [bigint, bigint]>((earlier?.sums ?? []).map(([k, d, c]) => [k.split('\u0000').length === 3 ? `${k}\u0000` : k, [BigInt(d), BigInt(c)]]));
       const progress: LinesProgress = { accountId, months, after: earlier?.after ?? null, lines: earlier?.lines ?? 0, sums: [] };
       const beat = () =>
         Context.current().heartbeat(sums.size <= MAX_RESUME_SUMS ? { ...progress, sums: [...sums].map(([k, [d, c]]) => [k, String(d), String(c)]) } : { accountId, months, after: null, lines: 0, sums: [] });
@@ -277,7 +279,9 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
                 const account = idOf(item, 'account', 'transactionaccountingline');
                 const month = monthOf.get(idOf(item, 'period', 'transactionaccountingline'));
                 if (!month) throw new MalformedNetSuiteAnswer(`transactionaccountingline: a line of posting period ${text(item.period)}, which was not asked for`);
-                const key = `${sub}\u0000${month}\u0000${account}`;
+                // The Due To/From Subsidiary of an intercompany line: that part of the account stays apart.
+                const counterparty = item.duetofrom === undefined || item.duetofrom === null || item.duetofrom === '' ? '' : idOf(item, 'duetofrom', 'transactionaccountingline');
+                const key = `${sub}\u0000${month}\u0000${account}\u0000${counterparty}`;
                 const sum = sums.get(key) ?? [0n, 0n];
                 sum[0] += amount(item, 'debit');
                 sum[1] += amount(item, 'credit');
@@ -324,8 +328,8 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
       }
 
       const tbRows: Row[] = [...sums].map(([key, [debit, credit]]) => {
-        const [sub, period, account] = key.split('\u0000') as [string, string, string];
-        return { account_id: ns, subsidiary_id: sub, period, account, debit: fromUnits(debit, AMOUNT_SCALE), credit: fromUnits(credit, AMOUNT_SCALE), currency: subsidiaries.get(sub)?.currency ?? null, synced_at: syncedAt };
+        const [sub, period, account, counterparty] = key.split('\u0000') as [string, string, string, string | undefined];
+        return { account_id: ns, subsidiary_id: sub, period, account, counterparty_subsidiary_id: counterparty || null, debit: fromUnits(debit, AMOUNT_SCALE), credit: fromUnits(credit, AMOUNT_SCALE), currency: subsidiaries.get(sub)?.currency ?? null, synced_at: syncedAt };
       });
       await write(s.orgId, databaseName, [
         { table: connectorTables.netsuiteTrialBalance, scopeValue: ns, periods: months, rows: tbRows },

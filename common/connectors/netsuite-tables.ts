@@ -22,12 +22,16 @@ export const netsuiteTables = {
     periodic: false,
     columns: { account_id: 'text', period_id: 'text', name: 'text', start_date: 'text', end_date: 'text', period: 'text', is_adjust: 'bool', closed: 'bool', synced_at: 'timestamp' },
   },
-  /** Posted lines of the primary book summed per subsidiary x month x account, in the subsidiary's base currency. */
+  /**
+   * Posted lines of the primary book summed per subsidiary x month x account x counterparty
+   * subsidiary (the lines' Due To/From Subsidiary, transactionline.duetofromsubsidiary; null where
+   * a line names none), in the subsidiary's base currency.
+   */
   netsuiteTrialBalance: {
     name: 'netsuite_trial_balance',
     scope: 'account_id',
     periodic: true,
-    columns: { account_id: 'text', subsidiary_id: 'text', period: 'text', account: 'text', debit: 'decimal', credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
+    columns: { account_id: 'text', subsidiary_id: 'text', period: 'text', account: 'text', counterparty_subsidiary_id: 'text', debit: 'decimal', credit: 'decimal', currency: 'text', synced_at: 'timestamp' },
   },
   /** consolidatedexchangerate per month and subsidiary pair; rates as text (more decimals than an amount column keeps). */
   netsuiteConsolidatedRates: {
@@ -71,6 +75,7 @@ export const netsuiteTrialBalanceSource: TrialBalanceSource = {
   table: 'netsuite_trial_balance',
   accounts: 'netsuite_accounts',
   defaultBasis: 'movements',
+  addedColumns: ['counterparty_subsidiary_id'],
   shape: (q, has) => ({
     on: has.accounts ? q.sql`${q.ref('a.account_id')} = ${q.ref('t.account_id')} and ${q.ref('a.account')} = ${q.ref('t.account')}` : undefined,
     entity: q.concat(q.text(q.ref('t.account_id')), q.sql`':'`, q.text(q.ref('t.subsidiary_id'))),
@@ -81,5 +86,10 @@ export const netsuiteTrialBalanceSource: TrialBalanceSource = {
     debit: q.ref('t.debit'),
     credit: q.ref('t.credit'),
     currency: q.ref('t.currency'),
+    // An intercompany line's Due To/From Subsidiary, named as that subsidiary's entity (a table
+    // written before the column existed has none).
+    counterparty: has.column('counterparty_subsidiary_id')
+      ? q.sql`case when ${q.key(q.ref('t.counterparty_subsidiary_id'))} is null then null else ${q.concat(q.text(q.ref('t.account_id')), q.sql`':'`, q.key(q.ref('t.counterparty_subsidiary_id')))} end`
+      : null,
   }),
 };

@@ -16,6 +16,8 @@ export interface TrialBalanceSql {
   ref(name: string): Expr;
   /** A value as text. */
   text(e: Expr): Expr;
+  /** A key value as text (an id column: trimmed, as trial_balance's keys are written). */
+  key(e: Expr): Expr;
   /** Values joined as text (the parts are already text). */
   concat(...parts: Expr[]): Expr;
   /** Free-text account types (asset..., bank, accounts payable, income...) onto asset/liability/equity/income/expense. */
@@ -34,6 +36,8 @@ export interface TrialBalanceShape {
   debit: Expr;
   credit: Expr;
   currency: Expr | null;
+  /** The intercompany counterparty entity, where the source says it (null or left out: none). */
+  counterparty?: Expr | null;
 }
 
 export interface TrialBalanceSource {
@@ -41,6 +45,8 @@ export interface TrialBalanceSource {
   table: string;
   /** Its chart of accounts, joined for names, types and currency when the table exists. */
   accounts?: string;
+  /** Columns of `table` declared after tables were written: the Data Factory script adds them to an old table (the connector writer does at its next write). */
+  addedColumns?: string[];
   /** Where its rows sit by default (editable per entity): the month's movements, or year to date. */
   defaultBasis: AmountBasis;
   /** The row's parts; `accounts` says whether the chart of accounts exists, `column` whether the month table has a column. */

@@ -61,6 +61,18 @@ export interface ExpectedTrialBalanceRow {
   account: string;
   debit: string;
   credit: string;
+  /** The lines' Due To/From Subsidiary, on intercompany lines only. */
+  counterparty?: string;
+}
+
+/** One line of an intercompany transaction posted by a test (amounts in cents). */
+export interface IntercompanyLine {
+  subsidiary: number;
+  account: number;
+  debit?: bigint;
+  credit?: bigint;
+  /** The Due To/From Subsidiary (transactionline.duetofromsubsidiary); none on a plain line. */
+  dueToFrom?: number;
 }
 
 /** The posted lines as columns, room for `size` of them. */
@@ -75,6 +87,8 @@ function lineArrays(size: number) {
     credit: new Uint8Array(size),
     period: new Int32Array(size),
     sub: new Uint8Array(size),
+    /** Due To/From Subsidiary (0: none). */
+    duefrom: new Uint8Array(size),
     size: 0,
   };
 }
@@ -141,6 +155,39 @@ export class NetSuiteCompany {
     }
     this.seedLines();
     this.seedRates();
+  }
+
+  /**
+   * Posts one more primary-book transaction in a month of the window (a test's intercompany
+   * entry: each line in its own subsidiary, with its Due To/From Subsidiary where it has one).
+   */
+  postTransaction(month: string, lines: IntercompanyLine[]): void {
+    const period = this.periodOfMonth.get(month);
+    if (!period) throw new Error(`no accounting period for ${month}`);
+    const old = this.lines;
+    const L = lineArrays(old.size + lines.length);
+    for (const k of Object.keys(L) as (keyof PostedLines)[]) if (k !== 'size') (L[k] as Uint8Array).set(old[k] as Uint8Array);
+    L.size = old.size;
+    let tx = 0;
+    for (let i = 0; i < old.size; i++) tx = Math.max(tx, old.tx[i]!);
+    tx++;
+    lines.forEach((l, n) => {
+      const cents = l.debit ?? l.credit ?? 0n;
+      if (cents <= 0n || cents > 2_147_483_647n || (l.debit !== undefined) === (l.credit !== undefined)) throw new Error('a line has a debit or a credit, positive and within the simulator');
+      const i = L.size++;
+      L.tx[i] = tx;
+      L.line[i] = n;
+      L.posting[i] = 1;
+      L.book[i] = 1;
+      L.account[i] = l.account;
+      L.cents[i] = Number(cents);
+      L.credit[i] = l.credit !== undefined ? 1 : 0;
+      L.period[i] = period;
+      L.sub[i] = l.subsidiary;
+      L.duefrom[i] = l.dueToFrom ?? 0;
+    });
+    this.lines = L;
+    this.lineCount += lines.length;
   }
 
   /** New posted lines (`lines` of them) in the same months. */
@@ -333,17 +380,17 @@ export class NetSuiteCompany {
       if (!L.posting[i] || L.book[i] !== 1) continue;
       const month = monthOf.get(L.period[i]!)!;
       if (!want.has(month)) continue;
-      const key = `${L.sub[i]}|${month}|${L.account[i]}`;
+      const key = `${L.sub[i]}|${month}|${L.account[i]}|${L.duefrom[i] || ''}`;
       const s = sums.get(key) ?? [0n, 0n];
       s[L.credit[i] ? 1 : 0] += BigInt(L.cents[i]!);
       sums.set(key, s);
     }
     return [...sums]
       .map(([k, [d, c]]) => {
-        const [subsidiary, month, account] = k.split('|') as [string, string, string];
-        return { subsidiary, month, account, debit: centsText(d), credit: centsText(c) };
+        const [subsidiary, month, account, counterparty] = k.split('|') as [string, string, string, string];
+        return { subsidiary, month, account, debit: centsText(d), credit: centsText(c), ...(counterparty ? { counterparty } : {}) };
       })
-      .sort((a, b) => a.subsidiary.localeCompare(b.subsidiary) || a.month.localeCompare(b.month) || Number(a.account) - Number(b.account));
+      .sort((a, b) => a.subsidiary.localeCompare(b.subsidiary) || a.month.localeCompare(b.month) || Number(a.account) - Number(b.account) || (a.counterparty ?? '').localeCompare(b.counterparty ?? ''));
   }
 
   /** The primary book's current and average rates of a month into USD, by currency code. */

@@ -162,6 +162,12 @@ export class FakeNetSuite {
     this.served.clear();
   }
 
+  /** Posts one more transaction (e.g. intercompany lines with their Due To/From Subsidiary) in a month of the window. */
+  postTransaction(...args: Parameters<NetSuiteCompany['postTransaction']>): void {
+    this.company.postTransaction(...args);
+    this.queries.clear();
+  }
+
   /** Requests counted by kind (and SuiteQL by record), from index `from` of `requests`. */
   count(kind: Kind, table?: string, from = 0): number {
     return this.requests.slice(from).filter((r) => r.kind === kind && (table === undefined || r.table === table)).length;

@@ -199,6 +199,9 @@ function tableOf(company: NetSuiteCompany, record: string, alias: string | undef
             'tl.transaction': ['id', (i: number) => L.tx[i]!],
             'tl.id': ['id', (i: number) => L.line[i]!],
             'tl.subsidiary': ['id', (i: number) => L.sub[i]!],
+            // Intercompany lines: the paired subsidiary, and the Eliminate box NetSuite ticks with it.
+            'tl.duetofromsubsidiary': ['id', (i: number) => L.duefrom[i] || null],
+            'tl.eliminate': ['flag', (i: number) => (L.duefrom[i] ? 'T' : 'F')],
           });
         }
         return {

@@ -18,14 +18,34 @@
 //   cost of sales 210.00; sum -26.11: a remeasurement loss of 26.11 on 8600, no CTA (3200 0.00).
 // Consolidated: cash 700 + 600 + 1,200 = 2,500.00; assets 2,500 + 420 = 2,920.00 = loan stock
 // 200 + payables 960 + capital 1,650 + profit 110.00 (346.11 - 210.00 - 26.11).
+//
+// The same through a NetSuite sync (a second organization, the local NetSuite holding only these
+// posted primary-book lines, all in the window's first month M). Subsidiary 1 (Acme Holdings,
+// USD, the parent "P") holds 300 of subsidiary 2's (Acme Europe, EUR, "S") 500 loan stock:
+//   P: Dr Cash 1,000 / Cr Share Capital 1,000; Dr Intercompany Clearing (112) 330, Due To/From
+//      Subsidiary 2 / Cr Cash 330
+//   S: Dr Cash 500 / Cr Accrued Liabilities (2100) 300, Due To/From Subsidiary 1, and 200 naming none
+// The sync keeps the Due To/From Subsidiary: S's 2100 is two rows (-300 naming P, -200 naming
+// nobody) and P's 112 one row of 330 naming S, entities "<account>:<subsidiary>". Mapped 112 ->
+// 1750, 2100 -> 2550, EUR closing 1.10 (average 1.05) in M:
+//   S translated: cash 500 x 1.10 = 550.00; 2550 -500 x 1.10 = -550.00, of which -330.00 with P
+//   P: cash 1,000 - 330 = 670.00; 1750 330.00; capital -1,000.00
+// Eliminated by counterparty: 1750 330.00 - 330.00 = 0.00; 2550 -550.00 + 330.00 = -220.00 (the
+// third parties' 200 x 1.10); the pair's difference 330.00 - 330.00 = 0.00 (no mismatch).
+// Consolidated cash 670 + 550 = 1,220.00 = assets = 220.00 + capital 1,000.00.
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
+import { FakeNetSuite, generateNetSuiteKey } from '../../simulators/netsuite';
+import { localDatabaseFile } from '../../warehouse';
+import { rebuildTrialBalance } from '../../warehouse/transforms/sqlite-rebuild';
+import type { SyncResult } from '../../workflows/sync';
 import { withOrgDatabase } from '../../warehouse/connection';
 import { onboardThroughApi } from '../helpers/consolidation-books';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 
 let stack: TestStack;
+let fake: FakeNetSuite;
 let token: string;
 let orgID: string;
 const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
@@ -51,8 +71,15 @@ const LEDGER = [
 
 type Account = { code: string; name: string; type: string; line: string; role: string | null; rateType: string | null };
 
+const NS_CLIENT = 'feedc0de0123456789abcdef0123456789abcdef0123456789abcdef01234567';
+const NS_CERT = 'Ic7pQ2_cert_rsa';
+const nsKey = generateNetSuiteKey('rsa');
+
 beforeAll(async () => {
-  stack = await startStack();
+  // A NetSuite account with no lines of its own: the intercompany case posts its lines below.
+  fake = await new FakeNetSuite({ lines: 0 }).start();
+  fake.addIntegration(NS_CLIENT, NS_CERT, nsKey.publicKeyPem);
+  stack = await startStack({ ...fake.env(), SYNC_HISTORY_MONTHS: '3' });
   ({ token } = await userWithToken(stack.app, { email: 'counterparty-admin@example.com', role: 'admin', fullName: 'Cora Admin' }));
   orgID = String((await Organization.create({ organizationName: 'Loan Stock Group' }))._id);
   await onboardThroughApi(stack.app, token, orgID, 'cpy');
@@ -60,7 +87,10 @@ beforeAll(async () => {
   expect(saved.status).toBe(200);
   expect((await api('get', `/pipeline/run-pipeline/${orgID}`)).body.message).toBe('All pipelines ran successfully!');
 }, 240_000);
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await fake?.stop();
+});
 
 async function orgDb<T>(fn: Parameters<typeof withOrgDatabase<T>>[2]): Promise<T> {
   const org = await Organization.findById(orgID).lean();
@@ -173,5 +203,73 @@ describe('a counterparty column through the real pipeline', () => {
     const res = await api('put', `/consolidation/${orgID}/entities/R`).send({ name: 'Remeasured SA', currency: 'EUR', ownership: '100', parent: 'P', included: true, basis: 'balances', remeasure: true });
     expect([res.status, res.body.message]).toEqual([400, 'Entity Remeasured SA not saved: Entity Remeasured SA is remeasured, but the group chart has no account with role fx_remeasurement for its exchange difference: add one (type income or expense) on the Accounts screen, or translate the entity instead']);
     expect(await state()).toEqual(before);
+  });
+});
+
+describe('a NetSuite sync names the counterparty subsidiary of intercompany lines', () => {
+  let nsOrg: string;
+  const M = () => fake.months[0]!;
+  const P = () => `${fake.accountId}:1`;
+  const S = () => `${fake.accountId}:2`;
+  const nsApi = (method: 'get' | 'put' | 'post', path: string) => api(method, path.replace(':org', nsOrg));
+
+  it('syncs Due To/From Subsidiary into netsuite_trial_balance and trial_balance.counterparty', async () => {
+    nsOrg = String((await Organization.create({ organizationName: 'Acme NetSuite Group' }))._id);
+    await onboardThroughApi(stack.app, token, nsOrg, 'nsic');
+    fake.postTransaction(M(), [
+      { subsidiary: 1, account: 101, debit: 100_000n },
+      { subsidiary: 1, account: 106, credit: 100_000n },
+    ]);
+    fake.postTransaction(M(), [
+      { subsidiary: 1, account: 112, debit: 33_000n, dueToFrom: 2 },
+      { subsidiary: 1, account: 101, credit: 33_000n },
+      { subsidiary: 2, account: 101, debit: 50_000n },
+      { subsidiary: 2, account: 105, credit: 30_000n, dueToFrom: 1 },
+      { subsidiary: 2, account: 105, credit: 20_000n },
+    ]);
+    const connected = await request(stack.app).post('/api/v1/netsuite').set('Authorization', `Bearer ${token}`).send({ accountId: fake.accountId.toLowerCase(), clientId: NS_CLIENT, certificateId: NS_CERT, privateKey: nsKey.privateKeyPem, organization_id: nsOrg });
+    expect(connected.status).toBe(201);
+    const res = await api('get', `/netsuite/data?id=${connected.body.data.id}`);
+    const result: SyncResult = res.status === 202 ? await stack.env.client.workflow.getHandle(res.body.data.workflowId).result() : res.body.data;
+    expect(result.rows.netsuite_trial_balance).toBe(6);
+    const org = await Organization.findById(nsOrg).lean();
+    // The rebuild a pipeline run does (this organization has no CSV for run-pipeline to load).
+    expect(rebuildTrialBalance(localDatabaseFile(stack.config.WAREHOUSE_DIR, org!.onboarding!.databaseName!))).toEqual({ rows: 6, sources: ['netsuite'] });
+    const [synced, tb] = await withOrgDatabase(stack.config, { orgId: nsOrg, databaseName: org!.onboarding!.databaseName! }, async ({ db }) => [
+      await db.selectFrom('netsuite_trial_balance').select(['subsidiary_id', 'account', 'counterparty_subsidiary_id', 'debit', 'credit']).where('account', 'in', ['112', '105']).orderBy('subsidiary_id').orderBy('credit').execute(),
+      await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'net', 'counterparty']).orderBy('entity').orderBy('account_code').orderBy('net').execute(),
+    ]);
+    expect(synced).toEqual([
+      { subsidiary_id: '1', account: '112', counterparty_subsidiary_id: '2', debit: 330, credit: 0 },
+      { subsidiary_id: '2', account: '105', counterparty_subsidiary_id: null, debit: 0, credit: 200 },
+      { subsidiary_id: '2', account: '105', counterparty_subsidiary_id: '1', debit: 0, credit: 300 },
+    ]);
+    expect(tb).toEqual([
+      { entity: P(), period: M(), account_code: '1000', net: 670, counterparty: null },
+      { entity: P(), period: M(), account_code: '112', net: 330, counterparty: S() },
+      { entity: P(), period: M(), account_code: '3000', net: -1000, counterparty: null },
+      { entity: S(), period: M(), account_code: '1000', net: 500, counterparty: null },
+      { entity: S(), period: M(), account_code: '2100', net: -300, counterparty: P() },
+      { entity: S(), period: M(), account_code: '2100', net: -200, counterparty: null },
+    ]);
+  });
+
+  it("consolidates: only the 300 of S's 500 loan stock P holds is eliminated, translated, to the cent", async () => {
+    expect((await nsApi('put', '/consolidation/:org/settings').send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '0', tolerancePct: '0', fiscalYearStartMonth: 1 })).status).toBe(200);
+    expect((await nsApi('put', `/consolidation/:org/entities/${encodeURIComponent(P())}`).send({ name: 'Acme Holdings Inc.', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'movements' })).status).toBe(200);
+    expect((await nsApi('put', `/consolidation/:org/entities/${encodeURIComponent(S())}`).send({ name: 'Acme Europe GmbH', currency: 'EUR', ownership: '100', parent: P(), included: true, basis: 'movements' })).status).toBe(200);
+    const map = (entity: string, pairs: [string, string][]) => pairs.map(([sourceAccount, groupAccount]) => ({ entity, sourceAccount, groupAccount }));
+    const mapped = await nsApi('put', '/consolidation/:org/mappings').send({ mappings: [...map(P(), [['1000', '1000'], ['112', '1750'], ['3000', '3000']]), ...map(S(), [['1000', '1000'], ['2100', '2550']])] });
+    expect(mapped.status).toBe(200);
+    expect((await nsApi('put', '/consolidation/:org/rates').send({ rates: [{ currency: 'EUR', period: M(), closing: '1.10', average: '1.05' }] })).status).toBe(200);
+    expect((await nsApi('post', '/consolidation/:org/run').send({})).status).toBeLessThan(300);
+    const month = (await nsApi('get', `/consolidation/:org/results?period=${M()}`)).body.data;
+    const row = (code: string) => month.rows.find((r: { groupAccount: string }) => r.groupAccount === code);
+    expect(row('1750')).toMatchObject({ entities: { [P()]: '330.00', [S()]: '0.00' }, eliminations: '-330.00', consolidated: '0.00' });
+    expect(row('2550')).toMatchObject({ entities: { [P()]: '0.00', [S()]: '-550.00' }, eliminations: '330.00', consolidated: '-220.00' });
+    expect(row('1000')).toMatchObject({ entities: { [P()]: '670.00', [S()]: '550.00' }, consolidated: '1220.00' });
+    expect(row('3000')).toMatchObject({ consolidated: '-1000.00' });
+    expect(month.mismatches).toEqual([]);
+    expect(month.check).toMatchObject({ tbNet: '0.00', assets: '1220.00', liabilitiesAndEquity: '1220.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
   });
 });

@@ -18,7 +18,7 @@ const SCHEMA: SchemaSnapshot = [
   { name: 'sage_trial_balance', columns: ['company_id', 'period', 'account_no', 'title', 'start_balance', 'debits', 'credits', 'adj_debits', 'adj_credits', 'end_balance', 'currency', 'synced_at'] },
   { name: 'netsuite_subsidiaries', columns: ['account_id', 'subsidiary_id', 'name', 'currency', 'parent', 'is_elimination', 'is_inactive', 'synced_at'] },
   { name: 'netsuite_accounts', columns: ['account_id', 'account', 'account_number', 'name', 'account_type', 'parent', 'is_inactive', 'synced_at'] },
-  { name: 'netsuite_trial_balance', columns: ['account_id', 'subsidiary_id', 'period', 'account', 'debit', 'credit', 'currency', 'synced_at'] },
+  { name: 'netsuite_trial_balance', columns: ['account_id', 'subsidiary_id', 'period', 'account', 'counterparty_subsidiary_id', 'debit', 'credit', 'currency', 'synced_at'] },
   { name: 'ledger', columns: ['entity', 'date', 'account_code', 'account_name', 'account_type', 'debit', 'credit', 'currency', '_upload_id', '_loaded_at'] },
   { name: 'budget', columns: ['company', 'period', 'account', 'amount', '_upload_id', '_loaded_at'] },
   { name: 'notes', columns: ['title', 'body', '_upload_id', '_loaded_at'] },

@@ -236,12 +236,12 @@ const CONNECTOR_SOURCES = CONNECTOR_LIST.flatMap((c) => {
   const source = c.trialBalance;
   if (!source) return [];
   const table = Object.values(c.tables).find((t) => t.name === source.table);
-  return [{ key: c.key, source, columns: new Set(Object.keys(table?.columns ?? {})) }];
+  return [{ key: c.key, source, table, columns: new Set(Object.keys(table?.columns ?? {})) }];
 });
 
 /** A connector's source: its declared shape, written with this dialect's expressions. */
 function connectorShape(d: Dialect, key: string, source: ConnectorTrialBalanceSource, accounts: boolean, columns: Set<string>): SourceShape {
-  const q: TrialBalanceSql = { sql, ref, text: d.text, concat: d.concat, accountType };
+  const q: TrialBalanceSql = { sql, ref, text: d.text, key: d.key, concat: d.concat, accountType };
   const { on, ...shape } = source.shape(q, { accounts, column: (name) => columns.has(name) });
   return { from: source.table, join: on && source.accounts ? { table: source.accounts, on } : undefined, label: key, ...shape, required: [] };
 }
@@ -290,10 +290,12 @@ export function trialBalanceScriptForDataFactory(csvTables: SchemaSnapshot = [])
     'BEGIN TRANSACTION;',
     ...d.createNext.map((s) => `${s};`),
     // The connector tables as they are declared (common/connectors/<key>-tables.ts): the script is compiled before they exist.
-    ...CONNECTOR_SOURCES.flatMap(({ key, source, columns }) => {
+    ...CONNECTOR_SOURCES.flatMap(({ key, source, columns, table }) => {
+      // A table written before a column was declared gains it (NULL: as the connector writer adds it).
+      const added = (source.addedColumns ?? []).map((c) => `IF ${exists(source.table)} AND COL_LENGTH(N'dbo.${source.table}', N'${c}') IS NULL ALTER TABLE dbo.[${source.table}] ADD [${c}] ${table?.columns[c] === 'decimal' ? 'DECIMAL(19,4)' : c.endsWith('_id') ? 'NVARCHAR(100)' : 'NVARCHAR(1000)'} NULL;`);
       const without = `${exists(source.table)} ${exec(insertOf(d, connectorShape(d, key, source, false, columns)))};`;
-      if (!source.accounts) return [`IF ${without}`];
-      return [`IF ${exists(source.table)} AND ${exists(source.accounts)} ${exec(insertOf(d, connectorShape(d, key, source, true, columns)))}`, `ELSE IF ${without}`];
+      if (!source.accounts) return [...added, `IF ${without}`];
+      return [...added, `IF ${exists(source.table)} AND ${exists(source.accounts)} ${exec(insertOf(d, connectorShape(d, key, source, true, columns)))}`, `ELSE IF ${without}`];
     }),
     ...csv,
     ...d.swap.map((s) => `${s};`),
