@@ -54,6 +54,8 @@ export const reportSchema = z
     balanced: z.array(z.boolean()).optional(),
     months: z.array(monthStateSchema),
     notices: z.array(z.string()),
+    /** The budget beside the actual figures (?budget=): columns Actual, the budget, Variance, Variance %. */
+    budget: z.object({ id: z.string(), name: z.string(), version: z.number().int() }).strict().optional(),
   })
   .merge(freshnessSchema)
   .strict();

@@ -16,6 +16,7 @@ import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { route } from '../../lib/route';
 import { drilldownSchema, freshnessSchema, layoutListSchema, overviewSchema, reportSchema, storedLayoutSchema } from '../../../common/contract/reports';
+import { budgetRoutes } from './budgets';
 import { overview } from './overview';
 import * as s from './schemas';
 import { LAYOUT_BODY } from './schemas';
@@ -49,7 +50,7 @@ export function reportsRouter(deps: AppDeps): Router {
   const who = (req: Request) => req.user!.fullName || req.user!.email;
   const statementOf = (req: Request) => (req.params as { statement: StatementKind }).statement;
 
-  route(router, 'get', '/:orgId/statements/:statement', { tag, answer: reportSchema, summary: "A built-in statement (trial-balance | profit-and-loss | balance-sheet) over the consolidation's outputs, user of the organization or admin. ?period=YYYY-MM and ?range=month | quarter | ytd | year (fiscal quarters and years from the group's fiscal year start); ?columns= a comma list among entities, eliminations, nci, adjustments (posted consolidation journals; left out for a range without any), consolidated (default all), or ?compare=prior | lastYear for the consolidated figures beside the same months a period or a year earlier, with variance and variance % ('n/m' when the base is near zero: below 1.00, or a change of 1,000 % or more). A quarter or year still in progress holds its months up to the last one consolidated, and its label says so ('Jan-Oct 2026, year to date'). Balance-sheet accounts at the range's last month (asAt, its last day), income and expenses summed over it, retained earnings less the range's earlier profit (shown as profit for the period), so every column balances; the profit and loss has gross profit and operating profit from the group chart's lines. Entity columns in the group's order (a parent before its subsidiaries). data { title, currency, range { kind, from, to, label, months }, compareRange, asAt, columns [{ key, label, format }], rows [{ kind (section | group | account | subtotal | total), label, depth, account, values (decimal text, 'n/m' or null) }], balanced (per column), months [{ period, status (ok | blocked | missing), locked, messages }], notices (never a month still to come; a blocked month with its reason; intercompany mismatches beyond tolerance; a sync or upload the figures do not include yet), dataAsOf, stale }" }, any, validate({ params: s.statementParams, query: s.reportQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/statements/:statement', { tag, answer: reportSchema, summary: "A built-in statement (trial-balance | profit-and-loss | balance-sheet) over the consolidation's outputs, user of the organization or admin. ?period=YYYY-MM and ?range=month | quarter | ytd | year (fiscal quarters and years from the group's fiscal year start); ?columns= a comma list among entities, eliminations, nci, adjustments (posted consolidation journals; left out for a range without any), consolidated (default all), or ?compare=prior | lastYear for the consolidated figures beside the same months a period or a year earlier, with variance and variance % ('n/m' when the base is near zero: below 1.00, or a change of 1,000 % or more); or (profit and loss only) ?budget=<id> for columns Actual (consolidated), the budget's, Variance (actual less budget) and Variance % of the budget (the same 'n/m'), data.budget { id, name, version }; a budget with a comparison, or on another statement, is a 400, an unknown budget a 404. A quarter or year still in progress holds its months up to the last one consolidated, and its label says so ('Jan-Oct 2026, year to date'). Balance-sheet accounts at the range's last month (asAt, its last day), income and expenses summed over it, retained earnings less the range's earlier profit (shown as profit for the period), so every column balances; the profit and loss has gross profit and operating profit from the group chart's lines. Entity columns in the group's order (a parent before its subsidiaries). data { title, currency, range { kind, from, to, label, months }, compareRange, asAt, columns [{ key, label, format }], rows [{ kind (section | group | account | subtotal | total), label, depth, account, values (decimal text, 'n/m' or null) }], balanced (per column), months [{ period, status (ok | blocked | missing), locked, messages }], notices (never a month still to come; a blocked month with its reason; intercompany mismatches beyond tolerance; a sync or upload the figures do not include yet), dataAsOf, stale }" }, any, validate({ params: s.statementParams, query: s.reportQuery }), async (req, res) => {
     ok(res, 'Report fetched', await readDb(req, ({ db, dialect }) => svc.statement(db, dialect, statementOf(req), res.locals.query)));
   });
 
@@ -129,6 +130,8 @@ export function reportsRouter(deps: AppDeps): Router {
       res.type(XLSX).attachment(svc.fileName(r.title, r.range, 'xlsx')).send(book);
     }
   });
+
+  budgetRoutes(router, { orgDb, readDb, who, any });
 
   return router;
 }
