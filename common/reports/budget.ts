@@ -92,7 +92,7 @@ export function checkBudget(inputs: BudgetInput[], setup: BudgetSetup, where: (i
     else if (entity || !entityText || entityText.toLowerCase() === GROUP_ENTITY) {
       group = groupOf(entity?.entity ?? null, account);
       if (!group) problems.push(entity ? `${at('account')}: ${entity.name}'s account "${account.slice(0, 40)}" is not mapped to a group account (map it on the Consolidation page)` : `${at('account')}: "${account.slice(0, 40)}" is not a group account (a line of the group names a group account's code)`);
-      else if (!isPl(group)) problems.push(`${at('account')}: "${account.slice(0, 40)}" is ${entity ? 'mapped to ' : ''}${group.code} ${group.name}, ${group.type === 'asset' ? 'an' : 'a'} ${group.type} account; a budget holds income and expenses only`);
+      else if (!isPl(group)) problems.push(`${at('account')}: "${account.slice(0, 40)}" is ${entity ? 'mapped to ' : ''}${group.code} ${group.name}, ${/^[aeiou]/.test(group.type) ? 'an' : 'a'} ${group.type} account; a budget holds income and expenses only`);
     }
     const amountText = (input.amount ?? '').trim();
     const amount = parseDecimal(amountText, AMOUNT_SCALE);
