@@ -141,6 +141,11 @@ export const overviewSchema = z
       })
       .strict(),
     notices: z.array(z.string()),
+    /** The budget drawn beside the figures (?budget=, else the one saved last; null without any): per month its revenue and net income, null where it has no line. */
+    budget: z
+      .object({ id: z.string(), name: z.string(), months: z.array(z.object({ period, revenue: decimal.nullable(), netIncome: decimal.nullable() }).strict()) })
+      .strict()
+      .nullable(),
   })
   .merge(freshnessSchema)
   .strict();

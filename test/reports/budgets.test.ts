@@ -25,13 +25,17 @@
 //   NCI                 71.70 |     0.00 |   71.70 | n/m
 //   Owners           1,786.80 | 2,495.29 | -708.49 | -28.39 % -> -28.4
 // February alone: revenue 1,188.00 | 1,100 + 378.50 = 1,478.50 | -290.50 | -19.65 % -> -19.6.
+// The overview's budget line (revenue: every income account; net income: income less expenses):
+//   Jan 1,100 + 356.79 = 1,456.79, less 230.00 = 1,226.79; Feb 1,100 + 378.50 + 0.60 = 1,479.10,
+//   less 244.00 = 1,235.10; Mar 1,100 + 375.40 = 1,475.40, less 242.00 + 1,200 = 33.40; April none.
+//   Actual revenue by month: Jan 1,000 + 300 x 1.15 = 1,345.00; Feb 1,188.00; Mar 800 + 423.50 = 1,223.50.
 // The custom report (revenue, operating expenses, margin = revenue - opex, margin % = margin /
 // revenue): margin 1,858.50 | 2,494.69 | -636.19 | -25.50 % -> -25.5; margin % 1,858.50 / 3,756.50
 // = 49.47 % -> 49.5 | 2,494.69 / 4,410.69 = 56.56 % -> 56.6 | -7.09 points -> -7.1 | none.
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
-import { reportSchema } from '../../common/contract/reports';
+import { overviewSchema, reportSchema } from '../../common/contract/reports';
 import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
 import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
@@ -203,6 +207,28 @@ describe('budget vs actual', () => {
     });
     expect([2, 3, 4, 5].map((c) => revenue!.getCell(c).value)).toEqual([3756.5, 4410.69, -654.19, -14.8]);
     expect(revenue!.getCell(5).numFmt).toContain('%');
+  });
+});
+
+describe('the overview', () => {
+  it("draws the budget's revenue and net income by month beside the figures", async () => {
+    const res = await api('get', `/reports/${orgID}/overview?months=4&to=2026-04&budget=${budgetId}`);
+    expect(res.status).toBe(200);
+    const o = overviewSchema.parse(res.body.data);
+    // Revenue is every income account (other income too); net income the income less the expenses.
+    expect(o.budget).toEqual({
+      id: budgetId,
+      name: 'FY2026 budget',
+      months: [
+        { period: '2026-01', revenue: '1456.79', netIncome: '1226.79' },
+        { period: '2026-02', revenue: '1479.10', netIncome: '1235.10' },
+        { period: '2026-03', revenue: '1475.40', netIncome: '33.40' },
+        // April's only line has no rate: nothing to draw.
+        { period: '2026-04', revenue: null, netIncome: null },
+      ],
+    });
+    expect(o.months.map((m) => m.revenue)).toEqual(['1345.00', '1188.00', '1223.50', null]);
+    expect((await api('get', `/reports/${orgID}/overview?months=3&budget=nothere1`)).status).toBe(404);
   });
 });
 

@@ -15,7 +15,7 @@ import type { Request, RequestHandler, Router } from 'express';
 import { AMOUNT_SCALE, formatTrim } from '../../../common/consolidation/decimal';
 import { BUDGET_CSV_COLUMNS, budgetFigures, checkBudget, MAX_BUDGET_LINES, missingRatesNotice, problemsText, type BudgetInput, type BudgetSetup } from '../../../common/reports/budget';
 import type { ReportRange } from '../../../common/reports/periods';
-import type { ValueColumn } from '../../../common/reports/statements';
+import { centsText, type ValueColumn } from '../../../common/reports/statements';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { readConfig } from '../../../warehouse/consolidation/store';
 import { deleteBudget, listBudgets, readBudget, readBudgetLines, saveBudget, type StoredBudget } from '../../../warehouse/reports/budgets';
@@ -86,12 +86,40 @@ export async function budgetColumn(db: Db, id: string, range: ReportRange): Prom
   return { budget, column: { key: 'budget', label: budget.name, nets: figures.nets }, notice: missingRatesNotice(budget.name, figures.missingRates) };
 }
 
-/** A budget's figures per month and group account (the overview's line). */
-export async function budgetByMonth(db: Db, id: string, months: string[]) {
-  const budget = await readBudget(db, id);
-  if (!budget) throw new ApiError(404, 'Budget not found');
-  const [lines, setup] = await Promise.all([readBudgetLines(db, id, months), setupOf(db)]);
-  return { budget, ...budgetFigures(lines, setup, months) };
+/**
+ * The overview's budget line: per month, the budget's revenue (income accounts) and net income
+ * (income less expenses, the NCI's share among them, as the overview's net income), in decimal
+ * text. The budget asked for (404 when unknown), else the one saved last; null when there is none.
+ */
+export async function overviewBudget(db: Db, id: string | undefined, months: string[]): Promise<OverviewBudget | null> {
+  let budget = id ? await readBudget(db, id) : null;
+  if (id && !budget) throw new ApiError(404, 'Budget not found');
+  if (!budget) budget = (await listBudgets(db)).sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''))[0] ?? null;
+  if (!budget) return null;
+  const [lines, setup] = await Promise.all([readBudgetLines(db, budget.id, months), setupOf(db)]);
+  const figures = budgetFigures(lines, setup, months);
+  const types = new Map(setup.chart.map((a) => [a.code, a.type]));
+  return {
+    id: budget.id,
+    name: budget.name,
+    months: months.map((period) => {
+      const m = figures.byMonth.get(period);
+      let revenue = 0n;
+      let pl = 0n;
+      for (const [code, net] of m ?? []) {
+        pl += net;
+        if (types.get(code) === 'income') revenue -= net;
+      }
+      return { period, revenue: m ? centsText(revenue) : null, netIncome: m ? centsText(-pl) : null };
+    }),
+  };
+}
+
+export interface OverviewBudget {
+  id: string;
+  name: string;
+  /** Per month of the overview: null where the budget has no line. */
+  months: { period: string; revenue: string | null; netIncome: string | null }[];
 }
 
 interface Helpers {

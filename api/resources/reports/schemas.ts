@@ -64,6 +64,7 @@ export const overviewQuery = z.object({
     .min(1, 'months is a whole number from 1 to 36')
     .max(36, 'months is a whole number from 1 to 36')
     .default(12),
+  budget: budgetQueryField,
 });
 
 /**
