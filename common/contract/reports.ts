@@ -145,7 +145,8 @@ export const overviewSchema = z
     budget: z
       .object({ id: z.string(), name: z.string(), months: z.array(z.object({ period, revenue: decimal.nullable(), netIncome: decimal.nullable() }).strict()) })
       .strict()
-      .nullable(),
+      .nullable()
+      .optional(),
   })
   .merge(freshnessSchema)
   .strict();

@@ -66,7 +66,7 @@ function spoken(title: string, months: OverviewMonthAnswer[], pick: (m: Overview
 }
 
 /** The budget's figure of each month shown (null where it has none), drawn as a dashed line. */
-function budgetLine(budget: OverviewAnswer['budget'], months: OverviewMonthAnswer[], pick: 'revenue' | 'netIncome', label: string) {
+function budgetLine(budget: OverviewAnswer['budget'] | undefined, months: OverviewMonthAnswer[], pick: 'revenue' | 'netIncome', label: string) {
   if (!budget) return [];
   const byPeriod = new Map(budget.months.map((m) => [m.period, m]));
   const data = months.map((m) => num(byPeriod.get(m.period)?.[pick] ?? null));
