@@ -12,8 +12,8 @@ import type { GroupAccount, MappingConfig, RateConfig } from '../consolidation/t
 import { monthLabel } from './periods';
 import { displaySign } from './statements';
 
-/** The columns of a budget's CSV (header names, any case, any order). */
-export const BUDGET_CSV_COLUMNS = ['entity', 'period', 'account', 'amount'] as const;
+/** The columns of a budget's CSV (header names, any case, any order): account or group_account on each line. */
+export const BUDGET_CSV_COLUMNS = ['entity', 'period', 'account', 'group_account', 'amount'] as const;
 /** At most this many lines in one budget. */
 export const MAX_BUDGET_LINES = 100_000;
 /** What the entity column says for a line of the group as a whole (also an empty cell). */
@@ -25,7 +25,10 @@ export const MAX_PROBLEMS = 20;
 export interface BudgetInput {
   entity?: string | null;
   period: string;
-  account: string;
+  /** An entity's source account (mapped as its trial balance is); for the group, a group account. */
+  account?: string | null;
+  /** A group account named directly (an entity's budget kept at the group chart's level). */
+  groupAccount?: string | null;
   amount: string;
 }
 
@@ -34,6 +37,8 @@ export interface BudgetLine {
   entity: string | null;
   period: string;
   account: string;
+  /** The account is a group account's code (the group's lines, and lines given a group_account), not a source account to map. */
+  direct: boolean;
   amount: bigint;
 }
 
@@ -57,7 +62,7 @@ const isPl = (a: GroupAccount | undefined) => a?.type === 'income' || a?.type ==
 function mapper(setup: BudgetSetup) {
   const chart = new Map(setup.chart.map((a) => [a.code, a]));
   const mapped = new Map(setup.mappings.map((m) => [`${m.entity}\u0000${m.sourceAccount}`, m.groupAccount]));
-  return (entity: string | null, account: string): GroupAccount | undefined => chart.get(entity === null ? account : (mapped.get(`${entity}\u0000${account}`) ?? ''));
+  return (entity: string | null, account: string, direct: boolean): GroupAccount | undefined => chart.get(entity === null || direct ? account : (mapped.get(`${entity}\u0000${account}`) ?? ''));
 }
 
 /**
@@ -86,27 +91,32 @@ export function checkBudget(inputs: BudgetInput[], setup: BudgetSetup, where: (i
     }
     const period = (input.period ?? '').trim();
     if (!PERIOD_RE.test(period)) problems.push(`${at('period')}: "${period.slice(0, 40)}" is not a month (YYYY-MM)`);
-    const account = (input.account ?? '').trim();
+    const sourceText = (input.account ?? '').trim();
+    const groupText = (input.groupAccount ?? '').trim();
+    const direct = !!groupText || !entity;
+    const column = groupText ? 'group_account' : 'account';
+    const account = groupText || sourceText;
     let group: GroupAccount | undefined;
-    if (!account) problems.push(`${at('account')}: the account is empty`);
+    if (sourceText && groupText) problems.push(`${at('group_account')}: give the account or the group_account, not both`);
+    else if (!account) problems.push(`${at('account')}: the account is empty (give an account, or a group_account)`);
     else if (entity || !entityText || entityText.toLowerCase() === GROUP_ENTITY) {
-      group = groupOf(entity?.entity ?? null, account);
-      if (!group) problems.push(entity ? `${at('account')}: ${entity.name}'s account "${account.slice(0, 40)}" is not mapped to a group account (map it on the Consolidation page)` : `${at('account')}: "${account.slice(0, 40)}" is not a group account (a line of the group names a group account's code)`);
-      else if (!isPl(group)) problems.push(`${at('account')}: "${account.slice(0, 40)}" is ${entity ? 'mapped to ' : ''}${group.code} ${group.name}, ${/^[aeiou]/.test(group.type) ? 'an' : 'a'} ${group.type} account; a budget holds income and expenses only`);
+      group = groupOf(entity?.entity ?? null, account, direct);
+      if (!group) problems.push(!direct ? `${at(column)}: ${entity!.name}'s account "${account.slice(0, 40)}" is not mapped to a group account (map it on the Consolidation page, or give a group_account)` : `${at(column)}: "${account.slice(0, 40)}" is not a group account`);
+      else if (!isPl(group)) problems.push(`${at(column)}: "${account.slice(0, 40)}" is ${direct ? '' : 'mapped to '}${group.code} ${group.name}, ${/^[aeiou]/.test(group.type) ? 'an' : 'a'} ${group.type} account; a budget holds income and expenses only`);
     }
     const amountText = (input.amount ?? '').trim();
     const amount = parseDecimal(amountText, AMOUNT_SCALE);
     if (amount === null) problems.push(`${at('amount')}: "${amountText.slice(0, 40)}" is not an amount (digits, an optional sign and a "." before at most ${AMOUNT_SCALE} decimals, e.g. -1234.50; no thousands separators)`);
     else if (!withinAmountLimit(amount, AMOUNT_SCALE)) problems.push(`${at('amount')}: ${amountText.slice(0, 40)} is beyond ${AMOUNT_LIMIT_TEXT}`);
     if (problems.length > before) return;
-    const key = `${entity?.entity ?? ''}\u0000${period}\u0000${account}`;
+    const key = `${entity?.entity ?? ''}\u0000${period}\u0000${direct ? 'group' : 'source'}\u0000${account}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      problems.push(`${where(i)}: ${entity ? entity.name : 'the group'}, ${period}, account ${account} is already on ${where(first).toLowerCase()}`);
+      problems.push(`${where(i)}: ${entity ? entity.name : 'the group'}, ${period}, ${direct ? 'group ' : ''}account ${account} is already on ${where(first).toLowerCase()}`);
       return;
     }
     seen.set(key, i);
-    lines.push({ entity: entity?.entity ?? null, period, account, amount: amount! });
+    lines.push({ entity: entity?.entity ?? null, period, account, direct, amount: amount! });
   });
   return { lines, problems };
 }
@@ -158,7 +168,7 @@ export function budgetFigures(lines: BudgetLine[], setup: BudgetSetup & { presen
     if (!want.has(l.period)) continue;
     const e = l.entity === null ? null : entities.get(l.entity);
     if (l.entity !== null && (!e || !e.included)) continue;
-    const group = groupOf(l.entity, l.account) ?? unmapped;
+    const group = groupOf(l.entity, l.account, l.direct || l.entity === null) ?? unmapped;
     if (!group) continue;
     let rate: RateConfig | null = null;
     if (e && e.currency && e.currency !== setup.presentationCurrency) {

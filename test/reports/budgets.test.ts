@@ -13,7 +13,8 @@
 //   S    4000 revenue          310.25 EUR in each month, at the month's average:
 //          Jan 310.25 x 1.15 = 356.7875 -> 356.79; Feb 310.25 x 1.22 = 378.505 -> 378.50 (half-even:
 //          the half goes to the even cent); Mar 310.25 x 1.21 = 375.4025 -> 375.40      = 1,110.69
-//   S    6000 expenses         200.00 EUR in each month: 230.00 + 244.00 + 242.00     =   716.00
+//   S    6000 expenses         200.00 EUR in each month, named by group account (group_account
+//          6000), translated as its own lines: 230.00 + 244.00 + 242.00                  =   716.00
 //   group 6000 expenses     1,200.00 USD in March (a group account, no translation)   = 1,200.00
 //   group 4500 other income     0.60 USD in February
 //   S    4000 revenue          100.00 EUR in April (no April rate: left out, and said)
@@ -55,11 +56,11 @@ const row = (rows: Row[], label: string) => {
 };
 
 const BUDGET = [
-  'entity,period,account,amount',
-  ...['2026-01', '2026-02', '2026-03'].flatMap((m) => [`P,${m},4000,1100`, `Sub GmbH,${m},4000,310.25`, `S,${m},6000,200.00`]),
-  'group,2026-03,6000,1200',
-  ',2026-02,4500,0.60',
-  'S,2026-04,4000,100',
+  'entity,period,account,group_account,amount',
+  ...['2026-01', '2026-02', '2026-03'].flatMap((m) => [`P,${m},4000,,1100`, `Sub GmbH,${m},4000,,310.25`, `S,${m},,6000,200.00`]),
+  'group,2026-03,6000,,1200',
+  ',2026-02,,4500,0.60',
+  'S,2026-04,4000,,100',
   '',
 ].join('\n');
 
@@ -85,13 +86,13 @@ describe('uploading a budget', () => {
     const one = await api('get', `/reports/${orgID}/budgets/${budgetId}`);
     expect(one.body.data).toMatchObject({ name: 'FY2026 budget', version: 2, lineCount: 12, updatedBy: 'Bea Budget' });
     // Entities as their keys, the group as null, amounts as entered.
-    expect(one.body.data.lines).toContainEqual({ entity: 'S', period: '2026-01', account: '4000', amount: '310.25' });
-    expect(one.body.data.lines).toContainEqual({ entity: null, period: '2026-02', account: '4500', amount: '0.6' });
+    expect(one.body.data.lines).toContainEqual({ entity: 'S', period: '2026-01', account: '4000', groupAccount: null, amount: '310.25' });
+    expect(one.body.data.lines).toContainEqual({ entity: null, period: '2026-02', account: null, groupAccount: '4500', amount: '0.6' });
     expect(one.body.data.lines).not.toContainEqual(expect.objectContaining({ amount: '999' }));
   });
 
   it.each([
-    ['a header without amount', 'entity,period,account\nP,2026-01,4000\n', 'Budget not saved: the header needs the columns entity, period, account, amount (missing amount)'],
+    ['a header without amount', 'entity,period,account\nP,2026-01,4000\n', 'Budget not saved: the header needs the columns entity, period, account or group_account, amount (missing amount)'],
     ['no rows', 'entity,period,account,amount\n', 'Budget not saved: the file has no rows under its header'],
     ['an unreadable CSV', 'entity,period,account,amount\nP,2026-01,"4000,10\n', 'Budget not saved: the file is not a readable CSV'],
     ['an unknown entity', 'entity,period,account,amount\nP,2026-01,4000,1\nNowhere Ltd,2026-01,4000,1\n', 'Row 3, column entity: "Nowhere Ltd" is not an entity of the consolidation'],
@@ -99,9 +100,11 @@ describe('uploading a budget', () => {
     ['an unmapped account', 'entity,period,account,amount\nS,2026-01,4999,1\n', "Row 2, column account: Sub GmbH's account \"4999\" is not mapped to a group account"],
     ['a balance-sheet account', 'entity,period,account,amount\nS,2026-01,1000,1\n', 'Row 2, column account: "1000" is mapped to 1000 Cash and cash equivalents, an asset account; a budget holds income and expenses only'],
     ['an unknown group account', 'entity,period,account,amount\ngroup,2026-01,4999,1\n', 'Row 2, column account: "4999" is not a group account'],
+    ['an entity line naming an unknown group account', 'entity,period,account,group_account,amount\nS,2026-01,,4999,1\n', 'Row 2, column group_account: "4999" is not a group account'],
+    ['both an account and a group account', 'entity,period,account,group_account,amount\nS,2026-01,4000,4000,1\n', 'Row 2, column group_account: give the account or the group_account, not both'],
     ['an amount with a thousands separator', 'entity,period,account,amount\nP,2026-01,4000,"1,000"\n', 'Row 2, column amount: "1,000" is not an amount'],
     ['too many decimals', 'entity,period,account,amount\nP,2026-01,4000,1.00001\n', 'Row 2, column amount: "1.00001" is not an amount'],
-    ['an empty account', 'entity,period,account,amount\nP,2026-01,,5\n', 'Row 2, column account: the account is empty'],
+    ['an empty account', 'entity,period,account,amount\nP,2026-01,,5\n', 'Row 2, column account: the account is empty (give an account, or a group_account)'],
     ['a line twice', 'entity,period,account,amount\nP,2026-01,4000,1\nParent Inc,2026-01,4000,2\n', 'Row 3: Parent Inc, 2026-01, account 4000 is already on row 2'],
   ])('refuses %s naming the row and column, and writes nothing', async (_what, csv, message) => {
     const res = await importCsv('FY2026 budget', csv);

@@ -1,6 +1,6 @@
 // Budgets in the organization's own database: table budgets (one row per named budget, its
 // version and who saved it last) and budget_lines (its lines as entered: entity, null for the
-// group; period; account; amount as exact decimal text). A budget saved again under its name is
+// group; period; account, with whether it is a group account's code; amount as exact decimal text). A budget saved again under its name is
 // a new version: its lines are replaced in one transaction, so a reader sees the old lines or the
 // new ones, never a mix, and a failed save leaves the old ones. Written once for SQLite and
 // Azure SQL (../dialect.ts holds the differences).
@@ -22,7 +22,8 @@ function columns(dialect: OrgDialect, table: string): [string, string, boolean][
   const t = DIALECTS[dialect].types;
   const [key, text] = [t.text(200), t.text(400)];
   if (table === BUDGETS_TABLE) return [['id', key, false], ['name', text, false], ['version', t.int, false], ['line_count', t.int, false], ['updated_by', text, true], ['updated_at', key, true]];
-  if (table === BUDGET_LINES_TABLE) return [['budget_id', key, false], ['entity', key, true], ['period', key, false], ['account', key, false], ['amount', key, false]];
+  // direct: 1 when the account is a group account's code (the group's lines, and lines given a group_account), 0 a source account to map.
+  if (table === BUDGET_LINES_TABLE) return [['budget_id', key, false], ['entity', key, true], ['period', key, false], ['account', key, false], ['direct', t.int, false], ['amount', key, false]];
   return undefined;
 }
 
@@ -82,14 +83,14 @@ export async function readBudgetLines(db: Db, id: string, months?: string[]): Pr
   if (months && !months.length) return [];
   const rows = (await db
     .selectFrom(BUDGET_LINES_TABLE)
-    .select(['entity', 'period', 'account', 'amount'])
+    .select(['entity', 'period', 'account', 'direct', 'amount'])
     .where('budget_id', '=', id)
     .$if(!!months, (q) => q.where('period', 'in', months!))
     .orderBy('period')
     .orderBy('entity')
     .orderBy('account')
-    .execute()) as { entity: string | null; period: string; account: string; amount: string }[];
-  return rows.map((r) => ({ entity: r.entity ?? null, period: r.period, account: r.account, amount: parseDecimal(String(r.amount), AMOUNT_SCALE) ?? 0n }));
+    .execute()) as { entity: string | null; period: string; account: string; direct: number; amount: string }[];
+  return rows.map((r) => ({ entity: r.entity ?? null, period: r.period, account: r.account, direct: Number(r.direct) === 1, amount: parseDecimal(String(r.amount), AMOUNT_SCALE) ?? 0n }));
 }
 
 /**
@@ -106,7 +107,7 @@ export async function saveBudget(db: Db, dialect: OrgDialect, newId: string, nam
       await trx.updateTable(BUDGETS_TABLE).set(row).where('id', '=', id).execute();
       await trx.deleteFrom(BUDGET_LINES_TABLE).where('budget_id', '=', id).execute();
     } else await trx.insertInto(BUDGETS_TABLE).values({ id, ...row }).execute();
-    await insertChunked(trx, dialect, BUDGET_LINES_TABLE, lines.map((l) => ({ budget_id: id, entity: l.entity, period: l.period, account: l.account, amount: formatTrim(l.amount, AMOUNT_SCALE) })));
+    await insertChunked(trx, dialect, BUDGET_LINES_TABLE, lines.map((l) => ({ budget_id: id, entity: l.entity, period: l.period, account: l.account, direct: l.direct ? 1 : 0, amount: formatTrim(l.amount, AMOUNT_SCALE) })));
     return { id, version, replaced: !!found };
   });
 }

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Request, RequestHandler, Router } from 'express';
 import { AMOUNT_SCALE, formatTrim } from '../../../common/consolidation/decimal';
-import { BUDGET_CSV_COLUMNS, budgetFigures, checkBudget, MAX_BUDGET_LINES, missingRatesNotice, problemsText, type BudgetInput, type BudgetSetup } from '../../../common/reports/budget';
+import { budgetFigures, checkBudget, MAX_BUDGET_LINES, missingRatesNotice, problemsText, type BudgetInput, type BudgetSetup } from '../../../common/reports/budget';
 import type { ReportRange } from '../../../common/reports/periods';
 import { centsText, type ValueColumn } from '../../../common/reports/statements';
 import type { OrgDatabase } from '../../../warehouse/connection';
@@ -37,7 +37,7 @@ const text = (max: number) => z.union([z.string(), z.number()]).transform(String
 export const budgetBody = z.object({
   name: budgetName,
   lines: z
-    .array(z.object({ entity: z.string().max(200).nullable().optional(), period: text(40), account: text(200), amount: text(60) }))
+    .array(z.object({ entity: z.string().max(200).nullable().optional(), period: text(40), account: text(200).nullable().optional(), groupAccount: text(200).nullable().optional(), amount: text(60) }))
     .min(1, 'A budget needs at least one line')
     .max(MAX_BUDGET_LINES, `A budget holds at most ${MAX_BUDGET_LINES.toLocaleString('en')} lines`),
 });
@@ -60,11 +60,12 @@ export function budgetInputsFromCsv(csvText: string): { inputs: BudgetInput[]; r
     throw new ApiError(400, `Budget not saved: the file is not a readable CSV (${String((e as Error).message).split('\n')[0]!.slice(0, 200)})`);
   }
   if (!records.length) throw new ApiError(400, 'Budget not saved: the file has no rows under its header');
-  const missing = BUDGET_CSV_COLUMNS.filter((c) => c !== 'entity' && !(c in records[0]!.record));
-  if (missing.length) throw new ApiError(400, `Budget not saved: the header needs the columns ${BUDGET_CSV_COLUMNS.join(', ')} (missing ${missing.join(', ')})`);
+  const header = records[0]!.record;
+  const missing = [...(['period', 'amount'] as const).filter((c) => !(c in header)), ...(!('account' in header) && !('group_account' in header) ? ['account (or group_account)'] : [])];
+  if (missing.length) throw new ApiError(400, `Budget not saved: the header needs the columns entity, period, account or group_account, amount (missing ${missing.join(', ')})`);
   if (records.length > MAX_BUDGET_LINES) throw new ApiError(400, `Budget not saved: a budget holds at most ${MAX_BUDGET_LINES.toLocaleString('en')} lines; this file has ${records.length.toLocaleString('en')}`);
   return {
-    inputs: records.map(({ record: r }) => ({ entity: r.entity ?? '', period: r.period ?? '', account: r.account ?? '', amount: r.amount ?? '' })),
+    inputs: records.map(({ record: r }) => ({ entity: r.entity ?? '', period: r.period ?? '', account: r.account ?? '', groupAccount: r.group_account ?? '', amount: r.amount ?? '' })),
     rows: records.map(({ info }) => info.lines),
   };
 }
@@ -133,7 +134,7 @@ interface Helpers {
 export function budgetRoutes(router: Router, h: Helpers): void {
   const tag = 'reports';
   const idOf = (req: Request) => (req.params as { id: string }).id;
-  const LINES = 'lines [{ entity (an entity\'s key or name; "group" or empty for the group as a whole), period (YYYY-MM), account (an entity\'s source account, mapped as its trial balance is; a group account\'s code for the group), amount (decimal text, at most 4 decimals, in the profit and loss\'s signs: income and expenses positive; in the entity\'s functional currency, translated at the month\'s average rate) }]';
+  const LINES = 'lines [{ entity (an entity\'s key or name; "group" or empty for the group as a whole), period (YYYY-MM), account (an entity\'s source account, mapped as its trial balance is; a group account\'s code for the group) or groupAccount (a group account named directly, for an entity or the group), amount (decimal text, at most 4 decimals, in the profit and loss\'s signs: income and expenses positive; in the entity\'s functional currency, translated at the month\'s average rate) }]';
   route(router, 'get', '/:orgId/budgets', { tag, summary: 'The budgets of the organization, user of the organization or admin: data.budgets [{ id, name, version, lineCount, updatedBy, updatedAt }] by name' }, h.any, validate({ params: orgParams }), async (req, res) => {
     ok(res, 'Budgets fetched', { budgets: await h.readDb(req, ({ db }) => listBudgets(db)) });
   });
@@ -142,16 +143,16 @@ export function budgetRoutes(router: Router, h: Helpers): void {
     const saved = await h.orgDb(req, (o) => saveBudgetLines(o, body.name, body.lines, (i) => `Line ${i + 1}`, h.who(req)));
     ok(res, saved.replaced ? `Budget saved: version ${saved.version}` : 'Budget saved', saved, saved.replaced ? 200 : 201);
   });
-  route(router, 'post', '/:orgId/budgets/import', { tag, body: { limit: '20mb', why: `${MAX_BUDGET_LINES.toLocaleString('en')} rows at their longest`, csv: true, content: { 'text/csv': { schema: { type: 'string', description: 'entity, period, account, amount' } } } }, statuses: { 201: 'Saved: data { id, version, lines, replaced }' }, summary: 'Save a budget from a CSV (text/csv with the columns entity, period, account, amount; entity may be left out for a budget of the group) under ?name=; checked as the JSON form, a problem naming its row in the file (the header is row 1) and its column' }, h.any, validate({ params: orgParams, query: importQuery }), async (req, res) => {
+  route(router, 'post', '/:orgId/budgets/import', { tag, body: { limit: '20mb', why: `${MAX_BUDGET_LINES.toLocaleString('en')} rows at their longest`, csv: true, content: { 'text/csv': { schema: { type: 'string', description: 'entity, period, account, amount' } } } }, statuses: { 201: 'Saved: data { id, version, lines, replaced }' }, summary: 'Save a budget from a CSV (text/csv with the columns entity, period, account or group_account, amount; entity may be left out for a budget of the group) under ?name=; checked as the JSON form, a problem naming its row in the file (the header is row 1) and its column' }, h.any, validate({ params: orgParams, query: importQuery }), async (req, res) => {
     const { inputs, rows } = budgetInputsFromCsv(String(req.body ?? ''));
     const name = (res.locals.query as z.output<typeof importQuery>).name;
     const saved = await h.orgDb(req, (o) => saveBudgetLines(o, name, inputs, (i) => `Row ${rows[i]}`, h.who(req)));
     ok(res, saved.replaced ? `Budget saved: version ${saved.version}` : 'Budget saved', saved, saved.replaced ? 200 : 201);
   });
-  route(router, 'get', '/:orgId/budgets/:id', { tag, statuses: { 404: 'No such budget' }, summary: 'One budget with its lines as entered: data { id, name, version, lineCount, updatedBy, updatedAt, lines [{ entity (null: the group), period, account, amount }] }' }, h.any, validate({ params: budgetParams }), async (req, res) => {
+  route(router, 'get', '/:orgId/budgets/:id', { tag, statuses: { 404: 'No such budget' }, summary: 'One budget with its lines as entered: data { id, name, version, lineCount, updatedBy, updatedAt, lines [{ entity (null: the group), period, account (a source account, else null), groupAccount (a group account named directly, else null), amount }] }' }, h.any, validate({ params: budgetParams }), async (req, res) => {
     const found = await h.readDb(req, async ({ db }) => {
       const b = await readBudget(db, idOf(req));
-      return b && { ...b, lines: (await readBudgetLines(db, b.id)).map((l) => ({ ...l, amount: formatTrim(l.amount, AMOUNT_SCALE) })) };
+      return b && { ...b, lines: (await readBudgetLines(db, b.id)).map((l) => ({ entity: l.entity, period: l.period, account: l.direct ? null : l.account, groupAccount: l.direct ? l.account : null, amount: formatTrim(l.amount, AMOUNT_SCALE) })) };
     });
     if (!found) throw new ApiError(404, 'Budget not found');
     ok(res, 'Budget fetched', found);

@@ -5,7 +5,7 @@ import { deleteBudget, uploadBudget, useBudgets } from './api/budgets';
 
 /**
  * The budget a profit and loss or custom report is compared with (its Actual, Budget, Variance and
- * Variance % columns), and the upload of a budget from a CSV (entity, period, account, amount).
+ * Variance % columns), and the upload of a budget from a CSV (entity, period, account or group_account, amount).
  */
 export function BudgetControls({ orgId, value, onChange }: { orgId: string; value: string; onChange: (id: string) => void }) {
   const { budgets } = useBudgets(orgId);
@@ -78,8 +78,9 @@ function BudgetUpload({ orgId, onClose, onSaved }: { orgId: string; onClose: () 
     <Dialog isOpen title="Upload a budget" onClose={onClose}>
       <DialogBody>
         <p>
-          A CSV with the columns <code>entity, period, account, amount</code>: an entity by its name (or <code>group</code> for a line of the group, naming a group account), the month as YYYY-MM, the
-          entity&apos;s own account (mapped as its trial balance is), and the amount in the entity&apos;s currency with income and expenses positive. A name already used saves a new version of that budget.
+          A CSV with the columns <code>entity, period, account, amount</code>: an entity by its name (or <code>group</code> for a line of the group), the month as YYYY-MM, the entity&apos;s own
+          account (mapped as its trial balance is) or, in a <code>group_account</code> column, a group account, and the amount in the entity&apos;s currency with income and expenses positive. A name
+          already used saves a new version of that budget.
         </p>
         <FormGroup label="Name" labelFor="budget-name">
           <InputGroup id="budget-name" value={name} placeholder="FY2026 budget" onChange={(e) => setName(e.target.value)} />
