@@ -112,7 +112,7 @@ describe('the demo group budget', () => {
     const csv = budgetForReports(demoBudgetCsv(books));
     const rows = parse(csv, { columns: true }) as Record<string, string>[];
     const demoSetup: BudgetSetup = { entities: plan.entities.map((e) => ({ entity: e.entityKey, name: e.name, currency: e.currency, included: true })), chart: DEFAULT_GROUP_CHART, mappings: [] };
-    const { lines, problems } = checkBudget(rows.map((r) => ({ entity: r.entity, period: r.period, groupAccount: r.group_account, amount: r.amount })), demoSetup, (i) => `Row ${i + 2}`);
+    const { lines, problems } = checkBudget(rows.map((r) => ({ entity: r.entity, period: r.period ?? '', groupAccount: r.group_account, amount: r.amount ?? '' })), demoSetup, (i) => `Row ${i + 2}`);
     expect(problems).toEqual([]);
     expect(lines.length).toBe(books.budget.length);
     expect(new Set(lines.map((l) => l.entity)).size).toBe(plan.entities.length);
