@@ -229,6 +229,8 @@ describe('the contract matches the api', () => {
       ['put', '/consolidation/{orgId}/rates', json({ rates: rows({ currency: 'EUR', period: '2024-01', closing: s(40), average: s(40) }, 50_000) })],
       ['put', '/consolidation/{orgId}/historical-rates', json({ rates: rows({ entity: s(200), groupAccount: s(40), rate: s(40) }, 50_000) })],
       ['post', '/reports/{orgId}/custom', json({ name: s(120), lines: rows({ id: s(40), label: s(200), kind: 'formula', accounts: rows(s(40), 1000), groups: rows(s(400), 200), of: rows(s(40), 200), formula: s(1000), format: 'percent' }, 300) })],
+      ['post', '/reports/{orgId}/budgets', json({ name: s(120), lines: rows({ entity: s(200), period: s(20), account: s(200), groupAccount: s(40), amount: s(40) }, 100_000) })],
+      ['post', '/reports/{orgId}/budgets/import', Buffer.byteLength(`entity,period,account,group_account,amount\n${rows([s(200), s(20), s(200), s(40), s(40)].join(','), 100_000).join('\n')}\n`)],
     ];
     for (const [method, path, size] of maxima) expect([path, limitOf(doc.paths[path]![method]!)! >= size]).toEqual([path, true]);
 

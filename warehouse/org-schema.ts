@@ -16,9 +16,10 @@ import { DIALECTS } from './dialect';
 import { rebuildReportSums, REPORT_SUMS_TABLE } from './consolidation/report-sums';
 import { accountRow, CHART_TABLE, CONSOLIDATION_OBJECTS, consolidationColumns, ensureConsolidationSchema } from './consolidation/store';
 import { ensureReportsSchema, LAYOUTS_TABLE, layoutColumns } from './reports/store';
+import { BUDGET_OBJECTS, budgetColumns, ensureBudgetsSchema } from './reports/budgets';
 
 /** Every table and view of the product's an organization's database has once provisioned. */
-export const PRODUCT_OBJECTS: readonly string[] = [...CONSOLIDATION_OBJECTS, LAYOUTS_TABLE];
+export const PRODUCT_OBJECTS: readonly string[] = [...CONSOLIDATION_OBJECTS, LAYOUTS_TABLE, ...BUDGET_OBJECTS];
 
 /** The product's tables and views missing from the database (none once provisioned or migrated). */
 export async function missingProductObjects(o: Pick<OrgDatabase, 'db' | 'dialect'>): Promise<string[]> {
@@ -32,7 +33,7 @@ export async function missingProductObjects(o: Pick<OrgDatabase, 'db' | 'dialect
  * tables and views it found missing.
  */
 export async function ensureOrgSchema(o: Pick<OrgDatabase, 'db' | 'dialect'>): Promise<string[]> {
-  return [...(await ensureConsolidationSchema(o.db, o.dialect)), ...(await ensureReportsSchema(o.db, o.dialect))];
+  return [...(await ensureConsolidationSchema(o.db, o.dialect)), ...(await ensureReportsSchema(o.db, o.dialect)), ...(await ensureBudgetsSchema(o.db, o.dialect))];
 }
 
 // --- reads before the migration -----------------------------------------------------------------
@@ -45,7 +46,7 @@ function literal(dialect: OrgDialect, v: unknown): string {
 
 /** A select of the rows a missing table has once created: none, or the group chart's default rows. */
 export function asCreatedSelect(dialect: OrgDialect, table: string): string | undefined {
-  const columns = table === LAYOUTS_TABLE ? layoutColumns(dialect) : consolidationColumns(dialect, table);
+  const columns = table === LAYOUTS_TABLE ? layoutColumns(dialect) : (budgetColumns(dialect, table) ?? consolidationColumns(dialect, table));
   if (!columns) return undefined;
   const row = (values: unknown[]) => `select ${columns.map(([c, type], i) => `cast(${literal(dialect, values[i])} as ${type}) as "${c}"`).join(', ')}`;
   if (table !== CHART_TABLE) return `${row([])} where 1 = 0`;

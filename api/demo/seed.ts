@@ -6,13 +6,15 @@
 // organisation picked) companies of simulators/,
 // syncing them, saving the budget CSV as a table, running the pipelines, setting the group up
 // (entities, ownership, mappings, intercompany accounts, rates), booking one consolidation
-// journal and consolidating 24 months.
+// journal, mapping the budget for budget vs actual and consolidating 24 months.
 //
 // Each step is recorded in the app setting "demo-seed" when done, so a start interrupted half
 // way resumes where it stopped; a failed step is retried a few times, then reported with the fix.
 // An admin removes the demo like any organization; its removal marker ("demo-organization")
 // keeps it from ever coming back. DEMO=false skips all of this.
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import type { Config } from '../../common/config';
 import { CONNECTORS } from '../../common/connectors';
 import type { SyncProvider } from '../../common/contract/connections';
@@ -25,6 +27,15 @@ import { signToken } from '../lib/auth';
 import { generatePassword } from '../lib/first-admin';
 import { DemoClient, sleep, until, type Answer } from './client';
 import { readDemoPlan, type DemoPlan, type DemoRole } from './plan';
+
+/** The demo's budget in Reports. */
+export const DEMO_BUDGET_NAME = 'Demo group budget';
+
+/** The budget workbook's CSV (business_unit, budget_month, group_account, budget_amount) as the budget import's (entity, period, group_account, amount). */
+export function budgetForReports(workbook: string): string {
+  const rows = parse(workbook, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Record<string, string>[];
+  return stringify(rows.map((r) => [r.business_unit, r.budget_month, r.group_account, r.budget_amount]), { header: true, columns: ['entity', 'period', 'group_account', 'amount'] });
+}
 
 export const DEMO_SEED = 'demo-seed';
 export const DEMO_REMOVED = 'demo-organization';
@@ -332,6 +343,19 @@ const STEPS: Step[] = [
     },
   },
   {
+    // The budget workbook (business unit, month, group account, amount in the unit's currency)
+    // mapped as the reports take a budget: each business unit's lines on its group accounts.
+    name: 'budget-mapped',
+    label: `mapping the budget for budget vs actual ("${DEMO_BUDGET_NAME}")`,
+    run: async (ctx) => {
+      const client = await ctx.user();
+      const org = orgOf(ctx);
+      const listed = (data(await client.get(`/reports/${org}/budgets`)).budgets ?? []) as { name: string }[];
+      if (listed.some((b) => b.name === DEMO_BUDGET_NAME)) return;
+      await client.call('POST', `/reports/${org}/budgets/import?name=${encodeURIComponent(DEMO_BUDGET_NAME)}`, budgetForReports(ctx.plan.budgetCsv), { contentType: 'text/csv' });
+    },
+  },
+  {
     name: 'consolidation',
     label: 'consolidating the 24 months and the month in progress',
     run: async (ctx) => {
@@ -363,6 +387,7 @@ const STEPS: Step[] = [
 ];
 
 const ATTEMPTS = 3;
+
 
 /**
  * Seeds the demo (or resumes it), then prints how to sign in. Runs beside the api's own work; a

@@ -54,6 +54,8 @@ export const reportSchema = z
     balanced: z.array(z.boolean()).optional(),
     months: z.array(monthStateSchema),
     notices: z.array(z.string()),
+    /** The budget beside the actual figures (?budget=): columns Actual, the budget, Variance, Variance %. */
+    budget: z.object({ id: z.string(), name: z.string(), version: z.number().int() }).strict().optional(),
   })
   .merge(freshnessSchema)
   .strict();
@@ -139,6 +141,12 @@ export const overviewSchema = z
       })
       .strict(),
     notices: z.array(z.string()),
+    /** The budget drawn beside the figures (?budget=, else the one saved last; null without any): per month its revenue and net income, null where it has no line. */
+    budget: z
+      .object({ id: z.string(), name: z.string(), months: z.array(z.object({ period, revenue: decimal.nullable(), netIncome: decimal.nullable() }).strict()) })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .merge(freshnessSchema)
   .strict();

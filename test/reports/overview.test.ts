@@ -131,6 +131,7 @@ describe('the Dashboard overview', () => {
       months: [],
       contribution: { entities: [], eliminations: '0.00', nci: '0.00', adjustments: '0.00', netIncome: '0.00' },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
+      budget: null,
       dataAsOf: null,
       stale: null,
     });

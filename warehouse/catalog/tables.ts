@@ -4,6 +4,7 @@
 // from the definitions the writers use: the connector tables' (./connector-tables.ts, which the
 // connectors' syncs fill and the api's explorer reads alike), the consolidation's
 // (../consolidation/store.ts) and the CSV load's column types.
+import { isCodeColumn } from '../../common/code-columns';
 import { connectorTables, type ColumnKind as ConnectorColumnKind } from './connector-tables';
 import { CONNECTOR_LIST } from '../../common/connectors';
 import { CONFIG_TABLES, OUTPUT_TABLES } from '../consolidation/store';
@@ -70,5 +71,7 @@ export function columnKind(table: string, column: string, declared: string): Col
   if (connector) return CONNECTOR_KINDS[connector];
   if (c === CSV_LOADED_AT_COLUMN) return 'datetime';
   if ((CONSOLIDATION_OUTPUT_TABLES.has(t) || CONSOLIDATION_SETTINGS_TABLES.has(t)) && CONSOLIDATION_TIMES.has(c)) return 'datetime';
-  return kindOfDeclaredType(declared);
+  const kind = kindOfDeclaredType(declared);
+  // A code typed as a number by a CSV's load (an account "4000") reads as text: shown as written, filtered as text.
+  return kind === 'number' && isCodeColumn(column) ? 'text' : kind;
 }

@@ -16,6 +16,7 @@ import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL
 import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
 import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
 import { ApiError } from '../../common/api-error';
+import { budgetColumn } from './budget-figures';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -29,6 +30,8 @@ export interface ReportQuery {
   columns: ColumnChoice[];
   compare?: Comparison;
   showZero?: boolean;
+  /** A budget's id: the consolidated figures beside the budget's, with variance and variance %. */
+  budget?: string;
 }
 
 const isPl = (a: GroupAccount) => a.type === 'income' || a.type === 'expense';
@@ -62,6 +65,8 @@ export interface ReportContext {
   months: MonthState[];
   notices: string[];
   freshness: ReportFreshness;
+  /** The budget compared with (?budget=). */
+  budget?: { id: string; name: string; version: number };
 }
 
 /** What the answers say of their figures' age. */
@@ -137,7 +142,17 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery,
   let compareRange: ReportRange | undefined;
   let variance: ReportContext['variance'];
   const consolidatedOf = (r: ReportRange) => rangeSums(db, dialect, r.from, r.to, false);
-  if (q.compare) {
+  let budget: ReportContext['budget'];
+  const budgetNotices: string[] = [];
+  if (q.compare && q.budget) throw new ApiError(400, 'Choose a comparison or a budget, not both');
+  if (q.budget) {
+    // Actual beside budget over the same months (the range as cut at its last consolidated month).
+    const [cur, b] = await Promise.all([consolidatedOf(range), budgetColumn(db, q.budget, range)]);
+    columns.push({ key: 'actual', label: 'Actual', nets: nets(chart, cur.consolidated) }, b.column);
+    variance = { current: 0, base: 1 };
+    budget = { id: b.budget.id, name: b.budget.name, version: b.budget.version };
+    if (b.notice) budgetNotices.push(b.notice);
+  } else if (q.compare) {
     compareRange = comparisonRange(range, q.compare, fy);
     const [cur, base] = await Promise.all([consolidatedOf(range), consolidatedOf(compareRange)]);
     columns.push({ key: 'current', label: range.label, nets: nets(chart, cur.consolidated) }, { key: 'comparison', label: compareRange.label, nets: nets(chart, base.consolidated) });
@@ -177,7 +192,8 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery,
       notices.push(`Intercompany mismatch beyond tolerance in ${monthLabel(x.period)}: ${name(x.entityA)} and ${name(x.entityB)} (${IC_WORDS[x.category] ?? x.category}) differ by ${centsText(size)} ${settings.presentationCurrency}.`);
     }
   }
-  return { chart, currency: settings.presentationCurrency, range, compareRange, columns, variance, months, notices, freshness: fresh };
+  notices.push(...budgetNotices);
+  return { chart, currency: settings.presentationCurrency, range, compareRange, columns, variance, months, notices, freshness: fresh, ...(budget ? { budget } : {}) };
 }
 
 export type ReportAnswer = Statement & {
@@ -189,6 +205,8 @@ export type ReportAnswer = Statement & {
   asAt?: string;
   months: MonthState[];
   notices: string[];
+  /** The budget beside the actual figures (?budget=). */
+  budget?: { id: string; name: string; version: number };
 } & ReportFreshness;
 
 const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string): ReportAnswer => ({
@@ -199,11 +217,13 @@ const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string):
   ...(asAt ? { asAt } : {}),
   months: ctx.months,
   notices: ctx.notices,
+  ...(ctx.budget ? { budget: ctx.budget } : {}),
   ...ctx.freshness,
   ...s,
 });
 
 export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
+  if (q.budget && kind !== 'profit-and-loss') throw new ApiError(400, `A budget is compared with the profit and loss and custom reports, not the ${STATEMENT_TITLES[kind].toLowerCase()}`);
   const ctx = await reportContext(db, dialect, q);
   if (isFlowStatement(kind)) return flowStatement(db, dialect, kind, q, ctx);
   if (kind === 'balance-sheet' && ctx.compareRange) {
@@ -459,7 +479,8 @@ export function csv(r: ReportAnswer): string {
 export async function allStatements(db: Db, dialect: OrgDialect, first: StatementKind, q: ReportQuery): Promise<ReportAnswer[]> {
   const order = [first, ...STATEMENTS.filter((s) => s !== first)];
   const out: ReportAnswer[] = [];
-  for (const k of order) out.push(await statement(db, dialect, k, q));
+  // A budget is beside the profit and loss only: the other sheets without it.
+  for (const k of order) out.push(await statement(db, dialect, k, k === 'profit-and-loss' ? q : { ...q, budget: undefined }));
   return out;
 }
 

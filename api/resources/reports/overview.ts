@@ -11,6 +11,7 @@ import { addMonths, monthLabel, monthOf } from '../../../common/reports/periods'
 import { blockedReason, freshness, groupOrder, momentLabel } from '../../../warehouse/reports/answers';
 import { centsText } from '../../../common/reports/statements';
 import { monthStates } from '../../../warehouse/reports/store';
+import { overviewBudget } from '../../../warehouse/reports/budget-figures';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -19,6 +20,8 @@ export interface OverviewQuery {
   /** The last month shown; the latest consolidated month when absent. */
   to?: string;
   months: number;
+  /** The budget drawn beside the figures (else the one saved last). */
+  budget?: string;
 }
 
 export const COST_OF_SALES_LINE = 'Expenses > Cost of sales';
@@ -64,6 +67,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
       months: [],
       contribution: { entities: [], eliminations: zero, nci: zero, adjustments: zero, netIncome: zero },
       notices: ['Nothing is consolidated yet. Run the consolidation to see the overview.'],
+      budget: null,
       ...fresh,
     };
   }
@@ -174,6 +178,7 @@ export async function overview(db: Db, dialect: OrgDialect, q: OverviewQuery, no
     }),
     contribution: { entities, eliminations: centsText(-eliminations), nci: centsText(-nci), adjustments: centsText(-adjustments), netIncome: centsText(-totalPl) },
     notices,
+    budget: await overviewBudget(db, q.budget, periods),
     ...fresh,
   };
 }

@@ -6,6 +6,7 @@ import { COMPARISONS, RANGES } from '../../../common/reports/periods';
 import { STATEMENTS } from '../../../common/reports/statements';
 import { orgIdSchema } from '../../lib/organization';
 import { COLUMN_CHOICES } from '../../../warehouse/reports/answers';
+import { budgetQueryField } from './budgets';
 import type { BodyLimit } from '../../lib/route';
 
 const period = z.string().regex(PERIOD_RE, 'A period is a month, YYYY-MM');
@@ -26,6 +27,8 @@ export const reportQuery = z.object({
     .pipe(z.array(z.enum(COLUMN_CHOICES, { errorMap: () => ({ message: `Columns are among ${COLUMN_CHOICES.join(', ')}` }) }))),
   compare: z.enum(COMPARISONS).optional(),
   showZero: flag.optional(),
+  /** A budget's id: actual, budget, variance and variance % (the profit and loss and custom reports). */
+  budget: budgetQueryField,
 });
 export const exportQuery = reportQuery.extend({ format: z.enum(['xlsx', 'csv']).default('xlsx') });
 export const drilldownQuery = z.object({
@@ -61,6 +64,7 @@ export const overviewQuery = z.object({
     .min(1, 'months is a whole number from 1 to 36')
     .max(36, 'months is a whole number from 1 to 36')
     .default(12),
+  budget: budgetQueryField,
 });
 
 /**

@@ -26,6 +26,7 @@ const BLUE = '#2d72d2';
 const GREEN = '#238551';
 const RED = '#cd4246';
 const GOLD = '#c87619';
+const PURPLE = '#7961db';
 
 /** Decimal text as a number for drawing (the tables show the exact text). */
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -64,8 +65,18 @@ function spoken(title: string, months: OverviewMonthAnswer[], pick: (m: Overview
   return `${title} by month: ${parts.join('; ')}`;
 }
 
-function chartConfigs(months: OverviewMonthAnswer[], parts: { label: string; value: string }[], currency: string) {
+/** The budget's figure of each month shown (null where it has none), drawn as a dashed line. */
+function budgetLine(budget: OverviewAnswer['budget'] | undefined, months: OverviewMonthAnswer[], pick: 'revenue' | 'netIncome', label: string) {
+  if (!budget) return [];
+  const byPeriod = new Map(budget.months.map((m) => [m.period, m]));
+  const data = months.map((m) => num(byPeriod.get(m.period)?.[pick] ?? null));
+  if (data.every((v) => v === null)) return [];
+  return [{ type: 'line' as const, label: `${label} (${budget.name})`, data, borderColor: PURPLE, backgroundColor: PURPLE, borderDash: [6, 4], spanGaps: false, order: -1 }];
+}
+
+function chartConfigs(months: OverviewMonthAnswer[], parts: { label: string; value: string }[], currency: string, budget: OverviewAnswer['budget'] = null) {
   const labels = months.map((m) => shortMonth(m.period));
+  const netBudget = budgetLine(budget, months, 'netIncome', 'Budget');
   /** One dataset: its chart's heading names it, no legend. */
   const single = (horizontal = false): ChartConfiguration['options'] => {
     const o = options(currency, horizontal)!;
@@ -78,14 +89,16 @@ function chartConfigs(months: OverviewMonthAnswer[], parts: { label: string; val
       datasets: [
         { label: 'Revenue', data: months.map((m) => num(m.revenue)), backgroundColor: BLUE },
         { label: 'Gross margin', data: months.map((m) => num(m.grossMargin)), backgroundColor: GREEN },
+        ...budgetLine(budget, months, 'revenue', 'Revenue budget'),
       ],
     },
     options: options(currency),
   };
   const netIncome: ChartConfiguration = {
     type: 'bar',
-    data: { labels, datasets: [{ label: 'Net income', data: months.map((m) => num(m.netIncome)), backgroundColor: months.map((m) => ((num(m.netIncome) ?? 0) < 0 ? RED : GREEN)) }] },
-    options: single(),
+    data: { labels, datasets: [{ label: 'Net income', data: months.map((m) => num(m.netIncome)), backgroundColor: months.map((m) => ((num(m.netIncome) ?? 0) < 0 ? RED : GREEN)) }, ...netBudget] },
+    // With a budget line there are two datasets: the legend names them.
+    options: netBudget.length ? options(currency) : single(),
   };
   const cash: ChartConfiguration = {
     type: 'line',
@@ -104,17 +117,23 @@ export default function OverviewCharts({ months, overview }: { months: OverviewM
   const { currency } = overview;
   const parts = useMemo(() => contributionRows(overview.contribution), [overview.contribution]);
   // Built once per answer: a new configuration object redraws its chart.
-  const { revenue, netIncome, cash, contribution } = useMemo(() => chartConfigs(months, parts, currency), [months, parts, currency]);
+  const { revenue, netIncome, cash, contribution } = useMemo(() => chartConfigs(months, parts, currency, overview.budget), [months, parts, currency, overview.budget]);
+  const budgetSaid = (pick: 'revenue' | 'netIncome') => {
+    const b = overview.budget;
+    if (!b) return '';
+    const byPeriod = new Map(b.months.map((m) => [m.period, m]));
+    return `. Budget (${b.name}) by month: ${months.map((m) => `${m.label} ${byPeriod.get(m.period)?.[pick] == null ? 'none' : `${amountText(byPeriod.get(m.period)![pick])} ${currency}`}`).join('; ')}`;
+  };
 
   return (
     <div className="overview-charts">
       <section className="overview-chart" aria-labelledby="chart-revenue">
         <H3 id="chart-revenue">Revenue and gross margin</H3>
-        <ChartCanvas config={revenue} label={`${spoken('Revenue', months, (m) => m.revenue, currency)}. ${spoken('Gross margin', months, (m) => m.grossMargin, currency)}`} />
+        <ChartCanvas config={revenue} label={`${spoken('Revenue', months, (m) => m.revenue, currency)}. ${spoken('Gross margin', months, (m) => m.grossMargin, currency)}${budgetSaid('revenue')}`} />
       </section>
       <section className="overview-chart" aria-labelledby="chart-net-income">
         <H3 id="chart-net-income">Net income</H3>
-        <ChartCanvas config={netIncome} label={spoken('Net income', months, (m) => m.netIncome, currency)} />
+        <ChartCanvas config={netIncome} label={`${spoken('Net income', months, (m) => m.netIncome, currency)}${budgetSaid('netIncome')}`} />
       </section>
       <section className="overview-chart" aria-labelledby="chart-cash">
         <H3 id="chart-cash">Cash</H3>

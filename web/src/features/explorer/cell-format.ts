@@ -1,6 +1,7 @@
 // How the data explorer shows values and words: numbers grouped with their decimals, dates as
 // YYYY-MM-DD (spec section 9), times with their zone, yes/no, kinds and sources in words.
 import { FILTER_OP_LABELS, type ColumnKind, type TableFilter, type TableKind } from '../../../../common/contract/tables';
+import { isCodeColumn } from '../../../../common/code-columns';
 import { formatDateTimeWithZone } from '../../lib/format';
 
 export const KIND_LABELS: Record<TableKind, string> = {
@@ -26,7 +27,7 @@ const decimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maxi
  */
 export function formatNumber(n: number, column = '', fractional = false): string {
   if (!Number.isFinite(n)) return String(n);
-  if (IDENTIFIER.test(column) && Number.isInteger(n)) return String(n);
+  if ((IDENTIFIER.test(column) || isCodeColumn(column)) && Number.isInteger(n)) return String(n);
   return Number.isInteger(n) && !fractional ? grouped.format(n) : decimals.format(n);
 }
 

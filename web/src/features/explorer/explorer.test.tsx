@@ -69,6 +69,28 @@ describe('formatting for people', () => {
   });
 });
 
+describe('codes as text (a budget\'s account "4000", never "4,000")', () => {
+  it('formats a code column as written, whatever its kind, and amounts grouped', () => {
+    expect(formatCell(4000, 'text', 'account')).toBe('4000');
+    expect(formatCell(4000, 'number', 'account')).toBe('4000');
+    expect(formatCell(4000, 'number', 'GLAccount')).toBe('4000');
+    expect(formatCell(4000, 'number', 'cost_center_code')).toBe('4000');
+    expect(formatCell(4000, 'number', 'amount')).toBe('4,000');
+  });
+
+  it("shows a budget table's account codes as text beside its grouped amounts", async () => {
+    signIn();
+    const budget = { ...ledger, name: 'budget', columns: [column('entity', 'text'), column('period', 'text'), column('account', 'text', 'NUMERIC'), column('amount', 'number')] };
+    mockApi({
+      [`GET /tables/${ORG_ID}/budget`]: ok({ table: budget }),
+      [`GET /tables/${ORG_ID}/budget/rows`]: ok({ ...page(1, [['Parent Inc', '2026-01', 4000, 4000]]), table: 'budget', columns: budget.columns, total: 1, pages: 1 }),
+    });
+    renderAt('/data/budget');
+    const grid = await screen.findByRole('table', { name: 'Rows of budget' });
+    expect(within(grid).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Parent Inc', '2026-01', '4000', '4,000']);
+  });
+});
+
 describe('the Data page', () => {
   it('lists the tables with kind, rows, columns, source and last write, each opening the table', async () => {
     signIn();

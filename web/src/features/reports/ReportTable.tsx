@@ -27,7 +27,7 @@ const byEntity = (key: string) => key.startsWith('entity:') || key === 'eliminat
  * starts at its left edge. An account's figure opens its drill-down; a missing figure says why.
  */
 export function ReportTable({ report, reportKey, parens = false, onDrill }: { report: ReportAnswer; reportKey?: string; parens?: boolean; onDrill?: (account: string, label: string) => void }) {
-  const drillable = (i: number) => report.columns[i]!.format === 'amount' && !['variance', 'comparison'].includes(report.columns[i]!.key);
+  const drillable = (i: number) => report.columns[i]!.format === 'amount' && !['variance', 'comparison', 'budget'].includes(report.columns[i]!.key);
   const hasConsolidated = report.columns.some((c) => c.key === 'consolidated');
   const colClass = (key: string) => `amount${key === 'consolidated' ? ' pinned-right' : ''}${hasConsolidated && byEntity(key) ? ' wide-only' : ''}`;
   const scroller = useRef<HTMLDivElement>(null);

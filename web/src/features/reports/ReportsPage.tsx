@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session';
 import { useConsolidatedPeriods } from '../../shared/consolidation/periods';
 import { formatMoment, startConsolidation, useFreshness, useNegativesInParentheses } from '../../shared/reports/freshness';
 import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, type ReportChoice } from './api/reports';
+import { BudgetControls } from './BudgetControls';
 import { LayoutEditor } from './LayoutEditor';
 import { PacksPanel } from './PacksPanel';
 import { ReportDrilldown } from './ReportDrilldown';
@@ -69,7 +70,11 @@ export default function ReportsPage() {
     range: params.get('range') ?? 'month',
     columns: params.get('columns') ?? 'entities,eliminations,nci,adjustments,consolidated',
     compare: params.get('compare') ?? '',
+    budget: params.get('budget') ?? '',
   };
+  // A budget is beside the profit and loss and custom reports only.
+  const budgetable = choice.report === 'statement:profit-and-loss' || choice.report.startsWith('custom:');
+  const withBudget = budgetable && !!choice.budget;
   const { report, error, isLoading: loadingReport } = useReport(orgId, choice.period ? choice : undefined);
   const [drill, setDrill] = useState<{ target: DrillTarget; title: string }>();
   const [editing, setEditing] = useState<{ id?: string } | null>(null);
@@ -199,7 +204,7 @@ export default function ReportsPage() {
               </HTMLSelect>
             </FormGroup>
             <FormGroup label="Compare with" labelFor="report-compare" inline>
-              <HTMLSelect id="report-compare" value={choice.compare} onChange={(e) => update({ compare: e.target.value })}>
+              <HTMLSelect id="report-compare" value={withBudget ? '' : choice.compare} onChange={(e) => update({ compare: e.target.value, budget: '' })}>
                 {COMPARE_WORDS.map(([k, w]) => (
                   <option key={k} value={k}>
                     {w}
@@ -207,7 +212,8 @@ export default function ReportsPage() {
                 ))}
               </HTMLSelect>
             </FormGroup>
-            {!choice.compare && (
+            {budgetable && <BudgetControls orgId={orgId} value={choice.budget ?? ''} onChange={(budget) => update({ budget, compare: '' })} />}
+            {!choice.compare && !withBudget && (
               <fieldset className="report-columns">
                 <legend>Columns</legend>
                 {COLUMN_WORDS.map(([k, w]) => (
@@ -257,7 +263,8 @@ export default function ReportsPage() {
                 </h3>
                 <p className="muted">
                   {report.asAt ? `As at ${longDate(report.asAt)}${report.compareRange ? '' : ` (profit for ${report.range.label})`}` : report.range.label}
-                  {report.compareRange ? ` compared with ${report.asAt ? longDate(monthEndOf(report.compareRange.to)) : report.compareRange.label}` : ''}, in {report.currency}
+                  {report.compareRange ? ` compared with ${report.asAt ? longDate(monthEndOf(report.compareRange.to)) : report.compareRange.label}` : ''}
+                  {report.budget ? ` against the budget "${report.budget.name}" (version ${report.budget.version})` : ''}, in {report.currency}
                 </p>
                 <p className="muted report-freshness">
                   <span>Data as of {(freshness?.dataAsOf ?? report.dataAsOf) ? formatMoment((freshness?.dataAsOf ?? report.dataAsOf)!) : 'no consolidation yet'}</span>
@@ -286,7 +293,7 @@ export default function ReportsPage() {
                   {report.title} does not balance in: {report.columns.filter((_, i) => report.balanced![i] === false).map((c) => c.label).join(', ')}
                 </Callout>
               )}
-              <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
+              <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}|${choice.budget}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
             </section>
           )}
         </Card>

@@ -15,12 +15,15 @@ export interface ReportChoice {
   /** Comma list among entities, eliminations, nci, consolidated (ignored with `compare`). */
   columns: string;
   compare: string;
+  /** A budget's id: actual, budget, variance and variance % (the profit and loss and custom reports only). */
+  budget?: string;
 }
 
 function reportUrl(orgId: string, c: ReportChoice, suffix = '', extra: Record<string, string> = {}): string {
   const [kind, name] = c.report.split(':');
   const base = kind === 'custom' ? `${reportsPath(orgId)}/custom/${encodeURIComponent(name!)}${suffix || '/figures'}` : `${reportsPath(orgId)}/statements/${encodeURIComponent(name!)}${suffix}`;
-  return `${base}${query({ period: c.period, range: c.range, ...(c.compare ? { compare: c.compare } : { columns: c.columns }), ...extra })}`;
+  const budget = c.budget && (kind === 'custom' || name === 'profit-and-loss') ? c.budget : '';
+  return `${base}${query({ period: c.period, range: c.range, ...(budget ? { budget } : c.compare ? { compare: c.compare } : { columns: c.columns }), ...extra })}`;
 }
 
 /** GET /reports/{orgId}/statements/{statement} or /custom/{id}/figures */
