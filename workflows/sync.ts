@@ -10,6 +10,7 @@ import type { SyncProvider, SyncTrigger } from '../common/contract/connections';
 import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
+import type { ChangedMonthsInput, ChangedMonthsOutput } from '../activities/connectors/incremental';
 
 /** Connector calls: throttling (RateLimited) waits the delay the activity names; business failures stop at once. */
 const connectorCall: ActivityOptions = {
@@ -29,6 +30,8 @@ const records = proxyActivities<ConnectorActivities>(shortCall);
 export interface SyncInput {
   accountId: string;
   trigger?: SyncTrigger;
+  /** A full resync: the whole window is read, even when the source could say what changed. */
+  full?: boolean;
 }
 export interface SyncResult {
   accountId: string;
@@ -39,9 +42,15 @@ export interface SyncResult {
   changeId?: string;
   /** When it finished (ISO). */
   finishedAt?: string;
+  /** incremental: only the months the source changed since the last successful sync were read; full: the whole window. */
+  mode?: 'full' | 'incremental';
+  /** Changed records the source named (incremental and its fallback). */
+  changes?: number;
+  /** Why the whole window was read although an incremental sync was possible. */
+  fullReason?: string;
 }
 export interface SyncProgress {
-  step: 'starting' | 'accounts' | 'periods' | 'done' | 'failed';
+  step: 'starting' | 'changes' | 'accounts' | 'periods' | 'done' | 'failed';
   /** Ranges done / all ranges. */
   rangesDone: number;
   rangesTotal: number;
@@ -55,17 +64,39 @@ function add(into: Record<string, number>, rows: Record<string, number>): void {
   for (const [k, v] of Object.entries(rows)) into[k] = (into[k] ?? 0) + v;
 }
 
-async function runSync(provider: SyncProvider, input: SyncInput, steps: { master: () => Promise<{ rows: Record<string, number> }>; range: (months: string[]) => Promise<{ rows: Record<string, number> }> }): Promise<SyncResult> {
+interface SyncSteps {
+  master: () => Promise<{ rows: Record<string, number> }>;
+  range: (months: string[]) => Promise<{ rows: Record<string, number> }>;
+  /** The connector's change feed, when it has one (an incremental sync). */
+  changes?: (since: string, window: string[]) => Promise<ChangedMonthsOutput>;
+}
+
+async function runSync(provider: SyncProvider, input: SyncInput, steps: SyncSteps): Promise<SyncResult> {
   const progress: SyncProgress = { step: 'starting', rangesDone: 0, rangesTotal: 0, rows: {} };
   setHandler(progressQuery, () => progress);
   const periods: string[] = [];
   try {
-    const plan = await records.beginSyncRun({ provider, accountId: input.accountId, trigger: input.trigger ?? 'manual' });
-    progress.rangesTotal = plan.ranges.length;
+    const plan = await records.beginSyncRun({ provider, accountId: input.accountId, trigger: input.trigger ?? 'manual', ...(input.full ? { full: true } : {}) });
+    let ranges = plan.ranges;
+    let readMaster = true;
+    let mode: SyncResult['mode'] = 'full';
+    let found: ChangedMonthsOutput | undefined;
+    // Incremental: the source names what changed since the last successful sync; only those months are read.
+    if (steps.changes && plan.changesSince && patched('sync-incremental')) {
+      progress.step = 'changes';
+      found = await steps.changes(plan.changesSince, plan.ranges.flat());
+      if (found.ranges) {
+        mode = 'incremental';
+        ranges = found.ranges;
+        // Nothing changed: nothing to read (the chart is read with the months it belongs to).
+        readMaster = ranges.length > 0;
+      }
+    }
+    progress.rangesTotal = ranges.length;
     progress.step = 'accounts';
-    add(progress.rows, (await steps.master()).rows);
+    if (readMaster) add(progress.rows, (await steps.master()).rows);
     progress.step = 'periods';
-    for (const months of plan.ranges) {
+    for (const months of ranges) {
       add(progress.rows, (await steps.range(months)).rows);
       periods.push(...months);
       progress.rangesDone++;
@@ -91,7 +122,15 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
       }
     }
     progress.step = 'done';
-    return { accountId: input.accountId, rows: progress.rows, rowsTotal, periods, ...(changeId ? { changeId } : {}), ...(finished ? { finishedAt: finished.finishedAt } : {}) };
+    return {
+      accountId: input.accountId,
+      rows: progress.rows,
+      rowsTotal,
+      periods,
+      ...(changeId ? { changeId } : {}),
+      ...(finished ? { finishedAt: finished.finishedAt } : {}),
+      ...(found ? { mode, changes: found.changes, ...(found.reason ? { fullReason: found.reason } : {}) } : {}),
+    };
   } catch (e) {
     progress.step = 'failed';
     progress.error = failureMessage(e);
@@ -100,6 +139,9 @@ async function runSync(provider: SyncProvider, input: SyncInput, steps: { master
     throw ApplicationFailure.nonRetryable(progress.error, 'SyncFailed');
   }
 }
+
+/** The name of a connector's change-feed activity (takes ChangedMonthsInput, answers ChangedMonthsOutput). */
+type ChangesActivity = { [N in keyof ConnectorActivities]: ConnectorActivities[N] extends (input: ChangedMonthsInput) => Promise<ChangedMonthsOutput> ? N : never }[keyof ConnectorActivities];
 
 /** The names of the activities that take { accountId } (master data), and { accountId, months } (a range). */
 type ActivityTaking<I> = { [N in keyof ConnectorActivities]: ConnectorActivities[N] extends (input: I) => Promise<{ rows: Record<string, number> }> ? N : never }[keyof ConnectorActivities];
@@ -111,7 +153,7 @@ type ActivityTaking<I> = { [N in keyof ConnectorActivities]: ConnectorActivities
  */
 export function syncWorkflow<K extends SyncProvider>(
   provider: K,
-  steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }> },
+  steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }>; changes?: ChangesActivity },
   options: Partial<ActivityOptions> = {},
 ): ((input: SyncInput) => Promise<SyncResult>) & { name: `${K}SyncWorkflow` } {
   const connector = proxyActivities<ConnectorActivities>({ ...connectorCall, ...options });
@@ -121,6 +163,7 @@ export function syncWorkflow<K extends SyncProvider>(
       runSync(provider, input, {
         master: () => (connector[steps.master] as (i: { accountId: string }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId }),
         range: (months) => (connector[steps.range] as (i: { accountId: string; months: string[] }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId, months }),
+        ...(steps.changes ? { changes: (since: string, window: string[]) => (connector[steps.changes!] as (i: ChangedMonthsInput) => Promise<ChangedMonthsOutput>)({ accountId: input.accountId, since, window }) } : {}),
       }),
   }[name];
   return workflow as typeof workflow & { name: typeof name };
