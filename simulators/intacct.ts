@@ -194,7 +194,8 @@ export class FakeIntacct {
     if (!c) return reply(404, { error: companyId ? `No company ${companyId}` : 'No company' });
     const amount = input.amount === undefined ? 100_000n : textToCents(String(input.amount));
     if (amount === null || amount <= 0n) return reply(400, { error: `amount must be a positive amount with at most 2 decimals (got ${JSON.stringify(input.amount)})` });
-    const month = typeof input.month === 'string' ? input.month : new Date().toISOString().slice(0, 7);
+    // Default: the books' latest month (the current month for a company without books).
+    const month = typeof input.month === 'string' ? input.month : c.book ? [...c.book.moves.keys()].sort().at(-1)! : new Date().toISOString().slice(0, 7);
     const debit = c.book ? c.book.accounts.find((a) => a.key === 'receivables')?.code : c.accounts.find((a) => a.ACCOUNTNO)?.ACCOUNTNO;
     const credit = c.book ? c.book.accounts.find((a) => a.key === 'revenue')?.code : c.accounts.find((a) => a.ACCOUNTTYPE === 'incomestatement')?.ACCOUNTNO;
     if (!debit || !credit) return reply(409, { error: 'The company has no receivables and revenue accounts' });

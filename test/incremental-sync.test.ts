@@ -20,10 +20,10 @@
 // NetSuite change: one transaction in M for subsidiary 2, Dr 1100 Accounts Receivable 100.00 /
 //   Cr 4000 Revenue 100.00: trial_balance M of entity <account>:2 moves by exactly +10,000 cents
 //   debit on 1100 and +10,000 credit on 4000; every other row stays as it was.
-// QuickBooks change (webhook missed): a journal in M of the demo books' US company, Dr receivables
-//   1,234.56 / Cr revenue 1,234.56 (123,456 cents): QuickBooks' trial balance is cumulative, so M
-//   (the window's last month) is the only month to read; M's receivables debit +123,456 and the
-//   revenue credit +123,456 in trial_balance.
+// QuickBooks change (webhook missed): a journal in M-1 (the demo books' latest month) of the US
+//   company, Dr receivables 1,234.56 / Cr revenue 1,234.56 (123,456 cents). QuickBooks' trial
+//   balance is cumulative (balances to the month's end), so M-1 and M are read again, not M-2; in
+//   both, the receivables' net debit moves by +123,456 and the revenue's net credit by +123,456.
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
@@ -79,8 +79,8 @@ function readDb<T>(fn: (db: Database.Database) => T): T {
   }
 }
 type TbRow = { account_code: string; debit: number; credit: number };
-const trialBalance = (entity: string, source: string) =>
-  readDb((db) => db.prepare(`select account_code, debit, credit from trial_balance where entity = ? and source = ? and period = ? order by account_code`).all(entity, source, MONTH) as TbRow[]).map((r) => [r.account_code, cents(r.debit), cents(r.credit)] as const);
+const trialBalance = (entity: string, source: string, period = MONTH) =>
+  readDb((db) => db.prepare(`select account_code, debit, credit from trial_balance where entity = ? and source = ? and period = ? order by account_code`).all(entity, source, period) as TbRow[]).map((r) => [r.account_code, cents(r.debit), cents(r.credit)] as const);
 const consolidated = () => readDb((db) => db.prepare(`select group_account, group_account_name, line, consolidated from consolidated_trial_balance where period = ? order by group_account`).all(MONTH) as { group_account: string; group_account_name: string; line: string; consolidated: number }[]);
 
 /** Follows a sync's change through the organization's round (GET /api/v1/freshness), as the Apps screen does. */
@@ -221,10 +221,11 @@ describe('each source reads only what changed, and the change reaches the figure
     expect(first.status).toBe(200);
     expect(first.body.data.periods).toEqual(WINDOW);
     await through(first.body.data.changeId);
-    const before = new Map(trialBalance(REALM, 'quickbooks').map(([a, d, c]) => [a, [d, c]]));
+    const tbOf = (period: string) => new Map(trialBalance(REALM, 'quickbooks', period).map(([a, d, c]) => [a, d - c]));
+    const before = [WINDOW[1]!, MONTH].map(tbOf);
 
     // The change at the source, its webhook never sent.
-    const { delivery } = await intuit.postJournal(REALM, { month: MONTH, amountCents: 123_456n, notify: false });
+    const { delivery } = await intuit.postJournal(REALM, { month: WINDOW[1], amountCents: 123_456n, notify: false });
     expect(delivery).toBeNull();
     const from = intuit.log.length;
     const runsBefore = (await syncRunsOf(stack.config, orgId, 'quickbooks', id)).length;
@@ -233,18 +234,17 @@ describe('each source reads only what changed, and the change reaches the figure
       const runs = await syncRunsOf(stack.config, orgId, 'quickbooks', id);
       return runs.length > runsBefore && runs.find((r) => r.trigger === 'schedule' && r.status !== 'running');
     }, 120_000, 250);
-    expect(run).toMatchObject({ status: 'succeeded', periods: [MONTH] });
+    expect(run).toMatchObject({ status: 'succeeded', periods: [WINDOW[1], MONTH] });
     const seen = intuit.log.slice(from);
     expect(seen.filter((r) => r.path.endsWith('/cdc'))).toHaveLength(1);
-    expect(seen.filter((r) => r.path.endsWith('/reports/TrialBalance')).map((r) => r.query.start_date)).toEqual([`${MONTH}-01`]);
-    await waitFor('the change in trial_balance', async () => {
-      const after = new Map(trialBalance(REALM, 'quickbooks').map(([a, d, c]) => [a, [d, c]]));
-      const rec = after.get(usCode('receivables'));
-      return rec && rec[0] !== before.get(usCode('receivables'))?.[0] ? after : null;
-    }, 120_000, 250);
-    const after = new Map(trialBalance(REALM, 'quickbooks').map(([a, d, c]) => [a, [d, c]]));
-    const delta = (code: string, k: 0 | 1) => (after.get(code)?.[k] ?? 0n) - (before.get(code)?.[k] ?? 0n);
-    expect(delta(usCode('receivables'), 0) - delta(usCode('receivables'), 1)).toBe(123_456n);
-    expect(delta(usCode('revenue'), 1) - delta(usCode('revenue'), 0)).toBe(123_456n);
+    expect(seen.filter((r) => r.path.endsWith('/reports/TrialBalance')).map((r) => r.query.start_date)).toEqual([`${WINDOW[1]}-01`, `${MONTH}-01`]);
+    const receivables = usCode('receivables');
+    const revenue = usCode('revenue');
+    await waitFor('the change in trial_balance', async () => (tbOf(MONTH).get(receivables) !== before[1]!.get(receivables) ? true : null), 120_000, 250);
+    for (const [k, period] of [WINDOW[1]!, MONTH].entries()) {
+      const after = tbOf(period);
+      expect((after.get(receivables) ?? 0n) - (before[k]!.get(receivables) ?? 0n)).toBe(123_456n);
+      expect((after.get(revenue) ?? 0n) - (before[k]!.get(revenue) ?? 0n)).toBe(-123_456n);
+    }
   }, 240_000);
 });
