@@ -155,7 +155,7 @@ const receivablesNet = (entity: string, account: string) => {
       const done = runs.filter((r) => r.status === 'succeeded' && r.reports?.consolidatedAt).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
       const latencies = posted[p].map((t) => {
         const r = done.find((x) => x.startedAt.getTime() >= t)!;
-        return r.reports!.consolidatedAt!.getTime() - t;
+        return new Date(r.reports!.consolidatedAt!).getTime() - t;
       });
       const ordered = [...runs].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
       const full = ordered.find((r) => r.status === 'succeeded')!;
