@@ -158,6 +158,8 @@ export const configSchema = z
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),
     /** Months each account sync fetches, up to and including the current one: two full years and the month in progress. */
     SYNC_HISTORY_MONTHS: z.coerce.number().int().min(1).max(120).default(25),
+    /** An incremental sync looks for source changes since the last successful sync began, less this overlap (clock skew, commits during that sync). */
+    SYNC_CHANGES_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
     /** Wait before retrying a throttled connector call (Intuit asks for 60 s; Sage's GW-0010 doubles it per attempt). */
     SYNC_THROTTLE_RETRY_SECONDS: z.coerce.number().positive().default(60),
     /** Auto-pause (docs/operations.md#connection-operations): a connection warns after this many failed syncs in a row spanning at least the days below, and pauses (with its schedule) after the next pair. */

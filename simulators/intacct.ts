@@ -9,7 +9,14 @@ import { XMLParser } from 'fast-xml-parser';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { centsToText, monthMovements, type DemoAccount, type DemoBooks, type DemoRole } from './demo-books';
+import { centsToText, monthMovements, textToCents, type DemoAccount, type DemoBooks, type DemoRole } from './demo-books';
+
+/** An instant as Intacct writes WHENMODIFIED (UTC here): MM/DD/YYYY HH:MM:SS. */
+function intacctTimestamp(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+}
 
 export interface FakeGlAccount {
   ACCOUNTNO: string;
@@ -26,6 +33,34 @@ interface Company {
   accounts: FakeGlAccount[];
   /** A book company's ledger (addBookCompany). */
   book?: BookLedger;
+  /** Journals posted with postJournal: month -> account -> debits and credits (cents), on top of the generated or book figures. */
+  posted: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
+  /** Their GL entries (GLENTRY records), oldest first. */
+  glEntries: FakeGlEntry[];
+}
+
+/** A GLENTRY record as readByQuery answers it (Intacct writes dates MM/DD/YYYY). */
+export interface FakeGlEntry {
+  RECORDNO: string;
+  BATCHNO: string;
+  ENTRY_DATE: string;
+  ACCOUNTNO: string;
+  /** 1: debit, -1: credit. */
+  TR_TYPE: '1' | '-1';
+  AMOUNT: string;
+  DESCRIPTION: string;
+  WHENMODIFIED: string;
+  /** When it was modified (ms), for the WHENMODIFIED filter. */
+  modifiedAt: number;
+}
+
+/** A journal posted to a company with postJournal. */
+export interface IntacctJournalInput {
+  /** YYYY-MM. */
+  month: string;
+  /** Balanced lines: account numbers and positive debits or credits in cents. */
+  lines: { account: string; debit: bigint; credit: bigint }[];
+  memo?: string;
 }
 
 interface BookLedger {
@@ -59,6 +94,7 @@ export class FakeIntacct {
   /** Functions (by name) whose next call answers a given failure or raw body. */
   private injected: { fn: string; errorno?: string; description?: string; raw?: string }[] = [];
   readonly calls: FakeCall[] = [];
+  private batchSeq = 0;
   url = '';
 
   /** Listens on 127.0.0.1:port (0: a free port the OS picks). */
@@ -81,7 +117,7 @@ export class FakeIntacct {
       NORMALBALANCE: i % 3 ? 'debit' : 'credit',
       STATUS: 'active',
     }));
-    this.companies.set(companyId, { companyId, userId, userPassword, accounts });
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts, posted: new Map(), glEntries: [] });
     return accounts;
   }
 
@@ -91,8 +127,85 @@ export class FakeIntacct {
     if (e.accounts.some((a) => !a.sage)) throw new Error(`${role} is not a Sage Intacct entity`);
     const accounts = e.accounts.map((a): FakeGlAccount => ({ ACCOUNTNO: a.code, TITLE: a.name, ACCOUNTTYPE: a.sage!.accountType, NORMALBALANCE: a.sage!.normalBalance, STATUS: 'active' }));
     const moves = new Map(books.months.map((m) => [m, monthMovements(books, role, m)]));
-    this.companies.set(companyId, { companyId, userId, userPassword, accounts, book: { accounts: e.accounts, currency: e.currency, moves } });
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts, book: { accounts: e.accounts, currency: e.currency, moves }, posted: new Map(), glEntries: [] });
     return accounts;
+  }
+
+  /** The book company's id, when there is one (the control endpoint's default). */
+  get bookCompanyId(): string | undefined {
+    return [...this.companies.values()].find((c) => c.book)?.companyId;
+  }
+
+  /**
+   * Posts a balanced journal (a GL batch) to a company: its trial balance of the month changes at
+   * once, and its GL entries are GLENTRY records modified now (readByQuery with WHENMODIFIED finds them).
+   */
+  postJournal(companyId: string, input: IntacctJournalInput): { batchNo: string; entries: FakeGlEntry[] } {
+    const c = this.companies.get(companyId);
+    if (!c) throw new Error(`no company ${companyId}`);
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(input.month)) throw new Error(`month must be YYYY-MM (got ${input.month})`);
+    if (!input.lines.length) throw new Error('a journal needs lines');
+    for (const l of input.lines) {
+      if (!c.accounts.some((a) => a.ACCOUNTNO === l.account)) throw new Error(`no account ${l.account}`);
+      if (l.debit < 0n || l.credit < 0n || (l.debit === 0n) === (l.credit === 0n)) throw new Error('each line is a positive debit or a positive credit');
+    }
+    if (input.lines.reduce((s, l) => s + l.debit - l.credit, 0n) !== 0n) throw new Error('the journal does not balance');
+    const target = c.book ? c.book.moves : c.posted;
+    let month = target.get(input.month);
+    if (!month) target.set(input.month, (month = new Map()));
+    for (const l of input.lines) {
+      const mv = month.get(l.account) ?? { debit: 0n, credit: 0n };
+      month.set(l.account, { debit: mv.debit + l.debit, credit: mv.credit + l.credit });
+    }
+    const now = Date.now();
+    const batchNo = String(++this.batchSeq);
+    const [y, m] = input.month.split('-');
+    const last = new Date(Date.UTC(Number(y), Number(m), 0)).getUTCDate();
+    const entries = input.lines.map((l, i): FakeGlEntry => ({
+      RECORDNO: `${batchNo}${String(i + 1).padStart(3, '0')}`,
+      BATCHNO: batchNo,
+      ENTRY_DATE: `${m}/${String(last).padStart(2, '0')}/${y}`,
+      ACCOUNTNO: l.account,
+      TR_TYPE: l.debit ? '1' : '-1',
+      AMOUNT: centsToText(l.debit || l.credit),
+      DESCRIPTION: input.memo ?? 'Journal entry',
+      WHENMODIFIED: intacctTimestamp(now),
+      modifiedAt: now,
+    }));
+    c.glEntries.push(...entries);
+    return { batchNo, entries };
+  }
+
+  /** The control endpoint: POST /simulator/v1/journal { companyId?, amount?, month?, memo? } posts Dr the first balance-sheet account, Cr the first income-statement one. */
+  private controlJournal(body: string, res: ServerResponse): void {
+    const reply = (status: number, b: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(b));
+    };
+    let input: Record<string, unknown>;
+    try {
+      input = body.trim() ? (JSON.parse(body) as Record<string, unknown>) : {};
+      if (!input || typeof input !== 'object' || Array.isArray(input)) throw new Error('not an object');
+    } catch {
+      return reply(400, { error: 'The body must be a JSON object: { "companyId"?, "amount"?: "1000.00", "month"?: "YYYY-MM", "memo"? }' });
+    }
+    const companyId = typeof input.companyId === 'string' ? input.companyId : this.bookCompanyId;
+    const c = companyId ? this.companies.get(companyId) : undefined;
+    if (!c) return reply(404, { error: companyId ? `No company ${companyId}` : 'No company' });
+    const amount = input.amount === undefined ? 100_000n : textToCents(String(input.amount));
+    if (amount === null || amount <= 0n) return reply(400, { error: `amount must be a positive amount with at most 2 decimals (got ${JSON.stringify(input.amount)})` });
+    // Default: the books' latest month (the current month for a company without books).
+    const month = typeof input.month === 'string' ? input.month : c.book ? [...c.book.moves.keys()].sort().at(-1)! : new Date().toISOString().slice(0, 7);
+    const debit = c.book ? c.book.accounts.find((a) => a.key === 'receivables')?.code : c.accounts.find((a) => a.ACCOUNTNO)?.ACCOUNTNO;
+    const credit = c.book ? c.book.accounts.find((a) => a.key === 'revenue')?.code : c.accounts.find((a) => a.ACCOUNTTYPE === 'incomestatement')?.ACCOUNTNO;
+    if (!debit || !credit) return reply(409, { error: 'The company has no receivables and revenue accounts' });
+    try {
+      const { batchNo, entries } = this.postJournal(c.companyId, { month, lines: [{ account: debit, debit: amount, credit: 0n }, { account: credit, debit: 0n, credit: amount }], memo: typeof input.memo === 'string' ? input.memo : 'Sale on credit (simulated change)' });
+      const title = (no: string) => c.accounts.find((a) => a.ACCOUNTNO === no)?.TITLE ?? no;
+      return reply(200, { journal: { batchNo, companyId: c.companyId, month, entries: entries.map(({ modifiedAt: _m, ...e }) => ({ ...e, TITLE: title(e.ACCOUNTNO) })) } });
+    } catch (e) {
+      return reply(400, { error: (e as Error).message });
+    }
   }
 
   /** The next call of `fn` fails with this Intacct error (or answers `raw` as is). */
@@ -112,6 +225,7 @@ export class FakeIntacct {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    if (req.url === '/simulator/v1/journal' && req.method === 'POST') return this.controlJournal(Buffer.concat(chunks).toString('utf8'), res);
     let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {
       doc = parser.parse(Buffer.concat(chunks).toString('utf8'), true);
@@ -164,6 +278,21 @@ export class FakeIntacct {
       this.sessions.set(sessionId, company.companyId);
       return result('success', `<data><api><sessionid>${sessionId}</sessionid><endpoint>${esc(this.url)}</endpoint><locationid></locationid></api></data>`);
     }
+    if (fnName === 'readByQuery' && String(body.object).toUpperCase() === 'GLENTRY') {
+      // Only what an incremental sync asks: everything, or WHENMODIFIED > (or >=) 'MM/DD/YYYY HH:MM:SS'.
+      const query = typeof body.query === 'string' ? body.query.trim() : '';
+      const q = /^WHENMODIFIED\s*(>=|>)\s*'(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})'$/i.exec(query);
+      if (query && !q) return result('failure', this.error('BL01001973', `Invalid query: ${query}`));
+      const since = q ? Date.UTC(Number(q[4]), Number(q[2]) - 1, Number(q[3]), Number(q[5]), Number(q[6]), Number(q[7])) : -Infinity;
+      // WHENMODIFIED has whole seconds: compare at that precision, as Intacct does.
+      const sec = (ms: number) => Math.floor(ms / 1000) * 1000;
+      const matches = company.glEntries.filter((e) => (q?.[1] === '>=' ? sec(e.modifiedAt) >= since : sec(e.modifiedAt) > since));
+      const fields = String(body.fields ?? '*');
+      const records = matches.map(({ modifiedAt: _m, ...e }) => (fields === '*' ? e : Object.fromEntries(fields.split(',').map((f) => [f.trim(), e[f.trim() as keyof typeof e]]))));
+      const resultId = randomUUID();
+      this.results.set(resultId, { object: 'glentry', records, offset: 0, pagesize: Math.min(Number(body.pagesize ?? 100), 2000) });
+      return result('success', this.page(resultId));
+    }
     if (fnName === 'readByQuery') {
       if (String(body.object).toUpperCase() !== 'GLACCOUNT') return result('failure', this.error('BL01001973', `Unknown object ${String(body.object)}`));
       const fields = String(body.fields ?? '*');
@@ -182,11 +311,15 @@ export class FakeIntacct {
       const start = d(body.startdate ?? {});
       if (company.book) return result('success', `<data>${this.bookTrialBalance(company.book, start, d(body.enddate ?? {}))}</data>`);
       const month = start.slice(0, 7);
+      const posted = company.posted.get(month);
       const lines = company.accounts
         .map((a, i) => {
-          const debits = fakeBalance(i, month);
-          const credits = Math.round(debits * 40) / 100;
-          return `<trialbalance><glaccountno>${a.ACCOUNTNO}</glaccountno><startbalance>${(debits * 10).toFixed(2)}</startbalance><debits>${debits.toFixed(2)}</debits><credits>${credits.toFixed(2)}</credits><adjdebits>0</adjdebits><adjcredits>0</adjcredits><endbalance>${(debits * 10 + debits - credits).toFixed(2)}</endbalance><reportingbook>ACCRUAL</reportingbook><currency>USD</currency></trialbalance>`;
+          // In cents: the generated figures, plus what postJournal added.
+          const generated = BigInt(Math.round(fakeBalance(i, month) * 100));
+          const debits = generated + (posted?.get(a.ACCOUNTNO)?.debit ?? 0n);
+          const credits = (generated * 2n) / 5n + (posted?.get(a.ACCOUNTNO)?.credit ?? 0n);
+          const start = generated * 10n;
+          return `<trialbalance><glaccountno>${a.ACCOUNTNO}</glaccountno><startbalance>${centsToText(start)}</startbalance><debits>${centsToText(debits)}</debits><credits>${centsToText(credits)}</credits><adjdebits>0</adjdebits><adjcredits>0</adjcredits><endbalance>${centsToText(start + debits - credits)}</endbalance><reportingbook>ACCRUAL</reportingbook><currency>USD</currency></trialbalance>`;
         })
         .join('');
       return result('success', `<data>${lines}</data>`);
@@ -235,7 +368,7 @@ export class FakeIntacct {
     r.offset += page.length;
     const remaining = r.records.length - r.offset;
     if (remaining === 0) this.results.delete(resultId);
-    const xml = page.map((rec) => `<glaccount>${Object.entries(rec).map(([k, v]) => `<${k}>${esc(String(v ?? ''))}</${k}>`).join('')}</glaccount>`).join('');
-    return `<data listtype="glaccount" count="${page.length}" totalcount="${r.records.length}" numremaining="${remaining}" resultId="${remaining ? resultId : ''}">${xml}</data>`;
+    const xml = page.map((rec) => `<${r.object}>${Object.entries(rec).map(([k, v]) => `<${k}>${esc(String(v ?? ''))}</${k}>`).join('')}</${r.object}>`).join('');
+    return `<data listtype="${r.object}" count="${page.length}" totalcount="${r.records.length}" numremaining="${remaining}" resultId="${remaining ? resultId : ''}">${xml}</data>`;
   }
 }

@@ -62,6 +62,8 @@ export interface PostJournalInput {
   /** The default sale's amount (default 100000: USD 1,000.00). */
   amountCents?: bigint;
   memo?: string;
+  /** false: no webhook is sent (a missed notification, for the change data capture backstop to find). */
+  notify?: boolean;
 }
 
 export type WebhookFormat = 'cloudevents' | 'legacy';
@@ -290,7 +292,7 @@ export class FakeIntuit {
     b.posted.push(journal);
     c.accounts = this.bookAccounts(c);
     this.onJournalPosted?.(journal);
-    if (!this.webhookUrl) return { journal, delivery: null };
+    if (!this.webhookUrl || input.notify === false) return { journal, delivery: null };
     const delivery = this.notification(journal, this.webhookUrl);
     this.webhookDeliveries.push(delivery);
     if (await this.attempt(delivery)) delivery.done = true;
@@ -390,7 +392,7 @@ export class FakeIntuit {
     });
   }
 
-  /** The control endpoint: POST /simulator/v1/journal { realmId?, amount?, month?, memo? }. */
+  /** The control endpoint: POST /simulator/v1/journal { realmId?, amount?, month?, memo?, notify? (false: no webhook) }. */
   private async controlJournal(body: string, reply: (s: number, b: unknown) => void): Promise<void> {
     let input: Record<string, unknown>;
     try {
@@ -411,7 +413,7 @@ export class FakeIntuit {
     const month = typeof input.month === 'string' ? input.month : undefined;
     if (month !== undefined && !c.book.months.includes(month)) return reply(400, { error: `month must be one of the books' months, ${c.book.months[0]} to ${c.book.months.at(-1)}` });
     const before = this.bookBalances(c.book, month ?? c.book.months.at(-1)!);
-    const { journal, delivery } = await this.postJournal(c.realmId, { month, amountCents, memo: typeof input.memo === 'string' ? input.memo : undefined });
+    const { journal, delivery } = await this.postJournal(c.realmId, { month, amountCents, memo: typeof input.memo === 'string' ? input.memo : undefined, notify: input.notify !== false });
     const after = this.bookBalances(c.book, journal.month);
     const name = (code: string) => c.book!.accounts.find((a) => a.code === code)?.name ?? code;
     return reply(200, {
@@ -513,7 +515,7 @@ export class FakeIntuit {
     if (rest === `companyinfo/${realmId}`) return reply(200, { CompanyInfo: { CompanyName: c.name, Id: '1' }, time: new Date().toISOString() });
     if (rest === 'query') return this.query(c, u.searchParams.get('query') ?? '', reply);
     if (rest.startsWith('reports/')) return c.book ? this.bookReport(c, rest.slice(8), u.searchParams, reply) : this.report(c, rest.slice(8), u.searchParams, reply);
-    if (rest === 'cdc' && req.method === 'GET' && c.book) return this.cdc(c, u.searchParams, reply);
+    if (rest === 'cdc' && req.method === 'GET') return this.cdc(c, u.searchParams, reply);
     return reply(404, { Fault: { Error: [{ Message: 'Not found' }] } });
   }
 
@@ -733,10 +735,11 @@ export class FakeIntuit {
     const since = Date.parse(params.get('changedSince') ?? '');
     if (!entities.length || Number.isNaN(since)) return reply(400, { Fault: { Error: [{ Message: 'entities and changedSince are required', code: '2020' }], type: 'ValidationFault' } });
     if (since < Date.now() - 30 * 24 * 3600 * 1000) return reply(400, { Fault: { Error: [{ Message: 'changedSince must be within the last 30 days', code: '2030' }], type: 'ValidationFault' } });
-    const b = c.book!;
-    const name = (code: string) => b.accounts.find((a) => a.code === code)?.name ?? code;
+    // A company without books has posted nothing: every entity answers no change.
+    const b = c.book;
+    const name = (code: string) => b?.accounts.find((a) => a.code === code)?.name ?? code;
     const responses = entities.map((entity) => {
-      if (entity.toLowerCase() !== 'journalentry') return { startPosition: 1, maxResults: 0, totalCount: 0 };
+      if (entity.toLowerCase() !== 'journalentry' || !b) return { startPosition: 1, maxResults: 0, totalCount: 0 };
       const changed = b.posted.filter((j) => Date.parse(j.createdAt) >= since).slice(0, 1000);
       const list = changed.map((j) => ({
         Id: j.id,

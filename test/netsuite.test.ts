@@ -86,7 +86,8 @@ afterAll(async () => {
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 const api = () => request(stack.app);
 const credentials = (over: Record<string, string> = {}) => ({ accountId: fake.accountId.toLowerCase(), clientId: CLIENT_ID, certificateId: CERT, privateKey: rsa.privateKeyPem, organization_id: orgId, ...over });
-const sync = (token = userToken) => api().get(`/api/v1/netsuite/data?id=${accountId}`).set(bearer(token));
+// A full resync: these cases are about reading the whole window (test/incremental-sync.test.ts reads what changed).
+const sync = (token = userToken) => api().get(`/api/v1/netsuite/data?id=${accountId}&full=true`).set(bearer(token));
 const db = (name = databaseName) => new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, name), { readonly: true });
 const currencyOf = (sub: string) => ({ '1': 'USD', '2': 'EUR', '3': 'GBP' })[sub];
 
@@ -105,7 +106,7 @@ const expected = () => fake.expectedTrialBalance().map((r) => ({ ...r, currency:
 
 /** A sync run now; a long one (202) is awaited through its workflow. */
 async function syncAndWait(id = accountId): Promise<{ status: number; body: { message: string; errors?: { msg: string }[]; data: SyncResult & { running?: boolean } } }> {
-  const res = await api().get(`/api/v1/netsuite/data?id=${id}`).set(bearer(userToken));
+  const res = await api().get(`/api/v1/netsuite/data?id=${id}&full=true`).set(bearer(userToken));
   if (res.status !== 202) return res as never;
   const result = await stack.env.client.workflow.getHandle(res.body.data.workflowId).result();
   return { status: 200, body: { message: 'NetSuite account synced successfully', data: result } };

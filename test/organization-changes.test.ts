@@ -93,10 +93,10 @@ const trialBalanceOfSage = () =>
 const consolidated = () => readDb((db) => db.prepare(`select group_account, group_account_name, line, consolidated from consolidated_trial_balance where period = ? order by group_account`).all(MONTH) as { group_account: string; group_account_name: string; line: string; consolidated: number }[]);
 
 /** Sync now, then its change followed until it is through (as the Apps screen does). */
-async function syncNowThrough(other?: { quickbooks?: string; netsuite?: string }): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
+async function syncNowThrough(other?: { quickbooks?: string; netsuite?: string; full?: boolean }): Promise<{ sync: request.Response; change: { state: string; monthsChanged: string[]; consolidation: string; error: string | null } }> {
   const sync = other?.quickbooks
     ? await api().post('/api/v1/quickbooks').set(bearer()).send({ id: other.quickbooks, organization_id: orgId })
-    : await api().get(other?.netsuite ? `/api/v1/netsuite/data?id=${other.netsuite}` : `/api/v1/sage/data?id=${accountId}`).set(bearer());
+    : await api().get(other?.netsuite ? `/api/v1/netsuite/data?id=${other.netsuite}` : `/api/v1/sage/data?id=${accountId}${other?.full ? '&full=true' : ''}`).set(bearer());
   expect(sync.status).toBe(200);
   const changeId = sync.body.data.changeId as string;
   expect(changeId).toMatch(/^[0-9a-f-]{36}$/);
@@ -190,9 +190,9 @@ describe('a sync brings its months through trial_balance and the consolidation',
     expect((await stack.env.client.workflow.getHandle(workflowIds.consolidation(orgId)).describe()).runId).toBe(before.runId);
     await changesDone();
 
-    // At the source: a third account with its figures in M.
+    // At the source: a third account with its figures in M (no GL entry says so: a full resync brings it).
     fake.addCompany('P', USER, PASSWORD, 3);
-    const changed = await syncNowThrough();
+    const changed = await syncNowThrough({ full: true });
     expect(changed.change).toMatchObject({ state: 'done', monthsChanged: [MONTH], consolidation: 'succeeded' });
     expect(trialBalanceOfSage().map((r) => [r.account_code, cents(r.debit), cents(r.credit)])).toEqual([
       ['1000', debits(0), credits(0)],

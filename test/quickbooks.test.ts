@@ -177,7 +177,7 @@ describe('accounts, status and schedules', () => {
     let d = await handle.describe();
     expect(d.state.paused).toBe(true);
     expect(d.spec.intervals![0]!.every).toBe(6 * 3600 * 1000);
-    const syncInactive = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const syncInactive = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(syncInactive.status).toBe(409);
     expect(syncInactive.body.message).toBe('Failed to sync QuickBooks account');
     const on = await api().put(`/api/v1/quickbooks/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'active' });
@@ -197,7 +197,7 @@ describe('sync workflow', () => {
 
   it('loads the chart of accounts and the three reports by month, in ranges of at most six months, within 10 requests/s', async () => {
     const before = fake.log.length;
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('QuickBooks account synced successfully');
     expect(res.body.data.last_synced).toBeTruthy();
@@ -233,7 +233,7 @@ describe('sync workflow', () => {
   });
 
   it('never doubles a month on a re-run', async () => {
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(res.status).toBe(200);
     expect(count('quickbooks_accounts', REALM)).toBe(12);
     expect(count('quickbooks_trial_balance', REALM)).toBe(12 * MONTHS);
@@ -245,7 +245,7 @@ describe('sync workflow', () => {
     const refreshBefore = fake.log.filter((l) => l.path === '/oauth2/v1/tokens/bearer').length;
     // The stored access token dies now; each new one lasts 3 calls.
     fake.expireAccessTokens(REALM);
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     fake.accessTokenCalls = Infinity;
     expect(res.status).toBe(200);
     const refreshes = fake.log.filter((l) => l.path === '/oauth2/v1/tokens/bearer').length - refreshBefore;
@@ -260,7 +260,7 @@ describe('sync workflow', () => {
     fake.inject(/reports\/TrialBalance/, { status: 429, body: JSON.stringify({ Fault: { Error: [{ Message: 'ThrottleExceeded' }] } }) });
     fake.inject(/query/, { status: 429, body: '' });
     const before = fake.log.length;
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(res.status).toBe(200);
     const served = fake.log.slice(before);
     expect(served.filter((l) => l.status === 429)).toHaveLength(2);
@@ -270,7 +270,7 @@ describe('sync workflow', () => {
   it('fails cleanly on a malformed answer, keeping what the last sync wrote', async () => {
     const last = (await QuickBooksAccount.findById(accountId).lean())!.last_synced;
     fake.inject(/reports\/BalanceSheet/, { status: 200, body: '<html>gateway error</html>' });
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(res.status).toBe(502);
     expect(res.body.message).toBe('Failed to sync QuickBooks account');
     expect(res.body.errors[0].msg).toMatch(/Unexpected answer from QuickBooks: .*not JSON/);
@@ -283,7 +283,7 @@ describe('sync workflow', () => {
     expect(history.body.data.runs[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/Unexpected answer/) });
 
     fake.inject(/query/, { status: 200, body: JSON.stringify({ QueryResponse: { Account: [{ Name: 'no id' }] } }) });
-    const bad = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const bad = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(bad.status).toBe(502);
     expect(bad.body.errors[0].msg).toMatch(/lacks Id or Name/);
     expect(count('quickbooks_accounts', REALM)).toBe(12);
@@ -294,7 +294,7 @@ describe('sync workflow', () => {
     expect(res.status).toBe(200);
     const bigId = res.body.data.account.id;
     const before = fake.log.length;
-    const sync = await api().post('/api/v1/quickbooks').set(bearer(adminToken)).send({ id: bigId, organization_id: orgId });
+    const sync = await api().post('/api/v1/quickbooks').set(bearer(adminToken)).send({ id: bigId, organization_id: orgId, full: true });
     expect(sync.status).toBe(200);
     expect(count('quickbooks_accounts', BIG_REALM)).toBe(2345);
     const pages = fake.log.slice(before).filter((l) => l.realmId === BIG_REALM && l.path.endsWith('/query')).map((l) => l.query.query);
@@ -317,7 +317,7 @@ describe('sync workflow', () => {
 
   it('marks the account "reconnect needed" on invalid_grant and recovers by connecting again', async () => {
     fake.revoke(REALM);
-    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const res = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(res.status).toBe(502);
     expect(res.body.message).toBe('Failed to sync QuickBooks account');
     expect(res.body.errors[0].msg).toMatch(/reconnect/);
@@ -326,7 +326,7 @@ describe('sync workflow', () => {
     const activate = await api().put(`/api/v1/quickbooks/status/${accountId}`).set(bearer(userToken)).send({ accountStatus: 'active' });
     expect(activate.status).toBe(409);
     expect(activate.body.message).toBe('Failed to update status');
-    const again = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const again = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect(again.status).toBe(409);
 
     const reconnect = await connect(userToken, orgId, REALM);
@@ -336,7 +336,7 @@ describe('sync workflow', () => {
     // (a busy machine): either way, the reconnected account's run must succeed.
     const runs = async () => (await api().get(`/api/v1/quickbooks/sync-runs?id=${accountId}&limit=100`).set(bearer(userToken))).body.data.runs as { status: string }[];
     const before = (await runs()).length;
-    const synced = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId });
+    const synced = await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ id: accountId, organization_id: orgId, full: true });
     expect([200, 202]).toContain(synced.status);
     const run = await waitFor('the sync after reconnecting', async () => {
       const now = await runs();
@@ -346,7 +346,7 @@ describe('sync workflow', () => {
   });
 
   it('refuses syncs of another tenant and of an account outside the named organization', async () => {
-    expect((await api().post('/api/v1/quickbooks').set(bearer(otherToken)).send({ id: accountId, organization_id: orgId })).status).toBe(403);
+    expect((await api().post('/api/v1/quickbooks').set(bearer(otherToken)).send({ id: accountId, organization_id: orgId, full: true })).status).toBe(403);
     expect((await api().post('/api/v1/quickbooks').set(bearer(adminToken)).send({ id: accountId, organization_id: otherOrgId })).status).toBe(404);
     expect((await api().post('/api/v1/quickbooks').set(bearer(userToken)).send({ organization_id: orgId })).body.errors[0].msg).toBe('Account ID is required');
   });

@@ -50,7 +50,8 @@ afterAll(async () => {
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 const api = () => request(stack.app);
 const credentials = (over: Record<string, string> = {}) => ({ sageUserID: USER, sageUserPassword: PASSWORD, sageSenderID: fake.senderId, sageSenderPassword: fake.senderPassword, sageCompanyID: COMPANY, organization_id: orgId, ...over });
-const sync = (token = userToken) => api().get(`/api/v1/sage/data?id=${accountId}`).set(bearer(token));
+// A full resync: these cases are about reading the whole window (test/incremental-sync.test.ts reads what changed).
+const sync = (token = userToken) => api().get(`/api/v1/sage/data?id=${accountId}&full=true`).set(bearer(token));
 const count = (table: string) => {
   const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
   try {

@@ -7,7 +7,7 @@ import { syncWorkflow } from './sync';
  * posted lines and the consolidated rates. Its steps heartbeat every few seconds and resume from
  * their heartbeat: a killed worker is noticed within 30 s.
  */
-export const netsuiteSyncWorkflow = syncWorkflow('netsuite', { master: 'syncNetSuiteMasterData', range: 'syncNetSuiteTrialBalance' }, { heartbeatTimeout: '30 seconds' });
+export const netsuiteSyncWorkflow = syncWorkflow('netsuite', { master: 'syncNetSuiteMasterData', range: 'syncNetSuiteTrialBalance', changes: 'netsuiteChangedMonths' }, { heartbeatTimeout: '30 seconds' });
 
 /** NetSuite: a token and one query with the uploaded key (workflow ID netsuite-connect-<pendingId>). */
 export const netsuiteConnectWorkflow = connectWorkflow('netsuite', 'verifyNetSuiteCredentials');

@@ -3,7 +3,7 @@ import { connectWorkflow } from './connect';
 import { syncWorkflow } from './sync';
 
 /** sync-sage-<accountId>: GLACCOUNT, then get_trialbalance by month. */
-export const sageSyncWorkflow = syncWorkflow('sage', { master: 'syncSageGlAccounts', range: 'syncSageTrialBalance' });
+export const sageSyncWorkflow = syncWorkflow('sage', { master: 'syncSageGlAccounts', range: 'syncSageTrialBalance', changes: 'sageChangedMonths' });
 
 /** Sage Intacct: the typed credentials must open an API session (workflow ID sage-connect-<pendingId>). */
 export const sageConnectWorkflow = connectWorkflow('sage', 'verifySageCredentials');

@@ -11,6 +11,7 @@ import type { Activities as ConnectorActivities } from '../activities';
 import { shortCall } from './profiles';
 import { failureMessage, NON_RETRYABLE_TYPES } from '../common/failures';
 import type { RetryPolicy } from '../common/operations';
+import type { ChangedMonthsInput, ChangedMonthsOutput } from '../activities/connectors/incremental';
 
 /** Connector calls: throttling (RateLimited) waits the delay the activity names; business failures stop at once. */
 const connectorCall: ActivityOptions = {
@@ -30,6 +31,8 @@ const records = proxyActivities<ConnectorActivities>(shortCall);
 export interface SyncInput {
   accountId: string;
   trigger?: SyncTrigger;
+  /** A full resync: the whole window is read, even when the source could say what changed. */
+  full?: boolean;
 }
 export interface SyncResult {
   accountId: string;
@@ -40,9 +43,15 @@ export interface SyncResult {
   changeId?: string;
   /** When it finished (ISO). */
   finishedAt?: string;
+  /** incremental: only the months the source changed since the last successful sync were read; full: the whole window. */
+  mode?: 'full' | 'incremental';
+  /** Changed records the source named (incremental and its fallback). */
+  changes?: number;
+  /** Why the whole window was read although an incremental sync was possible. */
+  fullReason?: string;
 }
 export interface SyncProgress {
-  step: 'starting' | 'accounts' | 'periods' | 'done' | 'failed';
+  step: 'starting' | 'changes' | 'accounts' | 'periods' | 'done' | 'failed';
   /** Ranges done / all ranges. */
   rangesDone: number;
   rangesTotal: number;
@@ -83,26 +92,50 @@ async function outlastingRateLimits<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+interface SyncSteps {
+  master: (calls: ConnectorProxy) => Promise<{ rows: Record<string, number> }>;
+  range: (calls: ConnectorProxy, months: string[]) => Promise<{ rows: Record<string, number> }>;
+  /** The connector's change feed, when it has one (an incremental sync). */
+  changes?: (calls: ConnectorProxy, since: string, window: string[]) => Promise<ChangedMonthsOutput>;
+}
+
 async function runSync(
   provider: SyncProvider,
   input: SyncInput,
   options: ActivityOptions,
-  steps: { master: (calls: ConnectorProxy) => Promise<{ rows: Record<string, number> }>; range: (calls: ConnectorProxy, months: string[]) => Promise<{ rows: Record<string, number> }> },
+  steps: SyncSteps,
 ): Promise<SyncResult> {
   const progress: SyncProgress = { step: 'starting', rangesDone: 0, rangesTotal: 0, rows: {} };
   setHandler(progressQuery, () => progress);
   const periods: string[] = [];
   try {
-    const plan = await records.beginSyncRun({ provider, accountId: input.accountId, trigger: input.trigger ?? 'manual' });
-    progress.rangesTotal = plan.ranges.length;
+    const plan = await records.beginSyncRun({ provider, accountId: input.accountId, trigger: input.trigger ?? 'manual', ...(input.full ? { full: true } : {}) });
     // The connection's retry policy (docs/operations.md#connection-operations); runs before it keep the fixed one.
     const ownPolicy = Boolean(plan.retry) && patched('connection-retry-policy');
     const calls = ownPolicy && plan.retry ? withConnectionPolicy(options, plan.retry) : proxyActivities<ConnectorActivities>(options);
     const call = <T>(fn: () => Promise<T>) => (ownPolicy ? outlastingRateLimits(fn) : fn());
+    let ranges = plan.ranges;
+    let readMaster = true;
+    let mode: SyncResult['mode'] = 'full';
+    let found: ChangedMonthsOutput | undefined;
+    // Incremental: the source names what changed since the last successful sync; only those months are read.
+    if (steps.changes && plan.changesSince && patched('sync-incremental')) {
+      progress.step = 'changes';
+      const changes = steps.changes;
+      const since = plan.changesSince;
+      found = await call(() => changes(calls, since, plan.ranges.flat()));
+      if (found.ranges) {
+        mode = 'incremental';
+        ranges = found.ranges;
+        // Nothing changed: nothing to read (the chart is read with the months it belongs to).
+        readMaster = ranges.length > 0;
+      }
+    }
+    progress.rangesTotal = ranges.length;
     progress.step = 'accounts';
-    add(progress.rows, (await call(() => steps.master(calls))).rows);
+    if (readMaster) add(progress.rows, (await call(() => steps.master(calls))).rows);
     progress.step = 'periods';
-    for (const months of plan.ranges) {
+    for (const months of ranges) {
       add(progress.rows, (await call(() => steps.range(calls, months))).rows);
       periods.push(...months);
       progress.rangesDone++;
@@ -128,7 +161,15 @@ async function runSync(
       }
     }
     progress.step = 'done';
-    return { accountId: input.accountId, rows: progress.rows, rowsTotal, periods, ...(changeId ? { changeId } : {}), ...(finished ? { finishedAt: finished.finishedAt } : {}) };
+    return {
+      accountId: input.accountId,
+      rows: progress.rows,
+      rowsTotal,
+      periods,
+      ...(changeId ? { changeId } : {}),
+      ...(finished ? { finishedAt: finished.finishedAt } : {}),
+      ...(found ? { mode, changes: found.changes, ...(found.reason ? { fullReason: found.reason } : {}) } : {}),
+    };
   } catch (e) {
     progress.step = 'failed';
     progress.error = failureMessage(e);
@@ -137,6 +178,9 @@ async function runSync(
     throw ApplicationFailure.nonRetryable(progress.error, 'SyncFailed');
   }
 }
+
+/** The name of a connector's change-feed activity (takes ChangedMonthsInput, answers ChangedMonthsOutput). */
+type ChangesActivity = { [N in keyof ConnectorActivities]: ConnectorActivities[N] extends (input: ChangedMonthsInput) => Promise<ChangedMonthsOutput> ? N : never }[keyof ConnectorActivities];
 
 /** The names of the activities that take { accountId } (master data), and { accountId, months } (a range). */
 type ActivityTaking<I> = { [N in keyof ConnectorActivities]: ConnectorActivities[N] extends (input: I) => Promise<{ rows: Record<string, number> }> ? N : never }[keyof ConnectorActivities];
@@ -148,7 +192,7 @@ type ActivityTaking<I> = { [N in keyof ConnectorActivities]: ConnectorActivities
  */
 export function syncWorkflow<K extends SyncProvider>(
   provider: K,
-  steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }> },
+  steps: { master: ActivityTaking<{ accountId: string }>; range: ActivityTaking<{ accountId: string; months: string[] }>; changes?: ChangesActivity },
   options: Partial<ActivityOptions> = {},
 ): ((input: SyncInput) => Promise<SyncResult>) & { name: `${K}SyncWorkflow` } {
   const callOptions: ActivityOptions = { ...connectorCall, ...options };
@@ -158,6 +202,7 @@ export function syncWorkflow<K extends SyncProvider>(
       runSync(provider, input, callOptions, {
         master: (connector) => (connector[steps.master] as (i: { accountId: string }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId }),
         range: (connector, months) => (connector[steps.range] as (i: { accountId: string; months: string[] }) => Promise<{ rows: Record<string, number> }>)({ accountId: input.accountId, months }),
+        ...(steps.changes ? { changes: (connector: ConnectorProxy, since: string, window: string[]) => (connector[steps.changes!] as (i: ChangedMonthsInput) => Promise<ChangedMonthsOutput>)({ accountId: input.accountId, since, window }) } : {}),
       }),
   }[name];
   return workflow as typeof workflow & { name: typeof name };

@@ -30,3 +30,29 @@ export function monthEnd(month: string): string {
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
   return `${month}-${String(last).padStart(2, '0')}`;
 }
+
+/** Months (any order, repeats allowed) cut into ranges of consecutive months, each at most `size` long, oldest first. */
+export function consecutiveRanges(months: string[], size = 6): string[][] {
+  const sorted = [...new Set(months)].sort();
+  const out: string[][] = [];
+  const next = (m: string) => {
+    const [y, mo] = m.split('-').map(Number) as [number, number];
+    return mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, '0')}`;
+  };
+  for (const m of sorted) {
+    const last = out.at(-1);
+    if (last && last.length < size && next(last.at(-1)!) === m) last.push(m);
+    else out.push([m]);
+  }
+  return out;
+}
+
+/** The month (YYYY-MM) of a date written YYYY-MM-DD..., or MM/DD/YYYY (Intacct), or null. */
+export function monthOfDate(d: unknown): string | null {
+  if (typeof d !== 'string') return null;
+  let m = /^(\d{4})-(\d{2})/.exec(d);
+  if (m) return `${m[1]}-${m[2]}`;
+  m = /^(\d{2})\/\d{2}\/(\d{4})/.exec(d);
+  if (m) return `${m[2]}-${m[1]}`;
+  return null;
+}

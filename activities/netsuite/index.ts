@@ -16,6 +16,7 @@ import { NetSuiteKeyError } from '../../common/netsuite';
 import { requireDatabase } from '../../common/org-resources';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE } from '../connectors/periods';
+import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { createWarehouse, type Warehouse } from '../../warehouse';
 import { MalformedNetSuiteAnswer, NetSuiteApiError, NetSuiteAuthError, NetSuiteClient, type SuiteQlItem } from './client';
@@ -87,6 +88,9 @@ function idOf(item: SuiteQlItem, field: string, where: string): string {
   if (!v || !/^\d{1,18}$/.test(v)) throw new MalformedNetSuiteAnswer(`${where}: a row has no ${field}`);
   return v;
 }
+
+/** A UTC instant as SuiteQL's TO_TIMESTAMP reads it with 'YYYY-MM-DD HH24:MI:SS'. */
+export const suiteQlTimestamp = (iso: string): string => new Date(iso).toISOString().slice(0, 19).replace('T', ' ');
 
 /** A table read by its internal id. */
 function byId(select: string, from: string, where: string[] = []): KeyedQuery<NumericKey> {
@@ -175,6 +179,30 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
   };
 
   return {
+    /**
+     * The window's months with transactions created or changed since `since` (SuiteQL on
+     * transaction.lastmodifieddate, each one's posting period's month). A month's rows are its own
+     * posted lines, so only those months are read again.
+     */
+    netsuiteChangedMonths: guarded(async ({ accountId, since, window }: ChangedMonthsInput): Promise<ChangedMonthsOutput> => {
+      const s = await openSession(config, accountId);
+      const [changed, periods] = await alive(() => Promise.all([
+        readAll(s.client, byId('id, postingperiod', 'transaction', [`lastmodifieddate >= TO_TIMESTAMP('${suiteQlTimestamp(since)}', 'YYYY-MM-DD HH24:MI:SS')`])),
+        readAll(s.client, byId("id, TO_CHAR(startdate, 'YYYY-MM-DD') AS startdate", 'accountingperiod', ["isquarter = 'F'", "isyear = 'F'"])),
+      ]));
+      const monthOf = new Map(periods.map((p) => [idOf(p, 'id', 'accountingperiod'), (text(p.startdate) ?? '').slice(0, 7)]));
+      const touched = new Set<string>();
+      for (const t of changed) {
+        const period = text(t.postingperiod);
+        // A transaction without a posting period (an estimate, a purchase order) posts nothing.
+        if (!period) continue;
+        const month = monthOf.get(period);
+        if (!month || !MONTH_RE.test(month)) throw new MalformedNetSuiteAnswer(`transaction ${text(t.id) ?? '?'}: posting period ${period} is not a month's accounting period`);
+        touched.add(month);
+      }
+      return changedMonths(monthsInWindow(touched, window), changed.length);
+    }),
+
     /** Subsidiaries (with their currency codes), accounts, accounting periods and the primary book. */
     syncNetSuiteMasterData: guarded(async ({ accountId }: SyncNetSuiteMasterDataInput): Promise<NetSuiteSyncOutput> => {
       const s = await openSession(config, accountId);

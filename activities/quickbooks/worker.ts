@@ -3,6 +3,7 @@
 import type { Config } from '../../common/config';
 import type { Warehouse } from '../../warehouse';
 import { createQuickBooksActivities } from '.';
+import { createQuickBooksCdcActivities } from './cdc';
 import { createQuickBooksChangeActivities } from './changes';
 import { createQuickBooksConnectActivities } from './connect';
 
@@ -10,4 +11,5 @@ export const activities = (deps: { config: Config; warehouse: Warehouse }) => ({
   ...createQuickBooksActivities(deps),
   ...createQuickBooksConnectActivities(deps),
   ...createQuickBooksChangeActivities(deps),
+  ...createQuickBooksCdcActivities(deps),
 });

@@ -19,6 +19,8 @@ export interface BeginSyncRunInput {
   provider: SyncProvider;
   accountId: string;
   trigger?: SyncTrigger;
+  /** Read the whole window (a full resync) even when an incremental sync is possible. */
+  full?: boolean;
 }
 export interface BeginSyncRunOutput {
   syncRunId: string;
@@ -27,6 +29,12 @@ export interface BeginSyncRunOutput {
   ranges: string[][];
   /** The connection's retry policy for its sync calls (defaults where it sets none). */
   retry?: RetryPolicy;
+  /**
+   * When the last successful sync of this connection began (ISO), less SYNC_CHANGES_OVERLAP_SECONDS:
+   * changes made at the source since then are what an incremental sync looks for. Absent for a
+   * connection never synced, or a full resync: the whole window is read.
+   */
+  changesSince?: string;
 }
 export interface FinishSyncRunInput {
   provider: SyncProvider;
@@ -45,8 +53,19 @@ function execution(): { workflowId: string; runId: string } {
 }
 
 export function createSyncRunActivities({ config, pauseSyncSchedule }: { config: Config; pauseSyncSchedule?: PauseSyncSchedule }) {
+  /**
+   * When the latest successful sync of the account began, less the overlap (a change committed at
+   * the source while that sync read is looked at again, never lost), or undefined when there is none.
+   */
+  async function lastSuccessfulSyncStart(orgId: string, provider: SyncProvider, accountId: string, before: Date): Promise<string | undefined> {
+    const runs = (await withRunStore(config, orgId, (s) => s.syncHistory(provider, accountId, 50))) ?? [];
+    const last = runs.find((r) => r.status === 'succeeded' && new Date(r.startedAt).getTime() < before.getTime());
+    if (!last) return undefined;
+    return new Date(new Date(last.startedAt).getTime() - config.SYNC_CHANGES_OVERLAP_SECONDS * 1000).toISOString();
+  }
+
   return {
-    async beginSyncRun({ provider, accountId, trigger = 'manual' }: BeginSyncRunInput): Promise<BeginSyncRunOutput> {
+    async beginSyncRun({ provider, accountId, trigger = 'manual', full = false }: BeginSyncRunInput): Promise<BeginSyncRunOutput> {
       const { workflowId, runId } = execution();
       if (!mongoose.isValidObjectId(accountId)) throw businessFailure('Account not found', 'NotFound');
       const account = await accountModel(provider).findById(accountId).lean();
@@ -65,7 +84,8 @@ export function createSyncRunActivities({ config, pauseSyncSchedule }: { config:
       if (account.status !== 'active') throw businessFailure('The account is inactive: activate it to sync.', FailureType.AccountInactive);
       const months = recentMonths(new Date(), config.SYNC_HISTORY_MONTHS);
       const ops = await ConnectionOps.findOne({ key: connectionKey(provider, accountId) }, { retryPolicy: 1 }).lean();
-      return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6), retry: effectiveRetryPolicy(ops?.retryPolicy) };
+      const changesSince = full ? undefined : await lastSuccessfulSyncStart(orgId, provider, accountId, run!.startedAt);
+      return { syncRunId: run!.id, orgId, ranges: monthRanges(months, 6), retry: effectiveRetryPolicy(ops?.retryPolicy), ...(changesSince ? { changesSince } : {}) };
     },
 
     /** Answers when the run finished (ISO), or null when there was no account. */

@@ -63,7 +63,7 @@ const parser = new XMLParser({
   attributeNamePrefix: '@_',
   parseTagValue: false,
   trimValues: true,
-  isArray: (name, jpath) => ['response.operation.result', 'glaccount', 'trialbalance', 'error'].includes(name) || jpath === 'response.operation.result',
+  isArray: (name, jpath) => ['response.operation.result', 'glaccount', 'glentry', 'trialbalance', 'error'].includes(name) || jpath === 'response.operation.result',
 });
 
 type Node = Record<string, unknown>;

@@ -6,7 +6,8 @@ import { createWarehouse, type Warehouse } from '../../warehouse';
 import { decryptSecret } from '../../common/crypto';
 import { SageAccount } from '../../common/models/sage-account';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
-import { MONTH_RE, monthEnd, monthStart } from '../connectors/periods';
+import { MONTH_RE, monthEnd, monthOfDate, monthStart } from '../connectors/periods';
+import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
@@ -68,23 +69,32 @@ function num(v: unknown, where: string): number {
   return n;
 }
 
-/** Every GLACCOUNT record (the given fields), paging with readMore until numremaining is 0. */
-async function readAllGlAccounts(s: SageSession, fields: string): Promise<XmlNode[]> {
+/** Every record of a readByQuery (the given fields and query), paging with readMore until numremaining is 0. */
+async function readAll(s: SageSession, object: 'GLACCOUNT' | 'GLENTRY', fields: string, query = ''): Promise<XmlNode[]> {
   const out: XmlNode[] = [];
-  let data = (await call(s, `<readByQuery><object>GLACCOUNT</object><fields>${xmlEscape(fields)}</fields><query></query><pagesize>${GL_PAGE_SIZE}</pagesize></readByQuery>`)).data;
+  const list = object.toLowerCase();
+  let data = (await call(s, `<readByQuery><object>${object}</object><fields>${xmlEscape(fields)}</fields><query>${xmlEscape(query)}</query><pagesize>${GL_PAGE_SIZE}</pagesize></readByQuery>`)).data;
   for (;;) {
-    const records = data.glaccount ?? [];
-    if (!Array.isArray(records)) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: records are not a list');
+    const records = data[list] ?? [];
+    if (!Array.isArray(records)) throw new MalformedIntacctAnswer(`readByQuery ${object}: records are not a list`);
     out.push(...records.filter(isObj));
     const remaining = Number(data['@_numremaining'] ?? 0);
-    if (!Number.isFinite(remaining)) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: numremaining is not a number');
+    if (!Number.isFinite(remaining)) throw new MalformedIntacctAnswer(`readByQuery ${object}: numremaining is not a number`);
     Context.current().heartbeat({ fetched: out.length });
     if (remaining <= 0) break;
     const resultId = data['@_resultId'];
-    if (typeof resultId !== 'string' || !resultId) throw new MalformedIntacctAnswer('readByQuery GLACCOUNT: records remain but no resultId');
+    if (typeof resultId !== 'string' || !resultId) throw new MalformedIntacctAnswer(`readByQuery ${object}: records remain but no resultId`);
     data = (await call(s, `<readMore><resultId>${xmlEscape(resultId)}</resultId></readMore>`)).data;
   }
   return out;
+}
+const readAllGlAccounts = (s: SageSession, fields: string) => readAll(s, 'GLACCOUNT', fields);
+
+/** A UTC instant as Intacct's query language writes a timestamp: 'MM/DD/YYYY HH:MM:SS'. */
+export function intacctTimestamp(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
 
 const dateXml = (tag: string, ymd: string) => {
@@ -96,6 +106,24 @@ export function createSageActivities({ config, warehouse = createWarehouse(confi
   const guarded = guardedBy((e, attempt) => sageFailure(e, config, attempt));
 
   return {
+    /**
+     * The window's months with GL entries created or changed since `since` (readByQuery GLENTRY,
+     * WHENMODIFIED greater than it, each entry's ENTRY_DATE month). A month's trial_balance rows
+     * are its own debits and credits, so only those months are read again.
+     */
+    sageChangedMonths: guarded(async ({ accountId, since, window }: ChangedMonthsInput): Promise<ChangedMonthsOutput> => {
+      const s = await openSession(config, accountId);
+      // WHENMODIFIED has whole seconds: from the second `since` falls in (a few entries again rather than one lost).
+      const entries = await readAll(s, 'GLENTRY', 'RECORDNO,ENTRY_DATE,WHENMODIFIED', `WHENMODIFIED >= '${intacctTimestamp(since)}'`);
+      const touched = new Set<string>();
+      for (const e of entries) {
+        const month = monthOfDate(text(e.ENTRY_DATE));
+        if (!month) throw new MalformedIntacctAnswer(`GLENTRY ${text(e.RECORDNO) ?? '?'} has no ENTRY_DATE`);
+        touched.add(month);
+      }
+      return changedMonths(monthsInWindow(touched, window), entries.length);
+    }),
+
     syncSageGlAccounts: guarded(async ({ accountId }: SyncSageAccountsInput): Promise<SageSyncOutput> => {
       const s = await openSession(config, accountId);
       const databaseName = await requireDatabase(s.orgId);

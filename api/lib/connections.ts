@@ -73,9 +73,10 @@ export async function verifyCredentials(temporal: Client, cfg: Config, c: Connec
 export type SyncOutcome = { done: true; result: SyncResult } | { done: false; workflowId: string };
 
 /** Starts (or joins) the account's sync workflow and waits a little for its end. */
-export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string): Promise<SyncOutcome> {
+export async function runSyncNow(temporal: Client, cfg: Config, provider: SyncProvider, accountId: string, orgId: string, full = false): Promise<SyncOutcome> {
   const workflowId = workflowIds.sync(provider, accountId);
-  const handle = await temporal.workflow.start(SYNC_WORKFLOWS[provider], { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual' }] });
+  // Sync now reads what changed since the last successful sync (where the source can say); full: the whole window.
+  const handle = await temporal.workflow.start(SYNC_WORKFLOWS[provider], { ...workflowStart(cfg, workflowId, orgId), args: [{ accountId, trigger: 'manual', ...(full ? { full: true } : {}) }] });
   const result = await resultWithin(temporal, handle, cfg.SYNC_NOW_WAIT_MS);
   return result === STILL_RUNNING ? { done: false, workflowId } : { done: true, result };
 }

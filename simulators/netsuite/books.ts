@@ -54,6 +54,9 @@ export const ACCOUNTS = [
   { id: 112, acctnumber: null, name: 'Intercompany Clearing', accttype: 'OthCurrAsset' },
 ];
 
+/** An instant as SuiteQL's TO_TIMESTAMP(..., 'YYYY-MM-DD HH24:MI:SS') writes it (UTC). */
+export const suiteQlTimestamp = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
 /** One expected trial balance row: posted primary-book lines of a subsidiary, month and account. */
 export interface ExpectedTrialBalanceRow {
   subsidiary: string;
@@ -188,10 +191,76 @@ export class NetSuiteCompany {
     });
     this.lines = L;
     this.lineCount += lines.length;
+    this.modifiedAt.set(tx, Date.now());
+    this.transactionRows = undefined;
+  }
+
+  /** When each transaction was last modified (ms); seeded ones at `seededAt`. */
+  readonly modifiedAt = new Map<number, number>();
+  /** When the seeded transactions count as last modified (a month before the company was made). */
+  readonly seededAt = Date.now() - 30 * 24 * 3600 * 1000;
+  private transactionRows?: { id: number; postingperiod: number; trandate: string; lastmodifieddate: string; posting: string }[];
+
+  /** One row per transaction (id, posting period, date, last modified, posting), as SuiteQL's transaction record reads. */
+  transactions(): { id: number; postingperiod: number; trandate: string; lastmodifieddate: string; posting: string }[] {
+    if (this.transactionRows) return this.transactionRows;
+    const L = this.lines;
+    const seen = new Map<number, { id: number; postingperiod: number; trandate: string; lastmodifieddate: string; posting: string }>();
+    const endOf = new Map(this.periods.map((p) => [p.id, p.enddate]));
+    for (let i = 0; i < L.size; i++) {
+      const tx = L.tx[i]!;
+      if (seen.has(tx)) continue;
+      seen.set(tx, { id: tx, postingperiod: L.period[i]!, trandate: endOf.get(L.period[i]!) ?? '', lastmodifieddate: suiteQlTimestamp(this.modifiedAt.get(tx) ?? this.seededAt), posting: L.posting[i] ? 'T' : 'F' });
+    }
+    this.transactionRows = [...seen.values()].sort((a, b) => a.id - b.id);
+    return this.transactionRows;
+  }
+
+  /**
+   * Posts a balanced journal entry (one transaction, primary book) to a subsidiary in a month of
+   * the window: its lines join the posted lines, and the transaction is last modified now.
+   */
+  postJournal(subsidiary: number, month: string, lines: { account: number; debit: bigint; credit: bigint }[]): number {
+    const period = this.periodOfMonth.get(month);
+    if (period === undefined) throw new Error(`month ${month} is not one of the company's periods`);
+    if (!this.subsidiaries.some((x) => x.id === subsidiary)) throw new Error(`no subsidiary ${subsidiary}`);
+    if (!lines.length || lines.length > 255) throw new Error('a journal has 1 to 255 lines');
+    for (const l of lines) {
+      if (!this.accounts.some((a) => a.id === l.account)) throw new Error(`no account ${l.account}`);
+      if (l.debit < 0n || l.credit < 0n || (l.debit === 0n) === (l.credit === 0n) || l.debit + l.credit > 2_147_483_647n) throw new Error('each line is a positive debit or a positive credit (at most 21,474,836.47)');
+    }
+    if (lines.reduce((s, l) => s + l.debit - l.credit, 0n) !== 0n) throw new Error('the journal does not balance');
+    const old = this.lines;
+    const L = lineArrays(old.size + lines.length);
+    for (const k of ['tx', 'line', 'posting', 'book', 'account', 'cents', 'credit', 'period', 'sub'] as const) (L[k] as Int32Array).set(old[k].subarray(0, old.size) as Int32Array);
+    L.duefrom.set(old.duefrom.subarray(0, old.size));
+    L.size = old.size;
+    let tx = 0;
+    for (let i = 0; i < old.size; i++) tx = Math.max(tx, old.tx[i]!);
+    tx++;
+    lines.forEach((l, n) => {
+      const i = L.size++;
+      L.tx[i] = tx;
+      L.line[i] = n;
+      L.posting[i] = 1;
+      L.book[i] = 1;
+      L.account[i] = l.account;
+      L.cents[i] = Number(l.debit || l.credit);
+      L.credit[i] = l.credit ? 1 : 0;
+      L.period[i] = period;
+      L.sub[i] = subsidiary;
+    });
+    this.lines = L;
+    this.lineCount += lines.length;
+    this.modifiedAt.set(tx, Date.now());
+    this.transactionRows = undefined;
+    return tx;
   }
 
   /** New posted lines (`lines` of them) in the same months. */
   reseed(lines: number): void {
+    this.transactionRows = undefined;
+    this.modifiedAt.clear();
     if (lines % 2) throw new Error('lines must be even (two lines a transaction)');
     this.lineCount = lines;
     this.seedLines();

@@ -168,6 +168,18 @@ export class FakeNetSuite {
     this.queries.clear();
   }
 
+  /** Posts a balanced journal entry to a subsidiary in a month (NetSuite account ids, cents): its transaction is last modified now. */
+  postJournal(subsidiary: number, month: string, lines: { account: number; debit: bigint; credit: bigint }[]): number {
+    const tx = this.company.postJournal(subsidiary, month, lines);
+    this.queries.clear();
+    return tx;
+  }
+
+  /** The company's subsidiaries and accounts (ids, names), for a journal to name. */
+  get chart(): { subsidiaries: { id: number; name: string }[]; accounts: { id: number; acctnumber: string | null; name: string; accttype: string }[] } {
+    return { subsidiaries: this.company.subsidiaries.map((x) => ({ id: x.id, name: x.name })), accounts: this.company.accounts };
+  }
+
   /** Requests counted by kind (and SuiteQL by record), from index `from` of `requests`. */
   count(kind: Kind, table?: string, from = 0): number {
     return this.requests.slice(from).filter((r) => r.kind === kind && (table === undefined || r.table === table)).length;
@@ -189,6 +201,38 @@ export class FakeNetSuite {
   }
 
   // ---- HTTP
+
+  /**
+   * The control endpoint: POST /simulator/v1/journal { subsidiary?, amount?, month? } posts a sale
+   * on credit (Dr the first receivables account, Cr the first income account) to a subsidiary (default:
+   * the first one with a parent), in a month (default the latest), modified now.
+   */
+  private controlJournal(body: string, res: ServerResponse): void {
+    let input: Record<string, unknown>;
+    try {
+      input = body.trim() ? (JSON.parse(body) as Record<string, unknown>) : {};
+      if (!input || typeof input !== 'object' || Array.isArray(input)) throw new Error('not an object');
+    } catch {
+      return this.json(res, 400, { error: 'The body must be a JSON object: { "subsidiary"?: 2, "amount"?: "1000.00", "month"?: "YYYY-MM" }' });
+    }
+    const { subsidiaries, accounts } = this.chart;
+    const sub = input.subsidiary === undefined ? this.company.subsidiaries.find((x) => x.parent !== null)?.id : Number(input.subsidiary);
+    const subsidiary = subsidiaries.find((x) => x.id === sub);
+    if (!subsidiary) return this.json(res, 404, { error: `No subsidiary ${String(input.subsidiary ?? '')}`.trim() });
+    const cents = input.amount === undefined ? 100_000n : /^\d{1,8}(\.\d{1,2})?$/.test(String(input.amount)) ? BigInt(Math.round(Number(String(input.amount).split('.')[0]))) * 100n + BigInt((String(input.amount).split('.')[1] ?? '').padEnd(2, '0') || '0') : null;
+    if (cents === null || cents <= 0n) return this.json(res, 400, { error: `amount must be a positive amount with at most 2 decimals (got ${JSON.stringify(input.amount)})` });
+    const month = typeof input.month === 'string' ? input.month : this.months.at(-1)!;
+    const debit = accounts.find((a) => a.accttype === 'AcctRec');
+    const credit = accounts.find((a) => a.accttype === 'Income');
+    if (!debit || !credit) return this.json(res, 409, { error: 'The company has no receivables and income accounts' });
+    try {
+      const tx = this.postJournal(subsidiary.id, month, [{ account: debit.id, debit: cents, credit: 0n }, { account: credit.id, debit: 0n, credit: cents }]);
+      const amount = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+      return this.json(res, 200, { journal: { transaction: tx, subsidiary, month, lines: [{ account: debit.acctnumber ?? String(debit.id), name: debit.name, debit: amount }, { account: credit.acctnumber ?? String(credit.id), name: credit.name, credit: amount }] } });
+    } catch (e) {
+      return this.json(res, 400, { error: (e as Error).message });
+    }
+  }
 
   private json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
@@ -215,6 +259,7 @@ export class FakeNetSuite {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/simulator/v1/journal' && req.method === 'POST') return this.controlJournal(body, res);
     const prefix = `/${this.host}`;
     if (!url.pathname.startsWith(`${prefix}/`)) return this.restError(res, 404, 'INVALID_URL', 'The account in the URL is not this account.');
     const path = url.pathname.slice(prefix.length);

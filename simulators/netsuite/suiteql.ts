@@ -59,6 +59,17 @@ function parseWhere(text: string, column: (name: string) => (i: number) => Value
     p++;
   };
   const literal = (): Value => {
+    // TO_TIMESTAMP('YYYY-MM-DD HH24:MI:SS' text, that format): compared as that text.
+    if (peek()?.kind === 'id' && peek()!.text.toUpperCase() === 'TO_TIMESTAMP') {
+      p++;
+      expect('(');
+      const value = t[p++];
+      expect(',');
+      const format = t[p++];
+      expect(')');
+      if (value?.kind !== 'str' || format?.kind !== 'str' || format.text !== 'YYYY-MM-DD HH24:MI:SS' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value.text)) throw invalidQuery('TO_TIMESTAMP takes a text and the format YYYY-MM-DD HH24:MI:SS.');
+      return value.text;
+    }
     const tok = t[p++];
     if (!tok || (tok.kind !== 'num' && tok.kind !== 'str')) throw invalidQuery('Expected a value.');
     return tok.kind === 'num' ? Number(tok.text) : tok.text;
@@ -172,6 +183,8 @@ function tableOf(company: NetSuiteCompany, record: string, alias: string | undef
         );
       case 'accountingperiod':
         return simple(company.periods, { id: 'id', periodname: 'text', startdate: 'date', enddate: 'date', isquarter: 'flag', isyear: 'flag', isadjust: 'flag', closed: 'flag' });
+      case 'transaction':
+        return simple(company.transactions(), { id: 'id', postingperiod: 'id', trandate: 'date', lastmodifieddate: 'date', posting: 'flag' });
       case 'accountingbook':
         return simple(company.accountingBooks, { id: 'id', name: 'text', isprimary: 'flag' });
       case 'consolidatedexchangerate':

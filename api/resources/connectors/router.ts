@@ -163,7 +163,7 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     ok(res, shape.statusUpdated(c), shape.status(c.answer(updated)));
   });
 
-  const syncNow = async (req: Request, res: Response, id: string, organizationId?: string) => {
+  const syncNow = async (req: Request, res: Response, id: string, organizationId?: string, full = false) => {
     const failed = `Failed to sync ${c.displayName} account`;
     const account = await loadAccount(c, req.user!, id);
     if (organizationId && organizationId !== String(account.organization_id)) throw new ApiError(404, `${c.displayName} account not found`);
@@ -171,7 +171,7 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     if (account.status !== 'active') throw new ApiError(409, failed, `${failed}: ${shape.inactive}`);
     let outcome: SyncOutcome;
     try {
-      outcome = await runSyncNow(deps.temporal, cfg, c.key, id, String(account.organization_id));
+      outcome = await runSyncNow(deps.temporal, cfg, c.key, id, String(account.organization_id), full);
     } catch (e) {
       if (e instanceof WorkflowFailedError) throw new ApiError(httpStatusOf(failureTypeOf(e)), failed, `${failed}: ${failureMessage(e)}`);
       throw e;
@@ -181,7 +181,7 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     ok(res, `${c.displayName} account synced successfully`, { ...outcome.result, last_synced: fresh?.last_synced ?? null, account: fresh ? c.answer(fresh) : undefined });
   };
   const syncSpec = {
-    summary: `Sync now (workflow sync-${c.key}-<id>): 200 with data { rows, rowsTotal, periods, last_synced, account } when it ends within 25 s, else 202 { workflowId, running }. Failure: 'Failed to sync ${c.displayName} account' (errors[0].msg names the cause)`,
+    summary: `Sync now (workflow sync-${c.key}-<id>): reads the months the source changed since the last successful sync (mode incremental), or all SYNC_HISTORY_MONTHS months for the first sync, a source that cannot say, or a full resync (${c.answers === 'wrapped' ? 'body full: true' : 'query full=true'}; mode full). 200 with data { rows, rowsTotal, periods, mode, changes, changeId, last_synced, account } when it ends within 25 s, else 202 { workflowId, running }. Failure: 'Failed to sync ${c.displayName} account' (errors[0].msg names the cause)`,
     tag,
     statuses: {
       202: 'Still running: it goes on in the background (data.workflowId)',
@@ -192,15 +192,16 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
     },
   };
   if (c.answers === 'wrapped') {
-    const syncBody = z.object({ id: accountId, organization_id: optionalOrgId });
+    const syncBody = z.object({ id: accountId, organization_id: optionalOrgId, full: z.boolean().optional() });
     route(router, 'post', '/', syncSpec, auth('admin', 'user'), validate({ body: syncBody }), async (req, res) => {
-      const { id, organization_id } = req.body as z.infer<typeof syncBody>;
-      await syncNow(req, res, id, organization_id);
+      const { id, organization_id, full } = req.body as z.infer<typeof syncBody>;
+      await syncNow(req, res, id, organization_id, full === true);
     });
   } else {
-    const syncQuery = z.object({ id: idParams.shape.id });
+    const syncQuery = z.object({ id: idParams.shape.id, full: z.enum(['true', 'false'], { message: "full must be 'true' or 'false'" }).optional() });
     route(router, 'get', '/data', syncSpec, auth('admin', 'user'), validate({ query: syncQuery }), async (req, res) => {
-      await syncNow(req, res, (res.locals.query as z.infer<typeof syncQuery>).id);
+      const q = res.locals.query as z.infer<typeof syncQuery>;
+      await syncNow(req, res, q.id, undefined, q.full === 'true');
     });
   }
 

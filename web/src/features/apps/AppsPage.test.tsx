@@ -205,3 +205,26 @@ it("shows how fresh each connection is in the reports, and follows a Sync now li
   expect(await within(row).findByText('Read 336 rows for 25 months; 2 months changed (Oct 2026, Nov 2026); consolidated: done', {}, { timeout: 15000 })).toBeInTheDocument();
   expect(await within(row).findByText('up to date as of 14:41', {}, { timeout: 15000 })).toBeInTheDocument();
 });
+
+it('Sync now reads what changed and says so; Full resync asks for the whole window', async () => {
+  signIn();
+  const sageId = '65f00000000000000000sa02';
+  const sage = sageAccountSchema.parse({ id: sageId, _id: sageId, organization_id: ORG_ID, status: 'active', reconnectNeeded: false, last_synced: '2026-01-31T10:00:00.000Z', sageCompanyID: 'INITECH-UK', sageUserID: 'u', sageSenderID: 's', syncIntervalHours: 24, lastError: null });
+  const change = { id: 'c2', state: 'done', monthsChanged: ['2026-11'], consolidation: 'succeeded', error: null };
+  const freshness = { organization: { changeAt: null, consolidatedAt: null, monthsChanged: [], lastError: null }, connections: [], changes: { step: 'idle', pending: 0, rounds: 0 } };
+  const { calls } = mockApi({
+    ...lists([]),
+    [`GET /sage?organization_id=${ORG_ID}`]: ok([sage]),
+    [`GET /freshness?organization_id=${ORG_ID}`]: ok(freshness),
+    [`GET /freshness?organization_id=${ORG_ID}&changeId=c2`]: ok({ ...freshness, change }),
+    [`GET /sage/data?id=${sageId}`]: ok({ rowsTotal: 12, periods: ['2026-11'], mode: 'incremental', changeId: 'c2' }, 'Sage account synced successfully'),
+    [`GET /sage/data?id=${sageId}&full=true`]: ok({ rowsTotal: 336, periods: Array.from({ length: 25 }, (_, i) => `2024-${String((i % 12) + 1).padStart(2, '0')}`), mode: 'full', changeId: 'c2' }, 'Sage account synced successfully'),
+  });
+  renderPage();
+  const row = (await screen.findByText('INITECH-UK')).closest('tr')!;
+  await userEvent.click(within(row).getByRole('button', { name: 'Sync now' }));
+  expect(await within(row).findByText('Read 12 rows for 1 changed month; 1 month changed (Nov 2026); consolidated: done', {}, { timeout: 5000 })).toBeInTheDocument();
+  await userEvent.click(within(row).getByRole('button', { name: 'Full resync' }));
+  expect(await within(row).findByText(/^Read 336 rows for 25 months;/, {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(calls.filter((c) => c.path.startsWith('/sage/data')).map((c) => c.path)).toEqual([`/sage/data?id=${sageId}`, `/sage/data?id=${sageId}&full=true`]);
+});

@@ -83,7 +83,13 @@ function freshnessText(f: { changeAt: string | null; consolidatedAt: string | nu
 }
 /** What a Sync now did, and where its change is on its way into the reports. */
 function liveText(answer: SyncAnswer, change: ChangeProgress | undefined): string {
-  const read = answer.rowsTotal !== undefined ? `Read ${answer.rowsTotal.toLocaleString('en-US')} rows for ${answer.periods?.length ?? 0} months` : answer.message;
+  const months = answer.periods?.length ?? 0;
+  const read =
+    answer.rowsTotal === undefined
+      ? answer.message
+      : answer.mode === 'incremental' && months === 0
+        ? 'Nothing changed at the source since the last sync'
+        : `Read ${answer.rowsTotal.toLocaleString('en-US')} rows for ${months} ${answer.mode === 'incremental' ? `changed month${months === 1 ? '' : 's'}` : `month${months === 1 ? '' : 's'}`}`;
   if (answer.running) return `${answer.message}`;
   if (!change) return `${read}; on its way into the reports ...`;
   switch (change.state) {
@@ -138,7 +144,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
   );
 }
 
-function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection) => void; onHistory: (c: Connection) => void }) {
+function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection, full?: boolean) => void; onHistory: (c: Connection) => void }) {
   return (
     <>
       {accounts.map((c) => {
@@ -163,7 +169,8 @@ function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSyn
               )}
             </td>
             <td className="actions-cell">
-              <Button small icon="refresh" text="Sync now" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
+              <Button small icon="refresh" text="Sync now" title="Reads what changed at the source since the last sync" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
+              {kind !== 'xero' && <Button small variant="minimal" icon="repeat" text="Full resync" title="Reads every month of the sync window again" loading={busy === `resync-${id}`} disabled={!active} onClick={() => onSync(c, true)} />}
               <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} disabled={c.status === 'reconnect_needed'} onClick={() => onToggle(c)} />
               <Button small variant="minimal" icon="history" text="History" onClick={() => onHistory(c)} />
             </td>
@@ -298,10 +305,10 @@ export default function AppsPage() {
     await refreshFreshness();
   }
 
-  async function sync(k: Kind, c: Connection) {
-    setBusy(`sync-${connectionId(c)}`);
+  async function sync(k: Kind, c: Connection, full = false) {
+    setBusy(`${full ? 'resync' : 'sync'}-${connectionId(c)}`);
     try {
-      const answer = k === 'quickbooks' ? await syncQuickbooks(orgId, c) : k === 'netsuite' ? await syncNetSuite(c) : k === 'xero' ? await syncXero(c) : await syncSage(c);
+      const answer = k === 'quickbooks' ? await syncQuickbooks(orgId, c, full) : k === 'netsuite' ? await syncNetSuite(c, full) : k === 'xero' ? await syncXero(c) : await syncSage(c, full);
       toast(answer.message, 'success');
       void follow(connectionId(c), answer);
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
@@ -413,9 +420,9 @@ export default function AppsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c) => void sync('quickbooks', c)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
-                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c) => void sync('sage', c)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
-                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c) => void sync('netsuite', c)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
+                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c, full) => void sync('quickbooks', c, full)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
+                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c, full) => void sync('sage', c, full)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
+                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c, full) => void sync('netsuite', c, full)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
                     <ConnectionRows kind="xero" freshness={freshness} live={live} accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} />
                   </tbody>
                 </HTMLTable>

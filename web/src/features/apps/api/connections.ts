@@ -123,25 +123,27 @@ export interface SyncAnswer {
   rowsTotal?: number;
   periods?: string[];
   changeId?: string;
+  /** incremental: only the months the source changed were read; full: the whole window. */
+  mode?: 'incremental' | 'full';
   /** Still going on in the background (202). */
   running?: boolean;
 }
-type SyncData = { rowsTotal?: number; periods?: string[]; changeId?: string; running?: boolean };
+type SyncData = { rowsTotal?: number; periods?: string[]; changeId?: string; mode?: 'incremental' | 'full'; running?: boolean };
 const syncAnswer = (res: { message?: string; data?: SyncData }, fallback: string): SyncAnswer => ({ message: res.message ?? fallback, ...(res.data ?? {}) });
 
-/** POST /quickbooks { id, organization_id }: sync now. */
-export async function syncQuickbooks(orgId: string, c: Connection): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('POST', '/quickbooks', { id: cid(c), organization_id: orgId }, 'Failed to sync QuickBooks account'), 'QuickBooks sync finished');
+/** POST /quickbooks { id, organization_id, full? }: sync now (what changed; full: a full resync). */
+export async function syncQuickbooks(orgId: string, c: Connection, full = false): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('POST', '/quickbooks', { id: cid(c), organization_id: orgId, ...(full ? { full: true } : {}) }, 'Failed to sync QuickBooks account'), 'QuickBooks sync finished');
 }
 
-/** GET /sage/data?id=: sync now. */
-export async function syncSage(c: Connection): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('GET', `/sage/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Sage account'), 'Sage sync finished');
+/** GET /sage/data?id=&full=: sync now (what changed; full: a full resync). */
+export async function syncSage(c: Connection, full = false): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('GET', `/sage/data${query({ id: cid(c), ...(full ? { full: 'true' } : {}) })}`, undefined, 'Failed to sync Sage account'), 'Sage sync finished');
 }
 
-/** GET /netsuite/data?id=: sync now (202 while it goes on in the background). */
-export async function syncNetSuite(c: Connection): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('GET', `/netsuite/data${query({ id: cid(c) })}`, undefined, 'Failed to sync NetSuite account'), 'NetSuite sync finished');
+/** GET /netsuite/data?id=&full=: sync now (202 while it goes on in the background; full: a full resync). */
+export async function syncNetSuite(c: Connection, full = false): Promise<SyncAnswer> {
+  return syncAnswer(await apiRequest<SyncData>('GET', `/netsuite/data${query({ id: cid(c), ...(full ? { full: 'true' } : {}) })}`, undefined, 'Failed to sync NetSuite account'), 'NetSuite sync finished');
 }
 
 export type Freshness = FreshnessAnswer;

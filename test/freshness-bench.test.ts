@@ -1,0 +1,187 @@
+// The measurement behind `npm run bench:freshness` (scripts/bench-freshness.mjs), skipped unless
+// BENCH_FRESHNESS=1: nothing here is asserted beyond the run working; the figures go to the JSON
+// file BENCH_OUT for the script to print against their targets.
+//
+// Against the simulators serving the demo group's books (QuickBooks: the US company; Sage
+// Intacct: the UK company; NetSuite: the German subsidiary), with the schedule tick at one minute
+// (SYNC_INTERVAL_HOURS=1/60) and the window at its default 25 months:
+// - time from a source change to the consolidation that includes it: BENCH_CHANGES changes per
+//   source (a sale on credit, Dr receivables / Cr revenue), one every BENCH_PACE_MS; for each, the
+//   first successful sync that began after it (QuickBooks: its webhook's, or the schedule's) and
+//   the consolidation that round ran (its history record's reports.consolidatedAt), minus the
+//   time of the change;
+// - rows read per incremental sync against the connection's first (full, 25-month) sync.
+// At the end every change is checked in trial_balance: the receivables of each source moved by
+// exactly the sum of its changes (in cents).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { Organization } from '../common/models/organization';
+import type { SyncProvider } from '../common/contract/connections';
+import { localDatabaseFile } from '../warehouse/connection';
+import { DEMO_NETSUITE_ACCOUNTS, DEMO_SOURCE_IDS, demoBooks } from '../simulators/demo-books';
+import { FakeIntacct } from '../simulators/intacct';
+import { FakeIntuit } from '../simulators/intuit';
+import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
+import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
+import { syncRunsOf } from './helpers/runs';
+import { startStack, type TestStack } from './helpers/stack';
+import { userWithToken } from './helpers/users';
+import { waitFor } from './helpers/wait';
+
+const RUN = process.env.BENCH_FRESHNESS === '1';
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 1500);
+const VERIFIER = 'bench-freshness-verifier-token';
+const books = demoBooks();
+const REALM = DEMO_SOURCE_IDS.quickbooksRealmId;
+const NS_CLIENT = 'bench0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab';
+const NS_CERT = 'bench_cert';
+const nsKey = generateNetSuiteKey('rsa');
+const code = (role: 'US' | 'UK', key: string) => books.entities[role].accounts.find((a) => a.key === key)!.code;
+const LAST = books.months.at(-1)!;
+/** The Sage Intacct company: its id is its entity in trial_balance. */
+const SAGE_CO = DEMO_SOURCE_IDS.intacctCompanyId;
+
+let stack: TestStack;
+let intuit: FakeIntuit;
+let intacct: FakeIntacct;
+let netsuite: FakeNetSuite;
+let server: Server;
+let token: string;
+let orgId: string;
+let databaseName: string;
+const ids: Partial<Record<SyncProvider, string>> = {};
+
+const api = () => request(stack.app);
+const bearer = () => ({ Authorization: `Bearer ${token}` });
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : NaN;
+};
+const receivablesNet = (entity: string, account: string) => {
+  const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
+  try {
+    const r = db.prepare(`select coalesce(sum(debit), 0) - coalesce(sum(credit), 0) as net from trial_balance where entity = ? and account_code = ? and period = ?`).get(entity, account, LAST) as { net: number };
+    return BigInt(Math.round(r.net * 100));
+  } finally {
+    db.close();
+  }
+};
+
+(RUN ? describe : describe.skip)('bench:freshness', () => {
+  beforeAll(async () => {
+    intuit = await new FakeIntuit({ webhookVerifierToken: VERIFIER }).start();
+    intuit.addBookCompany(REALM, books.entities.US.name, books, 'US');
+    intacct = await new FakeIntacct().start();
+    intacct.addBookCompany(SAGE_CO, 'bench', 'bench-password', books, 'UK');
+    netsuite = await new FakeNetSuite({ accountId: DEMO_SOURCE_IDS.netsuiteAccountId, books }).start();
+    netsuite.addIntegration(NS_CLIENT, NS_CERT, nsKey.publicKeyPem);
+    stack = await startStack({
+      ...intuit.env(),
+      ...netsuite.env(),
+      SAGE_ENDPOINT_URL: intacct.url,
+      QBO_WEBHOOK_VERIFIER_TOKEN: VERIFIER,
+      QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
+      ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1',
+      SYNC_INTERVAL_HOURS: String(1 / 60),
+    });
+    server = createServer(stack.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    intuit.webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/quickbooks/webhooks`;
+    ({ token } = await userWithToken(stack.app, { email: 'bench-freshness@example.com', role: 'admin', fullName: 'Bench Admin' }));
+    orgId = String((await Organization.create({ organizationName: 'Freshness Bench' }))._id);
+    await onboardThroughApi(stack.app, token, orgId, 'fresh');
+    databaseName = (await Organization.findById(orgId).lean())!.onboarding!.databaseName!;
+    await consolidateWorkedExample(stack.app, token, orgId);
+    const started = await api().get(`/api/v1/quickbooks/connect?organization_id=${orgId}`).set(bearer());
+    const state = new URL(started.body.data.authorizeUrl).searchParams.get('state')!;
+    ids.quickbooks = (await api().post('/api/v1/quickbooks/token-exchange').set(bearer()).send({ code: intuit.issueCode(REALM), state, realmId: REALM })).body.data.account.id;
+    ids.sage = (await api().post('/api/v1/sage').set(bearer()).send({ sageUserID: 'bench', sageUserPassword: 'bench-password', sageSenderID: intacct.senderId, sageSenderPassword: intacct.senderPassword, sageCompanyID: SAGE_CO, organization_id: orgId })).body.data.id;
+    ids.netsuite = (await api().post('/api/v1/netsuite').set(bearer()).send({ accountId: netsuite.accountId, clientId: NS_CLIENT, certificateId: NS_CERT, privateKey: nsKey.privateKeyPem, organization_id: orgId })).body.data.id;
+    // The first (full) syncs, through Sync now; then the schedules and webhooks take over.
+    for (const p of ['quickbooks', 'sage', 'netsuite'] as const) {
+      const res = p === 'quickbooks' ? await api().post('/api/v1/quickbooks').set(bearer()).send({ id: ids.quickbooks, organization_id: orgId }) : await api().get(`/api/v1/${p}/data?id=${ids[p]}`).set(bearer());
+      expect(res.status).toBe(200);
+    }
+  }, 600_000);
+  afterAll(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await stack?.stop();
+    await intuit?.stop();
+    await intacct?.stop();
+    await netsuite?.stop();
+  });
+
+  it('measures the time from a change to the consolidation that includes it, and the rows read', async () => {
+    const providers = ['quickbooks', 'sage', 'netsuite'] as const;
+    const before = {
+      quickbooks: receivablesNet(REALM, code('US', 'receivables')),
+      sage: receivablesNet(SAGE_CO, code('UK', 'receivables')),
+      netsuite: receivablesNet(books.entities.DE.entityKey, '1200'),
+    };
+    const posted: Record<SyncProvider, number[]> = { quickbooks: [], sage: [], netsuite: [], xero: [] };
+    const sums = { quickbooks: 0n, sage: 0n, netsuite: 0n };
+    const receivablesId = DEMO_NETSUITE_ACCOUNTS.find((a) => a.key === 'receivables')!.id;
+    const revenueId = DEMO_NETSUITE_ACCOUNTS.find((a) => a.key === 'revenue')!.id;
+    for (let i = 0; i < CHANGES; i++) {
+      const cents = BigInt(10_000 + i);
+      await Promise.all([
+        (async () => {
+          posted.quickbooks.push(Date.now());
+          await intuit.postJournal(REALM, { month: LAST, amountCents: cents });
+        })(),
+        (async () => {
+          posted.sage.push(Date.now());
+          intacct.postJournal(SAGE_CO, { month: LAST, lines: [{ account: code('UK', 'receivables'), debit: cents, credit: 0n }, { account: code('UK', 'revenue'), debit: 0n, credit: cents }] });
+        })(),
+        (async () => {
+          posted.netsuite.push(Date.now());
+          netsuite.postJournal(DEMO_SOURCE_IDS.netsuiteSubsidiaryIds.DE, LAST, [{ account: receivablesId, debit: cents, credit: 0n }, { account: revenueId, debit: 0n, credit: cents }]);
+        })(),
+      ]);
+      for (const p of providers) sums[p] += cents;
+      await new Promise((r) => setTimeout(r, PACE_MS)); // the pace of changes at the source (not a wait for LedgerFlow)
+    }
+    const lastPost = Math.max(...providers.map((p) => posted[p].at(-1)!));
+    const result: Record<string, unknown> = { changes: CHANGES, paceMs: PACE_MS, tickSeconds: 60 };
+    for (const p of providers) {
+      const runs = await waitFor(`${p}: a consolidation after the last change`, async () => {
+        const rs = await syncRunsOf(stack.config, orgId, p, ids[p]!, 1000);
+        return rs.some((r) => r.status === 'succeeded' && r.startedAt.getTime() >= posted[p].at(-1)! && r.reports?.consolidatedAt) ? rs : null;
+      }, 300_000, 500);
+      const done = runs.filter((r) => r.status === 'succeeded' && r.reports?.consolidatedAt).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+      const latencies = posted[p].map((t) => {
+        const r = done.find((x) => x.startedAt.getTime() >= t)!;
+        return new Date(r.reports!.consolidatedAt!).getTime() - t;
+      });
+      const ordered = [...runs].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+      const full = ordered.find((r) => r.status === 'succeeded')!;
+      const incremental = ordered.filter((r) => r.status === 'succeeded' && r !== full && r.startedAt.getTime() >= posted[p][0]! && r.startedAt.getTime() <= lastPost + 120_000 && r.rowsTotal > 0);
+      const rows = incremental.map((r) => r.rowsTotal);
+      result[p] = {
+        p50Ms: pct(latencies, 50),
+        p95Ms: pct(latencies, 95),
+        maxMs: Math.max(...latencies),
+        syncs: incremental.length,
+        fullRows: full.rowsTotal,
+        fullMonths: full.periods.length,
+        incrementalRowsMean: rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : 0,
+        incrementalRowsMax: rows.length ? Math.max(...rows) : 0,
+        incrementalMonthsMax: Math.max(0, ...incremental.map((r) => r.periods.length)),
+      };
+    }
+    // Every change is in trial_balance, to the cent.
+    await waitFor('every change in trial_balance', async () =>
+      receivablesNet(REALM, code('US', 'receivables')) - before.quickbooks === sums.quickbooks &&
+      receivablesNet(SAGE_CO, code('UK', 'receivables')) - before.sage === sums.sage &&
+      receivablesNet(books.entities.DE.entityKey, '1200') - before.netsuite === sums.netsuite
+        ? true
+        : null, 300_000, 500);
+    result.exact = true;
+    if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(result, null, 2));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  }, 3_600_000);
+});
