@@ -97,7 +97,7 @@ export const phone = z
  * Names of tables LedgerFlow writes itself (connector syncs, reporting, consolidation) and the
  * database's own: a CSV may not take them (it would be replaced, or break the rebuild).
  */
-export const RESERVED_TABLE_NAMES: readonly string[] = ['trial_balance'];
+export const RESERVED_TABLE_NAMES: readonly string[] = ['trial_balance', 'budgets', 'budget_lines', 'report_layouts'];
 /** Every connector's tables are named <key>_... (a new connector's prefix comes with its key). */
 export const RESERVED_TABLE_PREFIXES: readonly string[] = [...SYNC_PROVIDERS.map((key) => `${key}_`), 'consolidation_', 'consolidated_', 'group_', 'fx_', 'intercompany_', 'sqlite_', '_'];
 

@@ -220,7 +220,7 @@ describe('the Operations api', () => {
     const before = (await api().get('/api/v1/operations/version').set(as(adminToken))).body.data.version as string;
     await api().put(`/api/v1/operations/connections/quickbooks/${accountId}/retry-policy`).set(as(adminToken)).send({ maximumAttempts: 20, initialIntervalSeconds: 1, maximumIntervalSeconds: 1 });
     for (let i = 0; i < 400; i++) fake.inject(/\/v3\/company\//, { status: 503, body: JSON.stringify({ Fault: { Error: [{ Message: 'Service Unavailable', code: '503' }] } }), headers: { 'Content-Type': 'application/json' } });
-    const handle = await stack.env.client.workflow.start(quickbooksSyncWorkflow, { workflowId: `${workflowIds.quickbooksSync(accountId)}-retrying`, taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [{ accountId, trigger: 'manual' }], typedSearchAttributes: [{ key: ORGANIZATION_ID, value: orgId }] });
+    const handle = await stack.env.client.workflow.start(quickbooksSyncWorkflow, { workflowId: `${workflowIds.quickbooksSync(accountId)}-retrying`, taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [{ accountId, trigger: 'manual', full: true }], typedSearchAttributes: [{ key: ORGANIZATION_ID, value: orgId }] });
     await AlertState.create({ key: `consolidation-blocked:${orgId}`, organization_id: orgId, kind: 'consolidation-blocked', state: JSON.stringify({ '2026-04': 'No EUR rate for April 2026' }), changedAt: new Date() });
     try {
       const data = await waitFor('the retrying workflow on the Operations api', async () => {

@@ -53,7 +53,8 @@ export const TRIAL_BALANCE_COLUMNS = ['entity', 'source', 'period', 'account_cod
 const NEXT = 'trial_balance__next';
 
 /** Tables that are never a CSV source: the connectors', the reports', internal ones. */
-const CONNECTOR_OR_REPORT = new RegExp(`^(${[...SYNC_PROVIDERS.map((k) => `${k}_`), 'trial_balance', 'consolidat', 'group_', 'fx_', 'intercompany_'].join('|')})`);
+// The organization's own tables (the budgets' lines have an entity, a period, an account and an amount too): never a CSV trial balance.
+const CONNECTOR_OR_REPORT = new RegExp(`^(${[...SYNC_PROVIDERS.map((k) => `${k}_`), 'trial_balance', 'consolidat', 'group_', 'fx_', 'intercompany_', 'budgets$', 'budget_lines$', 'report_layouts$'].join('|')})`);
 
 type Expr = RawBuilder<unknown>;
 

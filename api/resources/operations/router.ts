@@ -168,7 +168,8 @@ export function operationsRouter(deps: AppDeps): Router {
       await ConnectionEvent.create({ organization_id: account.organization_id, provider: p.provider, accountId: p.id, kind: 'resumed', at: new Date(), message: `Resumed by ${req.user!.email}: syncing now`, details: { by: req.user!.email, wasPaused: Boolean(before?.pausedAt) } });
       await audit({ actor: req.user!, action: `${p.provider}.resume`, targetType: 'connection', targetId: p.id, before: { status: account.status, pausedAt: before?.pausedAt ?? null }, after: { status: 'active' } });
       const workflowId = workflowIds.sync(p.provider as SyncProvider, p.id);
-      await deps.temporal.workflow.start(SYNC_WORKFLOWS[p.provider], { ...workflowStart(deps.config, workflowId, orgId), args: [{ accountId: p.id, trigger: 'manual' }] });
+      // A full resync: whatever changed while the connection was paused is read, whether or not the source's change feed still reaches back that far.
+      await deps.temporal.workflow.start(SYNC_WORKFLOWS[p.provider], { ...workflowStart(deps.config, workflowId, orgId), args: [{ accountId: p.id, trigger: 'manual', full: true }] });
       snapshots.invalidate();
       ok(res, `${c.displayName} connection resumed: syncing now`, { workflowId, status: 'active' });
     },
