@@ -332,7 +332,7 @@ describe('sync workflow', () => {
     expect((await NetSuiteAccount.findById(accountId).lean())!.status).toBe('active');
   });
 
-  it('waits and retries on 429 and concurrency errors (inside Temporal retries), then succeeds', async () => {
+  it('waits out 429 and concurrency errors (rate limits never fail a sync call: docs/operations.md), then succeeds', async () => {
     const before = fake.requests.length;
     const tooMany = { type: 'https://www.rfc-editor.org/rfc/rfc9110.html#section-15.5.30', title: 'Too Many Requests', status: 429, 'o:errorDetails': [{ detail: 'Concurrent request limit exceeded. Request blocked.', 'o:errorCode': 'CONCURRENCY_LIMIT_EXCEEDED' }] };
     fake.inject('suiteql', { status: 429, body: tooMany, table: 'transactionaccountingline', times: 2 });
@@ -345,9 +345,9 @@ describe('sync workflow', () => {
     expect(made.filter((r) => r.status === 400)).toHaveLength(1);
     const run = (await api().get(`/api/v1/netsuite/sync-runs?id=${accountId}`).set(bearer(userToken))).body.data.runs[0];
     expect(run.status).toBe('succeeded');
-    const history = await stack.env.client.workflow.getHandle(run.workflowId).fetchHistory();
-    const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1);
-    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
+    // Waited out inside the call (up to RATE_LIMIT_WAIT_MAX_SECONDS) or by Temporal's retries
+    // beyond it: either way the run carries no failure.
+    expect(run.error ?? null).toBeNull();
   });
 
   it('keeps within what governanceLimits allows the integration (and within NETSUITE_CONCURRENCY when the role may not read it)', async () => {
