@@ -42,7 +42,7 @@ function mountedRoutes(app: Express): string[] {
   const probe = (layer: Layer) => mountPaths.get(layer) ?? '';
   const root = (app as unknown as { router: { stack: Layer[] } }).router;
   // Recover mount paths from the layer's matcher: try the candidates our routers use.
-  const candidates = ['/api/v1', '/health', '/auth', '/onboard', '/user', '/organization', '/pipeline', '/quickbooks', '/sage', '/netsuite', '/contact-us', '/consolidation', '/tables', '/reports', '/runs', '/apps', '/connections', '/getting-started', '/xero', '/operations', '/packs', '/freshness', '/alerts'];
+  const candidates = ['/api/v1', '/health', '/auth', '/onboard', '/user', '/organization', '/pipeline', '/quickbooks', '/sage', '/netsuite', '/contact-us', '/consolidation', '/tables', '/reports', '/runs', '/apps', '/connections', '/getting-started', '/xero', '/operations', '/packs', '/freshness', '/alerts', '/docs'];
   const index = (layers: Layer[]) => {
     for (const layer of layers) {
       if (layer.name !== 'router') continue;

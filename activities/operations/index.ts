@@ -29,10 +29,10 @@ export async function recordConnectionEvent(e: { orgId: string; provider: string
   await ConnectionEvent.create({ organization_id: e.orgId, provider: e.provider, accountId: e.accountId, kind: e.kind, at: e.at ?? new Date(), message: e.message ?? '', details: e.details ?? {} });
 }
 
-/** The connection's name as a person knows it ("QuickBooks: Alert Books LLC"). */
+/** The connection's name as a person knows it ("<ledger>: <company>", by the definition's connectionName). */
 export function connectionName(provider: SyncProvider, account: ConnectorAccountDoc): string {
   const answer = CONNECTORS[provider].answer(account) as Record<string, unknown>;
-  const name = [answer.companyName, answer.tenantName, answer.sageCompanyID, answer.accountId].find((v): v is string => typeof v === 'string' && v.length > 0) ?? String(account._id);
+  const name = CONNECTORS[provider].connectionName(answer) ?? String(account._id);
   return `${CONNECTORS[provider].displayName}: ${name}`;
 }
 

@@ -3,7 +3,7 @@
 // inferred from them. test/reports/api.test.ts parses real answers with them. Pure: zod only.
 import { z } from 'zod';
 
-export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet'] as const;
+export const STATEMENTS = ['trial-balance', 'profit-and-loss', 'balance-sheet', 'comprehensive-income', 'changes-in-equity', 'cash-flow'] as const;
 export const RANGES = ['month', 'quarter', 'ytd', 'year'] as const;
 export const COMPARISONS = ['prior', 'lastYear'] as const;
 export const COLUMN_CHOICES = ['entities', 'eliminations', 'nci', 'adjustments', 'consolidated'] as const;

@@ -163,7 +163,7 @@ describe('reports in a real browser', () => {
     expect(download.suggestedFilename()).toBe('profit-and-loss-2026-01-to-2026-03.xlsx');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile((await download.path())!);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Profit and loss', 'Trial balance', 'Balance sheet']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Profit and loss', 'Trial balance', 'Balance sheet', 'Comprehensive income', 'Changes in equity', 'Cash flow']);
     const pl = wb.getWorksheet('Profit and loss')!;
     let profit: ExcelJS.Row | undefined;
     pl.eachRow((r) => {

@@ -200,7 +200,7 @@ describe('budget vs actual', () => {
     expect(res.status).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.body as never);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Profit and loss', 'Trial balance', 'Balance sheet']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Profit and loss', 'Trial balance', 'Balance sheet', 'Comprehensive income', 'Changes in equity', 'Cash flow']);
     const pl = wb.getWorksheet('Profit and loss')!;
     const header = (pl.views[0] as { ySplit: number }).ySplit;
     expect([2, 3, 4, 5].map((c) => pl.getRow(header).getCell(c).value)).toEqual(['Actual', 'FY2026 budget', 'Variance', 'Variance %']);

@@ -11,7 +11,8 @@ import { User } from '../../../common/models/user';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
 import { entitiesToAdd, readChart, readEntities, readSettings, sourceAccounts, trialBalancePeriods, type EntityRow } from '../../../warehouse/consolidation/store';
-import { RunStore } from '../../../warehouse/records/run-store';
+import { DIALECTS } from '../../../warehouse/dialect';
+import { PIPELINE_RUNS_TABLE, RunStore, UPLOADS_TABLE } from '../../../warehouse/records/run-store';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -106,8 +107,8 @@ async function auditRows(db: Db, action: string): Promise<{ at: string; user_nam
 }
 const last = <T>(rows: T[]): T | undefined => rows[rows.length - 1];
 
-async function sourceStep(orgId: string, runs: RunStore): Promise<Verdict> {
-  const [connection, uploads] = await Promise.all([firstConnection(orgId), runs.allUploads()]);
+async function sourceStep(orgId: string, runs: RunStore | null): Promise<Verdict> {
+  const [connection, uploads] = await Promise.all([firstConnection(orgId), runs ? runs.allUploads() : []]);
   const saved = uploads.filter((u) => u.status === 'saved');
   const upload = saved[0];
   const parts = [connection ? plural(connection.count, 'ledger connection') : null, saved.length ? plural(saved.length, 'CSV file') + ' saved' : null].filter(Boolean);
@@ -118,11 +119,11 @@ async function sourceStep(orgId: string, runs: RunStore): Promise<Verdict> {
   return { done: true, doneAt: uploadAt, doneBy: upload!.uploadedByName || null, detail: `${parts.join(', ')} (first: ${upload!.fileName}).` };
 }
 
-async function trialBalanceStep(db: Db, runs: RunStore, periods: string[]): Promise<Verdict> {
+async function trialBalanceStep(db: Db, runs: RunStore | null, periods: string[]): Promise<Verdict> {
   if (!periods.length) return { done: false, detail: 'The trial balance has no rows yet: run the pipelines after connecting a ledger or saving a CSV file.' };
   const counted = (await db.selectFrom('trial_balance').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as { n: number | string | bigint } | undefined;
   const rows = Number(counted?.n ?? 0);
-  const run = await runs.lastPipelineRun('rebuild-reporting-tables');
+  const run = runs ? await runs.lastPipelineRun('rebuild-reporting-tables') : null;
   const detail = `${plural(rows, 'row')} over ${plural(periods.length, 'month')}, ${monthName(periods[0]!)} to ${monthName(periods[periods.length - 1]!)}.`;
   return { done: true, doneAt: run?.endedAt ?? run?.startedAt ?? null, doneBy: run ? run.startedBy?.name || run.startedBy?.email || SYSTEM_ACTOR : null, detail };
 }
@@ -209,7 +210,10 @@ async function packStep(orgId: string): Promise<Verdict> {
 /** The checklist of an organization whose database exists. */
 export async function checklist(o: OrgDatabase, orgId: string): Promise<Checklist> {
   const db = o.db;
-  const runs = new RunStore(o);
+  // A database just provisioned has no run records yet (their tables come with the first upload
+  // or run; this read writes nothing): then no upload and no pipeline run.
+  const objects = new Set(await DIALECTS[o.dialect].objectNames(db));
+  const runs = objects.has(UPLOADS_TABLE) && objects.has(PIPELINE_RUNS_TABLE) ? new RunStore(o) : null;
   const periods = await trialBalancePeriods(db);
   const entities = await groupEntities(db, orgId);
   const verdicts: Record<ChecklistStepKey, Verdict> = {

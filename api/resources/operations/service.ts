@@ -30,7 +30,7 @@ export interface OpsConnection {
   accountId: string;
   organizationId: string;
   organizationName: string;
-  /** "QuickBooks: Alert Books LLC". */
+  /** "<ledger>: <company>", e.g. the ledger's name and the connected company's. */
   name: string;
   state: ConnectionOpsState;
   failingSince: string | null;
@@ -49,7 +49,7 @@ export interface OpsWorkflow {
   runId: string;
   organizationId: string;
   organizationName: string;
-  /** What it does, in words ("Sync of QuickBooks", "Onboarding"). */
+  /** What it does, in words ("Sync of <ledger>", "Onboarding"). */
   what: string;
   status: 'retrying' | 'failed' | 'running';
   startedAt: string | null;
@@ -79,15 +79,13 @@ export interface OpsSnapshot {
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 const WHAT: [RegExp, string][] = [
-  [/^sync-quickbooks-/, 'Sync of QuickBooks'],
-  [/^sync-sage-/, 'Sync of Sage Intacct'],
-  [/^sync-netsuite-/, 'Sync of NetSuite'],
-  [/^sync-xero-/, 'Sync of Xero'],
+  // Each connector's sync and change workflows (common/temporal.ts workflowIds), from the registry.
+  ...CONNECTOR_LIST.map((c): [RegExp, string] => [new RegExp(`^sync-${c.key}-`), `Sync of ${c.ledgerName}`]),
+  ...CONNECTOR_LIST.map((c): [RegExp, string] => [new RegExp(`^${c.key}-changes-`), `${c.ledgerName} changes`]),
   [/^onboard-/, 'Onboarding'],
   [/^pipelines-/, 'Pipeline run'],
   [/^consolidate-/, 'Consolidation'],
   [/^organization-changes-/, 'Bringing syncs into the reports'],
-  [/^quickbooks-changes-/, 'QuickBooks changes'],
   [/^csv-/, 'Saving a CSV upload'],
   [/^organization-delete-/, 'Deleting the organization'],
   [/^table-delete-/, 'Deleting a table'],
@@ -97,9 +95,10 @@ export function workflowPurpose(workflowId: string): string {
   return WHAT.find(([re]) => re.test(workflowId))?.[1] ?? 'Background work';
 }
 
+const SYNC_TARGET = new RegExp(`^sync-(${CONNECTOR_LIST.map((c) => c.key).join('|')})-([0-9a-f]{24})`);
 /** The connection a running sync workflow is for (`sync-<provider>-<accountId>[-<scheduled time>]`). */
 function syncTarget(workflowId: string): string | null {
-  const m = /^sync-(quickbooks|sage|netsuite|xero)-([0-9a-f]{24})/.exec(workflowId);
+  const m = SYNC_TARGET.exec(workflowId);
   return m ? connectionKey(m[1]!, m[2]!) : null;
 }
 
@@ -144,7 +143,7 @@ export async function buildSnapshot(client: Client, cfg: Config): Promise<OpsSna
       const o = opsByKey.get(key);
       const f = freshByKey.get(key);
       const answer = c.answer(a) as Record<string, unknown>;
-      const label = [answer.companyName, answer.tenantName, answer.sageCompanyID, answer.accountId].find((v): v is string => typeof v === 'string' && v.length > 0) ?? id;
+      const label = c.connectionName(answer) ?? id;
       const consecutiveFailures = o?.consecutiveFailures ?? 0;
       const paused = a.status !== 'active' && o?.pausedAt ? o.pausedAt : null;
       connections.push({

@@ -132,172 +132,176 @@ export default function ReportsPage() {
     }
   }
 
+  const tabId = params.get('tab') === 'packs' ? 'packs' : 'reports';
   const allLocked = report && report.months.length > 0 && report.months.every((m) => m.locked);
   return (
     <div className="page reports-page">
       <H2>Reports</H2>
       <HowItWorks screen="reports" />
       {user?.role === 'admin' && <OrganizationPicker value={picked} onChange={setPicked} />}
-      <Tabs id="reports-tabs" className="no-print" selectedTabId={params.get('tab') === 'packs' ? 'packs' : 'reports'} onChange={(t) => update({ tab: t === 'packs' ? 'packs' : '' })}>
+      <Tabs id="reports-tabs" className="no-print" selectedTabId={tabId} onChange={(t) => update({ tab: t === 'packs' ? 'packs' : '' })}>
         <Tab id="reports" title="Statements and reports" />
         <Tab id="packs" title="Packs" />
       </Tabs>
-      {orgId && params.get('tab') === 'packs' ? (
-        <PacksPanel orgId={orgId} periods={periods} />
-      ) : !orgId ? (
-        <NonIdealState icon="th" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Reports show one organization's figures." />
-      ) : isLoading && !consolidated ? (
-        <Spinner size={32} />
-      ) : overviewError || !consolidated ? (
-        <Callout intent="danger" role="alert">
-          {(overviewError as Error | undefined)?.message ?? 'Failed to load the consolidation'}
-        </Callout>
-      ) : periods.length === 0 ? (
-        <NonIdealState
-          icon="th"
-          title="No consolidated figures yet"
-          description={
-            <>
-              Reports show the consolidated figures. Set the group up and run the consolidation on the <Link to={paths.consolidation}>Consolidation</Link> page first.
-            </>
-          }
-        />
-      ) : (
-        <Card className="page-card">
-          <div className="report-controls no-print">
-            <FormGroup label="Report" labelFor="report-choice" inline>
-              <HTMLSelect id="report-choice" value={choice.report} onChange={(e) => update({ report: e.target.value })}>
-                <optgroup label="Statements">
-                  {STATEMENT_WORDS.map(([k, w]) => (
+      {/* The selected tab's panel (Blueprint's tabs name it by aria-controls; the panel's content is rendered here). */}
+      <div role="tabpanel" id={`bp5-tab-panel_reports-tabs_${tabId}`} aria-labelledby={`bp5-tab-title_reports-tabs_${tabId}`}>
+        {orgId && params.get('tab') === 'packs' ? (
+          <PacksPanel orgId={orgId} periods={periods} />
+        ) : !orgId ? (
+          <NonIdealState icon="th" title={user?.role === 'admin' ? 'Pick an organization' : 'No organization'} description="Reports show one organization's figures." />
+        ) : isLoading && !consolidated ? (
+          <Spinner size={32} />
+        ) : overviewError || !consolidated ? (
+          <Callout intent="danger" role="alert">
+            {(overviewError as Error | undefined)?.message ?? 'Failed to load the consolidation'}
+          </Callout>
+        ) : periods.length === 0 ? (
+          <NonIdealState
+            icon="th"
+            title="No consolidated figures yet"
+            description={
+              <>
+                Reports show the consolidated figures. Set the group up and run the consolidation on the <Link to={paths.consolidation}>Consolidation</Link> page first.
+              </>
+            }
+          />
+        ) : (
+          <Card className="page-card">
+            <div className="report-controls no-print">
+              <FormGroup label="Report" labelFor="report-choice" inline>
+                <HTMLSelect id="report-choice" value={choice.report} onChange={(e) => update({ report: e.target.value })}>
+                  <optgroup label="Statements">
+                    {STATEMENT_WORDS.map(([k, w]) => (
+                      <option key={k} value={k}>
+                        {w}
+                      </option>
+                    ))}
+                  </optgroup>
+                  {layouts && layouts.length > 0 && (
+                    <optgroup label="Custom reports">
+                      {layouts.map((l) => (
+                        <option key={l.id} value={`custom:${l.id}`}>
+                          {l.name}
+                        </option>
+                      ))}
+                    </optgroup>
+                  )}
+                </HTMLSelect>
+              </FormGroup>
+              <FormGroup label="Month" labelFor="report-period" inline>
+                <HTMLSelect id="report-period" value={choice.period} onChange={(e) => update({ period: e.target.value })}>
+                  {periods.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </HTMLSelect>
+              </FormGroup>
+              <FormGroup label="Range" labelFor="report-range" inline>
+                <HTMLSelect id="report-range" value={choice.range} onChange={(e) => update({ range: e.target.value })}>
+                  {RANGE_WORDS.map(([k, w]) => (
                     <option key={k} value={k}>
                       {w}
                     </option>
                   ))}
-                </optgroup>
-                {layouts && layouts.length > 0 && (
-                  <optgroup label="Custom reports">
-                    {layouts.map((l) => (
-                      <option key={l.id} value={`custom:${l.id}`}>
-                        {l.name}
-                      </option>
-                    ))}
-                  </optgroup>
+                </HTMLSelect>
+              </FormGroup>
+              <FormGroup label="Compare with" labelFor="report-compare" inline>
+                <HTMLSelect id="report-compare" value={withBudget ? '' : choice.compare} onChange={(e) => update({ compare: e.target.value, budget: '' })}>
+                  {COMPARE_WORDS.map(([k, w]) => (
+                    <option key={k} value={k}>
+                      {w}
+                    </option>
+                  ))}
+                </HTMLSelect>
+              </FormGroup>
+              {budgetable && <BudgetControls orgId={orgId} value={choice.budget ?? ''} onChange={(budget) => update({ budget, compare: '' })} />}
+              {!choice.compare && !withBudget && (
+                <fieldset className="report-columns">
+                  <legend>Columns</legend>
+                  {COLUMN_WORDS.map(([k, w]) => (
+                    <Checkbox key={k} inline label={w} checked={columns.has(k)} disabled={columns.has(k) && columns.size === 1} onChange={() => toggleColumn(k)} />
+                  ))}
+                </fieldset>
+              )}
+              <Checkbox inline label="Negatives in parentheses" checked={parens} onChange={(e) => setParens(e.currentTarget.checked)} />
+              <ButtonGroup className="report-actions">
+                <Button icon="download" disabled={!report || !!exporting} onClick={() => void download('xlsx')}>
+                  {exporting === 'xlsx' ? 'Exporting...' : 'Export XLSX'}
+                </Button>
+                <Button icon="download" disabled={!report || !!exporting} onClick={() => void download('csv')}>
+                  {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
+                </Button>
+                <Button icon="print" onClick={() => window.print()} disabled={!report}>
+                  Print
+                </Button>
+              </ButtonGroup>
+              <ButtonGroup className="report-actions">
+                <Button icon="add" onClick={() => setEditing({})}>
+                  New custom report
+                </Button>
+                {custom && (
+                  <>
+                    <Button icon="edit" onClick={() => setEditing({ id: custom.id })}>
+                      Edit
+                    </Button>
+                    <Button icon="trash" intent="danger" minimal onClick={() => void remove()}>
+                      Delete
+                    </Button>
+                  </>
                 )}
-              </HTMLSelect>
-            </FormGroup>
-            <FormGroup label="Month" labelFor="report-period" inline>
-              <HTMLSelect id="report-period" value={choice.period} onChange={(e) => update({ period: e.target.value })}>
-                {periods.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
+              </ButtonGroup>
+            </div>
+            {error && !report ? (
+              <Callout intent="danger" role="alert">
+                {(error as Error).message}
+              </Callout>
+            ) : !report ? (
+              <Spinner size={32} />
+            ) : (
+              <section className={loadingReport ? 'report loading' : 'report'} aria-busy={loadingReport}>
+                <header className="report-header">
+                  <h3>
+                    {report.title} {allLocked ? <Tag intent="success" icon="lock">Locked</Tag> : <Tag minimal>Figures may change</Tag>}
+                  </h3>
+                  <p className="muted">
+                    {report.asAt ? `As at ${longDate(report.asAt)}${report.compareRange ? '' : ` (profit for ${report.range.label})`}` : report.range.label}
+                    {report.compareRange ? ` compared with ${report.asAt ? longDate(monthEndOf(report.compareRange.to)) : report.compareRange.label}` : ''}
+                    {report.budget ? ` against the budget "${report.budget.name}" (version ${report.budget.version})` : ''}, in {report.currency}
+                  </p>
+                  <p className="muted report-freshness">
+                    <span>Data as of {(freshness?.dataAsOf ?? report.dataAsOf) ? formatMoment((freshness?.dataAsOf ?? report.dataAsOf)!) : 'no consolidation yet'}</span>
+                  </p>
+                </header>
+                {(freshness?.stale ?? report.stale) && (
+                  <Callout intent="warning" className="report-notice" title="Newer data than these figures">
+                    The {(freshness?.stale ?? report.stale)!.what} of {formatMoment((freshness?.stale ?? report.stale)!.at)} is not consolidated yet.{' '}
+                    <Button small intent="primary" loading={running} onClick={() => void run()}>
+                      Run the consolidation
+                    </Button>
+                  </Callout>
+                )}
+                {error && (
+                  <Callout intent="danger" role="alert">
+                    {(error as Error).message}
+                  </Callout>
+                )}
+                {report.notices.filter((n) => !n.startsWith('Not consolidated since the ')).map((n) => (
+                  <Callout key={n} intent="warning" className="report-notice">
+                    {n}
+                  </Callout>
                 ))}
-              </HTMLSelect>
-            </FormGroup>
-            <FormGroup label="Range" labelFor="report-range" inline>
-              <HTMLSelect id="report-range" value={choice.range} onChange={(e) => update({ range: e.target.value })}>
-                {RANGE_WORDS.map(([k, w]) => (
-                  <option key={k} value={k}>
-                    {w}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </FormGroup>
-            <FormGroup label="Compare with" labelFor="report-compare" inline>
-              <HTMLSelect id="report-compare" value={withBudget ? '' : choice.compare} onChange={(e) => update({ compare: e.target.value, budget: '' })}>
-                {COMPARE_WORDS.map(([k, w]) => (
-                  <option key={k} value={k}>
-                    {w}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </FormGroup>
-            {budgetable && <BudgetControls orgId={orgId} value={choice.budget ?? ''} onChange={(budget) => update({ budget, compare: '' })} />}
-            {!choice.compare && !withBudget && (
-              <fieldset className="report-columns">
-                <legend>Columns</legend>
-                {COLUMN_WORDS.map(([k, w]) => (
-                  <Checkbox key={k} inline label={w} checked={columns.has(k)} disabled={columns.has(k) && columns.size === 1} onChange={() => toggleColumn(k)} />
-                ))}
-              </fieldset>
+                {report.balanced && report.balanced.some((b) => !b) && (
+                  <Callout intent="danger" role="alert">
+                    {report.title} does not balance in: {report.columns.filter((_, i) => report.balanced![i] === false).map((c) => c.label).join(', ')}
+                  </Callout>
+                )}
+                <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}|${choice.budget}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
+              </section>
             )}
-            <Checkbox inline label="Negatives in parentheses" checked={parens} onChange={(e) => setParens(e.currentTarget.checked)} />
-            <ButtonGroup className="report-actions">
-              <Button icon="download" disabled={!report || !!exporting} onClick={() => void download('xlsx')}>
-                {exporting === 'xlsx' ? 'Exporting...' : 'Export XLSX'}
-              </Button>
-              <Button icon="download" disabled={!report || !!exporting} onClick={() => void download('csv')}>
-                {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
-              </Button>
-              <Button icon="print" onClick={() => window.print()} disabled={!report}>
-                Print
-              </Button>
-            </ButtonGroup>
-            <ButtonGroup className="report-actions">
-              <Button icon="add" onClick={() => setEditing({})}>
-                New custom report
-              </Button>
-              {custom && (
-                <>
-                  <Button icon="edit" onClick={() => setEditing({ id: custom.id })}>
-                    Edit
-                  </Button>
-                  <Button icon="trash" intent="danger" minimal onClick={() => void remove()}>
-                    Delete
-                  </Button>
-                </>
-              )}
-            </ButtonGroup>
-          </div>
-          {error && !report ? (
-            <Callout intent="danger" role="alert">
-              {(error as Error).message}
-            </Callout>
-          ) : !report ? (
-            <Spinner size={32} />
-          ) : (
-            <section className={loadingReport ? 'report loading' : 'report'} aria-busy={loadingReport}>
-              <header className="report-header">
-                <h3>
-                  {report.title} {allLocked ? <Tag intent="success" icon="lock">Locked</Tag> : <Tag minimal>Figures may change</Tag>}
-                </h3>
-                <p className="muted">
-                  {report.asAt ? `As at ${longDate(report.asAt)}${report.compareRange ? '' : ` (profit for ${report.range.label})`}` : report.range.label}
-                  {report.compareRange ? ` compared with ${report.asAt ? longDate(monthEndOf(report.compareRange.to)) : report.compareRange.label}` : ''}
-                  {report.budget ? ` against the budget "${report.budget.name}" (version ${report.budget.version})` : ''}, in {report.currency}
-                </p>
-                <p className="muted report-freshness">
-                  <span>Data as of {(freshness?.dataAsOf ?? report.dataAsOf) ? formatMoment((freshness?.dataAsOf ?? report.dataAsOf)!) : 'no consolidation yet'}</span>
-                </p>
-              </header>
-              {(freshness?.stale ?? report.stale) && (
-                <Callout intent="warning" className="report-notice" title="Newer data than these figures">
-                  The {(freshness?.stale ?? report.stale)!.what} of {formatMoment((freshness?.stale ?? report.stale)!.at)} is not consolidated yet.{' '}
-                  <Button small intent="primary" loading={running} onClick={() => void run()}>
-                    Run the consolidation
-                  </Button>
-                </Callout>
-              )}
-              {error && (
-                <Callout intent="danger" role="alert">
-                  {(error as Error).message}
-                </Callout>
-              )}
-              {report.notices.filter((n) => !n.startsWith('Not consolidated since the ')).map((n) => (
-                <Callout key={n} intent="warning" className="report-notice">
-                  {n}
-                </Callout>
-              ))}
-              {report.balanced && report.balanced.some((b) => !b) && (
-                <Callout intent="danger" role="alert">
-                  {report.title} does not balance in: {report.columns.filter((_, i) => report.balanced![i] === false).map((c) => c.label).join(', ')}
-                </Callout>
-              )}
-              <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}|${choice.budget}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
-            </section>
-          )}
-        </Card>
-      )}
+          </Card>
+        )}
+      </div>
       <ReportDrilldown orgId={orgId} parens={parens} target={drill?.target} title={drill?.title ?? ''} onClose={() => setDrill(undefined)} />
       {editing && (
         <LayoutEditor
