@@ -98,7 +98,9 @@ await main(async () => {
         if (!ending) process.stderr.write(`\n[test] ${child.name} exited (${sig ?? c}) during the tests; see ${join(dataDir, 'logs', `${child.name}.log`)} (KEEP_TEST_DATA=1 keeps it)\n`);
       });
     }
-    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    // Three workers on two cores: most test time waits on Temporal, FerretDB and the simulators (a
+    // two-worker run kept the cores about 60 % busy), so a third file overlaps the waits.
+    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=3', '--json', `--outputFile=${results}`, ...jestArgs], env));
     ending = true;
     if (existsSync(results)) {
       const r = JSON.parse(readFileSync(results, 'utf8'));
