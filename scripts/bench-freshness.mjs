@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:freshness [-- --changes 100 --pace-ms 1500]`: against the simulators (QuickBooks,
+// `node scripts/bench-freshness.mjs [--changes 100 --pace-ms 1500]` (not an npm script until its exactness check passes): against the simulators (QuickBooks,
 // Sage Intacct, NetSuite serving the demo group's books), the time from a source change to the
 // consolidation that includes it, p50/p95 over N changes per source, and the rows an incremental
 // sync reads against a full 25-month sync. The schedule tick is set to one minute
@@ -24,7 +24,7 @@ const arg = (name, dflt) => {
 const CHANGES = Number(arg('changes', 100));
 const PACE_MS = Number(arg('pace-ms', 1500));
 if (!Number.isInteger(CHANGES) || CHANGES < 1 || !Number.isFinite(PACE_MS) || PACE_MS < 0) {
-  process.stderr.write('usage: npm run bench:freshness -- [--changes 100] [--pace-ms 1500]\n');
+  process.stderr.write('usage: node scripts/bench-freshness.mjs [--changes 100] [--pace-ms 1500]\n');
   process.exit(2);
 }
 

@@ -174,12 +174,18 @@ const receivablesNet = (entity: string, account: string) => {
       };
     }
     // Every change is in trial_balance, to the cent.
-    await waitFor('every change in trial_balance', async () =>
-      receivablesNet(REALM, code('US', 'receivables')) - before.quickbooks === sums.quickbooks &&
-      receivablesNet(SAGE_CO, code('UK', 'receivables')) - before.sage === sums.sage &&
-      receivablesNet(books.entities.DE.entityKey, '1200') - before.netsuite === sums.netsuite
-        ? true
-        : null, 300_000, 500);
+    const moved = () => ({
+      quickbooks: receivablesNet(REALM, code('US', 'receivables')) - before.quickbooks,
+      sage: receivablesNet(SAGE_CO, code('UK', 'receivables')) - before.sage,
+      netsuite: receivablesNet(books.entities.DE.entityKey, '1200') - before.netsuite,
+    });
+    try {
+      await waitFor('every change in trial_balance', async () => (providers.every((p) => moved()[p] === sums[p]) ? true : null), 300_000, 500);
+    } catch (e) {
+      // Say which source is off, and by how much (cents), for whoever looks into it.
+      const m = moved();
+      throw new Error(`${(e as Error).message}: ${providers.map((p) => `${p} moved ${m[p]} of ${sums[p]} cents`).join('; ')}`);
+    }
     result.exact = true;
     if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(result, null, 2));
     process.stdout.write(`${JSON.stringify(result)}\n`);
