@@ -26,7 +26,7 @@ import {
 } from 'kysely';
 import { CONNECTOR_LIST } from '../../common/connectors';
 import { SYNC_PROVIDERS } from '../../common/contract/connections';
-import type { TrialBalanceSource as ConnectorTrialBalanceSource, TrialBalanceSql } from '../../common/connectors/trial-balance-source';
+import type { TrialBalanceSource as ConnectorTrialBalanceSource, TrialBalanceShape, TrialBalanceSql } from '../../common/connectors/trial-balance-source';
 
 export type DialectName = 'sqlite' | 'mssql';
 
@@ -141,24 +141,16 @@ function accountType(e: Expr): Expr {
     else null end`;
 }
 
-interface SourceShape {
+/**
+ * A source's parts as one trial_balance row (the connector's declared shape, TrialBalanceShape,
+ * with its table and join; a CSV's counterparty column is grouped by too, so an account's
+ * intercompany part stays apart from the rest).
+ */
+interface SourceShape extends Omit<TrialBalanceShape, 'on'> {
   from: string;
   /** Optional table joined for account types/currency, with its join condition. */
   join?: { table: string; on: Expr };
-  entity: Expr;
   label: string;
-  period: Expr;
-  account: Expr;
-  name: Expr | null;
-  type: Expr | null;
-  debit: Expr;
-  credit: Expr;
-  currency: Expr | null;
-  /**
-   * The row's counterparty entity, where the source says it (a CSV's counterparty column); rows
-   * are grouped by it too, so an account's intercompany part stays apart from the rest.
-   */
-  counterparty?: Expr | null;
   /** Rows without these are not ledger lines. */
   required: Expr[];
   /** Grouping: the entity, period and account expressions (by position in the select). */
