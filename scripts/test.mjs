@@ -29,7 +29,7 @@ function runNode(args, env = {}) {
 }
 
 await main(async () => {
-  const tools = await step('bootstrap tools', () => bootstrap({ needMailpit: true }));
+  const tools = await step('bootstrap tools', () => bootstrap({ needMailpit: true, needTestServer: true }));
   const chromium = await step('chromium', () => ensureChromium());
   await step('sqlite3 cli', () => ensureSqlite3Cli());
   const bin = (p) => join(ROOT, 'node_modules', ...p.split('/'));
@@ -82,6 +82,7 @@ await main(async () => {
       TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
       TEMPORAL_UI_PORT: String(ports.temporalUi),
       TEMPORAL_BIN: tools.temporal,
+      TEMPORAL_TEST_SERVER_BIN: tools.testServer,
       MONGODB_URI: `mongodb://127.0.0.1:${ports.mongo}/ledgerflow-test`,
       AZURITE_BLOB_PORT: String(ports.blob),
       AZURE_STORAGE_CONNECTION_STRING: azuriteConnectionString(ports.blob),

