@@ -11,10 +11,15 @@ export interface CreateWorkerOptions {
   taskQueue?: string;
   /** Prebuilt workflow bundle (tests build it once); otherwise bundled from workflows/. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Where the connections' sync schedules are, for auto-pause to pause them (default: `connection`).
+   * Temporal's time-skipping test server has no schedules: its test keeps them on the dev server.
+   */
+  scheduleConnection?: NativeConnection;
 }
 
 /** Builds the product's worker from real clients; the process entry and tests both use it. */
-export async function createWorker({ config, connection, taskQueue, workflowBundle }: CreateWorkerOptions): Promise<Worker> {
+export async function createWorker({ config, connection, taskQueue, workflowBundle, scheduleConnection }: CreateWorkerOptions): Promise<Worker> {
   const blobService = BlobServiceClient.fromConnectionString(config.AZURE_STORAGE_CONNECTION_STRING);
   const queue = taskQueue ?? config.TEMPORAL_TASK_QUEUE;
   return Worker.create({
@@ -22,7 +27,7 @@ export async function createWorker({ config, connection, taskQueue, workflowBund
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: queue,
     // A finished sync signals-with-start its organization's changes workflow on this same queue.
-    activities: createActivities({ blobService, config, announceOrganizationChange: organizationChangeAnnouncer(config, connection, queue), pauseSyncSchedule: syncSchedulePauser(config, connection) }),
+    activities: createActivities({ blobService, config, announceOrganizationChange: organizationChangeAnnouncer(config, connection, queue), pauseSyncSchedule: syncSchedulePauser(config, scheduleConnection ?? connection) }),
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
   });
 }

@@ -52,6 +52,16 @@ function execution(): { workflowId: string; runId: string } {
   return e;
 }
 
+/**
+ * The time a sync's record and its run of failures go by (docs/operations.md#connection-operations):
+ * the later of the worker's clock and the time Temporal scheduled this attempt. In production the
+ * two agree (the worker's is the later by the task's wait); Temporal's time-skipping test server
+ * moves its own clock on by days, and so auto-pause's "over at least D days" follows it there.
+ */
+function syncClock(): Date {
+  return new Date(Math.max(Date.now(), Context.current().info.currentAttemptScheduledTimestampMs));
+}
+
 export function createSyncRunActivities({ config, pauseSyncSchedule }: { config: Config; pauseSyncSchedule?: PauseSyncSchedule }) {
   /**
    * When the latest successful sync of the account began, less the overlap (a change committed at
@@ -77,7 +87,7 @@ export function createSyncRunActivities({ config, pauseSyncSchedule }: { config:
         s.updateSyncRun(
           runId,
           (current): SyncRunRecord | null =>
-            current ? null : { id: new mongoose.Types.ObjectId().toHexString(), provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: new Date(), finishedAt: null, rows: {}, rowsTotal: 0, periods: [], error: null },
+            current ? null : { id: new mongoose.Types.ObjectId().toHexString(), provider, accountId, organization_id: orgId, workflowId, runId, trigger, status: 'running', startedAt: syncClock(), finishedAt: null, rows: {}, rowsTotal: 0, periods: [], error: null },
         ),
       );
       if (account.status === 'reconnect_needed') throw businessFailure(CONNECTORS[provider].refused, FailureType.ReconnectNeeded);
@@ -91,7 +101,7 @@ export function createSyncRunActivities({ config, pauseSyncSchedule }: { config:
     /** Answers when the run finished (ISO), or null when there was no account. */
     async finishSyncRun({ provider, accountId, rows, periods, error }: FinishSyncRunInput): Promise<{ finishedAt: string } | null> {
       const { runId } = execution();
-      const finishedAt = new Date();
+      const finishedAt = syncClock();
       const rowsTotal = Object.values(rows).reduce((a, b) => a + b, 0);
       if (!mongoose.isValidObjectId(accountId)) return null;
       const account = await accountModel(provider).findById(accountId, { organization_id: 1, status: 1 }).lean();
