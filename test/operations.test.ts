@@ -2,8 +2,8 @@
 // dev server, FerretDB, the organization's SQLite file and the test run's Mailpit:
 // - the auto-pause rule as a pure function (warn at 20 failures over 4 days, pause at 30 over 7);
 // - a connection failing in the source's own words, 30 times over more than 7 days (the earlier 29
-//   failures' run is recorded as having begun 8 days ago: this dev server cannot skip time, see
-//   docs/operations.md), is paused with its schedule, mails its organization's users and the admins
+//   failures' run is recorded as having begun 8 days ago: the dev server cannot skip time; the days
+//   really pass in test/auto-pause-time-skipping.test.ts), is paused with its schedule, mails its organization's users and the admins
 //   once and POSTs once to the signed webhook; a further failure sends nothing; resume is one call
 //   that syncs at once;
 // - a retry policy per connection, validated; a rate limit is waited out and never counts (one

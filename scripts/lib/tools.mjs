@@ -122,7 +122,7 @@ export function ensureMailpit() {
  * would download at run time, taken instead from Maven Central once, by
  * `mvn dependency:copy-dependencies` over tools/temporal-test-server/pom.xml, into
  * .tools/temporal-test-server/lib, with a wrapper script beside it (`<port> --enable-time-skipping`
- * as the SDK passes). Again when the pinned version changes. Needs Java 11+ and Maven.
+ * as the SDK passes). Again when the pinned version changes. Needs a JDK and Maven.
  */
 export function ensureTemporalTestServer() {
   const src = join(ROOT, 'tools', 'temporal-test-server', 'pom.xml');
@@ -131,7 +131,7 @@ export function ensureTemporalTestServer() {
     throw new ToolError(`tools/temporal-test-server/pom.xml does not pin io.temporal:temporal-test-server ${TEMPORAL_TEST_SERVER_VERSION}. Fix: make it and TEMPORAL_TEST_SERVER_VERSION in scripts/lib/tools.mjs agree.`);
   }
   if (existsSync(TEMPORAL_TEST_SERVER_BIN) && existsSync(stamp) && readFileSync(stamp, 'utf8') === TEMPORAL_TEST_SERVER_VERSION) return TEMPORAL_TEST_SERVER_BIN;
-  if (!has('java') || !has('mvn')) throw new ToolError("java or mvn not found: Temporal's time-skipping test server is taken from Maven Central. Fix: install a JDK (11+) and Maven.");
+  if (!has('java') || !has('mvn')) throw new ToolError("java or mvn not found: Temporal's time-skipping test server is taken from Maven Central. Fix: install a JDK (17 works) and Maven.");
   log(`installing Temporal's time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION} (Maven Central io.temporal:temporal-test-server) into .tools/temporal-test-server ...`);
   const lib = join(TEMPORAL_TEST_SERVER_DIR, 'lib');
   // A new version goes into a fresh folder, so no jar of the old one stays on the class path.
