@@ -24,6 +24,8 @@
 //    30 + j at 290 + 360 j minutes:
 //    warn needs 4 days = 5,760 min:  j = 15 -> 5,690 (no), j = 16 -> 6,050 (yes): failure 46
 //    pause needs 7 days = 10,080 min: j = 27 -> 10,010 (no), j = 28 -> 10,370 (yes): failure 58
+//    One mail per state change: the 20th's warning and the 30th's pause, then (the resume cleared
+//    them) the 46th's warning and the 58th's pause: four in all to the organization's user.
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
@@ -37,7 +39,7 @@ import { FakeIntuit } from '../simulators/intuit';
 import { quickbooksSyncWorkflow } from '../workflows/quickbooks';
 import { createWorker } from '../worker/worker';
 import { onboardThroughApi } from './helpers/consolidation-books';
-import { mailpitConfig, mailsTo } from './helpers/mailpit';
+import { mailpitConfig, mailsTo, waitForMails } from './helpers/mailpit';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
 
@@ -144,6 +146,7 @@ describe('auto-pause, days passing on the time-skipping server', () => {
     expect(ops.warnedAt).toEqual(ops.lastFailureAt);
     expect(await eventsOf('warning')).toBe(1);
     const since = ops.failingSince!.toISOString().slice(0, 10);
+    await waitForMails(addr('finance'), 1);
     const [warning, ...moreWarnings] = await mailsAbout(/has failed \d+ syncs in a row/);
     expect(moreWarnings).toHaveLength(0);
     expect(warning!.subject).toBe(`QuickBooks: Harbour Books LLC has failed 20 syncs in a row (Harbour Co ${run})`);
@@ -171,6 +174,7 @@ describe('auto-pause, days passing on the time-skipping server', () => {
     const schedule = await stack.env.client.schedule.getHandle(workflowIds.syncSchedule('quickbooks', accountId)).describe();
     expect(schedule.state.paused).toBe(true);
     expect(schedule.state.note).toBe(`auto-paused: 30 failed syncs since ${since}`);
+    await waitForMails(addr('finance'), 2);
     expect(await mailsAbout(/was paused after/)).toEqual([expect.objectContaining({ subject: `QuickBooks: Harbour Books LLC was paused after 30 failed syncs (Harbour Co ${run})` })]);
 
     // A tick a day later (a schedule that had already fired): the connection is paused, the source not at fault.
@@ -214,5 +218,15 @@ describe('auto-pause, days passing on the time-skipping server', () => {
     expect({ firstWarned, firstPaused }).toEqual({ firstWarned: 46, firstPaused: 58 });
     expect((await QuickBooksAccount.findById(accountId).lean())!.status).toBe('inactive');
     expect((await stack.env.client.schedule.getHandle(workflowIds.syncSchedule('quickbooks', accountId)).describe()).state.paused).toBe(true);
+    // One mail per state change (the resume cleared the first run's): this run's warning and pause.
+    await waitForMails(addr('finance'), 4);
+    expect((await mailsAbout(/has failed \d+ syncs|was paused after/)).map((m) => m.subject).sort()).toEqual(
+      [
+        `QuickBooks: Harbour Books LLC has failed 20 syncs in a row (Harbour Co ${run})`,
+        `QuickBooks: Harbour Books LLC has failed 46 syncs in a row (Harbour Co ${run})`,
+        `QuickBooks: Harbour Books LLC was paused after 30 failed syncs (Harbour Co ${run})`,
+        `QuickBooks: Harbour Books LLC was paused after 58 failed syncs (Harbour Co ${run})`,
+      ].sort(),
+    );
   }, 240_000);
 });
