@@ -13,6 +13,24 @@
 // - rows read per incremental sync against the connection's first (full, 25-month) sync.
 // At the end every change is checked in trial_balance: the receivables of each source moved by
 // exactly the sum of its changes (in cents).
+//
+// The baseline is read only once the first (full) syncs are in trial_balance: Sync now answers
+// when the sync has written the connector's tables, and the organization's round (trial_balance,
+// then the consolidation) follows it. Reading it at Sync now's answer took a baseline without the
+// NetSuite company (the last of the three to sync): its receivables then "moved" by the books'
+// own 13,356.00 on top of the changes (1,365,603 of 30,003 cents in a 3-change run). So the test
+// waits for each first sync's history record to say it was applied (`reports.appliedAt`), then
+// checks the baseline against the books the simulators serve, by hand for the books of a run on
+// 2026-11-27 (months 2024-11 to 2026-10; the figures move with the month the books end):
+// - QuickBooks (the US company, account 84, a balance carried forward: every journal through
+//   2026-10): 525,831.35;
+// - Sage Intacct (the UK company, account 11000, the month's debits less credits: get_trialbalance
+//   of the month): 165,725.94 - 158,015.97 = 7,709.97;
+// - NetSuite (the German subsidiary, account 1200, the month's posted lines): 204,377.33 -
+//   191,021.33 = 13,356.00.
+// Change i (0-based) is 100.00 + i cents; N changes add N x 100.00 + N(N-1)/2 cents to each
+// (3 changes: 300.03; 100 changes: 10,049.50), so at the end QuickBooks' receivables are
+// 525,831.35 + that, and so on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
@@ -64,12 +82,23 @@ const pct = (xs: number[], p: number) => {
 const receivablesNet = (entity: string, account: string) => {
   const db = new Database(localDatabaseFile(stack.config.WAREHOUSE_DIR, databaseName), { readonly: true });
   try {
-    const r = db.prepare(`select coalesce(sum(debit), 0) - coalesce(sum(credit), 0) as net from trial_balance where entity = ? and account_code = ? and period = ?`).get(entity, account, LAST) as { net: number };
-    return BigInt(Math.round(r.net * 100));
+    // Each stored amount is exact to 4 decimals (warehouse/transforms/trial-balance.ts): summed as integer units of 1/10,000.
+    const r = db.prepare(`select coalesce(sum(cast(round(debit * 10000) as integer) - cast(round(credit * 10000) as integer)), 0) as units from trial_balance where entity = ? and account_code = ? and period = ?`).safeIntegers(true).get(entity, account, LAST) as { units: bigint };
+    if (r.units % 100n !== 0n) throw new Error(`${entity} ${account}: receivables of ${r.units} ten-thousandths are not whole cents`);
+    return r.units / 100n;
   } finally {
     db.close();
   }
 };
+
+/** Receivables in LAST as the books say, in cents: a balance carried forward (QuickBooks' trial balance) or the month's debits less credits (Sage Intacct's and NetSuite's). */
+function bookReceivables(role: 'US' | 'UK' | 'DE', carriedForward: boolean): bigint {
+  const e = books.entities[role];
+  const account = e.accounts.find((a) => a.key === 'receivables')!.code;
+  let net = 0n;
+  for (const j of e.journals) if (carriedForward ? j.month <= LAST : j.month === LAST) for (const l of j.lines) if (l.account === account) net += l.debit - l.credit;
+  return net;
+}
 
 (RUN ? describe : describe.skip)('bench:freshness', () => {
   beforeAll(async () => {
@@ -117,11 +146,25 @@ const receivablesNet = (entity: string, account: string) => {
 
   it('measures the time from a change to the consolidation that includes it, and the rows read', async () => {
     const providers = ['quickbooks', 'sage', 'netsuite'] as const;
-    const before = {
+    const receivables = () => ({
       quickbooks: receivablesNet(REALM, code('US', 'receivables')),
       sage: receivablesNet(SAGE_CO, code('UK', 'receivables')),
       netsuite: receivablesNet(books.entities.DE.entityKey, '1200'),
-    };
+    });
+    // The first syncs' rounds: until each has been applied, trial_balance may not hold its data.
+    await waitFor('the first syncs applied to trial_balance', async () => {
+      for (const p of providers) {
+        const rs = await syncRunsOf(stack.config, orgId, p, ids[p]!, 50);
+        const failed = rs.find((r) => r.reports?.error);
+        if (failed) throw new Error(`${p}: sync ${failed.id} did not reach the reports: ${failed.reports!.error}`);
+        if (!rs.some((r) => r.status === 'succeeded' && r.reports?.appliedAt)) return null;
+      }
+      return true;
+    }, 300_000, 500);
+    // The baseline is the books' (header): the full syncs brought every cent of them.
+    const books0 = { quickbooks: bookReceivables('US', true), sage: bookReceivables('UK', false), netsuite: bookReceivables('DE', false) };
+    const before = receivables();
+    for (const p of providers) if (before[p] !== books0[p]) throw new Error(`${p}: before the changes trial_balance holds ${before[p]} cents of receivables in ${LAST}, the books ${books0[p]}`);
     const posted: Record<SyncProvider, number[]> = { quickbooks: [], sage: [], netsuite: [], xero: [] };
     const sums = { quickbooks: 0n, sage: 0n, netsuite: 0n };
     const receivablesId = DEMO_NETSUITE_ACCOUNTS.find((a) => a.key === 'receivables')!.id;
@@ -174,11 +217,10 @@ const receivablesNet = (entity: string, account: string) => {
       };
     }
     // Every change is in trial_balance, to the cent.
-    const moved = () => ({
-      quickbooks: receivablesNet(REALM, code('US', 'receivables')) - before.quickbooks,
-      sage: receivablesNet(SAGE_CO, code('UK', 'receivables')) - before.sage,
-      netsuite: receivablesNet(books.entities.DE.entityKey, '1200') - before.netsuite,
-    });
+    const moved = () => {
+      const now = receivables();
+      return { quickbooks: now.quickbooks - before.quickbooks, sage: now.sage - before.sage, netsuite: now.netsuite - before.netsuite };
+    };
     try {
       await waitFor('every change in trial_balance', async () => (providers.every((p) => moved()[p] === sums[p]) ? true : null), 300_000, 500);
     } catch (e) {
