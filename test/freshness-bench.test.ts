@@ -14,7 +14,8 @@
 //   written, and the ledger rows alone (the tables read month by month; the chart of accounts and
 //   other master data are read whole on every sync, a fixed few dozen rows with these books).
 // The changes go to the current month (the open month after the books' last, closed one, and the
-// window's latest: where a sale made today lands). At the end every change is checked in
+// window's latest: where a sale made today lands; a run across the end of a month, UTC, is not
+// supported: the window moves with it). At the end every change is checked in
 // trial_balance: the receivables of each source moved by exactly the sum of its changes (cents).
 //
 // The baseline is read only once the first (full) syncs are in trial_balance: Sync now answers
