@@ -55,7 +55,7 @@ export interface PostedJournal {
 }
 
 export interface PostJournalInput {
-  /** YYYY-MM within the books' months (default: the latest). */
+  /** YYYY-MM within the books' months, or the current (open) month after them (default: the books' latest). */
   month?: string;
   /** Balanced lines (account Ids); default: a sale on credit, Dr receivables / Cr revenue. */
   lines?: DemoLine[];
@@ -266,7 +266,7 @@ export class FakeIntuit {
     const b = c?.book;
     if (!c || !b) throw new Error(`${realmId} is not a book company`);
     const month = input.month ?? b.months.at(-1)!;
-    if (!b.months.includes(month)) throw new Error(`month ${month} is not one of the books' months (${b.months[0]} to ${b.months.at(-1)})`);
+    if (!postableMonth(b, month)) throw new Error(`month ${month} is not one of the books' months (${b.months[0]} to ${b.months.at(-1)}) or the current month (${currentMonth()})`);
     const code = (key: DemoAccount['key']) => b.accounts.find((a) => a.key === key)!.code;
     const amount = input.amountCents ?? 100_000n;
     const lines = input.lines ?? [
@@ -382,7 +382,8 @@ export class FakeIntuit {
 
   private bookAccounts(c: Company): FakeAccount[] {
     const b = c.book!;
-    const now = this.bookBalances(b, b.months.at(-1)!);
+    // As of the latest month posted to: the books' last, or the current month once a journal went there.
+    const now = this.bookBalances(b, [b.months.at(-1)!, ...b.posted.map((j) => j.month)].sort().at(-1)!);
     return b.accounts.map((a) => {
       const q = a.quickbooks!;
       const v = now.get(a.code) ?? 0n;
@@ -411,7 +412,7 @@ export class FakeIntuit {
       amountCents = cents;
     }
     const month = typeof input.month === 'string' ? input.month : undefined;
-    if (month !== undefined && !c.book.months.includes(month)) return reply(400, { error: `month must be one of the books' months, ${c.book.months[0]} to ${c.book.months.at(-1)}` });
+    if (month !== undefined && !postableMonth(c.book, month)) return reply(400, { error: `month must be one of the books' months, ${c.book.months[0]} to ${c.book.months.at(-1)}, or the current month, ${currentMonth()}` });
     const before = this.bookBalances(c.book, month ?? c.book.months.at(-1)!);
     const { journal, delivery } = await this.postJournal(c.realmId, { month, amountCents, memo: typeof input.memo === 'string' ? input.memo : undefined, notify: input.notify !== false });
     const after = this.bookBalances(c.book, journal.month);
@@ -761,6 +762,14 @@ export class FakeIntuit {
     });
     return reply(200, { CDCResponse: [{ QueryResponse: responses }], time: new Date().toISOString() });
   }
+}
+
+/** The current month (UTC), YYYY-MM: the open month after the books' last (closed) one. */
+const currentMonth = () => new Date().toISOString().slice(0, 7);
+
+/** A journal may go to one of the books' months or to the current month (where today's sales land). */
+function postableMonth(b: BookLedger, month: string): boolean {
+  return b.months.includes(month) || month === currentMonth();
 }
 
 function addNet(net: Map<string, Map<string, bigint>>, month: string, lines: DemoLine[]): void {

@@ -395,6 +395,24 @@ describe('QuickBooks book company', () => {
       expect(assets).toBe(other);
     }
   });
+
+  // Receivables (account 84) at the end of the books' last month, 2026-10, carried forward: the
+  // books' 525,831.35 (every US journal's receivables lines through 2026-10). A sale of 123.45
+  // posted in the current month (the open month after the books, where bench:freshness posts its
+  // changes) makes it 525,954.80 there; a month after the current one is refused.
+  it('takes a journal in the current month, after the books, and reports it there', async () => {
+    const current = new Date().toISOString().slice(0, 7);
+    const receivables = codeOf('US', 'receivables');
+    const { journal } = await fake.postJournal(REALM, { month: current, amountCents: 12_345n });
+    expect(journal.month).toBe(current);
+    const [y, m] = current.split('-').map(Number) as [number, number];
+    const end = `${current}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+    const tb = parseTrialBalance(await get('reports/TrialBalance', { start_date: `${current}-01`, end_date: end }));
+    const line = tb.find((l) => l.account_id === receivables)!;
+    expect(cents(line.debit) - cents(line.credit)).toBe(52_595_480n);
+    const next = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+    await expect(fake.postJournal(REALM, { month: next })).rejects.toThrow(/is not one of the books' months .* or the current month/);
+  });
 });
 
 describe('Sage Intacct book company', () => {
