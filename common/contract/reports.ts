@@ -36,6 +36,8 @@ export const reportRowSchema = z.object({
   depth: z.number().int().min(0),
   /** A group account: what a drill-down opens. */
   account: z.string().optional(),
+  /** A line of comprehensive income, changes in equity or the cash flow: what its drill-down opens (GET .../drilldown/{statement}?line=). */
+  drill: z.string().optional(),
   values: z.array(figure.nullable()),
   notes: z.array(z.string()).optional(),
   /** A custom report's percentage line: its figures are percentages in every column. */
