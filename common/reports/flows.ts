@@ -491,7 +491,7 @@ const EQUITY_ROWS: { key: string; kind: ReportRow['kind']; label: string; depth:
     kind: 'total',
     label: 'Closing balance',
     depth: 0,
-    of: ({ f, open }) => [open.capital + f.acquired.capital, open.retained + f.profit - f.nciProfit + f.ownersDividends + f.acquired.retained, open.translation + f.oci - f.nciOci + f.acquired.translation, open.nci + f.nciProfit + f.nciOci + f.nciDividends + f.acquired.nci],
+    of: (x) => [x.open.capital + capitalMoved(x) + x.f.acquired.capital, x.open.retained + x.f.profit - x.f.nciProfit + x.f.ownersDividends + x.f.acquired.retained, x.open.translation + x.f.oci - x.f.nciOci + x.f.acquired.translation, x.open.nci + x.f.nciProfit + x.f.nciOci + x.f.nciDividends + x.f.acquired.nci],
   },
   { key: 'balance', kind: 'account', label: 'Equity in the balance sheet at the end of the period', depth: 1, of: (x) => four(x.close) },
 ];

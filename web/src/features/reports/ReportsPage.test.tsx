@@ -92,7 +92,7 @@ describe('the statements beyond the balance sheet on the Reports page', () => {
   });
 
   it("a line's figure opens the same drill dialog: its entities and accounts, the rounding, a total equal to the figure, right-aligned", async () => {
-    // As the api answers for DOMAIN.md's example (test/consolidation/acquisitions-api.test.ts), with a cent of rounding added to show its row.
+    // As the api answers for ../shared/DOMAIN.md's example (test/consolidation/acquisitions-api.test.ts), with a cent of rounding added to show its row.
     const drill = {
       statement: 'cash-flow',
       title: 'Cash flow',
