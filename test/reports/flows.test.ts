@@ -102,7 +102,8 @@ function expectClean(r: PeriodResult) {
   expect(r.check.assets).toBe(r.check.liabilitiesAndEquity);
 }
 
-describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", () => {
+/** ../shared/DOMAIN.md's worked example (case A), consolidated: its months' parts. */
+function domainExample() {
   const acquisition: AcquisitionConfig = { entity: 'S', date: '2026-01-31', consideration: units(1100), considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [{ groupAccount: '1500', amount: units(100), usefulLifeMonths: null, amortizationAccount: null }] };
   const cfg = config([entity('P', 'USD'), entity('S', 'EUR', { ownership: '70', parent: 'P' })], {
     rates: [
@@ -119,7 +120,11 @@ describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", 
   ];
   const engine = createConsolidation(cfg);
   const results = ['2025-12', '2026-01', '2026-02'].map((p, i) => engine.period(p, books[i]!));
-  const { input, months } = inputOf(cfg, results);
+  return { ...inputOf(cfg, results), results };
+}
+
+describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", () => {
+  const { input, months, results } = domainExample();
   const [dec, m0, m1] = months;
   const M1 = columnsOf([m0!, m1!], ['P', 'S']);
   const M0 = columnsOf([dec!, m0!], ['P', 'S']);
@@ -293,22 +298,7 @@ describe('B. a dividend, working capital and a journal: H owns 60 % of K (GBP)',
 //   M1 changes in equity, NCI's closing 432 = the NCI entries on 3300 (the NCI column) 432.
 // Every drillable line in every column: the parts and the rounding add up to the figure shown.
 describe('drill-down from comprehensive income, changes in equity and the cash flow', () => {
-  const acquisition: AcquisitionConfig = { entity: 'S', date: '2026-01-31', consideration: units(1100), considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [{ groupAccount: '1500', amount: units(100), usefulLifeMonths: null, amortizationAccount: null }] };
-  const cfg = config([entity('P', 'USD'), entity('S', 'EUR', { ownership: '70', parent: 'P' })], {
-    rates: [
-      { currency: 'EUR', period: '2026-01', closing: rate('1.10'), average: rate('1.08') },
-      { currency: 'EUR', period: '2026-02', closing: rate('1.20'), average: rate('1.15') },
-    ],
-    acquisitions: [acquisition],
-    ic: [{ entity: 'P', account: 'investment', counterparty: 'S', category: 'investment_equity' }],
-  });
-  const books: TbRow[][] = [
-    tb('P', '2025-12', { cash: 2000, capital: -2000 }),
-    [...tb('P', '2026-01', { cash: 900, investment: 1100, capital: -2000 }), ...tb('S', '2026-01', { cash: 900, land: 500, payable: -500, capital: -600, retained: -300 })],
-    [...tb('P', '2026-02', { cash: 900, investment: 1100, capital: -2000 }), ...tb('S', '2026-02', { cash: 1100, land: 500, payable: -500, capital: -600, retained: -300, revenue: -500, expenses: 300 })],
-  ];
-  const engine = createConsolidation(cfg);
-  const { input, months } = inputOf(cfg, ['2025-12', '2026-01', '2026-02'].map((p, i) => engine.period(p, books[i]!)));
+  const { input, months } = domainExample();
   const [dec, m0, m1] = months;
   const M1 = columnsOf([m0!, m1!], ['P', 'S']);
   const M0 = columnsOf([dec!, m0!], ['P', 'S']);

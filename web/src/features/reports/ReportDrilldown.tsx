@@ -1,28 +1,36 @@
 import { Button, Callout, Dialog, DialogBody, H4, HTMLTable, Spinner } from '@blueprintjs/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { CATEGORY_WORDS, ENTRY_KIND_WORDS, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
 import { formatFigure } from './ReportTable';
 import { useFlowDrilldown, useReportDrilldown, type DrilldownAnswer, type DrillTarget, type FlowDrillTarget, type FlowDrilldownAnswer } from './api/reports';
 
-/** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
-function Body({ orgId, target, parens, onEntity }: { orgId: string; target: DrillTarget; parens: boolean; onEntity: (entity: string) => void }) {
-  const { drilldown: d, error, isLoading } = useReportDrilldown(orgId, target);
+/** A drill-down's answer once it is there: a spinner while it loads, the api's message when it fails. The focus stays in the dialog as `focusKey` changes (the button clicked goes away). */
+function Loaded<T>({ answer, error, isLoading, focusKey, children }: { answer: T | undefined; error: unknown; isLoading: boolean; focusKey?: string; children: (d: T) => ReactNode }) {
   const focus = useRef<HTMLDivElement>(null);
-  // The focus stays in the dialog as it moves between levels (the button clicked goes away).
-  useEffect(() => focus.current?.focus(), [target.entity]);
+  useEffect(() => focus.current?.focus(), [focusKey]);
   return (
     <div ref={focus} tabIndex={-1} className="run-detail-focus" aria-label="Drill-down">
-      {isLoading && !d ? (
+      {isLoading && !answer ? (
         <Spinner size={24} />
-      ) : error || !d ? (
+      ) : error || !answer ? (
         <Callout intent="danger" role="alert">
           {(error as Error | undefined)?.message ?? 'Failed to load the drill-down'}
         </Callout>
       ) : (
-        <Level d={d} parens={parens} onEntity={onEntity} />
+        children(answer)
       )}
     </div>
+  );
+}
+
+/** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
+function Body({ orgId, target, parens, onEntity }: { orgId: string; target: DrillTarget; parens: boolean; onEntity: (entity: string) => void }) {
+  const { drilldown, error, isLoading } = useReportDrilldown(orgId, target);
+  return (
+    <Loaded answer={drilldown} error={error} isLoading={isLoading} focusKey={target.entity}>
+      {(d) => <Level d={d} parens={parens} onEntity={onEntity} />}
+    </Loaded>
   );
 }
 
@@ -165,19 +173,11 @@ function Level({ d, parens, onEntity }: { d: DrilldownAnswer; parens: boolean; o
  * translated flows leave, and the total: the figure clicked.
  */
 function FlowBody({ orgId, target, parens }: { orgId: string; target: FlowDrillTarget; parens: boolean }) {
-  const { drilldown: d, error, isLoading } = useFlowDrilldown(orgId, target);
+  const { drilldown, error, isLoading } = useFlowDrilldown(orgId, target);
   return (
-    <div tabIndex={-1} className="run-detail-focus" aria-label="Drill-down">
-      {isLoading && !d ? (
-        <Spinner size={24} />
-      ) : error || !d ? (
-        <Callout intent="danger" role="alert">
-          {(error as Error | undefined)?.message ?? 'Failed to load the drill-down'}
-        </Callout>
-      ) : (
-        <FlowLevel d={d} parens={parens} />
-      )}
-    </div>
+    <Loaded answer={drilldown} error={error} isLoading={isLoading}>
+      {(d) => <FlowLevel d={d} parens={parens} />}
+    </Loaded>
   );
 }
 
