@@ -368,6 +368,11 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
   return toStatement(columns, lines, balanced, opts.variance);
 }
 
+/** The accounts whose movements are the cash flow's lines of a category (the rolled equity accounts are profit, OCI and "other movements in equity"). */
+function flowAccounts(chart: GroupAccount[], cat: CashFlowCategory): GroupAccount[] {
+  return chart.filter((a) => a.type !== 'income' && a.type !== 'expense' && !(a.role && ['retained_earnings', 'nci_equity', 'cta', 'rounding', 'nci_profit'].includes(a.role)) && cashFlowOf(a) === cat);
+}
+
 /** The cash flow, indirect method (IAS 7): operating, investing, financing, the effect of exchange rates on cash, and its reconciliation to the balance sheet's cash. */
 export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
   const fs = columns.map((c) => figures(input, c));
@@ -378,12 +383,12 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   /** An account's cash effect (a debit movement is cash spent), rounded once per column. */
   const effect = (code: string) => fs.map((f) => -round(f.flows.get(code) ?? ZERO));
   const sum = (rows: bigint[][]) => rows.reduce((s, r) => s.map((x, i) => x + r[i]!), Array<bigint>(width).fill(0n));
-  const accountsOf = (cat: CashFlowCategory) => input.chart.filter((a) => a.type !== 'income' && a.type !== 'expense' && !(a.role && ['retained_earnings', 'nci_equity', 'cta', 'rounding', 'nci_profit'].includes(a.role)) && cashFlowOf(a) === cat);
-  const section = (title: string, body: Line[], total: string): bigint[] => {
+  const accountsOf = (cat: CashFlowCategory) => flowAccounts(input.chart, cat);
+  const section = (title: string, body: Line[], total: string, drill: string): bigint[] => {
     lines.push({ kind: 'section', label: title, depth: 0, cents: [] });
     lines.push(...body);
     const t = sum(body.filter((l) => l.kind === 'account' || l.kind === 'subtotal').map((l) => l.cents));
-    lines.push({ kind: 'total', label: total, depth: 0, cents: t });
+    lines.push({ kind: 'total', label: total, depth: 0, cents: t, drill });
     return t;
   };
   const accountLines = (cat: CashFlowCategory, depth: number): Line[] =>
@@ -402,7 +407,7 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
     if (!nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] });
     operating.splice(operating.findIndex((l) => l.label === 'Adjustments for non-cash items') + 1, 0, { kind: 'account', label: 'Gain on bargain purchase', depth: 2, cents: bargain, drill: 'bargain' });
   }
-  const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities');
+  const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities', 'operating');
 
   const investing: Line[] = accountLines('investing', 1);
   const acquired = [...new Set(fs.flatMap((f) => [...f.acquisitions.keys()]))].sort();
@@ -410,12 +415,12 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
     const c = fs.map((f) => f.acquisitions.get(e) ?? 0n);
     if (keep(c)) investing.push({ kind: 'account', label: `Acquisition of ${input.names.get(e) ?? e}, net of cash acquired`, depth: 1, cents: c, drill: `acquisition:${e}` });
   }
-  const inv = section('Cash flows from investing activities', investing, 'Net cash used in investing activities');
+  const inv = section('Cash flows from investing activities', investing, 'Net cash used in investing activities', 'investing');
 
   const financing: Line[] = accountLines('financing', 1);
   const other = fs.map((f) => f.equityOther);
   if (keep(other)) financing.push({ kind: 'account', label: 'Dividends paid and other movements in equity', depth: 1, cents: other, drill: 'equity-other' });
-  const fin = section('Cash flows from financing activities', financing, 'Net cash from financing activities');
+  const fin = section('Cash flows from financing activities', financing, 'Net cash from financing activities', 'financing');
 
   const net = op.map((x, i) => x + inv[i]! + fin[i]!);
   const opening = fs.map((f) => f.openingCash);
@@ -423,10 +428,10 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   // The effect of exchange rates: what the cash moved besides the flows (its own exchange difference and the cents of rounding).
   const fx = closing.map((c, i) => c - opening[i]! - net[i]!);
   const own = fs.map((f) => round(f.cashFx));
-  lines.push({ kind: 'total', label: 'Net increase (decrease) in cash and cash equivalents', depth: 0, cents: net });
+  lines.push({ kind: 'total', label: 'Net increase (decrease) in cash and cash equivalents', depth: 0, cents: net, drill: 'net' });
   lines.push({ kind: 'account', label: 'Cash and cash equivalents at the beginning of the period', depth: 0, cents: opening, drill: 'opening-cash' });
   lines.push({ kind: 'account', label: 'Effect of exchange rate changes on cash and cash equivalents', depth: 0, cents: fx, drill: 'fx' });
-  lines.push({ kind: 'total', label: 'Cash and cash equivalents at the end of the period', depth: 0, cents: opening.map((o, i) => o + net[i]! + fx[i]!) });
+  lines.push({ kind: 'total', label: 'Cash and cash equivalents at the end of the period', depth: 0, cents: opening.map((o, i) => o + net[i]! + fx[i]!), drill: 'closing-cash' });
   lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
   lines.push({ kind: 'account', label: 'Cash in the balance sheet at the end of the period', depth: 1, cents: closing, drill: 'closing-cash' });
   lines.push({ kind: 'account', label: "Exchange difference on the cash itself (at the month's average rate)", depth: 1, cents: own, drill: 'fx-own' });
@@ -557,6 +562,9 @@ export interface FlowDrill {
 }
 
 const CF_NOTES: Record<string, string> = {
+  operating: "Profit, the non-cash items and the working-capital movements, each account's at the month's average rate.",
+  net: 'The operating, investing and financing flows.',
+  'closing-cash': 'The cash accounts in the balance sheet at the end of the range.',
   fx: "The cash's own exchange difference (each cash account's movement less its flow at the month's average rate), and the cents the rounding of the translated flows leaves.",
   'fx-own': "Each cash account's movement less its flow at the month's average rate.",
   'equity-other': 'What moved retained earnings and NCI besides profit and OCI: dividends, and the month before\'s profit rolled in (shown under each income and expense account).',
@@ -564,7 +572,7 @@ const CF_NOTES: Record<string, string> = {
 };
 
 /** A line's value over some parts, exactly: its key in the statement (ReportRow.drill), for a value column (`equityColumn`: changes in equity's). Null: no such line. */
-function lineValue(kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-flow', line: string, equityColumn: number): ((x: EquityParts) => Frac) | null {
+function lineValue(chart: GroupAccount[], kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-flow', line: string, equityColumn: number): ((x: EquityParts) => Frac) | null {
   if (kind === 'comprehensive-income') {
     const v = (CI_LINES as Record<string, ((f: Figures) => bigint) | undefined>)[line];
     return v ? ({ f }) => cents(v(f)) : null;
@@ -577,7 +585,17 @@ function lineValue(kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-fl
   if (code) return ({ f }) => { const x = f.flows.get(code) ?? ZERO; return { n: -x.n, d: x.d }; };
   const acquired = /^acquisition:(.+)$/.exec(line)?.[1];
   if (acquired) return ({ f }) => cents(f.acquisitions.get(acquired) ?? 0n);
+  // The sections' totals: their lines, exactly (what rounding each line once leaves is the drill's rounding row).
+  const effects = (f: Figures, cats: CashFlowCategory[]) => cats.flatMap((c) => flowAccounts(chart, c)).reduce((t, a) => addF(t, f.flows.get(a.code) ?? ZERO), ZERO);
+  const neg = (x: Frac): Frac => ({ n: -x.n, d: x.d });
+  const operating = (f: Figures) => addF(cents(f.profit - f.bargain), neg(effects(f, ['non_cash', 'working_capital'])));
+  const investing = (f: Figures) => addF(cents([...f.acquisitions.values()].reduce((t, c) => t + c, 0n)), neg(effects(f, ['investing'])));
+  const financing = (f: Figures) => addF(cents(f.equityOther), neg(effects(f, ['financing'])));
   const simple: Record<string, (f: Figures) => Frac> = {
+    operating,
+    investing,
+    financing,
+    net: (f) => addF(addF(operating(f), investing(f)), financing(f)),
     profit: (f) => cents(f.profit),
     bargain: (f) => cents(-f.bargain),
     'equity-other': (f) => cents(f.equityOther),
@@ -602,7 +620,7 @@ function lineValue(kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-fl
  */
 export function flowDrill(input: FlowInput, kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-flow', statement: Statement, column: FlowColumn, line: string, equityColumn?: string): FlowDrill | null {
   const ci = kind === 'changes-in-equity' ? EQUITY_COLUMNS.findIndex((c) => c.key === equityColumn) : -1;
-  const value = lineValue(kind, line, ci);
+  const value = lineValue(input.chart, kind, line, ci);
   const row = statement.rows.find((r) => r.drill === line);
   const at = kind === 'changes-in-equity' ? ci : statement.columns.findIndex((c) => c.key === column.key);
   const shown = row && at >= 0 ? row.values[at] : null;

@@ -318,6 +318,9 @@ describe('drill-down from comprehensive income, changes in equity and the cash f
   it('the effect of exchange rates on cash opens the cash accounts; the acquisition its balance sheet and entries', () => {
     const fx = flowDrill(input, 'cash-flow', cashFlow(input, M1), consolidated(M1), 'fx')!;
     expect(parts(fx)).toEqual(['entity:S 1000 100.00']);
+    // A section's total opens its lines' parts: M1's operating 230 is the profit's (no working capital moved in EUR).
+    const operating = flowDrill(input, 'cash-flow', cashFlow(input, M1), consolidated(M1), 'operating')!;
+    expect([centsText(operating.total), ...parts(operating)]).toEqual(['230.00', 'entity:S 4000 575.00', 'entity:S 6000 -345.00']);
     expect([centsText(fx.total), centsText(fx.rounding)]).toEqual(['100.00', '0.00']);
     const acq = flowDrill(input, 'cash-flow', cashFlow(input, M0), consolidated(M0), 'acquisition:S')!;
     expect(centsText(acq.total)).toBe('-110.00');
