@@ -36,6 +36,8 @@ export const reportRowSchema = z.object({
   depth: z.number().int().min(0),
   /** A group account: what a drill-down opens. */
   account: z.string().optional(),
+  /** A line of comprehensive income, changes in equity or the cash flow: what its drill-down opens (GET .../drilldown/{statement}?line=). */
+  drill: z.string().optional(),
   values: z.array(figure.nullable()),
   notes: z.array(z.string()).optional(),
   /** A custom report's percentage line: its figures are percentages in every column. */
@@ -81,6 +83,29 @@ export const drilldownSourcesSchema = z
   })
   .strict();
 export const drilldownSchema = z.discriminatedUnion('level', [drilldownEntitiesSchema, drilldownSourcesSchema]);
+/** What makes a figure of comprehensive income, changes in equity or the cash flow (GET /reports/{orgId}/drilldown/{statement}). */
+export const flowDrilldownSchema = z
+  .object({
+    statement: z.enum(['comprehensive-income', 'changes-in-equity', 'cash-flow']),
+    title: z.string(),
+    /** The row's drill key, and its label. */
+    line: z.string(),
+    label: z.string(),
+    /** The value column (changes in equity: the component) and its label. */
+    column: z.string(),
+    columnLabel: z.string(),
+    currency: z.string(),
+    range: rangeSchema,
+    months: z.array(period),
+    /** By report column (each entity in the group's order, eliminations, NCI, adjustments) and group account, in the line's signs; none nil. */
+    parts: z.array(z.object({ column: z.string(), columnLabel: z.string(), entity: z.string().nullable(), account: z.string(), accountName: z.string(), amount: decimal }).strict()),
+    /** What rounding the translated flows once per line and column leaves (null when nothing). */
+    rounding: decimal.nullable(),
+    /** The figure shown: the parts and the rounding add up to it. */
+    total: decimal,
+    note: z.string().nullable(),
+  })
+  .strict();
 
 export const layoutLineSchema = z.object({
   id: z.string(),
@@ -99,6 +124,7 @@ export const layoutListSchema = z.object({ reports: z.array(storedLayoutSchema) 
 export type ReportAnswer = z.infer<typeof reportSchema>;
 export type ReportRowAnswer = z.infer<typeof reportRowSchema>;
 export type DrilldownAnswer = z.infer<typeof drilldownSchema>;
+export type FlowDrilldownAnswer = z.infer<typeof flowDrilldownSchema>;
 export type LayoutLine = z.infer<typeof layoutLineSchema>;
 export type Layout = z.infer<typeof layoutSchema>;
 export type StoredLayoutAnswer = z.infer<typeof storedLayoutSchema>;

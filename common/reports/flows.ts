@@ -162,8 +162,16 @@ interface Figures {
 
 type Kind = 'pl' | 'nciProfit' | 'cash' | 'translation' | 'rolled' | 'other';
 
+/** A chart's accounts by code, made once per chart (a drill-down asks for it once per entity and account). */
+const codeMaps = new WeakMap<GroupAccount[], Map<string, GroupAccount>>();
+function byCodeOf(chart: GroupAccount[]): Map<string, GroupAccount> {
+  let m = codeMaps.get(chart);
+  if (!m) codeMaps.set(chart, (m = new Map(chart.map((a) => [a.code, a]))));
+  return m;
+}
+
 function classify(chart: GroupAccount[]) {
-  const byCode = new Map(chart.map((a) => [a.code, a]));
+  const byCode = byCodeOf(chart);
   return (code: string, column: string): Kind => {
     const a = byCode.get(code);
     if (!a) return 'other';
@@ -180,7 +188,7 @@ function classify(chart: GroupAccount[]) {
 
 function figures(input: FlowInput, col: FlowColumn): Figures {
   const kindOf = classify(input.chart);
-  const byCode = new Map(input.chart.map((a) => [a.code, a]));
+  const byCode = byCodeOf(input.chart);
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
   const a0 = (code: string) => byCode.get(code)?.role ?? null;
   const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
@@ -301,7 +309,8 @@ function flowOf(input: FlowInput, p: FlowPart, now: bigint, before: bigint, loca
 }
 
 // --- the statements -------------------------------------------------------------------------
-type Line = { kind: ReportRow['kind']; label: string; depth: number; cents: bigint[] };
+/** `drill`: the line's key for its drill-down (flowDrill), when it has one. */
+type Line = { kind: ReportRow['kind']; label: string; depth: number; cents: bigint[]; drill?: string };
 
 function toStatement(columns: FlowColumn[], lines: Line[], balanced: boolean[], variance?: { current: number; base: number }): Statement {
   const cols: ReportColumn[] = columns.map((c) => ({ key: c.key, label: c.label, format: 'amount' }));
@@ -309,31 +318,44 @@ function toStatement(columns: FlowColumn[], lines: Line[], balanced: boolean[], 
   const rows: ReportRow[] = lines.map((l) => {
     const values: (string | null)[] = l.kind === 'section' || l.kind === 'group' ? cols.map(() => null) : l.cents.map(centsText);
     if (variance && l.cents.length) values.push(centsText(l.cents[variance.current]! - l.cents[variance.base]!));
-    return { kind: l.kind, label: l.label, depth: l.depth, values };
+    return { kind: l.kind, label: l.label, depth: l.depth, values, ...(l.drill ? { drill: l.drill } : {}) };
   });
   return { columns: cols, rows, balanced };
 }
+
+/** Comprehensive income's lines over one column's figures (the statement and its drill-down use the same). */
+const CI_LINES = {
+  profit: (f) => f.profit,
+  oci: (f) => f.oci,
+  tci: (f) => f.profit + f.oci,
+  'profit-owners': (f) => f.profit - f.nciProfit,
+  'profit-nci': (f) => f.nciProfit,
+  'oci-owners': (f) => f.oci - f.nciOci,
+  'oci-nci': (f) => f.nciOci,
+  'tci-owners': (f) => f.profit - f.nciProfit + f.oci - f.nciOci,
+  'tci-nci': (f) => f.nciProfit + f.nciOci,
+} satisfies Record<string, (f: Figures) => bigint>;
 
 /** Comprehensive income (IAS 1.81A): profit, OCI (exchange differences on translating foreign operations), each split between the owners and NCI. */
 export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number } } = {}): Statement {
   const fs = columns.map((c) => figures(input, c));
   const v = (g: (f: Figures) => bigint) => fs.map(g);
   const lines: Line[] = [
-    { kind: 'total', label: 'Profit for the period', depth: 0, cents: v((f) => f.profit) },
+    { kind: 'total', label: 'Profit for the period', depth: 0, cents: v(CI_LINES.profit), drill: 'profit' },
     { kind: 'section', label: 'Other comprehensive income', depth: 0, cents: [] },
     { kind: 'group', label: 'Items that may be reclassified to profit or loss', depth: 1, cents: [] },
-    { kind: 'account', label: 'Exchange differences on translating foreign operations', depth: 2, cents: v((f) => f.oci) },
-    { kind: 'subtotal', label: 'Other comprehensive income for the period', depth: 0, cents: v((f) => f.oci) },
-    { kind: 'total', label: 'Total comprehensive income for the period', depth: 0, cents: v((f) => f.profit + f.oci) },
+    { kind: 'account', label: 'Exchange differences on translating foreign operations', depth: 2, cents: v(CI_LINES.oci), drill: 'oci' },
+    { kind: 'subtotal', label: 'Other comprehensive income for the period', depth: 0, cents: v(CI_LINES.oci), drill: 'oci' },
+    { kind: 'total', label: 'Total comprehensive income for the period', depth: 0, cents: v(CI_LINES.tci), drill: 'tci' },
     { kind: 'section', label: 'Profit attributable to', depth: 0, cents: [] },
-    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.profit - f.nciProfit) },
-    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciProfit) },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v(CI_LINES['profit-owners']), drill: 'profit-owners' },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v(CI_LINES['profit-nci']), drill: 'profit-nci' },
     { kind: 'section', label: 'Other comprehensive income attributable to', depth: 0, cents: [] },
-    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.oci - f.nciOci) },
-    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciOci) },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v(CI_LINES['oci-owners']), drill: 'oci-owners' },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v(CI_LINES['oci-nci']), drill: 'oci-nci' },
     { kind: 'section', label: 'Total comprehensive income attributable to', depth: 0, cents: [] },
-    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v((f) => f.profit - f.nciProfit + f.oci - f.nciOci) },
-    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciProfit + f.nciOci) },
+    { kind: 'account', label: 'Owners of the parent', depth: 1, cents: v(CI_LINES['tci-owners']), drill: 'tci-owners' },
+    { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v(CI_LINES['tci-nci']), drill: 'tci-nci' },
   ];
   // The check: the owners' OCI of the group over the column's months is the movement of the translation reserve between its balance sheets.
   const group = columns.map((c) => figures(input, { ...c, include: () => true }));
@@ -346,6 +368,11 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
   return toStatement(columns, lines, balanced, opts.variance);
 }
 
+/** The accounts whose movements are the cash flow's lines of a category (the rolled equity accounts are profit, OCI and "other movements in equity"). */
+function flowAccounts(chart: GroupAccount[], cat: CashFlowCategory): GroupAccount[] {
+  return chart.filter((a) => a.type !== 'income' && a.type !== 'expense' && !(a.role && ['retained_earnings', 'nci_equity', 'cta', 'rounding', 'nci_profit'].includes(a.role)) && cashFlowOf(a) === cat);
+}
+
 /** The cash flow, indirect method (IAS 7): operating, investing, financing, the effect of exchange rates on cash, and its reconciliation to the balance sheet's cash. */
 export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
   const fs = columns.map((c) => figures(input, c));
@@ -356,21 +383,21 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   /** An account's cash effect (a debit movement is cash spent), rounded once per column. */
   const effect = (code: string) => fs.map((f) => -round(f.flows.get(code) ?? ZERO));
   const sum = (rows: bigint[][]) => rows.reduce((s, r) => s.map((x, i) => x + r[i]!), Array<bigint>(width).fill(0n));
-  const accountsOf = (cat: CashFlowCategory) => input.chart.filter((a) => a.type !== 'income' && a.type !== 'expense' && !(a.role && ['retained_earnings', 'nci_equity', 'cta', 'rounding', 'nci_profit'].includes(a.role)) && cashFlowOf(a) === cat);
-  const section = (title: string, body: Line[], total: string): bigint[] => {
+  const accountsOf = (cat: CashFlowCategory) => flowAccounts(input.chart, cat);
+  const section = (title: string, body: Line[], total: string, drill: string): bigint[] => {
     lines.push({ kind: 'section', label: title, depth: 0, cents: [] });
     lines.push(...body);
     const t = sum(body.filter((l) => l.kind === 'account' || l.kind === 'subtotal').map((l) => l.cents));
-    lines.push({ kind: 'total', label: total, depth: 0, cents: t });
+    lines.push({ kind: 'total', label: total, depth: 0, cents: t, drill });
     return t;
   };
   const accountLines = (cat: CashFlowCategory, depth: number): Line[] =>
     accountsOf(cat)
-      .map((a) => ({ kind: 'account' as const, label: cat === 'working_capital' ? `Change in ${a.name.toLowerCase()}` : a.name, depth, cents: effect(a.code) }))
+      .map((a) => ({ kind: 'account' as const, label: cat === 'working_capital' ? `Change in ${a.name.toLowerCase()}` : a.name, depth, cents: effect(a.code), drill: `account:${a.code}` }))
       .filter((l) => keep(l.cents));
 
   // Operating: profit, non-cash items, working capital.
-  const operating: Line[] = [{ kind: 'account', label: 'Profit for the period', depth: 1, cents: fs.map((f) => f.profit) }];
+  const operating: Line[] = [{ kind: 'account', label: 'Profit for the period', depth: 1, cents: fs.map((f) => f.profit), drill: 'profit' }];
   const nonCash = accountLines('non_cash', 2);
   if (nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] }, ...nonCash);
   const wc = accountLines('working_capital', 2);
@@ -378,22 +405,22 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   const bargain = fs.map((f) => -f.bargain);
   if (bargain.some((x) => x !== 0n)) {
     if (!nonCash.length) operating.push({ kind: 'group', label: 'Adjustments for non-cash items', depth: 1, cents: [] });
-    operating.splice(operating.findIndex((l) => l.label === 'Adjustments for non-cash items') + 1, 0, { kind: 'account', label: 'Gain on bargain purchase', depth: 2, cents: bargain });
+    operating.splice(operating.findIndex((l) => l.label === 'Adjustments for non-cash items') + 1, 0, { kind: 'account', label: 'Gain on bargain purchase', depth: 2, cents: bargain, drill: 'bargain' });
   }
-  const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities');
+  const op = section('Cash flows from operating activities', operating, 'Net cash from operating activities', 'operating');
 
   const investing: Line[] = accountLines('investing', 1);
   const acquired = [...new Set(fs.flatMap((f) => [...f.acquisitions.keys()]))].sort();
   for (const e of acquired) {
     const c = fs.map((f) => f.acquisitions.get(e) ?? 0n);
-    if (keep(c)) investing.push({ kind: 'account', label: `Acquisition of ${input.names.get(e) ?? e}, net of cash acquired`, depth: 1, cents: c });
+    if (keep(c)) investing.push({ kind: 'account', label: `Acquisition of ${input.names.get(e) ?? e}, net of cash acquired`, depth: 1, cents: c, drill: `acquisition:${e}` });
   }
-  const inv = section('Cash flows from investing activities', investing, 'Net cash used in investing activities');
+  const inv = section('Cash flows from investing activities', investing, 'Net cash used in investing activities', 'investing');
 
   const financing: Line[] = accountLines('financing', 1);
   const other = fs.map((f) => f.equityOther);
-  if (keep(other)) financing.push({ kind: 'account', label: 'Dividends paid and other movements in equity', depth: 1, cents: other });
-  const fin = section('Cash flows from financing activities', financing, 'Net cash from financing activities');
+  if (keep(other)) financing.push({ kind: 'account', label: 'Dividends paid and other movements in equity', depth: 1, cents: other, drill: 'equity-other' });
+  const fin = section('Cash flows from financing activities', financing, 'Net cash from financing activities', 'financing');
 
   const net = op.map((x, i) => x + inv[i]! + fin[i]!);
   const opening = fs.map((f) => f.openingCash);
@@ -401,13 +428,13 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
   // The effect of exchange rates: what the cash moved besides the flows (its own exchange difference and the cents of rounding).
   const fx = closing.map((c, i) => c - opening[i]! - net[i]!);
   const own = fs.map((f) => round(f.cashFx));
-  lines.push({ kind: 'total', label: 'Net increase (decrease) in cash and cash equivalents', depth: 0, cents: net });
-  lines.push({ kind: 'account', label: 'Cash and cash equivalents at the beginning of the period', depth: 0, cents: opening });
-  lines.push({ kind: 'account', label: 'Effect of exchange rate changes on cash and cash equivalents', depth: 0, cents: fx });
-  lines.push({ kind: 'total', label: 'Cash and cash equivalents at the end of the period', depth: 0, cents: opening.map((o, i) => o + net[i]! + fx[i]!) });
+  lines.push({ kind: 'total', label: 'Net increase (decrease) in cash and cash equivalents', depth: 0, cents: net, drill: 'net' });
+  lines.push({ kind: 'account', label: 'Cash and cash equivalents at the beginning of the period', depth: 0, cents: opening, drill: 'opening-cash' });
+  lines.push({ kind: 'account', label: 'Effect of exchange rate changes on cash and cash equivalents', depth: 0, cents: fx, drill: 'fx' });
+  lines.push({ kind: 'total', label: 'Cash and cash equivalents at the end of the period', depth: 0, cents: opening.map((o, i) => o + net[i]! + fx[i]!), drill: 'closing-cash' });
   lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
-  lines.push({ kind: 'account', label: 'Cash in the balance sheet at the end of the period', depth: 1, cents: closing });
-  lines.push({ kind: 'account', label: "Exchange difference on the cash itself (at the month's average rate)", depth: 1, cents: own });
+  lines.push({ kind: 'account', label: 'Cash in the balance sheet at the end of the period', depth: 1, cents: closing, drill: 'closing-cash' });
+  lines.push({ kind: 'account', label: "Exchange difference on the cash itself (at the month's average rate)", depth: 1, cents: own, drill: 'fx-own' });
   const residue = fx.map((x, i) => x - own[i]!);
   if (residue.some((x) => x !== 0n)) lines.push({ kind: 'account', label: 'Rounding of translated flows (in the effect of exchange rates)', depth: 1, cents: residue });
   // Reconciled: opening + flows + effect = the balance sheet's cash at the end.
@@ -423,11 +450,12 @@ interface Components {
   nci: bigint;
 }
 
-function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined): Components {
+function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined, include: (column: string) => boolean = () => true): Components {
   const out: Components = { capital: 0n, retained: 0n, translation: 0n, nci: 0n };
   if (!m || !m.ok) return out;
-  const byCode = new Map(chart.map((a) => [a.code, a]));
+  const byCode = byCodeOf(chart);
   for (const p of m.parts) {
+    if (!include(p.column)) continue;
     const a = byCode.get(p.account);
     if (!a) continue;
     if (a.type === 'income' || a.type === 'expense') out.retained -= p.cents; // the month's profit not yet in retained earnings (the NCI's share, nci_profit, taken out)
@@ -440,48 +468,187 @@ function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined): Componen
   return out;
 }
 
+/** Changes in equity's value columns: the equity components, the owners' total, NCI and total. */
+export const EQUITY_COLUMNS: ReportColumn[] = ['Share capital', 'Retained earnings', 'Translation reserve', 'Owners of the parent', 'Non-controlling interests', 'Total equity'].map((label, i) => ({ key: ['capital', 'retained', 'translation', 'owners', 'nci', 'total'][i]!, label, format: 'amount' as const }));
+
+/** One row's components (capital, retained earnings, translation reserve, NCI), in cents. */
+type Four = [bigint, bigint, bigint, bigint];
+/** What a block's rows are made of: the range's figures, and the components at its opening and closing month. */
+interface EquityParts {
+  f: Figures;
+  open: Components;
+  close: Components;
+}
+const four = (c: Components): Four => [c.capital, c.retained, c.translation, c.nci];
+/** Changes in equity's rows: [key, kind, label, depth, components]; a row left out when `when` says so. The statement and its drill-down use the same. */
+const EQUITY_ROWS: { key: string; kind: ReportRow['kind']; label: string; depth: number; of: (x: EquityParts) => Four; when?: (x: EquityParts) => boolean }[] = [
+  { key: 'opening', kind: 'account', label: 'Opening balance', depth: 1, of: (x) => four(x.open) },
+  { key: 'profit', kind: 'account', label: 'Profit for the period', depth: 1, of: ({ f }) => [0n, f.profit - f.nciProfit, 0n, f.nciProfit] },
+  { key: 'oci', kind: 'account', label: 'Other comprehensive income: exchange differences', depth: 1, of: ({ f }) => [0n, 0n, f.oci - f.nciOci, f.nciOci] },
+  { key: 'tci', kind: 'subtotal', label: 'Total comprehensive income', depth: 1, of: ({ f }) => [0n, f.profit - f.nciProfit, f.oci - f.nciOci, f.nciProfit + f.nciOci] },
+  // Dividends and other movements: what moved each component besides the rows above (retained earnings: the owners' dividends; NCI: its share of the subsidiaries' dividends).
+  { key: 'dividends', kind: 'account', label: 'Dividends and other movements', depth: 1, of: ({ f }) => [0n, f.ownersDividends, 0n, f.nciDividends] },
+  { key: 'capital', kind: 'account', label: 'Shares issued and other capital movements', depth: 1, of: (x) => [capitalMoved(x), 0n, 0n, 0n], when: (x) => capitalMoved(x) !== 0n },
+  // Acquisitions: what the acquired balance sheets and their entries brought in each component, net: the NCI arising (and cents of rounding).
+  { key: 'acquisitions', kind: 'account', label: 'Acquisitions: non-controlling interests arising', depth: 1, of: ({ f }) => four(f.acquired) },
+  {
+    key: 'closing',
+    kind: 'total',
+    label: 'Closing balance',
+    depth: 0,
+    of: (x) => [x.open.capital + capitalMoved(x) + x.f.acquired.capital, x.open.retained + x.f.profit - x.f.nciProfit + x.f.ownersDividends + x.f.acquired.retained, x.open.translation + x.f.oci - x.f.nciOci + x.f.acquired.translation, x.open.nci + x.f.nciProfit + x.f.nciOci + x.f.nciDividends + x.f.acquired.nci],
+  },
+  { key: 'balance', kind: 'account', label: 'Equity in the balance sheet at the end of the period', depth: 1, of: (x) => four(x.close) },
+];
+function capitalMoved({ f, open, close }: EquityParts): bigint {
+  return close.capital - open.capital - f.acquired.capital;
+}
+/** The six columns of a row from its four components. */
+const sixOf = (c: Four): bigint[] => {
+  const owners = c[0] + c[1] + c[2];
+  return [c[0], c[1], c[2], owners, c[3], owners + c[3]];
+};
+function equityParts(input: FlowInput, months: FlowMonth[], include: (column: string) => boolean): EquityParts {
+  return { f: figures(input, { key: 'block', label: '', include, months }), open: componentsOf(input.chart, months[0], include), close: componentsOf(input.chart, months.at(-1), include) };
+}
+
+/** A block of changes in equity: a range's rows over the parts of some report columns (all: consolidated). */
+export interface EquityBlock {
+  label: string;
+  months: FlowMonth[];
+  include?: (column: string) => boolean;
+}
+
 /**
- * Changes in equity (IAS 1.106) over the consolidated figures: columns share capital, retained
- * earnings, translation reserve, owners' total, NCI, total; rows opening, profit, OCI, dividends,
- * shares issued, acquisitions (NCI arising), closing; then the balance sheet's equity at the end
- * and whether they agree. `blocks` are the range and, with a comparison, the range it is compared
- * with (one block of rows each).
+ * Changes in equity (IAS 1.106): columns share capital, retained earnings, translation reserve,
+ * owners' total, NCI, total; rows opening, profit, OCI, dividends, shares issued, acquisitions
+ * (NCI arising), closing; then the balance sheet's equity at the end and whether they agree.
+ * One block of rows per report column asked for (consolidated, an entity, eliminations, NCI,
+ * adjustments) or, with a comparison, per range (the range, then the one it is compared with).
+ * Each row carries its drill key `ce:<block>:<row>`.
  */
-export function changesInEquity(input: FlowInput, blocks: { label: string; months: FlowMonth[] }[]): Statement {
-  const cols: ReportColumn[] = ['Share capital', 'Retained earnings', 'Translation reserve', 'Owners of the parent', 'Non-controlling interests', 'Total equity'].map((label, i) => ({ key: ['capital', 'retained', 'translation', 'owners', 'nci', 'total'][i]!, label, format: 'amount' as const }));
+export function changesInEquity(input: FlowInput, blocks: EquityBlock[]): Statement {
   const rows: ReportRow[] = [];
   const balanced: boolean[] = [];
-  const row = (kind: ReportRow['kind'], label: string, c: [bigint, bigint, bigint, bigint], depth = 1) => {
-    const owners = c[0] + c[1] + c[2];
-    rows.push({ kind, label, depth, values: [...c.slice(0, 3), owners, c[3], owners + c[3]].map(centsText) });
-  };
-  for (const b of blocks) {
-    const all = figures(input, { key: 'all', label: b.label, include: () => true, months: b.months });
-    const open = componentsOf(input.chart, b.months[0]);
-    const close = componentsOf(input.chart, b.months.at(-1));
-    // Acquisitions: what the acquired balance sheets and their entries brought in each component, net: the NCI arising (and cents of rounding).
-    const acq = all.acquired;
-    const profitOwners = all.profit - all.nciProfit;
-    const ociOwners = all.oci - all.nciOci;
-    // Dividends and other movements: what moved each component besides the rows above (retained earnings: the owners' dividends; NCI: its share of the subsidiaries' dividends).
-    const capitalMoved = close.capital - open.capital - all.acquired.capital;
-    const dividends = all.ownersDividends;
-    const nciDividends = all.nciDividends;
-    rows.push({ kind: 'section', label: b.label, depth: 0, values: cols.map(() => null) });
-    row('account', 'Opening balance', [open.capital, open.retained, open.translation, open.nci]);
-    row('account', 'Profit for the period', [0n, profitOwners, 0n, all.nciProfit]);
-    row('account', 'Other comprehensive income: exchange differences', [0n, 0n, ociOwners, all.nciOci]);
-    row('subtotal', 'Total comprehensive income', [0n, profitOwners, ociOwners, all.nciProfit + all.nciOci]);
-    row('account', 'Dividends and other movements', [0n, dividends, 0n, nciDividends]);
-    if (capitalMoved !== 0n) row('account', 'Shares issued and other capital movements', [capitalMoved, 0n, 0n, 0n]);
-    row('account', 'Acquisitions: non-controlling interests arising', [acq.capital, acq.retained, acq.translation, acq.nci]);
-    const closing: [bigint, bigint, bigint, bigint] = [open.capital + capitalMoved + acq.capital, open.retained + profitOwners + dividends + acq.retained, open.translation + ociOwners + acq.translation, open.nci + all.nciProfit + all.nciOci + nciDividends + acq.nci];
-    row('total', 'Closing balance', closing, 0);
-    row('account', 'Equity in the balance sheet at the end of the period', [close.capital, close.retained, close.translation, close.nci]);
-    balanced.push(closing[0] === close.capital && closing[1] === close.retained && closing[2] === close.translation && closing[3] === close.nci);
-  }
+  blocks.forEach((b, bi) => {
+    const x = equityParts(input, b.months, b.include ?? (() => true));
+    rows.push({ kind: 'section', label: b.label, depth: 0, values: EQUITY_COLUMNS.map(() => null) });
+    for (const r of EQUITY_ROWS) if (!r.when || r.when(x)) rows.push({ kind: r.kind, label: r.label, depth: r.depth, values: sixOf(r.of(x)).map(centsText), drill: `ce:${bi}:${r.key}` });
+    const closing = EQUITY_ROWS.find((r) => r.key === 'closing')!.of(x);
+    const close = four(x.close);
+    balanced.push(closing.every((c, i) => c === close[i]));
+  });
   // One flag per block, spread over the columns (every column of a block agrees or not).
-  return { columns: cols, rows, balanced: cols.map(() => balanced.every(Boolean)) };
+  return { columns: EQUITY_COLUMNS, rows, balanced: EQUITY_COLUMNS.map(() => balanced.every(Boolean)) };
+}
+
+// --- drill-down -----------------------------------------------------------------------------
+/** One part of a line's figure: what one report column's parts on one group account make of it (the line's signs). */
+export interface FlowDrillPart {
+  /** `entity:<key>`, eliminations, nci or adjustments. */
+  column: string;
+  account: string;
+  cents: bigint;
+}
+export interface FlowDrill {
+  /** The figure the statement shows. */
+  total: bigint;
+  /** Its parts by report column and group account (none nil), in the order of the columns and the chart. */
+  parts: FlowDrillPart[];
+  /** What the per-line rounding leaves (flows at an average rate are rounded once per line and column): total less the parts. */
+  rounding: bigint;
+  /** How the line is made, in a sentence (a computed line). */
+  note: string | null;
+}
+
+const CF_NOTES: Record<string, string> = {
+  operating: "Profit, the non-cash items and the working-capital movements, each account's at the month's average rate.",
+  net: 'The operating, investing and financing flows.',
+  'closing-cash': 'The cash accounts in the balance sheet at the end of the range.',
+  fx: "The cash's own exchange difference (each cash account's movement less its flow at the month's average rate), and the cents the rounding of the translated flows leaves.",
+  'fx-own': "Each cash account's movement less its flow at the month's average rate.",
+  'equity-other': 'What moved retained earnings and NCI besides profit and OCI: dividends, and the month before\'s profit rolled in (shown under each income and expense account).',
+  profit: 'Income and expenses but the NCI\'s share of profit.',
+};
+
+/** A line's value over some parts, exactly: its key in the statement (ReportRow.drill), for a value column (`equityColumn`: changes in equity's). Null: no such line. */
+function lineValue(chart: GroupAccount[], kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-flow', line: string, equityColumn: number): ((x: EquityParts) => Frac) | null {
+  if (kind === 'comprehensive-income') {
+    const v = (CI_LINES as Record<string, ((f: Figures) => bigint) | undefined>)[line];
+    return v ? ({ f }) => cents(v(f)) : null;
+  }
+  if (kind === 'changes-in-equity') {
+    const r = EQUITY_ROWS.find((x) => x.key === line.split(':')[2]);
+    return r && equityColumn >= 0 ? (x) => cents(sixOf(r.of(x))[equityColumn]!) : null;
+  }
+  const code = /^account:(.+)$/.exec(line)?.[1];
+  if (code) return ({ f }) => { const x = f.flows.get(code) ?? ZERO; return { n: -x.n, d: x.d }; };
+  const acquired = /^acquisition:(.+)$/.exec(line)?.[1];
+  if (acquired) return ({ f }) => cents(f.acquisitions.get(acquired) ?? 0n);
+  // The sections' totals: their lines, exactly (what rounding each line once leaves is the drill's rounding row).
+  const effects = (f: Figures, cats: CashFlowCategory[]) => cats.flatMap((c) => flowAccounts(chart, c)).reduce((t, a) => addF(t, f.flows.get(a.code) ?? ZERO), ZERO);
+  const neg = (x: Frac): Frac => ({ n: -x.n, d: x.d });
+  const operating = (f: Figures) => addF(cents(f.profit - f.bargain), neg(effects(f, ['non_cash', 'working_capital'])));
+  const investing = (f: Figures) => addF(cents([...f.acquisitions.values()].reduce((t, c) => t + c, 0n)), neg(effects(f, ['investing'])));
+  const financing = (f: Figures) => addF(cents(f.equityOther), neg(effects(f, ['financing'])));
+  const simple: Record<string, (f: Figures) => Frac> = {
+    operating,
+    investing,
+    financing,
+    net: (f) => addF(addF(operating(f), investing(f)), financing(f)),
+    profit: (f) => cents(f.profit),
+    bargain: (f) => cents(-f.bargain),
+    'equity-other': (f) => cents(f.equityOther),
+    'opening-cash': (f) => cents(f.openingCash),
+    'closing-cash': (f) => cents(f.closingCash),
+    // The effect of exchange rates: the cash's own exchange difference; the rounding of the flows is the drill's rounding row.
+    fx: (f) => f.cashFx,
+    'fx-own': (f) => f.cashFx,
+  };
+  const v = simple[line];
+  return v ? ({ f }) => v(f) : null;
+}
+
+/**
+ * What makes one figure of comprehensive income, changes in equity or the cash flow: the line
+ * (`line`, its ReportRow.drill key) in one value column, split by report column (each entity,
+ * eliminations, NCI, adjustments) and group account. Every line is a sum over those parts, so
+ * the parts add up to the figure; flows translated at an average rate are rounded once per line
+ * and column, and what that leaves is `rounding`. `statement` is the statement as shown (its
+ * figure is the total). Changes in equity: `column` is the block's (its rows' report columns and
+ * months), `equityColumn` the component clicked (EQUITY_COLUMNS' key).
+ */
+export function flowDrill(input: FlowInput, kind: 'comprehensive-income' | 'changes-in-equity' | 'cash-flow', statement: Statement, column: FlowColumn, line: string, equityColumn?: string): FlowDrill | null {
+  const ci = kind === 'changes-in-equity' ? EQUITY_COLUMNS.findIndex((c) => c.key === equityColumn) : -1;
+  const value = lineValue(input.chart, kind, line, ci);
+  const row = statement.rows.find((r) => r.drill === line);
+  const at = kind === 'changes-in-equity' ? ci : statement.columns.findIndex((c) => c.key === column.key);
+  const shown = row && at >= 0 ? row.values[at] : null;
+  if (!value || shown === null || shown === undefined) return null;
+  const total = BigInt(shown.replace('.', ''));
+  // The column's parts, one set of months per report column and account.
+  const groups = new Map<string, { column: string; account: string; months: FlowMonth[] }>();
+  column.months.forEach((m, i) => {
+    if (!m.ok) return;
+    for (const p of m.parts) {
+      if (!column.include(p.column)) continue;
+      const key = `${p.column}\u0000${p.account}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { column: p.column, account: p.account, months: column.months.map((x) => ({ period: x.period, ok: x.ok, parts: [] })) }));
+      g.months[i]!.parts.push(p);
+    }
+  });
+  const order = new Map(input.chart.map((a, i) => [a.code, i]));
+  const colRank = (c: string) => (c.startsWith('entity:') ? 0 : c === 'eliminations' ? 1 : c === 'nci' ? 2 : 3);
+  const parts: FlowDrillPart[] = [];
+  for (const g of groups.values()) {
+    const c = round(value(equityParts(input, g.months, () => true)));
+    if (c !== 0n) parts.push({ column: g.column, account: g.account, cents: c });
+  }
+  parts.sort((a, b) => colRank(a.column) - colRank(b.column) || (a.column < b.column ? -1 : a.column > b.column ? 1 : 0) || (order.get(a.account) ?? 1e9) - (order.get(b.account) ?? 1e9));
+  const rounding = total - parts.reduce((t, p) => t + p.cents, 0n);
+  const note = kind !== 'cash-flow' ? null : line.startsWith('acquisition:') ? "The acquired entity's balance sheet and the acquisition's entries (but the acquirer's investment), the month it is acquired: the cash acquired less the consideration." : line.startsWith('account:') ? "The account's movement at the month's average rate (a foreign entity's local movement); its translation difference is not a flow." : (CF_NOTES[line] ?? null);
+  return { total, parts, rounding, note };
 }
 
 /** The months a range needs: the month before it (the opening) and its own. */

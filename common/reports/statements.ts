@@ -46,6 +46,8 @@ export interface ReportRow {
   depth: number;
   /** Group account code (account rows): what a drill-down opens. */
   account?: string;
+  /** A line of comprehensive income, changes in equity or the cash flow: its key for the drill-down (common/reports/flows.ts flowDrill). */
+  drill?: string;
   /** One per column: an exact decimal text (amounts to the cent, percentages to 0.1), or null (no figure, see `notes`). */
   values: (string | null)[];
   /** Why a figure is missing (a formula dividing by zero, a comparison with nothing). */

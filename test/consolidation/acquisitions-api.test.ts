@@ -13,6 +13,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { userWithToken } from '../helpers/users';
 import { waitFor } from '../helpers/wait';
 import { ACQUISITION_BODY, setUpAcquisitionGroup } from '../helpers/acquisition-books';
+import { flowDrilldownSchema } from '../../common/contract/reports';
 
 let stack: TestStack;
 let token: string;
@@ -133,6 +134,77 @@ describe('acquisitions through the api', () => {
     const compared = await get('comprehensive-income', '&compare=prior');
     expect(compared.columns.map((c) => c.key)).toEqual(['current', 'comparison', 'variance']);
     expect(compared.rows.find((r) => r.label === 'Profit for the period')!.values).toEqual(['230.00', '0.00', '230.00']);
+  });
+
+  // Their drill-down (GET /reports/{orgId}/drilldown/{statement}), February 2026, by hand (test/reports/flows.test.ts):
+  //   profit 230 = Sub GmbH's revenue 575 (EUR 500 x 1.15) + its expenses -345 (EUR 300 x 1.15);
+  //   OCI 140 = Sub GmbH's CTA 100 + the eliminations' CTA 40 (the acquisition's goodwill and land);
+  //   effect of exchange rates on cash 100 = Sub GmbH's cash: 1,320 - 990 less the flow EUR 200 x 1.15;
+  //   Jan-Feb: the acquisition of Sub GmbH net of cash acquired -110 = Sub GmbH 990 (land -550,
+  //     payables 550, capital 660, retained 330) + the acquisition's entries -1,100;
+  //   changes in equity, NCI's closing 432 (the NCI entries: 330 at the acquisition + 69 + 33).
+  // Changes in equity by column: Sub GmbH's block closes on 660 / 560 (330 + 230) / 100 / 1,320
+  //   (its net assets: cash 1,320 + land 600 - payables 600); each block agrees with its balance sheet.
+  it('the drill-down of those statements: each figure opens its entities and accounts, adding up to it to the cent', async () => {
+    const drill = async (statement: string, q: string) => {
+      const r = await api('get', `/reports/${orgID}/drilldown/${statement}?period=2026-02&${q}`);
+      expect(r.status).toBe(200);
+      return flowDrilldownSchema.parse(r.body.data);
+    };
+    const parts = (d: Awaited<ReturnType<typeof drill>>) => d.parts.map((p) => `${p.columnLabel} ${p.account} ${p.amount}`);
+    const profit = await drill('comprehensive-income', 'line=profit&column=consolidated');
+    expect(profit).toMatchObject({ label: 'Profit for the period', columnLabel: 'Consolidated', total: '230.00', rounding: null, months: ['2026-02'] });
+    expect(parts(profit)).toEqual(['Sub GmbH 4000 575.00', 'Sub GmbH 6000 -345.00']);
+    expect(profit.parts[0]).toMatchObject({ entity: 'S', accountName: 'Revenue' });
+    const oci = await drill('comprehensive-income', 'line=oci&column=consolidated');
+    expect([oci.total, ...parts(oci)]).toEqual(['140.00', 'Sub GmbH 3200 100.00', 'Eliminations 3200 40.00']);
+    const fx = await drill('cash-flow', 'line=fx&column=consolidated');
+    expect([fx.label, fx.total, fx.rounding, ...parts(fx)]).toEqual(['Effect of exchange rate changes on cash and cash equivalents', '100.00', null, 'Sub GmbH 1000 100.00']);
+    expect(fx.note).toMatch(/own exchange difference/);
+    const acq = await drill('cash-flow', 'range=ytd&columns=consolidated&line=acquisition:S&column=consolidated');
+    expect(acq.total).toBe('-110.00');
+    expect(parts(acq)).toEqual(['Sub GmbH 1500 -550.00', 'Sub GmbH 2000 550.00', 'Sub GmbH 3000 660.00', 'Sub GmbH 3100 330.00', 'Eliminations 1500 -110.00', 'Eliminations 1650 -330.00', 'Eliminations 3000 -660.00', 'Eliminations 3100 -330.00', 'Eliminations 3300 330.00']);
+    const nci = await drill('changes-in-equity', 'line=ce:0:closing&column=nci');
+    expect(nci).toMatchObject({ label: 'Closing balance', columnLabel: 'Non-controlling interests, Consolidated: February 2026', total: '432.00' });
+    expect(nci.parts.reduce((t, p) => t + BigInt(p.amount.replace('.', '')), 0n)).toBe(432_00n);
+    // Every drillable figure of the three statements: its drill-down's total is the figure, and its parts add up to it.
+    let checked = 0;
+    for (const statement of ['comprehensive-income', 'changes-in-equity', 'cash-flow']) {
+      const r = (await api('get', `/reports/${orgID}/statements/${statement}?period=2026-02`)).body.data as { columns: { key: string }[]; rows: { drill?: string; values: (string | null)[] }[] };
+      for (const row of r.rows.filter((x) => x.drill)) {
+        for (const [i, c] of r.columns.entries()) {
+          if (row.values[i] === null) continue;
+          const d = await drill(statement, `line=${row.drill}&column=${c.key}`);
+          expect(d.total).toBe(row.values[i]);
+          expect(d.parts.reduce((t, p) => t + BigInt(p.amount.replace('.', '')), BigInt((d.rounding ?? '0.00').replace('.', '')))).toBe(BigInt(d.total.replace('.', '')));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // Refused: a line the statement does not have, a column it does not have, a malformed line, the P&L (its drill-down is by account), another organization's user.
+    expect((await api('get', `/reports/${orgID}/drilldown/cash-flow?period=2026-02&line=account:9999&column=consolidated`)).body).toMatchObject({ message: expect.stringContaining('has no line account:9999') });
+    expect((await api('get', `/reports/${orgID}/drilldown/cash-flow?period=2026-02&line=fx&column=entity:NOPE`)).status).toBe(404);
+    expect((await api('get', `/reports/${orgID}/drilldown/changes-in-equity?period=2026-02&line=ce:0:closing&column=consolidated`)).status).toBe(404);
+    expect((await api('get', `/reports/${orgID}/drilldown/cash-flow?period=2026-02&line=${encodeURIComponent('DROP TABLE')}&column=consolidated`)).status).toBe(400);
+    expect((await api('get', `/reports/${orgID}/drilldown/profit-and-loss?period=2026-02&line=profit&column=consolidated`)).status).toBe(400);
+    const other = await Organization.create({ organizationName: 'Not Acquiring Ltd' });
+    const { token: outsider } = await userWithToken(stack.app, { email: 'flow-drill-outsider@example.com', role: 'user', organization_id: String(other._id) });
+    expect((await api('get', `/reports/${orgID}/drilldown/cash-flow?period=2026-02&line=fx&column=consolidated`, outsider)).status).toBe(403);
+  });
+
+  it('changes in equity honours ?columns: a block per column, the group first, each closing on its balance sheet', async () => {
+    const r = (await api('get', `/reports/${orgID}/statements/changes-in-equity?period=2026-02&columns=entities,eliminations,nci,consolidated`)).body.data as { rows: { kind: string; label: string; values: (string | null)[] }[]; balanced: boolean[]; notices: string[] };
+    expect(r.rows.filter((x) => x.kind === 'section').map((x) => x.label)).toEqual(['Consolidated: February 2026', 'Parent Inc: February 2026', 'Sub GmbH: February 2026', 'Eliminations: February 2026', 'Non-controlling interests: February 2026']);
+    const closing = r.rows.filter((x) => x.label === 'Closing balance').map((x) => x.values);
+    expect(closing[0]).toEqual(['2000.00', '161.00', '107.00', '2268.00', '432.00', '2700.00']);
+    expect(closing[2]).toEqual(['660.00', '560.00', '100.00', '1320.00', '0.00', '1320.00']);
+    // The blocks add up to the group's.
+    const sum = closing.slice(1).reduce((t, v) => t.map((x, i) => x + BigInt(v[i]!.replace('.', ''))), [0n, 0n, 0n, 0n, 0n, 0n]);
+    expect(sum.map((c) => c.toString())).toEqual(closing[0]!.map((v) => v!.replace('.', '')));
+    expect(r.balanced.every(Boolean)).toBe(true);
+    const one = (await api('get', `/reports/${orgID}/statements/changes-in-equity?period=2026-02&columns=consolidated`)).body.data as { rows: { kind: string; label: string }[] };
+    expect(one.rows.filter((x) => x.kind === 'section').map((x) => x.label)).toEqual(['February 2026']);
   });
 
   it('NCI at fair value EUR 380: goodwill 456 (NCI 8 of its 38 exchange difference), NCI 528', async () => {

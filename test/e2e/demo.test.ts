@@ -327,7 +327,7 @@ describe('a change in the QuickBooks simulator', () => {
     const grouped = (v: string) => v.replace(/\B(?=(\d{3})+(?!\d))(?=[\d,]*\.)/g, ',');
     await page.locator('.report-table').filter({ hasText: grouped(after) }).waitFor({ timeout: 60_000 });
     const dataAsOf = (await api<{ dataAsOf: string }>('GET', `/reports/${orgId}/statements/profit-and-loss?period=${last}&columns=consolidated`)).data.dataAsOf;
-    const shown = await page.evaluate((iso) => `Data as of ${new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })}`, dataAsOf);
+    const shown = await page.evaluate((iso) => `Data as of ${new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })}`, dataAsOf);
     await page.getByText(shown, { exact: true }).waitFor({ timeout: 60_000 });
     process.stdout.write(`[demo.test] Reports page before the change: "${asOfBefore}", after: "${shown}" (no reload)\n`);
     await screenshot(page, 'demo-04-reports-after-change');

@@ -7,12 +7,15 @@
 // the effect being the cash's own exchange difference but for cents of rounding; the changes in
 // equity close on the balance sheet's equity (share capital, retained earnings with the profit,
 // translation reserve, NCI); comprehensive income's profit is the profit and loss's, its owners'
-// OCI the translation reserve's movement. A failure names its seed.
+// OCI the translation reserve's movement. Changes in equity by column (a block per report column)
+// closes each block on that column's balance sheet, the blocks adding up to the group's; the
+// drill-down's parts and rounding add up to every line's figure in every column (seeds 1-9).
+// A failure names its seed.
 import { DEFAULT_GROUP_CHART } from '../../common/consolidation/default-chart';
 import { createConsolidation, type PeriodResult } from '../../common/consolidation/engine';
 import { ONE_RATE } from '../../common/consolidation/decimal';
 import type { AcquisitionConfig, ConsolidationConfig, EntityConfig, MappingConfig, TbRow } from '../../common/consolidation/types';
-import { cashFlow, changesInEquity, comprehensiveIncome, partsOfResult, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
+import { cashFlow, changesInEquity, comprehensiveIncome, flowDrill, partsOfResult, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
 import { buildStatement, centsText, type Statement } from '../../common/reports/statements';
 import { generator } from '../helpers/random';
 
@@ -91,6 +94,7 @@ describe('statements beyond the balance sheet: they reconcile to the balance she
 
       const isCash = (c: string) => c === '1000';
       const cf = cashFlow(input, columns, { showZero: true });
+      const ci0 = () => comprehensiveIncome(input, columns);
       expect([where, cf.balanced]).toEqual([where, keys.map(() => true)]);
       keys.forEach((k, i) => {
         expect([where, k, value(cf, 'Cash and cash equivalents at the beginning of the period', i)]).toEqual([where, k, centsText(net(before, k, isCash))]);
@@ -108,6 +112,22 @@ describe('statements beyond the balance sheet: they reconcile to the balance she
       const type = (c: string) => cfg.accounts.find((a) => a.code === c)!.type;
       const equity = -net(last, 'consolidated', (c) => type(c) !== 'asset' && type(c) !== 'liability');
       expect([where, value(ce, 'Closing balance', 5)]).toEqual([where, centsText(equity)]);
+      // By column (?columns): a block per report column, each closing on its own balance sheet, the blocks adding up to the group's.
+      const blocks = changesInEquity(input, columns.map((c) => ({ label: c.key, months: withOpening, include: c.include })));
+      expect([where, blocks.balanced!.every(Boolean)]).toEqual([where, true]);
+      const closings = blocks.rows.filter((x) => x.label === 'Closing balance').map((x) => BigInt(x.values[5]!.replace('.', '')));
+      expect([where, closings.slice(0, -1).reduce((t, c) => t + c, 0n)]).toEqual([where, closings.at(-1)]);
+      // The drill-down: every line's parts (and rounding) add up to the figure shown, in every column (the first seeds: it is the slowest check).
+      if (seed < 10) {
+        for (const [kind, st] of [['cash-flow', cf], ['comprehensive-income', ci0()]] as const) {
+          for (const row of st.rows.filter((x) => x.drill)) {
+            columns.forEach((c, i) => {
+              const d = flowDrill(input, kind, st, c, row.drill!)!;
+              expect([where, kind, row.drill, c.key, centsText(d.parts.reduce((t, p) => t + p.cents, d.rounding))]).toEqual([where, kind, row.drill, c.key, row.values[i]]);
+            });
+          }
+        }
+      }
 
       // Comprehensive income: the profit and loss's profit in every column; the group's owners' OCI is the translation reserve's movement.
       const ci = comprehensiveIncome(input, columns);

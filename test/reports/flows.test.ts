@@ -54,8 +54,8 @@ import { AMOUNT_SCALE, parseDecimal, PRESENTATION_SCALE, RATE_SCALE } from '../.
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { PostedJournal } from '../../common/consolidation/journals';
 import type { AcquisitionConfig, ConsolidationConfig, EntityConfig, IcCategory, MappingConfig, TbRow } from '../../common/consolidation/types';
-import { cashFlow, changesInEquity, comprehensiveIncome, partsOfResult, ratesOf, type FlowColumn, type FlowInput, type FlowMonth } from '../../common/reports/flows';
-import type { Statement } from '../../common/reports/statements';
+import { cashFlow, changesInEquity, comprehensiveIncome, flowDrill, partsOfResult, ratesOf, type FlowColumn, type FlowInput, type FlowMonth } from '../../common/reports/flows';
+import { centsText, type Statement } from '../../common/reports/statements';
 
 const rate = (t: string) => parseDecimal(t, RATE_SCALE)!;
 const units = (t: string | number) => parseDecimal(String(t), AMOUNT_SCALE)!;
@@ -102,7 +102,8 @@ function expectClean(r: PeriodResult) {
   expect(r.check.assets).toBe(r.check.liabilitiesAndEquity);
 }
 
-describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", () => {
+/** ../shared/DOMAIN.md's worked example (case A), consolidated: its months' parts. */
+function domainExample() {
   const acquisition: AcquisitionConfig = { entity: 'S', date: '2026-01-31', consideration: units(1100), considerationCurrency: 'USD', nciMeasurement: 'proportionate', nciFairValue: null, adjustments: [{ groupAccount: '1500', amount: units(100), usefulLifeMonths: null, amortizationAccount: null }] };
   const cfg = config([entity('P', 'USD'), entity('S', 'EUR', { ownership: '70', parent: 'P' })], {
     rates: [
@@ -119,7 +120,11 @@ describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", 
   ];
   const engine = createConsolidation(cfg);
   const results = ['2025-12', '2026-01', '2026-02'].map((p, i) => engine.period(p, books[i]!));
-  const { input, months } = inputOf(cfg, results);
+  return { ...inputOf(cfg, results), results };
+}
+
+describe("A. DOMAIN.md's worked example: P buys 70 % of S (EUR) for USD 1,100", () => {
+  const { input, months, results } = domainExample();
   const [dec, m0, m1] = months;
   const M1 = columnsOf([m0!, m1!], ['P', 'S']);
   const M0 = columnsOf([dec!, m0!], ['P', 'S']);
@@ -279,3 +284,84 @@ describe('B. a dividend, working capital and a journal: H owns 60 % of K (GBP)',
 
 
 
+
+// The drill-down of these statements (flowDrill): a line's figure split by report column and group
+// account. A's figures by hand (the accounts of DOMAIN.md's example, default chart codes):
+//   M1 profit 230 = S's revenue 4000 575 (EUR 500 x 1.15) + S's expenses 6000 -345 (300 x 1.15).
+//   M1 OCI 140 = S's own CTA 3200 100 + the acquisition's 40 on 3200 in the eliminations.
+//   M1 effect of exchange rates on cash 100 = S's cash 1000: 1,320 - 990 moved, less the flow
+//     EUR 200 x 1.15 = 230: 100; no rounding left.
+//   M0 acquisition of S, net of cash acquired -110: S's balance sheet at 1.10 but its cash
+//     (land 1500 -550, payables 2000 +550, capital 3000 +660, retained 3100 +330: 990) and the
+//     acquisition's entries but P's investment (land 1500 -110, goodwill 1650 -330, capital 3000
+//     -660, retained 3100 -330, NCI 3300 +330: -1,100).
+//   M1 changes in equity, NCI's closing 432 = the NCI entries on 3300 (the NCI column) 432.
+// Every drillable line in every column: the parts and the rounding add up to the figure shown.
+describe('drill-down from comprehensive income, changes in equity and the cash flow', () => {
+  const { input, months } = domainExample();
+  const [dec, m0, m1] = months;
+  const M1 = columnsOf([m0!, m1!], ['P', 'S']);
+  const M0 = columnsOf([dec!, m0!], ['P', 'S']);
+  const consolidated = (cols: FlowColumn[]) => cols.find((c) => c.key === 'consolidated')!;
+  const parts = (d: ReturnType<typeof flowDrill>) => d!.parts.map((p) => `${p.column} ${p.account} ${centsText(p.cents)}`);
+
+  it('profit and OCI open their accounts by entity and the eliminations', () => {
+    const ci = comprehensiveIncome(input, M1);
+    const profit = flowDrill(input, 'comprehensive-income', ci, consolidated(M1), 'profit')!;
+    expect(parts(profit)).toEqual(['entity:S 4000 575.00', 'entity:S 6000 -345.00']);
+    expect([centsText(profit.total), centsText(profit.rounding)]).toEqual(['230.00', '0.00']);
+    const oci = flowDrill(input, 'comprehensive-income', ci, consolidated(M1), 'oci')!;
+    expect(parts(oci)).toEqual(['entity:S 3200 100.00', 'eliminations 3200 40.00']);
+    expect(centsText(oci.total)).toBe('140.00');
+  });
+
+  it('the effect of exchange rates on cash opens the cash accounts; the acquisition its balance sheet and entries', () => {
+    const fx = flowDrill(input, 'cash-flow', cashFlow(input, M1), consolidated(M1), 'fx')!;
+    expect(parts(fx)).toEqual(['entity:S 1000 100.00']);
+    // A section's total opens its lines' parts: M1's operating 230 is the profit's (no working capital moved in EUR).
+    const operating = flowDrill(input, 'cash-flow', cashFlow(input, M1), consolidated(M1), 'operating')!;
+    expect([centsText(operating.total), ...parts(operating)]).toEqual(['230.00', 'entity:S 4000 575.00', 'entity:S 6000 -345.00']);
+    expect([centsText(fx.total), centsText(fx.rounding)]).toEqual(['100.00', '0.00']);
+    const acq = flowDrill(input, 'cash-flow', cashFlow(input, M0), consolidated(M0), 'acquisition:S')!;
+    expect(centsText(acq.total)).toBe('-110.00');
+    expect(parts(acq)).toEqual(['entity:S 1500 -550.00', 'entity:S 2000 550.00', 'entity:S 3000 660.00', 'entity:S 3100 330.00', 'eliminations 1500 -110.00', 'eliminations 1650 -330.00', 'eliminations 3000 -660.00', 'eliminations 3100 -330.00', 'eliminations 3300 330.00']);
+    // S's column alone: 990, the cash acquired.
+    const s = flowDrill(input, 'cash-flow', cashFlow(input, M0), M0.find((c) => c.key === 'entity:S')!, 'acquisition:S')!;
+    expect(centsText(s.total)).toBe('990.00');
+  });
+
+  it("changes in equity: a component's figure opens the accounts behind it", () => {
+    const ce = changesInEquity(input, [{ label: 'February 2026', months: [m0!, m1!] }]);
+    const nci = flowDrill(input, 'changes-in-equity', ce, { key: 'block', label: '', include: () => true, months: [m0!, m1!] }, 'ce:0:closing', 'nci')!;
+    expect(centsText(nci.total)).toBe('432.00');
+    expect(nci.parts.reduce((t, p) => t + p.cents, 0n) + nci.rounding).toBe(432_00n);
+  });
+
+  it('every drillable line in every column adds up to its figure, to the cent', () => {
+    let checked = 0;
+    for (const cols of [M0, M1, columnsOf([dec!, m0!, m1!], ['P', 'S'])]) {
+      const statements = [['comprehensive-income', comprehensiveIncome(input, cols)], ['cash-flow', cashFlow(input, cols)]] as const;
+      for (const [kind, st] of statements) {
+        for (const r of st.rows.filter((x) => x.drill)) {
+          for (const c of cols) {
+            const d = flowDrill(input, kind, st, c, r.drill!)!;
+            expect(centsText(d.total)).toBe(r.values[cols.indexOf(c)]);
+            expect(d.parts.reduce((t, p) => t + p.cents, 0n) + d.rounding).toBe(d.total);
+            checked++;
+          }
+        }
+      }
+      const block = { key: 'block', label: '', include: () => true, months: cols[0]!.months };
+      const ce = changesInEquity(input, [block]);
+      for (const r of ce.rows.filter((x) => x.drill)) {
+        ce.columns.forEach((col, i) => {
+          const d = flowDrill(input, 'changes-in-equity', ce, block, r.drill!, col.key)!;
+          expect(centsText(d.total)).toBe(r.values[i]);
+          expect(d.parts.reduce((t, p) => t + p.cents, 0n) + d.rounding).toBe(d.total);
+          checked++;
+        });
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+  });
+});

@@ -13,7 +13,7 @@ import { DIALECTS } from '../dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../common/reports/custom';
 import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../common/reports/periods';
 import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../common/reports/statements';
-import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
+import { cashFlow, changesInEquity, comprehensiveIncome, EQUITY_COLUMNS, flowDrill, monthsWithOpening, ratesOf, type EquityBlock, type FlowColumn, type FlowInput } from '../../common/reports/flows';
 import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
 import { ApiError } from '../../common/api-error';
 import { budgetColumn } from './budget-figures';
@@ -234,14 +234,23 @@ export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind
   return answer(STATEMENT_TITLES[kind], ctx, buildStatement(kind, ctx.chart, ctx.columns, { variance: ctx.variance, showZero: q.showZero }), kind === 'balance-sheet' ? monthEnd(ctx.range.to) : undefined);
 }
 
+/** What a flow statement and its drill-down are computed from: the outputs of the months, the value columns and changes in equity's blocks. */
+interface FlowSetup {
+  input: FlowInput;
+  columns: FlowColumn[];
+  blocks: EquityBlock[];
+  notices: string[];
+}
+
 /**
- * Comprehensive income, changes in equity or the cash flow (common/reports/flows.ts) over the
- * report's columns: each value column adds up the outputs of its report column (an entity, the
- * eliminations, NCI, adjustments; consolidated and a comparison's columns all of them) over its
- * range's months and the month before (the opening). Changes in equity is the consolidated
- * figures' (one block of rows per range, the comparison's second).
+ * The inputs of comprehensive income, changes in equity or the cash flow (common/reports/flows.ts)
+ * over the report's columns: each value column adds up the outputs of its report column (an
+ * entity, the eliminations, NCI, adjustments; consolidated and a comparison's columns all of
+ * them) over its range's months and the month before (the opening). Changes in equity has one
+ * block of rows per report column asked for (consolidated first), or with a comparison one per
+ * range (the comparison's second).
  */
-async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: ReportQuery, ctx: ReportContext): Promise<ReportAnswer> {
+async function flowSetup(db: Db, dialect: OrgDialect, ctx: ReportContext): Promise<FlowSetup> {
   const current = monthsWithOpening(ctx.range.months);
   const compared = ctx.compareRange ? monthsWithOpening(ctx.compareRange.months) : [];
   const [months, entities, acquisitions, rates] = await Promise.all([flowParts(db, dialect, [...new Set([...compared, ...current])].sort()), readEntities(db), readAcquisitions(db), flowRates(db)]);
@@ -257,19 +266,93 @@ async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKin
   const notices = [...ctx.notices];
   const opening = byPeriod.get(current[0]!);
   if (opening && !opening.ok) notices.push(`The opening balances are those at the end of ${monthLabel(opening.period)}, which is not consolidated: this statement starts from nothing.`);
-  let s: Statement;
-  if (kind === 'changes-in-equity') {
-    s = changesInEquity(input, [{ label: ctx.range.label, months: monthsOf(current) }, ...(ctx.compareRange ? [{ label: ctx.compareRange.label, months: monthsOf(compared) }] : [])]);
-  } else {
-    const columns: FlowColumn[] = ctx.columns.map((c) => {
-      const list = monthsOf(c.key === 'comparison' ? compared : current);
-      const all = c.key === 'consolidated' || c.key === 'current' || c.key === 'comparison';
-      return { key: c.key, label: c.label, include: all ? () => true : (col: string) => col === c.key, months: list };
-    });
-    s = kind === 'cash-flow' ? cashFlow(input, columns, { variance: ctx.variance, showZero: q.showZero }) : comprehensiveIncome(input, columns, { variance: ctx.variance });
+  const columns: FlowColumn[] = ctx.columns.map((c) => {
+    const list = monthsOf(c.key === 'comparison' ? compared : current);
+    const all = c.key === 'consolidated' || c.key === 'current' || c.key === 'comparison';
+    return { key: c.key, label: c.label, include: all ? () => true : (col: string) => col === c.key, months: list };
+  });
+  let blocks: EquityBlock[];
+  if (ctx.compareRange) blocks = [{ label: ctx.range.label, months: monthsOf(current) }, { label: ctx.compareRange.label, months: monthsOf(compared) }];
+  else {
+    // The group's statement first, then each column asked for (an entity's, the eliminations', ...).
+    const ordered = [...columns.filter((c) => c.key === 'consolidated'), ...columns.filter((c) => c.key !== 'consolidated')];
+    blocks = ordered.map((c) => ({ label: ordered.length === 1 && c.key === 'consolidated' ? ctx.range.label : `${c.label}: ${ctx.range.label}`, months: c.months, include: c.include }));
   }
+  return { input, columns, blocks, notices };
+}
+
+function flowOf(kind: FlowStatementKind, setup: FlowSetup, ctx: ReportContext, q: ReportQuery): Statement {
+  if (kind === 'changes-in-equity') return changesInEquity(setup.input, setup.blocks);
+  return kind === 'cash-flow' ? cashFlow(setup.input, setup.columns, { variance: ctx.variance, showZero: q.showZero }) : comprehensiveIncome(setup.input, setup.columns, { variance: ctx.variance });
+}
+
+async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: ReportQuery, ctx: ReportContext): Promise<ReportAnswer> {
+  const setup = await flowSetup(db, dialect, ctx);
+  const s = flowOf(kind, setup, ctx, q);
+  const notices = setup.notices;
   if (s.balanced?.some((b) => !b)) notices.push(kind === 'changes-in-equity' ? 'The closing equity does not agree with the balance sheet: see the check rows.' : kind === 'cash-flow' ? "The cash flow does not reconcile to the balance sheet's cash: see the check rows." : "The owners' other comprehensive income does not agree with the translation reserve's movement: see the check rows.");
   return answer(STATEMENT_TITLES[kind], { ...ctx, notices }, s);
+}
+
+export type FlowDrilldownQuery = ReportQuery & { line: string; column: string };
+
+/**
+ * What makes one figure of comprehensive income, changes in equity or the cash flow: the line
+ * (its row's `drill` key) in one value column of the statement as the same query shows it, split
+ * by report column (each entity, in the group's order, the eliminations, NCI, adjustments) and
+ * group account, in the line's own signs, with the rounding the translated flows leave; the
+ * total is the figure shown. Changes in equity: `column` is the component (capital, retained,
+ * translation, owners, nci, total) of the line's block.
+ */
+export async function flowDrilldown(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: FlowDrilldownQuery) {
+  if (q.budget) throw new ApiError(400, `A budget is compared with the profit and loss and custom reports, not the ${STATEMENT_TITLES[kind].toLowerCase()}`);
+  const ctx = await reportContext(db, dialect, q);
+  const setup = await flowSetup(db, dialect, ctx);
+  const s = flowOf(kind, setup, ctx, q);
+  const row = s.rows.find((r) => r.drill === q.line);
+  const title = STATEMENT_TITLES[kind];
+  if (!row) throw new ApiError(404, `The ${title.toLowerCase()} has no line ${q.line} for this range`);
+  let column: FlowColumn | undefined;
+  let columnLabel: string | undefined;
+  if (kind === 'changes-in-equity') {
+    const block = setup.blocks[Number(q.line.split(':')[1])];
+    const component = EQUITY_COLUMNS.find((c) => c.key === q.column);
+    if (block && component) {
+      column = { key: 'block', label: block.label, include: block.include ?? (() => true), months: block.months };
+      columnLabel = `${component.label}, ${block.label}`;
+    }
+  } else {
+    column = setup.columns.find((c) => c.key === q.column);
+    columnLabel = column?.label;
+  }
+  if (!column) throw new ApiError(404, `The ${title.toLowerCase()} has no column ${q.column}${kind === 'changes-in-equity' ? ` (its columns: ${EQUITY_COLUMNS.map((c) => c.key).join(', ')})` : ''}`);
+  const d = flowDrill(setup.input, kind, s, column, q.line, q.column);
+  if (!d) throw new ApiError(404, `The ${title.toLowerCase()} shows no figure for ${row.label} in ${columnLabel}`);
+  const entities = await readEntities(db);
+  const order = new Map(groupOrder(entities).map((e, i) => [`entity:${e.entity}`, i]));
+  const rank = (c: string) => order.get(c) ?? (c === 'eliminations' ? 1e6 : c === 'nci' ? 1e6 + 1 : 1e6 + 2);
+  const names = new Map(entities.map((e) => [e.entity, e.name]));
+  const accounts = new Map(ctx.chart.map((a) => [a.code, a.name]));
+  const COLUMN_WORDS: Record<string, string> = { eliminations: 'Eliminations', nci: 'Non-controlling interests', adjustments: 'Adjustments (consolidation journals)' };
+  const parts = [...d.parts].sort((a, b) => rank(a.column) - rank(b.column));
+  return {
+    statement: kind,
+    title,
+    line: q.line,
+    label: row.label,
+    column: q.column,
+    columnLabel: columnLabel!,
+    currency: ctx.currency,
+    range: kind === 'changes-in-equity' || column.key !== 'comparison' || !ctx.compareRange ? ctx.range : ctx.compareRange,
+    months: column.months.slice(1).map((m) => m.period),
+    parts: parts.map((p) => {
+      const entity = p.column.startsWith('entity:') ? p.column.slice('entity:'.length) : null;
+      return { column: p.column, columnLabel: entity ? (names.get(entity) ?? entity) : (COLUMN_WORDS[p.column] ?? p.column), entity, account: p.account, accountName: accounts.get(p.account) ?? p.account, amount: centsText(p.cents) };
+    }),
+    rounding: d.rounding === 0n ? null : centsText(d.rounding),
+    total: centsText(d.total),
+    note: d.note,
+  };
 }
 
 export async function customReport(db: Db, dialect: OrgDialect, layout: CustomLayout, q: ReportQuery): Promise<ReportAnswer> {

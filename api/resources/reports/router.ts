@@ -7,7 +7,7 @@ import { Router, type Request } from 'express';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { ensureOrgSchema, readingAsProvisioned } from '../../../warehouse/org-schema';
 import { deleteLayout, listLayouts, readLayout, saveLayout } from '../../../warehouse/reports/store';
-import type { StatementKind } from '../../../common/reports/statements';
+import type { FlowStatementKind, StatementKind } from '../../../common/reports/statements';
 import type { AppDeps } from '../../deps';
 import { auth } from '../../lib/auth';
 import { ApiError } from '../../lib/errors';
@@ -15,7 +15,7 @@ import { withRequestOrgDatabase } from '../../lib/org-database';
 import { ok } from '../../lib/respond';
 import { validate } from '../../lib/validate';
 import { route } from '../../lib/route';
-import { drilldownSchema, freshnessSchema, layoutListSchema, overviewSchema, reportSchema, storedLayoutSchema } from '../../../common/contract/reports';
+import { drilldownSchema, flowDrilldownSchema, freshnessSchema, layoutListSchema, overviewSchema, reportSchema, storedLayoutSchema } from '../../../common/contract/reports';
 import { budgetRoutes } from './budgets';
 import { overview } from './overview';
 import * as s from './schemas';
@@ -79,6 +79,11 @@ export function reportsRouter(deps: AppDeps): Router {
 
   route(router, 'get', '/:orgId/drilldown', { tag, answer: drilldownSchema, statuses: { 404: 'A group account not in the chart, or an entity not in the consolidation' }, summary: "What makes a report figure (?period, ?range, ?groupAccount; ?signs=display (default: the statements' signs, income, liabilities and equity positive) or net (debit positive, as the trial balance)): data.level 'entities' with entities [{ entity, entityName, amount }] in the group's order and the elimination, intercompany-difference and NCI entries; with ?entity=, data.level 'sources' with that entity's source accounts [{ sourceAccount, sourceAccountName, label (the account's number and name; a QuickBooks account by its name, its code being an internal Id), currency, localAmount, amount, rateKind, rate }] and its translation entries; total: what the lines add up to (the report's figure). The range is cut at its last consolidated month as the statements cut it. 404 for a group account not in the chart or an entity not in the consolidation" }, any, validate({ params: s.orgParams, query: s.drilldownQuery }), async (req, res) => {
     ok(res, 'Drill-down fetched', await readDb(req, ({ db, dialect }) => svc.drilldown(db, dialect, res.locals.query)));
+  });
+
+  route(router, 'get', '/:orgId/drilldown/:statement', { tag, answer: flowDrilldownSchema, statuses: { 404: 'No such line or column in the statement as the query shows it' }, summary: "What makes a figure of comprehensive-income, changes-in-equity or cash-flow, user of the organization or admin: the statement's query (?period, ?range, ?columns or ?compare, ?showZero) with ?line= (the row's drill key: profit, oci, tci, profit-owners, ..., account:<code>, acquisition:<entity>, equity-other, opening-cash, closing-cash, fx, fx-own, operating, investing, financing, net; changes in equity ce:<block>:<row>) and ?column= (the value column's key; changes in equity: capital | retained | translation | owners | nci | total). data { statement, title, line, label, column, columnLabel, currency, range, months, parts [{ column, columnLabel, entity, account, accountName, amount }] (by report column, each entity in the group's order, then eliminations, NCI, adjustments, and group account; the line's own signs; none nil), rounding (the cents rounding the translated flows once per line and column leaves, or null), total (the figure shown: parts and rounding add up to it), note (how a computed line is made) }" }, any, validate({ params: s.flowStatementParams, query: s.flowDrilldownQuery }), async (req, res) => {
+    const kind = (req.params as { statement: FlowStatementKind }).statement;
+    ok(res, 'Drill-down fetched', await readDb(req, ({ db, dialect }) => svc.flowDrilldown(db, dialect, kind, res.locals.query)));
   });
 
   route(router, 'get', '/:orgId/custom', { tag, answer: layoutListSchema, summary: 'Custom report layouts of the organization: data.reports [{ id, name, layout { name, lines }, updatedBy, updatedAt }]' }, any, validate({ params: s.orgParams }), async (req, res) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PERIOD_RE } from '../../../common/consolidation/validate';
 import { LINE_ID_RE, LINE_KINDS } from '../../../common/reports/custom';
 import { COMPARISONS, RANGES } from '../../../common/reports/periods';
-import { STATEMENTS } from '../../../common/reports/statements';
+import { FLOW_STATEMENTS, STATEMENTS } from '../../../common/reports/statements';
 import { orgIdSchema } from '../../lib/organization';
 import { COLUMN_CHOICES } from '../../../warehouse/reports/answers';
 import { budgetQueryField } from './budgets';
@@ -14,6 +14,7 @@ const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const orgParams = z.object({ orgId: orgIdSchema });
 export const statementParams = z.object({ orgId: orgIdSchema, statement: z.enum(STATEMENTS) });
+export const flowStatementParams = z.object({ orgId: orgIdSchema, statement: z.enum(FLOW_STATEMENTS, { errorMap: () => ({ message: `A drill-down by line is for ${FLOW_STATEMENTS.join(', ')}` }) }) });
 export const layoutParams = z.object({ orgId: orgIdSchema, id: z.string().regex(/^[a-z0-9-]{1,60}$/, 'A report id is lowercase letters, digits and dashes') });
 
 /** ?period=YYYY-MM&range=month|quarter|ytd|year&columns=entities,eliminations,nci,adjustments,consolidated&compare=prior|lastYear */
@@ -37,6 +38,12 @@ export const drilldownQuery = z.object({
   groupAccount: z.string().trim().min(1).max(40),
   entity: z.string().trim().min(1).max(200).optional(),
   signs: z.enum(['display', 'net'], { errorMap: () => ({ message: 'signs is display or net' }) }).default('display'),
+});
+
+/** The statement's query, and the line (a row's drill key) and value column clicked. */
+export const flowDrilldownQuery = reportQuery.extend({
+  line: z.string().trim().regex(/^[a-z][a-z-]*(:[A-Za-z0-9_.:-]{1,240})?$/, 'line is a row\'s drill key, e.g. profit, fx, account:1100 or ce:0:closing'),
+  column: z.string().trim().min(1, 'column is the value column clicked, e.g. consolidated').max(240),
 });
 
 const codes = z.array(z.string().trim().min(1).max(40)).max(1000);

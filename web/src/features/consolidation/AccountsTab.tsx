@@ -1,6 +1,7 @@
-import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Alert, Button, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
+import { FormError, SaveFooter, useSaving } from '../../components/SaveForm';
 import { toast } from '../../components/toaster';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, type AccountRateType, type AccountType } from '../../../../common/contract/consolidation';
 import { exportAccounts, importAccounts, saveChart } from './api/accounts';
@@ -22,8 +23,7 @@ const hasCashFlow = (type: AccountType, role: string | null) => type !== 'income
 function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: string; account: GroupAccount | null; accounts: GroupAccount[]; onDone: () => void; onCancel: () => void }) {
   const [values, setValues] = useState({ code: account?.code ?? '', name: account?.name ?? '', type: (account?.type ?? 'expense') as AccountType, line: account?.line ?? '', rateType: (account?.rateType ?? '') as AccountRateType | '', cashFlow: (account?.cashFlow ?? '') as CashFlowCategory | '' });
   const [errors, setErrors] = useState<{ code?: string; name?: string }>({});
-  const [formError, setFormError] = useState<string>();
-  const [saving, setSaving] = useState(false);
+  const { saving, error: formError, setError: setFormError, run } = useSaving();
   const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   async function submit(e: FormEvent) {
@@ -38,15 +38,10 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
     if (found.code || found.name) return;
     const edited: GroupAccount = { code, name: values.name.trim(), type: values.type, line: values.line.trim(), role: account?.role ?? null, rateType: values.rateType || null, cashFlow: hasCashFlow(values.type, account?.role ?? null) ? values.cashFlow || null : null };
     const chart = account ? accounts.map((a) => (a.code === account.code ? edited : a)) : [...accounts, edited];
-    setSaving(true);
-    try {
+    await run(async () => {
       toast(await saveChart(orgId, chart), 'success');
       onDone();
-    } catch (err) {
-      setFormError((err as Error).message);
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (
@@ -94,20 +89,9 @@ function AccountForm({ orgId, account, accounts, onDone, onCancel }: { orgId: st
             </HTMLSelect>
           </FormGroup>
         )}
-        {formError && (
-          <Callout intent="danger" role="alert">
-            {formError}
-          </Callout>
-        )}
+        <FormError error={formError} />
       </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text="Cancel" onClick={onCancel} />
-            <Button type="submit" intent="primary" text="Save account" loading={saving} />
-          </>
-        }
-      />
+      <SaveFooter label="Save account" saving={saving} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
+import { FormError, SaveFooter, useSaving } from '../../components/SaveForm';
 import { saveLayout, type Layout, type LayoutLine } from './api/reports';
 
 const KIND_WORDS: Record<LayoutLine['kind'], string> = { accounts: 'Group accounts', subtotal: 'Subtotal', formula: 'Formula' };
@@ -25,14 +26,11 @@ const draftOf = (l: LayoutLine): Draft => ({ ...l, accountsText: (l.accounts ?? 
 export function LayoutEditor({ orgId, id, initial, onClose, onSaved }: { orgId: string; id?: string; initial?: Layout; onClose: () => void; onSaved: (id: string) => void }) {
   const [name, setName] = useState(initial?.name ?? '');
   const [lines, setLines] = useState<Draft[]>((initial?.lines ?? [{ id: 'revenue', label: 'Revenue', kind: 'accounts', groups: ['Income > Revenue'], format: 'amount' }]).map(draftOf));
-  const [error, setError] = useState('');
-  const [saving, setSaving] = useState(false);
+  const { saving, error, run } = useSaving();
   const set = (i: number, patch: Partial<Draft>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
-  async function save() {
-    setSaving(true);
-    setError('');
-    try {
+  const save = () =>
+    run(async () => {
       const layout: Layout = {
         name: name.trim(),
         lines: lines.map((l) => ({
@@ -44,12 +42,7 @@ export function LayoutEditor({ orgId, id, initial, onClose, onSaved }: { orgId: 
         })),
       };
       onSaved(await saveLayout(orgId, layout, id));
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setSaving(false);
-    }
-  }
+    });
 
   return (
     <Dialog isOpen onClose={onClose} title={id ? 'Edit custom report' : 'New custom report'} className="layout-editor" style={{ width: 'min(960px, 96vw)' }} {...KEYBOARD_DIALOG}>
@@ -94,22 +87,9 @@ export function LayoutEditor({ orgId, id, initial, onClose, onSaved }: { orgId: 
         <Button icon="add" onClick={() => setLines((ls) => [...ls, { id: idOf('line', new Set(ls.map((x) => x.id))), label: '', kind: 'formula', format: 'amount', formula: '', accountsText: '', groupsText: '', ofText: '' }])}>
           Add line
         </Button>
-        {error && (
-          <Callout intent="danger" role="alert" className="form-error">
-            {error}
-          </Callout>
-        )}
+        <FormError error={error} />
       </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button intent="primary" disabled={saving} onClick={() => void save()}>
-              {saving ? 'Saving...' : 'Save report'}
-            </Button>
-          </>
-        }
-      />
+      <SaveFooter label="Save report" saving={saving} onCancel={onClose} onSave={() => void save()} />
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
-import { Button, ButtonGroup, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, NumericInput, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Checkbox, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, NumericInput, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
+import { FormError, SaveFooter, useSaving } from '../../components/SaveForm';
 import { toast } from '../../components/toaster';
 import { formatDateTimeWithZone } from '../../lib/format';
 import { deletePack, downloadPack, savePack, sendPack, usePackHistory, usePackOptions, usePacks, type PackAnswer, type PackBodyInput, type PackSendAnswer } from './api/packs';
@@ -209,8 +210,7 @@ function PackEditor({ orgId, pack, periods, onClose, onSaved }: { orgId: string;
   const [schedule, setSchedule] = useState<PackBodyInput['schedule']['kind']>(pack?.schedule.kind ?? 'locked');
   const [day, setDay] = useState(pack?.schedule.day ?? 5);
   const [parentheses, setParentheses] = useState(pack?.parentheses ?? true);
-  const [error, setError] = useState('');
-  const [saving, setSaving] = useState(false);
+  const { saving, error, run } = useSaving();
   const toggle = (set: Set<string>, key: string, update: (s: Set<string>) => void) => {
     const next = new Set(set);
     if (next.has(key)) next.delete(key);
@@ -220,10 +220,8 @@ function PackEditor({ orgId, pack, periods, onClose, onSaved }: { orgId: string;
   // In the order the options list them (statements, then custom reports): the pack's PDF follows it.
   const orderedItems = () => [...(options?.statements ?? []).map((s) => `statement:${s.ref}`), ...(options?.custom ?? []).map((c) => `custom:${c.id}`)].filter((k) => items.has(k));
 
-  async function save() {
-    setSaving(true);
-    setError('');
-    try {
+  const save = () =>
+    run(async () => {
       const body: PackBodyInput = {
         name: name.trim(),
         items: orderedItems().map((k) => ({ kind: k.startsWith('custom:') ? 'custom' : 'statement', ref: k.slice(k.indexOf(':') + 1) })),
@@ -236,12 +234,7 @@ function PackEditor({ orgId, pack, periods, onClose, onSaved }: { orgId: string;
       await savePack(orgId, body, pack?.id);
       toast('Pack saved', 'success');
       onSaved();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setSaving(false);
-    }
-  }
+    });
 
   return (
     <Dialog isOpen onClose={onClose} title={pack ? `Edit ${pack.name}` : 'New report pack'} style={{ width: 'min(760px, 96vw)' }} {...KEYBOARD_DIALOG}>
@@ -309,22 +302,9 @@ function PackEditor({ orgId, pack, periods, onClose, onSaved }: { orgId: string;
           </FormGroup>
         )}
         <Checkbox label="Negatives in parentheses" checked={parentheses} onChange={(e) => setParentheses(e.currentTarget.checked)} />
-        {error && (
-          <Callout intent="danger" role="alert" className="form-error">
-            {error}
-          </Callout>
-        )}
+        <FormError error={error} />
       </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button intent="primary" disabled={saving} onClick={() => void save()}>
-              {saving ? 'Saving...' : 'Save pack'}
-            </Button>
-          </>
-        }
-      />
+      <SaveFooter label="Save pack" saving={saving} onCancel={onClose} onSave={() => void save()} />
     </Dialog>
   );
 }

@@ -1,28 +1,36 @@
 import { Button, Callout, Dialog, DialogBody, H4, HTMLTable, Spinner } from '@blueprintjs/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { KEYBOARD_DIALOG } from '../../components/dialog-focus';
 import { CATEGORY_WORDS, ENTRY_KIND_WORDS, inWords, RATE_KIND_WORDS } from '../../shared/consolidation/words';
 import { formatFigure } from './ReportTable';
-import { useReportDrilldown, type DrilldownAnswer, type DrillTarget } from './api/reports';
+import { useFlowDrilldown, useReportDrilldown, type DrilldownAnswer, type DrillTarget, type FlowDrillTarget, type FlowDrilldownAnswer } from './api/reports';
 
-/** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
-function Body({ orgId, target, parens, onEntity }: { orgId: string; target: DrillTarget; parens: boolean; onEntity: (entity: string) => void }) {
-  const { drilldown: d, error, isLoading } = useReportDrilldown(orgId, target);
+/** A drill-down's answer once it is there: a spinner while it loads, the api's message when it fails. The focus stays in the dialog as `focusKey` changes (the button clicked goes away). */
+function Loaded<T>({ answer, error, isLoading, focusKey, children }: { answer: T | undefined; error: unknown; isLoading: boolean; focusKey?: string; children: (d: T) => ReactNode }) {
   const focus = useRef<HTMLDivElement>(null);
-  // The focus stays in the dialog as it moves between levels (the button clicked goes away).
-  useEffect(() => focus.current?.focus(), [target.entity]);
+  useEffect(() => focus.current?.focus(), [focusKey]);
   return (
     <div ref={focus} tabIndex={-1} className="run-detail-focus" aria-label="Drill-down">
-      {isLoading && !d ? (
+      {isLoading && !answer ? (
         <Spinner size={24} />
-      ) : error || !d ? (
+      ) : error || !answer ? (
         <Callout intent="danger" role="alert">
           {(error as Error | undefined)?.message ?? 'Failed to load the drill-down'}
         </Callout>
       ) : (
-        <Level d={d} parens={parens} onEntity={onEntity} />
+        children(answer)
       )}
     </div>
+  );
+}
+
+/** Two levels: the entities (and the group's own entries) behind a figure, then one entity's source accounts. */
+function Body({ orgId, target, parens, onEntity }: { orgId: string; target: DrillTarget; parens: boolean; onEntity: (entity: string) => void }) {
+  const { drilldown, error, isLoading } = useReportDrilldown(orgId, target);
+  return (
+    <Loaded answer={drilldown} error={error} isLoading={isLoading} focusKey={target.entity}>
+      {(d) => <Level d={d} parens={parens} onEntity={onEntity} />}
+    </Loaded>
   );
 }
 
@@ -159,13 +167,80 @@ function Level({ d, parens, onEntity }: { d: DrilldownAnswer; parens: boolean; o
   );
 }
 
-export function ReportDrilldown({ orgId, target, title, parens = false, onClose }: { orgId: string; target: DrillTarget | undefined; title: string; parens?: boolean; onClose: () => void }) {
+/**
+ * A line of comprehensive income, changes in equity or the cash flow: its parts by entity (or the
+ * eliminations, NCI, adjustments) and group account, in the line's signs, the rounding the
+ * translated flows leave, and the total: the figure clicked.
+ */
+function FlowBody({ orgId, target, parens }: { orgId: string; target: FlowDrillTarget; parens: boolean }) {
+  const { drilldown, error, isLoading } = useFlowDrilldown(orgId, target);
+  return (
+    <Loaded answer={drilldown} error={error} isLoading={isLoading}>
+      {(d) => <FlowLevel d={d} parens={parens} />}
+    </Loaded>
+  );
+}
+
+function FlowLevel({ d, parens }: { d: FlowDrilldownAnswer; parens: boolean }) {
+  const money = (v: string) => formatFigure(v, 'amount', parens);
+  return (
+    <>
+      <p className="muted">
+        {d.title}: {d.label}, {d.columnLabel}, {d.range.label}, in {d.currency}
+        {d.note ? `. ${d.note}` : ''}
+      </p>
+      {d.parts.length === 0 && !d.rounding ? (
+        <p className="muted">Nothing makes this figure: no entity or entry moved these accounts.</p>
+      ) : (
+        <HTMLTable compact striped className="full-width drilldown-table" aria-label="Entities and accounts">
+          <thead>
+            <tr>
+              <th>Entity or entries</th>
+              <th>Account</th>
+              <th className="amount">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.parts.map((p) => (
+              <tr key={`${p.column}:${p.account}`}>
+                <td>{p.columnLabel}</td>
+                <td>
+                  {p.account} {p.accountName}
+                </td>
+                <td className="amount">{money(p.amount)}</td>
+              </tr>
+            ))}
+            {d.rounding && (
+              <tr>
+                <td colSpan={2}>Rounding of the translated flows (each line rounded once per column)</td>
+                <td className="amount">{money(d.rounding)}</td>
+              </tr>
+            )}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={2}>
+                Total, as the report shows it
+              </th>
+              <td className="amount">{money(d.total)}</td>
+            </tr>
+          </tfoot>
+        </HTMLTable>
+      )}
+    </>
+  );
+}
+
+const isFlow = (t: DrillTarget | FlowDrillTarget): t is FlowDrillTarget => 'line' in t;
+
+export function ReportDrilldown({ orgId, target, title, parens = false, onClose }: { orgId: string; target: DrillTarget | FlowDrillTarget | undefined; title: string; parens?: boolean; onClose: () => void }) {
   const [entity, setEntity] = useState<string>();
   useEffect(() => setEntity(undefined), [target]);
   return (
     <Dialog isOpen={!!target} onClose={onClose} title={`What makes ${title}`} className="drilldown-dialog" {...KEYBOARD_DIALOG}>
       <DialogBody>
-        {target && (
+        {target && isFlow(target) && <FlowBody orgId={orgId} target={target} parens={parens} />}
+        {target && !isFlow(target) && (
           <>
             {entity && (
               <Button icon="arrow-left" minimal onClick={() => setEntity(undefined)}>

@@ -26,8 +26,10 @@ const byEntity = (key: string) => key.startsWith('entity:') || key === 'eliminat
  * consolidated figure show; a tap on the line opens its entities. A new report (`reportKey`)
  * starts at its left edge. An account's figure opens its drill-down; a missing figure says why.
  */
-export function ReportTable({ report, reportKey, parens = false, onDrill }: { report: ReportAnswer; reportKey?: string; parens?: boolean; onDrill?: (account: string, label: string) => void }) {
+export function ReportTable({ report, reportKey, parens = false, onDrill, onDrillLine }: { report: ReportAnswer; reportKey?: string; parens?: boolean; onDrill?: (account: string, label: string) => void; onDrillLine?: (line: string, column: string, label: string) => void }) {
   const drillable = (i: number) => report.columns[i]!.format === 'amount' && !['variance', 'comparison', 'budget'].includes(report.columns[i]!.key);
+  // A line of comprehensive income, changes in equity or the cash flow opens in any column but the variance.
+  const lineDrillable = (i: number) => report.columns[i]!.format === 'amount' && report.columns[i]!.key !== 'variance';
   const hasConsolidated = report.columns.some((c) => c.key === 'consolidated');
   const colClass = (key: string) => `amount${key === 'consolidated' ? ' pinned-right' : ''}${hasConsolidated && byEntity(key) ? ' wide-only' : ''}`;
   const scroller = useRef<HTMLDivElement>(null);
@@ -91,6 +93,10 @@ export function ReportTable({ report, reportKey, parens = false, onDrill }: { re
                     <td key={c.key} className={colClass(c.key)}>
                       {r.account && onDrill && drillable(i) && v !== null ? (
                         <Button minimal small className="figure-button" onClick={() => onDrill(r.account!, r.label)} aria-label={`${r.label}, ${c.label}: ${text}. Open what makes it`}>
+                          {text}
+                        </Button>
+                      ) : r.drill && onDrillLine && lineDrillable(i) && v !== null ? (
+                        <Button minimal small className="figure-button" onClick={() => onDrillLine(r.drill!, c.key, `${r.label}, ${c.label}`)} aria-label={`${r.label}, ${c.label}: ${text}. Open what makes it`}>
                           {text}
                         </Button>
                       ) : (

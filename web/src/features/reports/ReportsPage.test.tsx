@@ -1,7 +1,8 @@
 // The Reports page against a stand-in api: the statements beyond the balance sheet (comprehensive
 // income, changes in equity, cash flow) are among the statements to choose, each fetched from its
 // own address and shown with its rows, its figures as the api gives them and its check rows; a
-// failed check says so. The figures themselves are the api's (test/reports/flows.test.ts,
+// failed check says so; a line's figure opens the drill dialog (its entities and accounts, the
+// rounding row, a total equal to the figure). The figures themselves are the api's (test/reports/flows.test.ts,
 // test/consolidation/acquisitions-api.test.ts).
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -20,12 +21,12 @@ afterEach(() => {
 });
 
 const range = { kind: 'month', months: ['2026-02'], from: '2026-02', to: '2026-02', label: 'February 2026' };
-const answer = (title: string, rows: [string, string, string | null][], balanced = true) => ({
+const answer = (title: string, rows: ([string, string, string | null] | [string, string, string | null, string])[], balanced = true) => ({
   title,
   currency: 'USD',
   range,
   columns: [{ key: 'consolidated', label: 'Consolidated', format: 'amount' }],
-  rows: rows.map(([kind, label, value]) => ({ kind, label, depth: 0, values: [value] })),
+  rows: rows.map(([kind, label, value, drill]) => ({ kind, label, depth: 0, values: [value], ...(drill ? { drill } : {}) })),
   balanced: [balanced],
   months: [{ period: '2026-02', status: 'ok', locked: true, messages: [] }],
   notices: balanced ? [] : ["The cash flow does not reconcile to the balance sheet's cash: see the check rows."],
@@ -34,10 +35,10 @@ const answer = (title: string, rows: [string, string, string | null][], balanced
 });
 const CASH_FLOW = answer('Cash flow', [
   ['section', 'Cash flows from operating activities', null],
-  ['account', 'Profit for the period', '230.00'],
+  ['account', 'Profit for the period', '230.00', 'profit'],
   ['total', 'Net cash from operating activities', '230.00'],
   ['account', 'Cash and cash equivalents at the beginning of the period', '1890.00'],
-  ['account', 'Effect of exchange rate changes on cash and cash equivalents', '100.00'],
+  ['account', 'Effect of exchange rate changes on cash and cash equivalents', '100.00', 'fx'],
   ['total', 'Cash and cash equivalents at the end of the period', '2220.00'],
   ['section', 'Checks', null],
   ['account', 'Cash in the balance sheet at the end of the period', '2220.00'],
@@ -88,5 +89,43 @@ describe('the statements beyond the balance sheet on the Reports page', () => {
     renderPage('/reports?report=statement:cash-flow');
     await waitFor(() => expect(screen.getByText(/Cash flow does not balance in: Consolidated/)).toBeInTheDocument());
     expect(screen.getByText("The cash flow does not reconcile to the balance sheet's cash: see the check rows.")).toBeInTheDocument();
+  });
+
+  it("a line's figure opens the same drill dialog: its entities and accounts, the rounding, a total equal to the figure, right-aligned", async () => {
+    // As the api answers for ../shared/DOMAIN.md's example (test/consolidation/acquisitions-api.test.ts), with a cent of rounding added to show its row.
+    const drill = {
+      statement: 'cash-flow',
+      title: 'Cash flow',
+      line: 'fx',
+      label: 'Effect of exchange rate changes on cash and cash equivalents',
+      column: 'consolidated',
+      columnLabel: 'Consolidated',
+      currency: 'USD',
+      range,
+      months: ['2026-02'],
+      parts: [{ column: 'entity:S', columnLabel: 'Sub GmbH', entity: 'S', account: '1000', accountName: 'Cash', amount: '-100.01' }],
+      rounding: '0.01',
+      total: '-100.00',
+      note: "The cash's own exchange difference.",
+    };
+    const { calls } = mockApi({ ...base, [`GET /reports/${ORG_ID}/statements/cash-flow`]: ok({ ...CASH_FLOW, rows: CASH_FLOW.rows.map((r) => (r.drill === 'fx' ? { ...r, values: ['-100.00'] } : r)) }), [`GET /reports/${ORG_ID}/drilldown/cash-flow`]: ok(drill) });
+    localStorage.setItem(`ledgerflow.negativesInParentheses.${signIn().id}`, 'true');
+    renderPage('/reports?report=statement:cash-flow&columns=consolidated');
+    await userEvent.click(await screen.findByRole('button', { name: 'Effect of exchange rate changes on cash and cash equivalents, Consolidated: (100.00). Open what makes it' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/What makes Effect of exchange rate changes on cash and cash equivalents, Consolidated/)).toBeInTheDocument();
+    const table = await within(dialog).findByRole('table', { name: 'Entities and accounts' });
+    const rows = within(table).getAllByRole('row').map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Entity or entries', 'Account', 'Amount'],
+      ['Sub GmbH', '1000 Cash', '(100.01)'],
+      ['Rounding of the translated flows (each line rounded once per column)', '0.01'],
+      ['Total, as the report shows it', '(100.00)'],
+    ]);
+    // Figures right-aligned (the amount class), the total the figure clicked.
+    expect([...table.querySelectorAll('td:last-child')].every((td) => td.classList.contains('amount'))).toBe(true);
+    expect(calls.find((c) => c.path.startsWith(`/reports/${ORG_ID}/drilldown/cash-flow`))!.path).toBe(`/reports/${ORG_ID}/drilldown/cash-flow?period=2026-02&range=month&columns=consolidated&line=fx&column=consolidated`);
+    // A line without a drill key (a total) is plain text.
+    expect(screen.queryByRole('button', { name: /^Net cash from operating activities, Consolidated/ })).toBeNull();
   });
 });

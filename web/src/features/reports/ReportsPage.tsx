@@ -7,7 +7,7 @@ import { toast } from '../../components/toaster';
 import { useSession } from '../../lib/session';
 import { useConsolidatedPeriods } from '../../shared/consolidation/periods';
 import { formatMoment, startConsolidation, useFreshness, useNegativesInParentheses } from '../../shared/reports/freshness';
-import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, type ReportChoice } from './api/reports';
+import { deleteLayout, exportReport, useLayouts, useReport, type DrillTarget, type FlowDrillTarget, type ReportChoice } from './api/reports';
 import { BudgetControls } from './BudgetControls';
 import { LayoutEditor } from './LayoutEditor';
 import { PacksPanel } from './PacksPanel';
@@ -76,7 +76,7 @@ export default function ReportsPage() {
   const budgetable = choice.report === 'statement:profit-and-loss' || choice.report.startsWith('custom:');
   const withBudget = budgetable && !!choice.budget;
   const { report, error, isLoading: loadingReport } = useReport(orgId, choice.period ? choice : undefined);
-  const [drill, setDrill] = useState<{ target: DrillTarget; title: string }>();
+  const [drill, setDrill] = useState<{ target: DrillTarget | FlowDrillTarget; title: string }>();
   const [editing, setEditing] = useState<{ id?: string } | null>(null);
   const [exporting, setExporting] = useState('');
   const customId = choice.report.startsWith('custom:') ? choice.report.slice(7) : undefined;
@@ -296,7 +296,10 @@ export default function ReportsPage() {
                     {report.title} does not balance in: {report.columns.filter((_, i) => report.balanced![i] === false).map((c) => c.label).join(', ')}
                   </Callout>
                 )}
-                <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}|${choice.budget}`} parens={parens} onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })} />
+                <ReportTable report={report} reportKey={`${choice.report}|${choice.period}|${choice.range}|${choice.compare}|${choice.budget}`} parens={parens}
+                  onDrill={(account, label) => setDrill({ target: { period: report.range.to, range: report.range.kind, groupAccount: account, signs: choice.report === 'statement:trial-balance' ? 'net' : 'display' }, title: label })}
+                  onDrillLine={(line, column, label) => setDrill({ target: { statement: choice.report.slice('statement:'.length), period: choice.period, range: choice.range, ...(choice.compare ? { compare: choice.compare } : { columns: choice.columns }), line, column }, title: label })}
+                />
               </section>
             )}
           </Card>

@@ -32,9 +32,12 @@ export async function startConsolidation(orgId: string): Promise<void> {
   await apiRequest('POST', `/consolidation/${encodeURIComponent(orgId)}/run?wait=false`, {}, 'The consolidation did not run');
 }
 
-/** "27 Nov 2026, 14:05" in the browser's time zone. */
+/** How a moment reads ("27 Nov 2026, 14:05:09", the browser's time zone). */
+export const MOMENT_FORMAT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' };
+
 export function formatMoment(iso: string): string {
-  return new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  // To the second: two consolidations in one minute read differently.
+  return new Date(iso).toLocaleString('en-GB', MOMENT_FORMAT);
 }
 
 // --- negatives in parentheses: a per-user choice, kept in this browser ------------------------

@@ -1,8 +1,8 @@
 import useSWR, { mutate } from 'swr';
 import { apiDownload, apiRequest, fetchData, query } from '../../../lib/api-client';
-import type { DrilldownAnswer, Layout, ReportAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
+import type { DrilldownAnswer, FlowDrilldownAnswer, Layout, ReportAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
 
-export type { DrilldownAnswer, Layout, LayoutLine, ReportAnswer, ReportRowAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
+export type { DrilldownAnswer, FlowDrilldownAnswer, Layout, LayoutLine, ReportAnswer, ReportRowAnswer, StoredLayoutAnswer } from '../../../../../common/contract/reports';
 
 export const reportsPath = (orgId: string) => `/reports/${encodeURIComponent(orgId)}`;
 
@@ -49,6 +49,25 @@ export interface DrillTarget {
 /** GET /reports/{orgId}/drilldown */
 export function useReportDrilldown(orgId: string, t: DrillTarget | undefined) {
   const swr = useSWR(orgId && t ? [`${reportsPath(orgId)}/drilldown${query({ period: t.period, range: t.range, groupAccount: t.groupAccount, entity: t.entity, signs: t.signs })}`, 'Failed to load the drill-down'] : null, fetchData<DrilldownAnswer>);
+  return { ...swr, drilldown: swr.data };
+}
+
+/** A figure of comprehensive income, changes in equity or the cash flow: its statement's query, the row's drill key and the value column. */
+export interface FlowDrillTarget {
+  statement: string;
+  period: string;
+  range: string;
+  /** As the report was asked: a comparison, or its columns. */
+  compare?: string;
+  columns?: string;
+  line: string;
+  column: string;
+}
+
+/** GET /reports/{orgId}/drilldown/{statement} */
+export function useFlowDrilldown(orgId: string, t: FlowDrillTarget | undefined) {
+  const url = t && `${reportsPath(orgId)}/drilldown/${encodeURIComponent(t.statement)}${query({ period: t.period, range: t.range, ...(t.compare ? { compare: t.compare } : { columns: t.columns }), line: t.line, column: t.column })}`;
+  const swr = useSWR(orgId && url ? [url, 'Failed to load the drill-down'] : null, fetchData<FlowDrilldownAnswer>);
   return { ...swr, drilldown: swr.data };
 }
 
