@@ -210,8 +210,16 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
   const notificationsWaiting = () => [...notified.values()].reduce((a, c) => a + c.count, 0);
   const work = () => pending.size > 0 || notified.size > 0;
 
+  /** A new run reads where the last one left off before it judges notifications: those arriving first wait here. */
+  let stateLoaded = input.appliedThrough !== undefined;
+  const early: ConnectionNotification[] = [];
+
   function addNotification(n: ConnectionNotification): void {
     if (!n?.eventId || !n.accountId || !n.provider) return;
+    if (!stateLoaded) {
+      early.push(n);
+      return;
+    }
     if (appliedIds.has(eventKey(n.eventId)) || pendingEvents.has(n.eventId) || currentEvents.has(n.eventId)) {
       progress.duplicates++;
       return;
@@ -365,7 +373,7 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
       r.error = `trial balance: ${failureMessage(e)}`;
     }
     progress.step = 'recording';
-    const recorded = await recordChangesApplied({ orgId, changes, round: r });
+    const recorded = await recordChangesApplied({ orgId, changes, round: r, ...(currentEvents.size ? { eventIds: [...currentEvents] } : {}) });
     r.finishedAt = recorded.appliedAt;
     if (!r.error && r.readAt) {
       appliedThrough = !appliedThrough || r.readAt > appliedThrough ? r.readAt : appliedThrough;
@@ -392,6 +400,9 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     const state = await organizationChangesState({ orgId });
     if (state.appliedThrough && (!appliedThrough || state.appliedThrough > appliedThrough)) appliedThrough = state.appliedThrough;
     for (const [key, from] of Object.entries(state.syncedFrom ?? {})) if (!syncedFrom[key] || from > syncedFrom[key]) syncedFrom[key] = from;
+    for (const id of state.eventIds ?? []) appliedIds.add(eventKey(id));
+    stateLoaded = true;
+    for (const n of early.splice(0)) addNotification(n);
     for (const c of [...pending.values()]) {
       if (appliedThrough && c.finishedAt <= appliedThrough) {
         pending.delete(c.changeId);

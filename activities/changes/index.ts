@@ -67,7 +67,11 @@ export interface RecordChangesAppliedInput {
   round: AppliedRound;
   /** Announcements that arrived after the round that had read them. */
   late?: boolean;
+  /** The notifications' event ids the round handled: kept (the latest EVENT_IDS_KEPT) so a redelivery to a later run is applied once. */
+  eventIds?: string[];
 }
+/** Notification event ids kept on the organization's freshness row. */
+export const EVENT_IDS_KEPT = 2000;
 
 /**
  * One text per month of trial_balance's rows (entity, account, amounts, currency), in a fixed
@@ -107,12 +111,13 @@ export function createChangeActivities({ config, warehouse, announce }: { config
      * Where the organization's last changes run left off: the time its latest successful round
      * began reading, and per connection (provider:accountId) when its latest applied sync began.
      */
-    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null; syncedFrom: Record<string, string> }> {
-      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1 }).lean();
+    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null; syncedFrom: Record<string, string>; eventIds: string[] }> {
+      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1, eventIds: 1 }).lean();
       const connections = await Freshness.find({ organization_id: orgId, provider: { $ne: null }, syncedFrom: { $ne: null } }, { key: 1, syncedFrom: 1 }).lean();
       return {
         appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null,
         syncedFrom: Object.fromEntries(connections.map((c) => [c.key, new Date(c.syncedFrom!).toISOString()])),
+        eventIds: [...(row?.eventIds ?? [])],
       };
     },
 
@@ -153,8 +158,14 @@ export function createChangeActivities({ config, warehouse, announce }: { config
      * connection and the organization get the newest change applied and the consolidation that
      * includes it (never moved back by a late round). Answers when it was applied.
      */
-    async recordChangesApplied({ orgId, changes, round, late }: RecordChangesAppliedInput): Promise<{ appliedAt: string }> {
+    async recordChangesApplied({ orgId, changes, round, late, eventIds }: RecordChangesAppliedInput): Promise<{ appliedAt: string }> {
       const appliedAt = new Date();
+      if (eventIds?.length) {
+        // Only this organization's one changes workflow writes it, a round at a time.
+        const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { eventIds: 1 }).lean();
+        const kept = [...(row?.eventIds ?? []), ...eventIds].slice(-EVENT_IDS_KEPT);
+        await Freshness.updateOne({ key: freshnessKey.organization(orgId) }, { $set: { eventIds: kept, organization_id: orgId } }, { upsert: true });
+      }
       const failed = Boolean(round.error);
       const consolidation = round.consolidation ?? 'failed';
       // 'unchanged': the figures were already those of the latest consolidation, which includes the change.
