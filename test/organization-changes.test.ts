@@ -433,15 +433,17 @@ describe('Sage Intacct platform trigger', () => {
     const second = await changesDone();
     expect(second.rounds).toBe(0);
     expect(second.syncs).toBe(0);
-    expect(second.alreadyApplied).toBe(2);
+    // The redelivery by its key (kept across runs), the late change by the connection's latest sync start.
+    expect(second.duplicates).toBe(1);
+    expect(second.alreadyApplied).toBe(1);
     expect(await webhookSyncs()).toHaveLength(syncsBefore + 1);
   }, 120_000);
 
   it('1,000 trigger calls within a minute make a handful of syncs, every call answered', async () => {
     const syncsBefore = (await webhookSyncs()).length;
     const started = Date.now();
-    for (let i = 0; i < 1000; i += 20) {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, j) => post(triggerBody(String(5000 + i + j)), { idempotencyKey: `burst-${i + j}` })));
+    for (let i = 0; i < 1000; i += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, j) => post(triggerBody(String(5000 + i + j)), { idempotencyKey: `burst-${i + j}` })));
       for (const a of answers) expect(a.status).toBe(200);
     }
     const sentInMs = Date.now() - started;
