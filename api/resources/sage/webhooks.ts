@@ -60,10 +60,10 @@ export function sageWebhookHandler(deps: AppDeps): RequestHandler {
     if (!account?.webhookSecretEnc) refuse(req, accountId, account ? 'no trigger secret set' : 'no such connection');
     const secret = decryptSecret(account.webhookSecretEnc, cfg.ENCRYPTION_KEY);
     const signature = req.get(SAGE_SIGNATURE_HEADER);
+    // A signed call is verified before its body is read; an unsigned one must carry the secret in each event.
+    if (signature && !sageCallVerified(body, signature, secret, undefined)) refuse(req, accountId, 'signature does not match');
     const events = eventsOf(body);
-    if (signature) {
-      if (!sageCallVerified(body, signature, secret, undefined)) refuse(req, accountId, 'signature does not match');
-    } else if (!events || !events.every((e) => sageCallVerified(body, undefined, secret, e.token))) refuse(req, accountId, 'no signature, and no matching token');
+    if (!signature && (!events || !events.every((e) => sageCallVerified(body, undefined, secret, e.token)))) refuse(req, accountId, 'no signature, and no matching token');
     if (!events) throw new ApiError(400, SAGE_NOT_A_TRIGGER);
     const wrongCompany = events.find((e) => e.companyId && e.companyId !== account.sageCompanyID);
     if (wrongCompany) throw new ApiError(400, `The trigger names company ${wrongCompany.companyId}; this connection reads ${account.sageCompanyID}`);
