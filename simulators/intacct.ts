@@ -107,6 +107,12 @@ export interface FakeCall {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false });
 
+/** A control endpoint's JSON answer. */
+const jsonReply = (res: ServerResponse) => (status: number, b: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(b));
+};
+
 export function fakeBalance(accountIndex: number, month: string): number {
   return Math.round(((accountIndex + 1) * 250 + Number(month.slice(5, 7)) * 7.5) * 100) / 100;
 }
@@ -205,10 +211,7 @@ export class FakeIntacct {
 
   /** The control endpoint: PUT /simulator/v1/trigger { companyId?, url, secret } (url null: removed), as an admin defines the trigger in Intacct. */
   private controlTrigger(body: string, res: ServerResponse): void {
-    const reply = (status: number, b: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(b));
-    };
+    const reply = jsonReply(res);
     let input: Record<string, unknown>;
     try {
       input = JSON.parse(body) as Record<string, unknown>;
@@ -298,10 +301,7 @@ export class FakeIntacct {
 
   /** The control endpoint: POST /simulator/v1/journal { companyId?, amount?, month?, memo? } posts Dr the first balance-sheet account, Cr the first income-statement one. */
   private controlJournal(body: string, res: ServerResponse): void {
-    const reply = (status: number, b: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(b));
-    };
+    const reply = jsonReply(res);
     let input: Record<string, unknown>;
     try {
       input = body.trim() ? (JSON.parse(body) as Record<string, unknown>) : {};
