@@ -32,9 +32,11 @@ export const workflowIds = {
   /** Table names compare without case in the warehouse: a delete of Sales finds one of sales running. */
   tableDelete: (orgId: string, tableName: string) => `table-delete-${orgId}-${tableName.toLowerCase()}`,
   organizationDelete: (orgId: string) => `organization-delete-${orgId}`,
-  /** The QuickBooks change notifications of one connection (POST /quickbooks/webhooks signals it). */
-  quickbooksChanges: (accountId: string) => `quickbooks-changes-${accountId}`,
-  /** An organization's finished syncs on their way through trial_balance and the consolidation (signal-with-start by each sync). */
+  /**
+   * An organization's changes on their way through trial_balance and the consolidation: finished
+   * syncs (signal-with-start by each) and sources' notifications (the QuickBooks and Sage Intacct
+   * webhooks signal it; it syncs the connections they name). One per organization.
+   */
   organizationChanges: (orgId: string) => `organization-changes-${orgId}`,
   /** One send of a report pack, by its key (now-<id>, locked-<YYYY-MM>): the same trigger never starts a second one. */
   packSend: (packId: string, key: string) => `pack-send-${packId}-${key}`,

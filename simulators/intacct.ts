@@ -5,7 +5,12 @@
 // A book company (addBookCompany) serves one entity of the demo books (demo-books.ts): its
 // GL accounts, and get_trialbalance from its journals (a range's debits and credits, with the
 // balances before and after it).
+// Platform triggers (setTrigger, or PUT /simulator/v1/trigger): a journal posted to a company whose
+// trigger is set is POSTed to the trigger's URL as its HTTP POST action would (one call per GL
+// batch, signed with the connection's secret, an Idempotency-Key kept on retries, retried on 408,
+// 429 and 5xx as Sage documents: after 10, 30 and 90 s).
 import { XMLParser } from 'fast-xml-parser';
+import { SAGE_IDEMPOTENCY_HEADER, SAGE_SIGNATURE_HEADER, sageSignature } from '../common/connectors/sage-webhook';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +75,28 @@ interface BookLedger {
   moves: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
 }
 
+/** A company's platform trigger: where it posts, and the connection's secret it signs with. */
+export interface FakeTrigger {
+  url: string;
+  secret: string;
+}
+
+/** One trigger call and how its delivery went. */
+export interface TriggerDelivery {
+  url: string;
+  idempotencyKey: string;
+  body: string;
+  attempts: number;
+  status?: number;
+  ok: boolean;
+  error?: string;
+  /** No attempt is left to make. */
+  done: boolean;
+}
+
+/** Sage retries a failed call 3 times (4 attempts), on these statuses or when the call fails. */
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
 export interface FakeCall {
   function: string;
   auth: 'login' | 'session';
@@ -79,6 +106,12 @@ export interface FakeCall {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false });
+
+/** A control endpoint's JSON answer. */
+const jsonReply = (res: ServerResponse) => (status: number, b: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(b));
+};
 
 export function fakeBalance(accountIndex: number, month: string): number {
   return Math.round(((accountIndex + 1) * 250 + Number(month.slice(5, 7)) * 7.5) * 100) / 100;
@@ -96,6 +129,16 @@ export class FakeIntacct {
   readonly calls: FakeCall[] = [];
   private batchSeq = 0;
   url = '';
+  /** Platform triggers by company. */
+  private triggers = new Map<string, FakeTrigger>();
+  readonly triggerDeliveries: TriggerDelivery[] = [];
+  private retrying = new Set<Promise<void>>();
+  /** Waits before each retry (Sage: 10, 30 and 90 s). */
+  triggerRetryDelaysMs = [10_000, 30_000, 90_000];
+
+  constructor(options: { triggerRetryDelaysMs?: number[] } = {}) {
+    if (options.triggerRetryDelaysMs) this.triggerRetryDelaysMs = options.triggerRetryDelaysMs;
+  }
 
   /** Listens on 127.0.0.1:port (0: a free port the OS picks). */
   async start(port = 0): Promise<this> {
@@ -106,7 +149,85 @@ export class FakeIntacct {
   }
 
   async stop(): Promise<void> {
+    this.triggers.clear();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Sets (or with null removes) a company's platform trigger on GL batches: its HTTP POST goes to url, signed with secret. */
+  setTrigger(companyId: string, trigger: FakeTrigger | null): void {
+    if (!this.companies.has(companyId)) throw new Error(`no company ${companyId}`);
+    if (trigger) this.triggers.set(companyId, trigger);
+    else this.triggers.delete(companyId);
+  }
+
+  /** Resolves when no trigger call is being retried. */
+  async triggersSettled(): Promise<void> {
+    while (this.retrying.size) await Promise.all([...this.retrying]);
+  }
+
+  /**
+   * The trigger's HTTP POST of a GL batch added (as a body template of GLBATCH merge fields writes it),
+   * signed over the exact bytes. Resolves after the first attempt; retries go on behind.
+   */
+  async fireTrigger(companyId: string, batch: { batchNo: string; entryDate: string; whenModified: string }, event = 'add'): Promise<TriggerDelivery | null> {
+    const t = this.triggers.get(companyId);
+    if (!t) return null;
+    const body = JSON.stringify({ object: 'GLBATCH', event, recordNo: batch.batchNo, batchDate: batch.entryDate, whenModified: batch.whenModified, companyId });
+    const delivery: TriggerDelivery = { url: t.url, idempotencyKey: randomUUID(), body, attempts: 0, ok: false, done: false };
+    this.triggerDeliveries.push(delivery);
+    const again = await this.attemptTrigger(delivery, t.secret);
+    if (!again) delivery.done = true;
+    else {
+      const retry = this.retryTrigger(delivery, t.secret).finally(() => this.retrying.delete(retry));
+      this.retrying.add(retry);
+    }
+    return delivery;
+  }
+
+  /** One attempt; whether it is worth another. */
+  private async attemptTrigger(d: TriggerDelivery, secret: string): Promise<boolean> {
+    d.attempts++;
+    try {
+      const res = await fetch(d.url, { method: 'POST', headers: { 'Content-Type': 'application/json', [SAGE_SIGNATURE_HEADER]: sageSignature(d.body, secret), [SAGE_IDEMPOTENCY_HEADER]: d.idempotencyKey }, body: d.body, signal: AbortSignal.timeout(10_000) });
+      await res.arrayBuffer();
+      d.status = res.status;
+      d.ok = res.status === 200;
+      delete d.error;
+      return !d.ok && RETRY_STATUSES.has(res.status);
+    } catch (e) {
+      d.error = (e as Error).message;
+      return true;
+    }
+  }
+
+  private async retryTrigger(d: TriggerDelivery, secret: string): Promise<void> {
+    for (const wait of this.triggerRetryDelaysMs.slice(0, 3)) {
+      await new Promise((r) => setTimeout(r, wait));
+      if (!this.triggers.size) break;
+      if (!(await this.attemptTrigger(d, secret))) break;
+    }
+    d.done = true;
+  }
+
+  /** The control endpoint: PUT /simulator/v1/trigger { companyId?, url, secret } (url null: removed), as an admin defines the trigger in Intacct. */
+  private controlTrigger(body: string, res: ServerResponse): void {
+    const reply = jsonReply(res);
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(body) as Record<string, unknown>;
+      if (!input || typeof input !== 'object' || Array.isArray(input)) throw new Error('not an object');
+    } catch {
+      return reply(400, { error: 'The body must be a JSON object: { "companyId"?, "url": "<the URL LedgerFlow answered>", "secret": "<the secret it answered>" }' });
+    }
+    const companyId = typeof input.companyId === 'string' ? input.companyId : this.bookCompanyId;
+    if (!companyId || !this.companies.has(companyId)) return reply(404, { error: companyId ? `No company ${companyId}` : 'No company' });
+    if (input.url === null) {
+      this.setTrigger(companyId, null);
+      return reply(200, { trigger: null, companyId });
+    }
+    if (typeof input.url !== 'string' || !/^https?:\/\//.test(input.url) || typeof input.secret !== 'string' || !input.secret) return reply(400, { error: 'url (http or https) and secret are required' });
+    this.setTrigger(companyId, { url: input.url, secret: input.secret });
+    return reply(200, { trigger: { url: input.url }, companyId });
   }
 
   addCompany(companyId: string, userId: string, userPassword: string, accountCount: number): FakeGlAccount[] {
@@ -140,7 +261,7 @@ export class FakeIntacct {
    * Posts a balanced journal (a GL batch) to a company: its trial balance of the month changes at
    * once, and its GL entries are GLENTRY records modified now (readByQuery with WHENMODIFIED finds them).
    */
-  postJournal(companyId: string, input: IntacctJournalInput): { batchNo: string; entries: FakeGlEntry[] } {
+  postJournal(companyId: string, input: IntacctJournalInput): { batchNo: string; entries: FakeGlEntry[]; delivery: Promise<TriggerDelivery | null> } {
     const c = this.companies.get(companyId);
     if (!c) throw new Error(`no company ${companyId}`);
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(input.month)) throw new Error(`month must be YYYY-MM (got ${input.month})`);
@@ -173,15 +294,14 @@ export class FakeIntacct {
       modifiedAt: now,
     }));
     c.glEntries.push(...entries);
-    return { batchNo, entries };
+    // The company's platform trigger, when one is set, posts the batch (after its first attempt the promise resolves).
+    const delivery = this.fireTrigger(companyId, { batchNo, entryDate: entries[0]!.ENTRY_DATE, whenModified: entries[0]!.WHENMODIFIED });
+    return { batchNo, entries, delivery };
   }
 
   /** The control endpoint: POST /simulator/v1/journal { companyId?, amount?, month?, memo? } posts Dr the first balance-sheet account, Cr the first income-statement one. */
   private controlJournal(body: string, res: ServerResponse): void {
-    const reply = (status: number, b: unknown) => {
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(b));
-    };
+    const reply = jsonReply(res);
     let input: Record<string, unknown>;
     try {
       input = body.trim() ? (JSON.parse(body) as Record<string, unknown>) : {};
@@ -200,9 +320,12 @@ export class FakeIntacct {
     const credit = c.book ? c.book.accounts.find((a) => a.key === 'revenue')?.code : c.accounts.find((a) => a.ACCOUNTTYPE === 'incomestatement')?.ACCOUNTNO;
     if (!debit || !credit) return reply(409, { error: 'The company has no receivables and revenue accounts' });
     try {
-      const { batchNo, entries } = this.postJournal(c.companyId, { month, lines: [{ account: debit, debit: amount, credit: 0n }, { account: credit, debit: 0n, credit: amount }], memo: typeof input.memo === 'string' ? input.memo : 'Sale on credit (simulated change)' });
+      const { batchNo, entries, delivery } = this.postJournal(c.companyId, { month, lines: [{ account: debit, debit: amount, credit: 0n }, { account: credit, debit: 0n, credit: amount }], memo: typeof input.memo === 'string' ? input.memo : 'Sale on credit (simulated change)' });
       const title = (no: string) => c.accounts.find((a) => a.ACCOUNTNO === no)?.TITLE ?? no;
-      return reply(200, { journal: { batchNo, companyId: c.companyId, month, entries: entries.map(({ modifiedAt: _m, ...e }) => ({ ...e, TITLE: title(e.ACCOUNTNO) })) } });
+      const journal = { batchNo, companyId: c.companyId, month, entries: entries.map(({ modifiedAt: _m, ...e }) => ({ ...e, TITLE: title(e.ACCOUNTNO) })) };
+      void delivery.then((d) =>
+        reply(200, { journal, delivered: d && { url: d.url, attempts: d.attempts, status: d.status ?? null, ok: d.ok, error: d.error ?? null, retrying: !d.done, nextRetryMs: d.done ? null : (this.triggerRetryDelaysMs[0] ?? null) } }),
+      );
     } catch (e) {
       return reply(400, { error: (e as Error).message });
     }
@@ -226,6 +349,7 @@ export class FakeIntacct {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (req.url === '/simulator/v1/journal' && req.method === 'POST') return this.controlJournal(Buffer.concat(chunks).toString('utf8'), res);
+    if (req.url === '/simulator/v1/trigger' && req.method === 'PUT') return this.controlTrigger(Buffer.concat(chunks).toString('utf8'), res);
     let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     try {
       doc = parser.parse(Buffer.concat(chunks).toString('utf8'), true);

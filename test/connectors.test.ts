@@ -82,7 +82,7 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'web/src/app/paths.ts': { keys: ['quickbooks', 'xero'], why: "the OAuth callback pages' paths" },
   // Older than the recipe: particular ledgers' words and features, not lists of connectors.
   'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },
-  'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use; quickbooksChanges (its webhook debounce)' },
+  'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use' },
   'common/config.ts': { keys: ['sage', 'netsuite'], why: "the older connectors' settings (QBO_*, SAGE_*, NETSUITE_*), not yet moved to common/connectors/<key>-settings.ts" },
   'common/logger.ts': { keys: ['sage'], why: "Sage's password fields redacted" },
   'common/models/oauth-state.ts': { keys: ['quickbooks'], why: "the state's default provider (records from before the field)" },
@@ -95,7 +95,6 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'scripts/bench-operations.mjs': { keys: ['quickbooks', 'sage'], why: 'the Operations benchmark seeds QuickBooks and Sage Intacct connections' },
   'api/resources/tables/service.ts': { keys: ['quickbooks', 'sage'], why: "the data explorer's spec'd sample tables" },
   'workflows/connect.ts': { keys: ['quickbooks'], why: "QuickBooks' connect types, re-exported for the api" },
-  'workflows/index.ts': { keys: ['quickbooks'], why: "QuickBooks' webhook debounce workflow" },
   'scripts/bench-api.mjs': { keys: ['quickbooks'], why: 'the api benchmark syncs the QuickBooks simulator' },
   'scripts/demo-change.mjs': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'posts a journal to the chosen simulator (--source; docs/demo.md)' },
   'scripts/bench-freshness.mjs': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'the freshness benchmark: its targets and baseline per source (issue 30)' },

@@ -34,6 +34,17 @@
 //
 // NetSuite's generated company has no hand-worked figures: its case checks that its month reaches
 // trial_balance under its subsidiaries' entities and that the round consolidates it, no amount.
+//
+// Sage Intacct platform trigger (the last describe): a GL batch of 250.00 posted in the simulator
+// to P's company for M, Dr 1000 "GL Account 1", Cr 1010 "GL Account 2"; the simulator's trigger
+// posts it to the webhook, the organization's workflow syncs the Sage connection (trigger webhook,
+// the month the batch names) and brings M through. By hand (cents, any m):
+//   1000: debits_0 + 25,000, credits_0 unchanged: November 332.50 + 250.00 = 582.50 Dr, 133.00 Cr,
+//         net 449.50 = net_0 + 250.00;
+//   1010: debits_1 unchanged, credits_1 + 25,000: November 582.50 Dr, 233.00 + 250.00 = 483.00 Cr,
+//         net 99.50 = net_1 - 250.00.
+// Consolidated M: group 1000 = net_0 + 250.00 (449.50 in November); the unmapped line, which holds
+// 1010's net, moves by exactly -250.00 (whatever else it holds by then).
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,7 +53,13 @@ import { recentMonths } from '../activities/connectors/periods';
 import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';
 import { localDatabaseFile } from '../warehouse/connection';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { FakeIntacct } from '../simulators/intacct';
+import { SageAccount } from '../common/models/sage-account';
+import { SAGE_SECRET_PREFIX, sageSignature } from '../common/connectors/sage-webhook';
+import { SAGE_BAD_SIGNATURE } from '../api/resources/sage/webhooks';
+import { syncRunsOf } from './helpers/runs';
 import { FakeIntuit } from '../simulators/intuit';
 import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
 import { organizationChangeSignal, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
@@ -73,6 +90,8 @@ let token: string;
 let orgId: string;
 let databaseName: string;
 let accountId: string;
+/** The api listening on a port, for the Sage simulator's trigger calls. */
+let server: Server | undefined;
 
 const api = () => request(stack.app);
 const bearer = () => ({ Authorization: `Bearer ${token}` });
@@ -140,6 +159,7 @@ beforeAll(async () => {
   accountId = connected.body.data.id as string;
 }, 300_000);
 afterAll(async () => {
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   await stack?.stop();
   await fake?.stop();
   await intuit?.stop();
@@ -284,4 +304,162 @@ describe('coalescing', () => {
     expect(second.rounds).toBe(0);
     expect(second.alreadyApplied).toBe(2);
   }, 120_000);
+});
+
+describe('Sage Intacct platform trigger', () => {
+  let secret = '';
+  let webhookUrl = '';
+  /** A trigger call's body for a GL batch of M (whenModified: when it was changed, default now). */
+  const triggerBody = (recordNo: string, whenModified = new Date(), extra: Record<string, unknown> = {}) => {
+    const d = new Date(whenModified);
+    const p = (n: number) => String(n).padStart(2, '0');
+    const [y, mo] = MONTH.split('-');
+    return JSON.stringify({ object: 'GLBATCH', event: 'set', recordNo, batchDate: `${mo}/15/${y}`, whenModified: `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`, companyId: 'P', ...extra });
+  };
+  /** Posts a trigger call as Sage would, signed with `key` (null: no signature header). */
+  const post = (body: string, opts: { key?: string | null; idempotencyKey?: string; account?: string } = {}) => {
+    const req = api().post(`/api/v1/sage/webhooks/${opts.account ?? accountId}`).set('Content-Type', 'application/json');
+    const key = opts.key === undefined ? secret : opts.key;
+    if (key !== null) req.set('X-LedgerFlow-Signature', sageSignature(body, key));
+    if (opts.idempotencyKey) req.set('Idempotency-Key', opts.idempotencyKey);
+    return req.send(body);
+  };
+  /** The organization's changes workflow's latest run (null: never started). */
+  const latestRun = async () => {
+    try {
+      const d = await changesHandle().describe();
+      return { runId: d.runId, status: d.status.name };
+    } catch {
+      return null;
+    }
+  };
+  const webhookSyncs = async () => (await syncRunsOf(stack.config, orgId, 'sage', accountId)).filter((r) => r.trigger === 'webhook');
+
+  it('makes the trigger secret once per ask (shown once, stored encrypted, rotatable), for admins and the organization only', async () => {
+    expect((await api().get(`/api/v1/sage/webhook-secret?id=${accountId}`).set(bearer())).body.data).toMatchObject({ configured: false, createdAt: null });
+    expect((await api().post('/api/v1/sage/webhook-secret').set(bearer()).send({ id: 'nope' })).body.message).toBe('Sage connection id is not valid');
+    const other = await Organization.create({ organizationName: 'Not Changes Group' });
+    const outsider = await userWithToken(stack.app, { email: 'sage-outsider@example.com', role: 'user', organization_id: String(other._id) });
+    expect((await api().post('/api/v1/sage/webhook-secret').set({ Authorization: `Bearer ${outsider.token}` }).send({ id: accountId })).status).toBe(403);
+    expect((await api().post('/api/v1/sage/webhook-secret').send({ id: accountId })).status).toBe(401);
+
+    const first = await api().post('/api/v1/sage/webhook-secret').set(bearer()).send({ id: accountId });
+    expect(first.status).toBe(200);
+    expect(first.body.data.secret).toMatch(new RegExp(`^${SAGE_SECRET_PREFIX}[0-9a-f]{64}$`));
+    const rotated = await api().post('/api/v1/sage/webhook-secret').set(bearer()).send({ id: accountId });
+    secret = rotated.body.data.secret as string;
+    expect(secret).not.toBe(first.body.data.secret);
+    expect(rotated.body.data.url).toBe(`${stack.config.PUBLIC_URL}/api/v1/sage/webhooks/${accountId}`);
+    const stored = await SageAccount.findById(accountId).select('+webhookSecretEnc').lean();
+    expect(stored!.webhookSecretEnc).toMatch(/^v1:/);
+    expect(stored!.webhookSecretEnc).not.toContain(secret.slice(SAGE_SECRET_PREFIX.length));
+    const state = await api().get(`/api/v1/sage/webhook-secret?id=${accountId}`).set(bearer());
+    expect(state.body.data).toMatchObject({ configured: true, url: rotated.body.data.url });
+    expect(JSON.stringify(state.body)).not.toContain(secret);
+    // The rotated-out secret no longer proves anything.
+    expect((await post(triggerBody('1'), { key: first.body.data.secret as string })).status).toBe(401);
+
+    server = stack.app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server!.once('listening', () => r()));
+    webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sage/webhooks/${accountId}`;
+  }, 60_000);
+
+  it('refuses a forged call with 401 and queues nothing', async () => {
+    await changesDone().catch(() => undefined);
+    const before = await latestRun();
+    const body = triggerBody('forged-1');
+    const wrongKey = await post(body, { key: `${SAGE_SECRET_PREFIX}${'0'.repeat(64)}` });
+    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.body.message).toBe(SAGE_BAD_SIGNATURE);
+    expect((await post(body, { key: null })).status).toBe(401);
+    // Signed, then changed (another month): other bytes.
+    expect((await api().post(`/api/v1/sage/webhooks/${accountId}`).set('Content-Type', 'application/json').set('X-LedgerFlow-Signature', sageSignature(body, secret)).send(body.replace('/15/', '/16/'))).status).toBe(401);
+    expect((await api().post(`/api/v1/sage/webhooks/${accountId}`).set('Content-Type', 'application/json').set('X-LedgerFlow-Signature', 'sha256=zz').send(body)).status).toBe(401);
+    // A token in the body that is not the secret; an unknown connection.
+    expect((await post(triggerBody('forged-2', new Date(), { token: 'guess' }), { key: null })).status).toBe(401);
+    expect((await post(body, { account: '0123456789abcdef01234567' })).status).toBe(401);
+    expect((await post(body, { account: 'not-an-id' })).status).toBe(401);
+    expect(await latestRun()).toEqual(before);
+    // Verified but not a trigger's shape: 400, still nothing queued.
+    expect((await post(JSON.stringify({ hello: 'world' }))).status).toBe(400);
+    expect((await post(triggerBody('other-co', new Date(), { companyId: 'Q' }))).status).toBe(400);
+    expect(await latestRun()).toEqual(before);
+  }, 60_000);
+
+  it('a GL batch posted at the source reaches trial_balance and the consolidated figures through the trigger, the sync and the consolidation', async () => {
+    const syncsBefore = (await webhookSyncs()).length;
+    const unmappedBefore = consolidated().filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`)).reduce((a, l) => a + cents(l.consolidated), 0n);
+    fake.setTrigger('P', { url: webhookUrl, secret });
+    const { delivery } = fake.postJournal('P', { month: MONTH, lines: [{ account: '1000', debit: 25_000n, credit: 0n }, { account: '1010', debit: 0n, credit: 25_000n }], memo: 'Sale on credit' });
+    expect(await delivery).toMatchObject({ ok: true, status: 200, attempts: 1 });
+    const out = await changesDone();
+    const round = out.recent.at(-1)!;
+    expect(round.syncs).toEqual([expect.objectContaining({ provider: 'sage', accountId, notifications: 1, months: [MONTH], state: 'succeeded' })]);
+    expect(round).toMatchObject({ monthsChanged: [MONTH], consolidation: 'succeeded' });
+    expect(round.error).toBeUndefined();
+    const syncs = await webhookSyncs();
+    expect(syncs).toHaveLength(syncsBefore + 1);
+    expect(syncs[0]).toMatchObject({ status: 'succeeded', periods: [MONTH], reports: { monthsChanged: [MONTH], consolidation: 'succeeded', error: null } });
+
+    const tb = trialBalanceOfSage();
+    expect(tb.map((r) => [r.account_code, cents(r.debit), cents(r.credit)])).toEqual([
+      ['1000', debits(0) + 25_000n, credits(0)],
+      ['1010', debits(1), credits(1) + 25_000n],
+      ['1020', debits(2), credits(2)],
+    ]);
+    const lines = consolidated();
+    expect(cents(lines.find((l) => l.group_account === '1000')!.consolidated)).toBe(net(0) + 25_000n);
+    const unmappedAfter = lines.filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`)).reduce((a, l) => a + cents(l.consolidated), 0n);
+    expect(unmappedAfter - unmappedBefore).toBe(-25_000n);
+    fake.setTrigger('P', null);
+  }, 180_000);
+
+  it('a duplicate delivery (same idempotency key) and an out-of-order one (a change older than a sync applied) are applied once', async () => {
+    const syncsBefore = (await webhookSyncs()).length;
+    const body = triggerBody('77', new Date());
+    expect((await post(body, { idempotencyKey: 'dup-key-1' })).body.data).toEqual({ queued: 1 });
+    expect((await post(body, { idempotencyKey: 'dup-key-1' })).status).toBe(200);
+    const first = await changesDone();
+    expect(first.rounds).toBe(1);
+    expect(first.duplicates).toBe(1);
+    expect(first.syncs).toBe(1);
+    expect(first.recent.at(-1)!.syncs).toEqual([expect.objectContaining({ notifications: 1, state: 'succeeded' })]);
+    expect(await webhookSyncs()).toHaveLength(syncsBefore + 1);
+
+    // After that run ended: the same delivery again (Sage's retry), and a change made an hour
+    // before that sync began, delivered late: both found applied by the connection's latest sync.
+    expect((await post(body, { idempotencyKey: 'dup-key-1' })).status).toBe(200);
+    expect((await post(triggerBody('76', new Date(Date.now() - 3_600_000)), { idempotencyKey: 'late-key-1' })).status).toBe(200);
+    const second = await changesDone();
+    expect(second.rounds).toBe(0);
+    expect(second.syncs).toBe(0);
+    // The redelivery by its key (kept across runs), the late change by the connection's latest sync start.
+    expect(second.duplicates).toBe(1);
+    expect(second.alreadyApplied).toBe(1);
+    expect(await webhookSyncs()).toHaveLength(syncsBefore + 1);
+  }, 120_000);
+
+  it('1,000 trigger calls within a minute make a handful of syncs, every call answered', async () => {
+    const syncsBefore = (await webhookSyncs()).length;
+    // The workflow as the api starts it, with a 5 s debounce (the stack's is 1 s): a round then
+    // gathers up to a minute of calls, so the count does not hang on how fast this machine posts.
+    await stack.env.client.workflow.start(organizationChangesWorkflow, { workflowId: workflowIds.organizationChanges(orgId), taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [{ orgId, debounceSeconds: 5 }] });
+    const started = Date.now();
+    for (let i = 0; i < 1000; i += 50) {
+      // Every 100th carries the secret as the body's token instead of a signature (a trigger that cannot sign).
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, j) => ((i + j) % 100 === 0 ? post(triggerBody(String(5000 + i + j), new Date(), { token: secret }), { key: null, idempotencyKey: `burst-${i + j}` }) : post(triggerBody(String(5000 + i + j)), { idempotencyKey: `burst-${i + j}` }))),
+      );
+      for (const a of answers) expect(a.status).toBe(200);
+    }
+    const sentInMs = Date.now() - started;
+    const out = await changesDone();
+    const syncs = out.recent.flatMap((r) => r.syncs ?? []);
+    console.log(`1,000 Sage trigger calls sent in ${sentInMs} ms made ${out.syncs} syncs in ${out.rounds} rounds`);
+    expect(out.syncs).toBeGreaterThanOrEqual(1);
+    expect(out.syncs).toBeLessThanOrEqual(6);
+    expect(syncs.reduce((a, s) => a + s.notifications, 0)).toBe(1000);
+    expect(syncs.every((s) => s.state === 'succeeded')).toBe(true);
+    expect(await webhookSyncs()).toHaveLength(syncsBefore + out.syncs);
+  }, 240_000);
 });

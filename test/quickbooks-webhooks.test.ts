@@ -1,8 +1,8 @@
 // QuickBooks change notifications end to end: Intuit's signed POST (legacy and CloudEvents) ->
-// the api verifies and signals workflow quickbooks-changes-<accountId> of every active
-// connection to the company -> after the debounce, one sync (trigger webhook, the id "Sync now"
-// uses), the organization's pipelines and, when set up, its consolidation; on the Temporal dev
-// server, FerretDB and the organizations' SQLite files, against the local Intuit.
+// the api verifies and signals organization-changes-<orgId> of every active connection to the
+// company -> after the debounce, one sync per connection (trigger webhook, the id "Sync now"
+// uses), trial_balance rebuilt and, when set up, the consolidation of the months that changed; on
+// the Temporal dev server, FerretDB and the organizations' SQLite files, against the local Intuit.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
@@ -10,10 +10,9 @@ import { createApp } from '../api/app';
 import { BAD_SIGNATURE, WEBHOOKS_NOT_CONFIGURED } from '../api/resources/quickbooks/webhooks';
 import { Organization } from '../common/models/organization';
 import { QuickBooksAccount } from '../common/models/quickbooks-account';
-import { withRunStore } from '../warehouse/records/run-store';
 import { workflowIds } from '../common/temporal';
 import { FakeIntuit } from '../simulators/intuit';
-import { quickbooksChangesSignal, quickbooksChangesWorkflowId, quickbooksChangesWorkflow, type QuickBooksChangesOutput, type QuickBooksChangesSignal } from '../workflows/quickbooks-changes';
+import { connectionNotificationsSignal, organizationChangesWorkflow, type ConnectionNotificationsSignal, type OrganizationChangesOutput } from '../workflows/organization-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
 import { syncRunOf, syncRunsOf } from './helpers/runs';
 import { startStack, type TestStack } from './helpers/stack';
@@ -57,19 +56,20 @@ async function connect(orgId: string, realmId: string): Promise<string> {
   return res.body.data.account.id as string;
 }
 
-const changesHandle = (accountId: string) => stack.env.client.workflow.getHandle(quickbooksChangesWorkflowId(accountId));
-/** The changes workflow's outcome once its rounds are done (it ends when nothing is left). */
-const changesDone = (accountId: string) => changesHandle(accountId).result() as Promise<QuickBooksChangesOutput>;
 /** The organization an account belongs to (its runs are kept in that organization's database). */
 const orgOfAccount = async (accountId: string) => String((await QuickBooksAccount.findById(accountId).lean())!.organization_id);
+/** The changes workflow of the account's organization. */
+const changesHandle = async (accountId: string) => stack.env.client.workflow.getHandle(workflowIds.organizationChanges(await orgOfAccount(accountId)));
+/** The changes workflow's outcome once its rounds are done (it ends when nothing is left). */
+const changesDone = async (accountId: string) => (await changesHandle(accountId)).result() as Promise<OrganizationChangesOutput>;
+/** The syncs a run's rounds made for notifications. */
+const syncsIn = (out: OrganizationChangesOutput) => out.recent.flatMap((r) => r.syncs ?? []);
 /** An account's sync runs, oldest first. */
 const syncsOf = async (accountId: string) => (await syncRunsOf(stack.config, await orgOfAccount(accountId), 'quickbooks', accountId)).reverse();
 const webhookSyncs = async (accountId: string) => (await syncsOf(accountId)).filter((r) => r.trigger === 'webhook');
-/** The organization's pipeline run started since `since`. */
-const runSince = async (orgId: string, since: Date) => (await withRunStore(stack.config, orgId, (s) => s.listPipelineRuns({ from: since }, { offset: 0, limit: 1 })))?.runs[0];
 async function changesStarted(accountId: string): Promise<boolean> {
   try {
-    await changesHandle(accountId).describe();
+    await (await changesHandle(accountId)).describe();
     return true;
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) return false;
@@ -82,7 +82,7 @@ beforeAll(async () => {
   fake.addCompany(REALM_A, 'Group Books LLC', 4);
   fake.addCompany(REALM_B, 'Other Books Inc', 3);
   fake.addCompany(REALM_OFF, 'Dormant Books', 2);
-  stack = await startStack({ ...fake.env(), SYNC_HISTORY_MONTHS: '2', QBO_WEBHOOK_VERIFIER_TOKEN: VERIFIER_TOKEN, QBO_WEBHOOK_DEBOUNCE_SECONDS: '1' });
+  stack = await startStack({ ...fake.env(), SYNC_HISTORY_MONTHS: '2', QBO_WEBHOOK_VERIFIER_TOKEN: VERIFIER_TOKEN, ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1' });
   ({ token } = await userWithToken(stack.app, { email: 'webhooks-admin@example.com', role: 'admin', fullName: 'Web Hooks' }));
   // Group Co: onboarded, with a saved ledger, its pipelines and a consolidation set up.
   groupOrg = String((await Organization.create({ organizationName: 'Group Co' }))._id);
@@ -147,7 +147,7 @@ describe('refused notifications start nothing', () => {
 });
 
 describe('a signed notification', () => {
-  it('(legacy format) syncs every active connection of the company once, with trigger webhook, then runs the pipelines that consolidate', async () => {
+  it('(legacy format) syncs every active connection of the company once, with trigger webhook, then rebuilds trial_balance and consolidates', async () => {
     const before = new Date();
     const res = await notify(legacy(REALM_A, [{ name: 'Account', id: '33', operation: 'Update', lastUpdated: before.toISOString() }, { name: 'JournalEntry', id: '145', operation: 'Create', lastUpdated: before.toISOString() }]));
     expect(res.status).toBe(200);
@@ -164,21 +164,26 @@ describe('a signed notification', () => {
     expect(await changesStarted(accounts.other)).toBe(false);
 
     expect(group.rounds).toBe(1);
-    expect(group.lastRound).toMatchObject({ changes: 2, sync: 'succeeded', pipelines: 'succeeded', consolidation: 'in-pipeline-run' });
-    expect(group.failures).toEqual([]);
-    const run = await runSince(groupOrg, before);
-    expect(run).toMatchObject({ status: 'succeeded', workflowId: workflowIds.pipelineRun(groupOrg), startedBy: { name: 'QuickBooks change' } });
-    expect(run!.pipelines.map((p) => p.name)).toContain('consolidate');
-    // Branch Co is not onboarded with pipelines, nor has it a consolidation.
-    expect(branch.lastRound).toMatchObject({ sync: 'succeeded', pipelines: 'skipped', consolidation: 'not-configured' });
+    expect(group.syncs).toBe(1);
+    expect(syncsIn(group)).toEqual([expect.objectContaining({ provider: 'quickbooks', accountId: accounts.group, notifications: 2, months: null, state: 'succeeded' })]);
+    expect(group.recent.at(-1)).toMatchObject({ consolidation: 'succeeded' });
+    expect(group.recent.at(-1)!.error).toBeUndefined();
+    // The consolidation ran as the organization's changes workflow's child.
+    const consolidation = await stack.env.client.workflow.getHandle(workflowIds.consolidation(groupOrg)).describe();
+    expect(consolidation.status.name).toBe('COMPLETED');
+    expect(consolidation.startTime.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect(consolidation.parentExecution?.workflowId).toBe(workflowIds.organizationChanges(groupOrg));
+    expect(consolidation.searchAttributes.OrganizationId).toEqual([groupOrg]);
+    // Branch Co has no consolidation set up.
+    expect(syncsIn(branch)).toEqual([expect.objectContaining({ accountId: accounts.branch, state: 'succeeded' })]);
+    expect(branch.recent.at(-1)!.consolidation).not.toBe('succeeded');
 
-    // The sync history answers it with its trigger, and how it went into the reports (Branch Co has no pipelines: not yet).
+    // The sync history answers it with its trigger, and how it went into the reports.
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accounts.group}`).set(bearer());
     expect(history.body.data.runs[0]).toMatchObject({ trigger: 'webhook', status: 'succeeded', reports: { consolidation: 'succeeded', error: null } });
     // Its ledger's months entered trial_balance with this sync (the company was not in it before): every synced month changed.
     expect(history.body.data.runs[0].reports.monthsChanged).toEqual(history.body.data.runs[0].periods);
     expect(history.body.data.runs[0].reports.consolidatedAt).not.toBeNull();
-    expect((await webhookSyncs(accounts.branch))[0]!.reports ?? null).toBeNull();
     // The connection's freshness: the newest change applied is this sync's end.
     const fresh = await api().get(`/api/v1/freshness?organization_id=${groupOrg}`).set(bearer());
     expect(fresh.body.data.connections.find((c: { accountId: string }) => c.accountId === accounts.group)).toMatchObject({ provider: 'quickbooks', changeAt: history.body.data.runs[0].finishedAt });
@@ -192,7 +197,8 @@ describe('a signed notification', () => {
     expect((await notify([cloudEvent(REALM_B, 'evt-1', 'qbo.account.created.v1', '91')])).status).toBe(200);
     const out = await changesDone(accounts.other);
     expect(out.rounds).toBe(1);
-    expect(out.lastRound).toMatchObject({ changes: 3, sync: 'succeeded' });
+    expect(out.duplicates).toBe(1);
+    expect(syncsIn(out)).toEqual([expect.objectContaining({ accountId: accounts.other, notifications: 3, state: 'succeeded' })]);
     const runs = await webhookSyncs(accounts.other);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.status).toBe('succeeded');
@@ -207,7 +213,7 @@ describe('a signed notification', () => {
     expect((await notify([cloudEvent(REALM_B, 'evt-during-sync')])).body.data).toEqual({ accounts: 1 });
     const [manualRes, out] = await Promise.all([manual, changesDone(accounts.other)]);
     expect(manualRes.status).toBe(200);
-    expect(out.lastRound).toMatchObject({ sync: 'succeeded' });
+    expect(syncsIn(out).map((x) => x.state)).toEqual(['succeeded']);
     const done = await syncRunOf(stack.config, await orgOfAccount(accounts.other), running.runId);
     expect(done!.status).toBe('succeeded');
     const runs = await webhookSyncs(accounts.other);
@@ -216,47 +222,38 @@ describe('a signed notification', () => {
   }, 60_000);
 
   it('makes one more round for a notification that arrives during the work, continuing as new when the run has had its rounds', async () => {
-    const account = await QuickBooksAccount.findById(accounts.other).lean();
+    const otherOrg = await orgOfAccount(accounts.other);
     const before = (await webhookSyncs(accounts.other)).length;
     // The first round's sync is held 2 s by Intuit's throttle, so the second notification lands during it.
     fake.inject(new RegExp(`/v3/company/${REALM_B}/reports/`), { status: 429, headers: { 'Retry-After': '2' }, body: '{"fault":{"type":"ThrottleExceeded"}}' });
-    const first = await stack.env.client.workflow.signalWithStart<typeof quickbooksChangesWorkflow, [QuickBooksChangesSignal]>(quickbooksChangesWorkflow, {
-      workflowId: quickbooksChangesWorkflowId(accounts.other),
+    const first = await stack.env.client.workflow.signalWithStart<typeof organizationChangesWorkflow, [ConnectionNotificationsSignal]>(organizationChangesWorkflow, {
+      workflowId: workflowIds.organizationChanges(otherOrg),
       taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
-      args: [{ accountId: accounts.other, orgId: String(account!.organization_id), debounceSeconds: 1, roundsPerRun: 1 }],
-      signal: quickbooksChangesSignal,
-      signalArgs: [{ changes: [{ eventId: 'ce:round-1', entity: 'account', entityId: '1' }] }],
+      args: [{ orgId: otherOrg, debounceSeconds: 1, roundsPerRun: 1 }],
+      signal: connectionNotificationsSignal,
+      signalArgs: [{ notifications: [{ eventId: 'qbo:ce:round-1', provider: 'quickbooks', accountId: accounts.other, months: null }] }],
     });
     await waitFor('the first round’s sync', async () => (await webhookSyncs(accounts.other)).length > before, 20_000);
     expect((await notify([cloudEvent(REALM_B, 'round-2')])).body.data).toEqual({ accounts: 1 });
     const out = await changesDone(accounts.other);
     expect(out.rounds).toBe(2);
-    expect(out.lastRound).toMatchObject({ changes: 1, sync: 'succeeded' });
+    expect(out.syncs).toBe(2);
+    expect(out.recent.at(-1)!.syncs).toEqual([expect.objectContaining({ notifications: 1, state: 'succeeded' })]);
     expect((await stack.env.client.workflow.getHandle(first.workflowId, first.signaledRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
     const runs = await webhookSyncs(accounts.other);
     expect(runs.slice(before).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     expect(runs[before + 1]!.startedAt.getTime()).toBeGreaterThanOrEqual(runs[before]!.finishedAt!.getTime());
   }, 60_000);
 
-  it('re-runs the consolidation over the synced months when the pipeline run does not consolidate', async () => {
-    // An organization whose consolidation was set up before pipeline runs consolidated: settings in its database only.
-    await Organization.updateOne({ _id: groupOrg }, { $set: { consolidationConfiguredAt: null } });
-    const before = new Date();
+  it('the same books synced again change no month: trial_balance as it was, nothing consolidated again', async () => {
+    const before = await stack.env.client.workflow.getHandle(workflowIds.consolidation(groupOrg)).describe();
     expect((await notify([cloudEvent(REALM_A, 'evt-a-1')])).body.data).toEqual({ accounts: 2 });
     const [group] = await Promise.all([changesDone(accounts.group), changesDone(accounts.branch)]);
-    expect(group.lastRound).toMatchObject({ sync: 'succeeded', pipelines: 'succeeded', consolidation: 'succeeded' });
-    const months = (await webhookSyncs(accounts.group)).at(-1)!.periods;
-    expect([group.lastRound!.from, group.lastRound!.to]).toEqual([months[0], months.at(-1)]);
-    const run = await runSince(groupOrg, before);
-    expect(run!.pipelines.map((p) => p.name)).not.toContain('consolidate');
-    const consolidation = await stack.env.client.workflow.getHandle(workflowIds.consolidation(groupOrg)).describe();
-    expect(consolidation.status.name).toBe('COMPLETED');
-    expect(consolidation.startTime.getTime()).toBeGreaterThanOrEqual(before.getTime());
-    expect(consolidation.parentExecution?.workflowId).toBe(quickbooksChangesWorkflowId(accounts.group));
-    expect(consolidation.searchAttributes.OrganizationId).toEqual([groupOrg]);
+    expect(group.recent.at(-1)).toMatchObject({ monthsChanged: [], consolidation: 'unchanged' });
+    expect(syncsIn(group)).toEqual([expect.objectContaining({ accountId: accounts.group, state: 'succeeded' })]);
+    expect((await stack.env.client.workflow.getHandle(workflowIds.consolidation(groupOrg)).describe()).runId).toBe(before.runId);
     expect(await webhookSyncs(accounts.group)).toHaveLength(2);
-    // The same books synced again: trial_balance is as it was, no month changed.
-    expect((await webhookSyncs(accounts.group)).at(-1)!.reports).toMatchObject({ monthsChanged: [], consolidation: 'succeeded' });
+    expect((await webhookSyncs(accounts.group)).at(-1)!.reports).toMatchObject({ monthsChanged: [], consolidation: 'unchanged' });
   }, 120_000);
 
   it('records a failed sync once and ends, ready for the next notification', async () => {
@@ -264,9 +261,8 @@ describe('a signed notification', () => {
     expect((await notify([cloudEvent(REALM_B, 'evt-revoked')])).body.data).toEqual({ accounts: 1 });
     const out = await changesDone(accounts.other);
     expect(out.rounds).toBe(1);
-    expect(out.lastRound).toMatchObject({ sync: 'failed' });
-    expect(out.failures).toHaveLength(1);
-    expect(out.failures[0]).toMatch(/sync: QuickBooks authorization has expired or was revoked/);
+    expect(syncsIn(out)).toEqual([expect.objectContaining({ state: 'failed', reason: expect.stringMatching(/QuickBooks authorization has expired or was revoked/) })]);
+    expect(out.recent.at(-1)!.error).toMatch(/sync of quickbooks .*: QuickBooks authorization has expired or was revoked/);
     const runs = await webhookSyncs(accounts.other);
     expect(runs.at(-1)).toMatchObject({ status: 'failed' });
     expect(runs.filter((r) => r.status === 'failed')).toHaveLength(1);

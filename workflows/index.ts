@@ -5,7 +5,6 @@ export { csvSaveWorkflow } from './csv-save';
 export { dropCsvTableWorkflow } from './tables';
 export * from './connectors'; // each connector's sync and connect workflows (<key>SyncWorkflow, <key>ConnectWorkflow)
 export { consolidationWorkflow } from './consolidation';
-export { quickbooksChangesWorkflow } from './quickbooks-changes';
 export { organizationChangesWorkflow } from './organization-changes';
 export { organizationDeleteWorkflow } from './organization-delete';
 export { packScheduleWorkflow, packSendWorkflow } from './packs';

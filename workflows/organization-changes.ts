@@ -1,15 +1,22 @@
-// One organization's finished syncs on their way into its reports (id organization-changes-<orgId>).
-// Every sync that finishes, whatever started it (schedule, Sync now, resync; a QuickBooks webhook's
-// sync goes through quickbooks-changes-<accountId>, which does the same per connection), ends with
-// a signal-with-start of this workflow (activities/changes: announceOrganizationChange). Changes
-// are gathered until ORGANIZATION_CHANGES_DEBOUNCE_SECONDS pass without a new one, then one round
-// brings them all through: trial_balance rebuilt (the months it changed found by comparing each
-// month's rows before and after), the consolidation of those months when one is set up, and the
-// freshness recorded on the connections, the organization and each sync's history record.
-// Overlapping changes coalesce: a burst of 1,000 makes a handful of rounds. A change arriving twice
-// (same sync run) is applied once; one arriving after a round that had already read its data (it
-// finished before that round's rebuild began) is recorded as applied by that round, not run again.
-// Deterministic: activities through proxyActivities only.
+// One organization's changes on their way into its reports (id organization-changes-<orgId>): the
+// one workflow per organization that coalesces every source's changes. Two kinds arrive:
+// - a finished sync (schedule, Sync now, resync): each ends with a signal-with-start of this
+//   workflow (activities/changes: announceOrganizationChange);
+// - a source's notification that a connection's books changed (a QuickBooks webhook, a Sage
+//   Intacct platform trigger): the api signals it with the connection and, when the source says,
+//   the months touched. The round syncs that connection first (sync-<provider>-<accountId>,
+//   trigger webhook, the months named added to those its change feed finds), then goes on as for
+//   a finished sync.
+// Both are gathered until ORGANIZATION_CHANGES_DEBOUNCE_SECONDS pass without a new one, then one
+// round brings them all through: the notified connections synced (one sync each, however many
+// notifications), trial_balance rebuilt (the months it changed found by comparing each month's
+// rows before and after), the consolidation of those months when one is set up, and the freshness
+// recorded on the connections, the organization and each sync's history record. Overlapping
+// changes coalesce: a burst of 1,000 makes a handful of rounds. A change arriving twice (same sync
+// run, same notification event id) is applied once; a finished sync arriving after a round that
+// had already read its data (it finished before that round's rebuild began), or a notification
+// of a change older than the start of a sync of its connection already applied, is recorded as
+// applied, not run again. Deterministic: activities through proxyActivities only.
 import {
   allHandlersFinished,
   condition,
@@ -33,8 +40,9 @@ import { failureMessage } from '../common/failures';
 import { ORGANIZATION_ID, PROGRESS_QUERY, workflowIds } from '../common/temporal';
 import { consolidationWorkflow } from './consolidation';
 import { longRunning, shortCall } from './profiles';
+import type { SyncResult } from './sync';
 
-const { consolidationConfigured, recordChangesApplied, organizationChangesState } = proxyActivities<Activities>(shortCall);
+const { consolidationConfigured, recordChangesApplied, organizationChangesState, connectionChangeTarget } = proxyActivities<Activities>(shortCall);
 const { rebuildTrialBalanceForChanges } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '30 seconds' });
 
 /** One finished sync, as its workflow announced it. */
@@ -49,11 +57,29 @@ export interface OrganizationChange {
   rowsTotal: number;
   /** When the sync's last write was committed (ISO). */
   finishedAt: string;
+  /** When the sync began (ISO): a source change before it is in its data (absent from syncs before it was sent). */
+  startedAt?: string;
 }
 export interface OrganizationChangeSignal {
   change: OrganizationChange;
 }
 export const organizationChangeSignal = defineSignal<[OrganizationChangeSignal]>('organizationChange');
+
+/** A source's notification that a connection's books changed (QuickBooks webhook, Sage Intacct trigger). */
+export interface ConnectionNotification {
+  /** The source's event id or idempotency key: a redelivery has the same. */
+  eventId: string;
+  provider: SyncProvider;
+  accountId: string;
+  /** The months touched (YYYY-MM); null or absent: unknown, the sync asks the source's change feed (WHENMODIFIED, CDC). */
+  months?: string[] | null;
+  /** When the change was made at the source (ISO), when the notification says. */
+  occurredAt?: string;
+}
+export interface ConnectionNotificationsSignal {
+  notifications: ConnectionNotification[];
+}
+export const connectionNotificationsSignal = defineSignal<[ConnectionNotificationsSignal]>('connectionNotifications');
 
 export interface OrganizationChangesInput {
   orgId: string;
@@ -69,6 +95,24 @@ export interface OrganizationChangesInput {
   /** When the latest successful round began reading (ISO): a change finished before it is in it. */
   appliedThrough?: string;
   recent?: OrganizationChangesRound[];
+  /** Notifications not handled yet, syncs run for notifications so far, and each connection's latest applied sync start (ISO). */
+  notifications?: ConnectionNotification[];
+  syncsBefore?: number;
+  syncedFrom?: Record<string, string>;
+}
+
+/** A notified connection's sync in a round. */
+export interface NotifiedSync {
+  provider: SyncProvider;
+  accountId: string;
+  /** Notifications it answers. */
+  notifications: number;
+  /** The months the notifications named (null: at least one did not say). */
+  months: string[] | null;
+  state: 'succeeded' | 'failed' | 'skipped';
+  changeId?: string;
+  /** Why it was skipped (connection removed, inactive) or failed. */
+  reason?: string;
 }
 
 export type RoundConsolidation = 'succeeded' | 'failed' | 'not-configured' | 'unchanged';
@@ -84,14 +128,20 @@ export interface OrganizationChangesRound {
   consolidation?: RoundConsolidation;
   finishedAt?: string;
   error?: string;
+  /** The syncs this round ran for notifications (absent when none). */
+  syncs?: NotifiedSync[];
 }
 
-export type OrganizationChangesStep = 'gathering' | 'trial-balance' | 'consolidating' | 'recording' | 'waiting-for-running' | 'done';
+export type OrganizationChangesStep = 'gathering' | 'syncing' | 'trial-balance' | 'consolidating' | 'recording' | 'waiting-for-running' | 'done';
 export interface OrganizationChangesProgress {
   step: OrganizationChangesStep;
   /** Change ids waiting for the next round. */
   pending: string[];
+  /** Notifications waiting for the next round. */
+  notifications: number;
   rounds: number;
+  /** Syncs run for notifications (each answers every notification of its connection in its round). */
+  syncs: number;
   /** Announcements ignored as repeats of one already pending or applied. */
   duplicates: number;
   /** Announcements of changes an earlier round had already read. */
@@ -100,39 +150,103 @@ export interface OrganizationChangesProgress {
   /** The latest rounds, newest last. */
   recent: OrganizationChangesRound[];
 }
-export type OrganizationChangesOutput = Pick<OrganizationChangesProgress, 'rounds' | 'duplicates' | 'alreadyApplied' | 'recent'>;
+export type OrganizationChangesOutput = Pick<OrganizationChangesProgress, 'rounds' | 'duplicates' | 'alreadyApplied' | 'recent' | 'syncs'>;
 
 export const organizationChangesProgressQuery = defineQuery<OrganizationChangesProgress>(PROGRESS_QUERY);
 
 export const ORGANIZATION_ROUNDS_PER_RUN = 25;
 const RECENT_KEPT = 10;
 const APPLIED_IDS_KEPT = 2000;
+/** Notifications kept per round (beyond, their connections still sync: a sync reads what changed anyway). */
+const MAX_NOTIFICATIONS = 1000;
 /** A steady stream of changes postpones a round at most this many debounce periods. */
 const MAX_DEBOUNCE_PERIODS = 12;
 const MAX_WAIT_FOR_RUNNING_MS = 6 * 3600 * 1000;
 const MAX_POLL_SECONDS = 60;
 const STARTED_BY = { name: 'Sync' };
 
+/** A connection's notifications gathered for the next round. */
+interface NotifiedConnection {
+  provider: SyncProvider;
+  accountId: string;
+  /** Event ids kept (at most MAX_NOTIFICATIONS in all); `count` counts every one. */
+  eventIds: string[];
+  count: number;
+  /** The months named; null once one notification did not say. */
+  months: Set<string> | null;
+}
+const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
+const connectionKey = (provider: string, accountId: string) => `${provider}:${accountId}`;
+const eventKey = (eventId: string) => `event:${eventId}`;
+
 export async function organizationChangesWorkflow(input: OrganizationChangesInput): Promise<OrganizationChangesOutput> {
   const { orgId } = input;
   const debounceMs = Math.max(1, input.debounceSeconds) * 1000;
   const pending = new Map<string, OrganizationChange>((input.pending ?? []).map((c) => [c.changeId, c]));
+  /** Change ids and notification event ids (event:<id>) applied lately: a redelivery of one is ignored. */
   const appliedIds = new Set<string>(input.appliedIds ?? []);
   let appliedThrough = input.appliedThrough;
+  /** Per connection (provider:accountId): when its latest sync applied to the reports began (ISO). */
+  const syncedFrom: Record<string, string> = { ...(input.syncedFrom ?? {}) };
+  const notified = new Map<string, NotifiedConnection>();
+  /** Event ids of the notifications waiting, and of those the current round handles. */
+  const pendingEvents = new Set<string>();
+  let currentEvents = new Set<string>();
+  let keptNotifications = 0;
   let received = 0;
   let lastSignalAt = Date.now();
   const progress: OrganizationChangesProgress = {
     step: 'gathering',
     pending: [],
+    notifications: 0,
     rounds: input.roundsBefore ?? 0,
+    syncs: input.syncsBefore ?? 0,
     duplicates: input.duplicatesBefore ?? 0,
     alreadyApplied: 0,
     recent: [...(input.recent ?? [])],
   };
   /** Changes an earlier round had read, to record as applied by it. */
   const lateApplied: OrganizationChange[] = [];
+  const notificationsWaiting = () => [...notified.values()].reduce((a, c) => a + c.count, 0);
+  const work = () => pending.size > 0 || notified.size > 0;
 
-  setHandler(organizationChangesProgressQuery, () => ({ ...progress, pending: [...pending.keys()] }));
+  /** A new run reads where the last one left off before it judges notifications: those arriving first wait here. */
+  let stateLoaded = input.appliedThrough !== undefined;
+  const early: ConnectionNotification[] = [];
+
+  function addNotification(n: ConnectionNotification): void {
+    if (!n?.eventId || !n.accountId || !n.provider) return;
+    if (!stateLoaded) {
+      early.push(n);
+      return;
+    }
+    if (appliedIds.has(eventKey(n.eventId)) || pendingEvents.has(n.eventId) || currentEvents.has(n.eventId)) {
+      progress.duplicates++;
+      return;
+    }
+    const key = connectionKey(n.provider, n.accountId);
+    // Out of order: a sync of this connection that began after the change was made, and is applied, holds it.
+    const from = syncedFrom[key];
+    if (n.occurredAt && from && n.occurredAt < from) {
+      progress.alreadyApplied++;
+      appliedIds.add(eventKey(n.eventId));
+      return;
+    }
+    let c = notified.get(key);
+    if (!c) notified.set(key, (c = { provider: n.provider, accountId: n.accountId, eventIds: [], count: 0, months: new Set() }));
+    c.count++;
+    if (keptNotifications < MAX_NOTIFICATIONS) {
+      c.eventIds.push(n.eventId);
+      pendingEvents.add(n.eventId);
+      keptNotifications++;
+    }
+    // Unknown months (null): the sync asks the source's change feed alone. (A carried notification's [] adds none.)
+    if (!Array.isArray(n.months)) c.months = null;
+    else if (c.months) for (const m of n.months) if (typeof m === 'string' && MONTH_RE.test(m)) c.months.add(m);
+  }
+  for (const n of input.notifications ?? []) addNotification(n);
+
+  setHandler(organizationChangesProgressQuery, () => ({ ...progress, pending: [...pending.keys()], notifications: notificationsWaiting() }));
   setHandler(organizationChangeSignal, ({ change }) => {
     received++;
     lastSignalAt = Date.now();
@@ -149,9 +263,14 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     }
     pending.set(change.changeId, change);
   });
+  setHandler(connectionNotificationsSignal, ({ notifications }) => {
+    received++;
+    lastSignalAt = Date.now();
+    for (const n of notifications ?? []) addNotification(n);
+  });
 
-  /** Runs a workflow as a child under its business id; while one with that id runs (a user's), waits for it to end and runs again (it may have read before the change). */
-  async function runAfterRunning<A extends unknown[], R>(workflow: (...args: A) => Promise<R>, workflowId: string, args: A): Promise<R> {
+  /** Runs a workflow (by function or type name) as a child under its business id; while one with that id runs (a user's), waits for it to end and runs again (it may have read before the change). */
+  async function runAfterRunning<R>(workflow: Workflow | string, workflowId: string, args: unknown[]): Promise<R> {
     const step = progress.step;
     let waitSeconds = debounceMs / 1000;
     const since = Date.now();
@@ -159,7 +278,7 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
       try {
         return (await executeChild(workflow as Workflow, {
           workflowId,
-          args: args as unknown[],
+          args,
           typedSearchAttributes: [{ key: ORGANIZATION_ID, value: orgId }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
         })) as R;
@@ -178,10 +297,57 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     progress.recent = [...progress.recent, r].slice(-RECENT_KEPT);
   };
 
-  async function round(changes: OrganizationChange[]): Promise<OrganizationChangesRound> {
-    const monthsRead = [...new Set(changes.flatMap((c) => c.periods))].sort();
-    const r: OrganizationChangesRound = { round: progress.rounds, changeIds: changes.map((c) => c.changeId), startedAt: new Date().toISOString(), monthsRead };
+  /** Syncs each notified connection once (trigger webhook), adding its finished sync to the round's changes. */
+  async function syncNotified(r: OrganizationChangesRound, notes: NotifiedConnection[], changes: OrganizationChange[]): Promise<void> {
+    progress.step = 'syncing';
+    r.syncs = [];
+    for (const n of notes) {
+      const months = n.months ? [...n.months].sort() : null;
+      const s: NotifiedSync = { provider: n.provider, accountId: n.accountId, notifications: n.count, months, state: 'skipped' };
+      r.syncs.push(s);
+      try {
+        const target = await connectionChangeTarget({ provider: n.provider, accountId: n.accountId });
+        if (target.skip || target.orgId !== orgId) {
+          s.reason = target.skip ?? 'The connection belongs to another organization';
+          log.info('Notified connection not synced', { orgId, provider: n.provider, accountId: n.accountId, reason: s.reason });
+          continue;
+        }
+        const startedAt = new Date().toISOString();
+        progress.syncs++;
+        const sync = await runAfterRunning<SyncResult>(`${n.provider}SyncWorkflow`, workflowIds.sync(n.provider, n.accountId), [{ accountId: n.accountId, trigger: 'webhook', ...(months ? { months } : {}) }]);
+        s.state = 'succeeded';
+        if (sync.changeId && sync.finishedAt) {
+          s.changeId = sync.changeId;
+          if (!changes.some((c) => c.changeId === sync.changeId)) {
+            changes.push({ changeId: sync.changeId, provider: n.provider, accountId: n.accountId, trigger: 'webhook', periods: sync.periods, rowsTotal: sync.rowsTotal, finishedAt: sync.finishedAt, startedAt });
+          }
+        }
+      } catch (e) {
+        if (isCancellation(e)) throw e;
+        // The sync run records its own failure (its history, the connection's lastError).
+        s.state = 'failed';
+        s.reason = failureMessage(e);
+        log.warn('Notified connection’s sync failed', { orgId, provider: n.provider, accountId: n.accountId, error: s.reason });
+      }
+    }
+  }
+
+  async function round(changes: OrganizationChange[], notes: NotifiedConnection[]): Promise<OrganizationChangesRound> {
+    const r: OrganizationChangesRound = { round: progress.rounds, changeIds: changes.map((c) => c.changeId), startedAt: new Date().toISOString(), monthsRead: [] };
     progress.current = r;
+    if (notes.length) {
+      await syncNotified(r, notes, changes);
+      r.changeIds = changes.map((c) => c.changeId);
+    }
+    // Nothing synced (connections skipped or failing): nothing to bring through. A failed sync is
+    // also on its own record (its history, the connection's lastError); here when nothing else ran.
+    if (!changes.length) {
+      const failed = (r.syncs ?? []).filter((s) => s.state === 'failed');
+      if (failed.length) r.error = failed.map((s) => `sync of ${s.provider} ${s.accountId}: ${s.reason}`).join('; ');
+      return r;
+    }
+    const monthsRead = [...new Set(changes.flatMap((c) => c.periods))].sort();
+    r.monthsRead = monthsRead;
     try {
       progress.step = 'trial-balance';
       const rebuilt = await rebuildTrialBalanceForChanges({ orgId, months: monthsRead });
@@ -207,9 +373,15 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
       r.error = `trial balance: ${failureMessage(e)}`;
     }
     progress.step = 'recording';
-    const recorded = await recordChangesApplied({ orgId, changes, round: r });
+    const recorded = await recordChangesApplied({ orgId, changes, round: r, ...(currentEvents.size ? { eventIds: [...currentEvents] } : {}) });
     r.finishedAt = recorded.appliedAt;
-    if (!r.error && r.readAt) appliedThrough = !appliedThrough || r.readAt > appliedThrough ? r.readAt : appliedThrough;
+    if (!r.error && r.readAt) {
+      appliedThrough = !appliedThrough || r.readAt > appliedThrough ? r.readAt : appliedThrough;
+      for (const c of changes) {
+        const key = connectionKey(c.provider, c.accountId);
+        if (c.startedAt && (!syncedFrom[key] || c.startedAt > syncedFrom[key])) syncedFrom[key] = c.startedAt;
+      }
+    }
     if (r.error) log.warn('Organization change round failed', { orgId, error: r.error });
     for (const c of changes) appliedIds.add(c.changeId);
     return r;
@@ -227,6 +399,10 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     // A new run: where the last one left off (a late announcement of a change it applied is not run again).
     const state = await organizationChangesState({ orgId });
     if (state.appliedThrough && (!appliedThrough || state.appliedThrough > appliedThrough)) appliedThrough = state.appliedThrough;
+    for (const [key, from] of Object.entries(state.syncedFrom ?? {})) if (!syncedFrom[key] || from > syncedFrom[key]) syncedFrom[key] = from;
+    for (const id of state.eventIds ?? []) appliedIds.add(eventKey(id));
+    stateLoaded = true;
+    for (const n of early.splice(0)) addNotification(n);
     for (const c of [...pending.values()]) {
       if (appliedThrough && c.finishedAt <= appliedThrough) {
         pending.delete(c.changeId);
@@ -240,15 +416,15 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
   let roundsThisRun = 0;
   for (;;) {
     await recordLate();
-    if (pending.size === 0) {
+    if (!work()) {
       // Nothing left: linger one debounce period (a change now joins this run), then end. One
       // arriving as it ends is still seen (Temporal refuses the completion while a signal is unhandled).
-      const more = await condition(() => pending.size > 0 || lateApplied.length > 0, debounceMs);
+      const more = await condition(() => work() || lateApplied.length > 0, debounceMs);
       if (!more) {
         await condition(allHandlersFinished);
-        if (pending.size === 0 && lateApplied.length === 0) break;
+        if (!work() && lateApplied.length === 0) break;
       }
-      if (pending.size === 0) continue;
+      if (!work()) continue;
     }
 
     progress.step = 'gathering';
@@ -262,16 +438,27 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
 
     const changes = [...pending.values()];
     pending.clear();
+    const notes = [...notified.values()];
+    notified.clear();
+    currentEvents = new Set(pendingEvents);
+    pendingEvents.clear();
+    keptNotifications = 0;
     progress.rounds++;
     roundsThisRun++;
-    log.info('Organization change round', { orgId, changes: changes.length, round: progress.rounds });
-    const r = await round(changes);
+    log.info('Organization change round', { orgId, changes: changes.length, notifications: notes.reduce((a, n) => a + n.count, 0), round: progress.rounds });
+    const r = await round(changes, notes);
+    for (const id of currentEvents) appliedIds.add(eventKey(id));
+    currentEvents = new Set();
     progress.current = undefined;
     keep(r);
 
-    if ((pending.size > 0 || lateApplied.length > 0) && (roundsThisRun >= (input.roundsPerRun ?? ORGANIZATION_ROUNDS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
+    if ((work() || lateApplied.length > 0) && (roundsThisRun >= (input.roundsPerRun ?? ORGANIZATION_ROUNDS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
       await condition(allHandlersFinished);
       await recordLate();
+      // Kept notifications travel on; the first of each connection carries the months of them all.
+      const notifications = [...notified.values()].flatMap((n) =>
+        (n.eventIds.length ? n.eventIds : [`carried-${progress.rounds}-${n.accountId}`]).map((eventId, i): ConnectionNotification => ({ eventId, provider: n.provider, accountId: n.accountId, months: i === 0 ? (n.months ? [...n.months] : null) : [] })),
+      );
       await continueAsNew<typeof organizationChangesWorkflow>({
         ...input,
         pending: [...pending.values()],
@@ -280,9 +467,12 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
         appliedIds: [...appliedIds].slice(-APPLIED_IDS_KEPT),
         appliedThrough,
         recent: progress.recent,
+        notifications,
+        syncsBefore: progress.syncs,
+        syncedFrom,
       });
     }
   }
   progress.step = 'done';
-  return { rounds: progress.rounds, duplicates: progress.duplicates, alreadyApplied: progress.alreadyApplied, recent: progress.recent };
+  return { rounds: progress.rounds, syncs: progress.syncs, duplicates: progress.duplicates, alreadyApplied: progress.alreadyApplied, recent: progress.recent };
 }

@@ -33,6 +33,8 @@ export interface SyncInput {
   trigger?: SyncTrigger;
   /** A full resync: the whole window is read, even when the source could say what changed. */
   full?: boolean;
+  /** Months a source's notification named (YYYY-MM): read besides those its change feed finds (organization-changes-<orgId> passes them). */
+  months?: string[];
 }
 export interface SyncResult {
   accountId: string;
@@ -126,7 +128,7 @@ async function runSync(
       found = await call(() => changes(calls, since, plan.ranges.flat()));
       if (found.ranges) {
         mode = 'incremental';
-        ranges = found.ranges;
+        ranges = input.months?.length ? withMonths(found.ranges, input.months, plan.ranges.flat()) : found.ranges;
         // Nothing changed: nothing to read (the chart is read with the months it belongs to).
         readMaster = ranges.length > 0;
       }
@@ -143,16 +145,16 @@ async function runSync(
     const finished = await records.finishSyncRun({ provider, accountId: input.accountId, rows: progress.rows, periods });
     const rowsTotal = Object.values(progress.rows).reduce((a, b) => a + b, 0);
     const trigger = input.trigger ?? 'manual';
-    // A webhook's sync is brought into the reports by its quickbooks-changes round, which records it by this id.
+    // A webhook's sync is brought into the reports by the organization-changes round that ran it, which records it by this id.
     let changeId: string | undefined = trigger === 'webhook' ? workflowInfo().runId : undefined;
     // Its months go on through trial_balance and the consolidation: organization-changes-<orgId>
-    // (a QuickBooks webhook's sync is brought there by its own quickbooks-changes-<accountId> round).
+    // (a notified sync, trigger webhook, is that workflow's own child: it takes the result).
     if (trigger !== 'webhook' && patched('sync-announces-organization-change')) {
       changeId = workflowInfo().runId;
       try {
         await records.announceOrganizationChange({
           orgId: plan.orgId,
-          change: { changeId, provider, accountId: input.accountId, trigger, periods, rowsTotal, finishedAt: finished?.finishedAt ?? new Date().toISOString() },
+          change: { changeId, provider, accountId: input.accountId, trigger, periods, rowsTotal, finishedAt: finished?.finishedAt ?? new Date().toISOString(), startedAt: workflowInfo().runStartTime.toISOString() },
         });
       } catch (e) {
         // The sync itself succeeded (recorded above); its change waits for the next sync's round.
@@ -177,6 +179,25 @@ async function runSync(
     // The workflow fails with the user's message, whatever layer it came from.
     throw ApplicationFailure.nonRetryable(progress.error, 'SyncFailed');
   }
+}
+
+/** The feed's ranges with the notified months of the window added: consecutive months, at most six a range. */
+function withMonths(ranges: string[][], months: string[], window: string[]): string[][] {
+  const wanted = new Set([...ranges.flat(), ...months]);
+  const out: string[][] = [];
+  let run: string[] = [];
+  let prev = -2;
+  for (const [i, m] of window.entries()) {
+    if (!wanted.has(m)) continue;
+    if (i !== prev + 1 || run.length === 6) {
+      if (run.length) out.push(run);
+      run = [];
+    }
+    run.push(m);
+    prev = i;
+  }
+  if (run.length) out.push(run);
+  return out;
 }
 
 /** The name of a connector's change-feed activity (takes ChangedMonthsInput, answers ChangedMonthsOutput). */

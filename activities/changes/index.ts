@@ -11,6 +11,8 @@ import { Freshness, freshnessKey } from '../../common/models/freshness';
 import type { SyncReportsRecord } from '../../common/models/sync-run';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
+import { accountModel } from '../../common/connectors';
+import mongoose from 'mongoose';
 import { withOrgDatabase } from '../../warehouse/connection';
 import { withRunStore } from '../../warehouse/records/run-store';
 import type { Warehouse } from '../../warehouse';
@@ -25,6 +27,8 @@ export interface AnnouncedChange {
   periods: string[];
   rowsTotal: number;
   finishedAt: string;
+  /** When the sync began (ISO): a source change before it is in its data. */
+  startedAt?: string;
 }
 export interface AnnounceOrganizationChangeInput {
   orgId: string;
@@ -63,7 +67,11 @@ export interface RecordChangesAppliedInput {
   round: AppliedRound;
   /** Announcements that arrived after the round that had read them. */
   late?: boolean;
+  /** The notifications' event ids the round handled: kept (the latest EVENT_IDS_KEPT) so a redelivery to a later run is applied once. */
+  eventIds?: string[];
 }
+/** Notification event ids kept on the organization's freshness row. */
+export const EVENT_IDS_KEPT = 2000;
 
 /**
  * One text per month of trial_balance's rows (entity, account, amounts, currency), in a fixed
@@ -99,10 +107,27 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       await announce(input);
     },
 
-    /** Where the organization's last changes run left off: the time its latest successful round began reading. */
-    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null }> {
-      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1 }).lean();
-      return { appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null };
+    /**
+     * Where the organization's last changes run left off: the time its latest successful round
+     * began reading, and per connection (provider:accountId) when its latest applied sync began.
+     */
+    async organizationChangesState({ orgId }: { orgId: string }): Promise<{ appliedThrough: string | null; syncedFrom: Record<string, string>; eventIds: string[] }> {
+      const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { appliedThrough: 1, eventIds: 1 }).lean();
+      const connections = await Freshness.find({ organization_id: orgId, provider: { $ne: null }, syncedFrom: { $ne: null } }, { key: 1, syncedFrom: 1 }).lean();
+      return {
+        appliedThrough: row?.appliedThrough ? new Date(row.appliedThrough).toISOString() : null,
+        syncedFrom: Object.fromEntries(connections.map((c) => [c.key, new Date(c.syncedFrom!).toISOString()])),
+        eventIds: [...(row?.eventIds ?? [])],
+      };
+    },
+
+    /** Whether a notified connection still syncs, and for which organization (reads only). */
+    async connectionChangeTarget({ provider, accountId }: { provider: SyncProvider; accountId: string }): Promise<{ skip?: string; orgId?: string }> {
+      const account = mongoose.isValidObjectId(accountId) ? await accountModel(provider).findById(accountId, { organization_id: 1, status: 1 }).lean() : null;
+      if (!account) return { skip: 'The connection was removed' };
+      const orgId = String(account.organization_id);
+      if (account.status !== 'active') return { skip: `The connection is ${account.status === 'inactive' ? 'inactive' : 'waiting to be reconnected'}`, orgId };
+      return { orgId };
     },
 
     /** Each month's fingerprint of trial_balance (of those given): compared before and after a rebuild, the months it changed. */
@@ -133,8 +158,14 @@ export function createChangeActivities({ config, warehouse, announce }: { config
      * connection and the organization get the newest change applied and the consolidation that
      * includes it (never moved back by a late round). Answers when it was applied.
      */
-    async recordChangesApplied({ orgId, changes, round, late }: RecordChangesAppliedInput): Promise<{ appliedAt: string }> {
+    async recordChangesApplied({ orgId, changes, round, late, eventIds }: RecordChangesAppliedInput): Promise<{ appliedAt: string }> {
       const appliedAt = new Date();
+      if (eventIds?.length) {
+        // Only this organization's one changes workflow writes it, a round at a time.
+        const row = await Freshness.findOne({ key: freshnessKey.organization(orgId) }, { eventIds: 1 }).lean();
+        const kept = [...(row?.eventIds ?? []), ...eventIds].slice(-EVENT_IDS_KEPT);
+        await Freshness.updateOne({ key: freshnessKey.organization(orgId) }, { $set: { eventIds: kept, organization_id: orgId } }, { upsert: true });
+      }
       const failed = Boolean(round.error);
       const consolidation = round.consolidation ?? 'failed';
       // 'unchanged': the figures were already those of the latest consolidation, which includes the change.
@@ -154,10 +185,11 @@ export function createChangeActivities({ config, warehouse, announce }: { config
         return { appliedAt: appliedAt.toISOString() };
       }
       /** Moves a freshness row forward (a later change or consolidation only). */
-      const advance = async (key: string, fields: { provider?: string; accountId?: string }, changeAt: Date) => {
+      const advance = async (key: string, fields: { provider?: string; accountId?: string }, changeAt: Date, syncedFrom?: string) => {
         const current = await Freshness.findOne({ key }).lean();
         const set: Record<string, unknown> = { organization_id: orgId, ...fields, lastError: round.error ?? null };
         if (!current?.changeAt || current.changeAt < changeAt) set.changeAt = changeAt;
+        if (!failed && syncedFrom && (!current?.syncedFrom || current.syncedFrom < new Date(syncedFrom))) set.syncedFrom = new Date(syncedFrom);
         if (consolidated && (!current?.consolidatedAt || current.consolidatedAt < appliedAt)) set.consolidatedAt = appliedAt;
         if (!late) set.monthsChanged = round.monthsChanged ?? [];
         await Freshness.updateOne({ key }, { $set: set }, { upsert: true });
@@ -168,7 +200,7 @@ export function createChangeActivities({ config, warehouse, announce }: { config
         const had = newest.get(k);
         if (!had || had.finishedAt < c.finishedAt) newest.set(k, c);
       }
-      for (const [k, c] of newest) await advance(k, { provider: c.provider, accountId: c.accountId }, new Date(c.finishedAt));
+      for (const [k, c] of newest) await advance(k, { provider: c.provider, accountId: c.accountId }, new Date(c.finishedAt), c.startedAt);
       const newestOverall = [...newest.values()].reduce<AnnouncedChange | undefined>((a, c) => (!a || a.finishedAt < c.finishedAt ? c : a), undefined);
       if (newestOverall) await advance(freshnessKey.organization(orgId), {}, new Date(newestOverall.finishedAt));
       if (!failed && round.readAt) {

@@ -1,24 +1,11 @@
-// What workflow quickbooks-changes-<accountId> asks before and after it syncs a QuickBooks
-// change: whether the connection still syncs (and for which organization), and whether that
+// What workflow organization-changes-<orgId> asks before it consolidates: whether the
 // organization has a consolidation to bring up to date. Reads only: nothing here writes.
-import mongoose from 'mongoose';
 import type { Config } from '../../common/config';
 import { readSettings } from '../../warehouse/consolidation/store';
-import { QuickBooksAccount, type QuickBooksAccountDoc } from '../../common/models/quickbooks-account';
 import { loadOrganization } from '../../common/org-resources';
 import { withOrgDatabase } from '../../warehouse/connection';
 import { isFailureOf } from '../../common/failures';
 
-export interface QuickBooksChangeTargetInput {
-  accountId: string;
-}
-export interface QuickBooksChangeTargetOutput {
-  /** Why the change is not synced (connection removed, inactive or to reconnect); absent when it syncs. */
-  skip?: string;
-  orgId?: string;
-  /** The organization has pipelines to run (onboarded with its data factory's template). */
-  pipelines: boolean;
-}
 export interface ConsolidationConfiguredInput {
   orgId: string;
 }
@@ -29,15 +16,6 @@ export interface ConsolidationConfiguredOutput {
 
 export function createQuickBooksChangeActivities({ config }: { config: Config }) {
   return {
-    async quickbooksChangeTarget({ accountId }: QuickBooksChangeTargetInput): Promise<QuickBooksChangeTargetOutput> {
-      const account = mongoose.isValidObjectId(accountId) ? await QuickBooksAccount.findById(accountId).lean<QuickBooksAccountDoc>() : null;
-      if (!account) return { skip: 'The QuickBooks connection was removed', pipelines: false };
-      const orgId = String(account.organization_id);
-      if (account.status !== 'active') return { skip: `The QuickBooks connection is ${account.status === 'inactive' ? 'inactive' : 'waiting to be reconnected'}`, orgId, pipelines: false };
-      const org = await loadOrganization(orgId);
-      return { orgId, pipelines: (org.onboarding?.pipelines?.length ?? 0) > 0 };
-    },
-
     /** Without creating anything: an organization that never opened its consolidation has no such table. */
     async consolidationConfigured({ orgId }: ConsolidationConfiguredInput): Promise<ConsolidationConfiguredOutput> {
       const org = await loadOrganization(orgId);

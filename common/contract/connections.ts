@@ -25,7 +25,7 @@ export const SYNC_PROVIDERS = CONNECTOR_KEYS.map((c) => c.key) as [SyncProvider,
 export const CONNECTOR_NAMES = Object.fromEntries(CONNECTOR_KEYS.map((c) => [c.key, c.ledgerName])) as Readonly<Record<SyncProvider, string>>;
 /** The connectors whose connections are authorized by the OAuth 2.0 authorization-code flow (a consent's single-use state names one). */
 export const OAUTH_PROVIDERS = CONNECTOR_KEYS.filter((c) => c.auth === 'oauth2-code').map((c) => c.key) as [SyncProvider, ...SyncProvider[]];
-/** manual: Sync now; schedule: the connection's schedule; webhook: a QuickBooks change notification (workflow quickbooks-changes-<accountId>). */
+/** manual: Sync now; schedule: the connection's schedule; webhook: a source's change notification (QuickBooks webhook, Sage Intacct trigger; synced by workflow organization-changes-<orgId>). */
 export const SYNC_TRIGGERS = ['manual', 'schedule', 'webhook'] as const;
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
 export const SYNC_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;

@@ -33,7 +33,7 @@ export const freshnessSchema = z.object({
   connections: z.array(connectionFreshnessSchema),
   /** The organization's changes workflow: idle, or what its round is doing, and how many changes wait. */
   changes: z.object({
-    step: z.enum(['idle', 'gathering', 'trial-balance', 'consolidating', 'recording', 'waiting-for-running', 'done']),
+    step: z.enum(['idle', 'gathering', 'syncing', 'trial-balance', 'consolidating', 'recording', 'waiting-for-running', 'done']),
     pending: z.number().int().min(0),
     rounds: z.number().int().min(0),
   }),

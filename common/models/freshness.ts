@@ -21,6 +21,10 @@ const freshnessSchema = new Schema(
     monthsChanged: { type: [String], default: [] },
     /** Organization row: when the latest successful round began reading (a change finished before it is in the reports). */
     appliedThrough: { type: Date, default: null },
+    /** Organization row: the sources' notification event ids handled lately (a redelivery is applied once). */
+    eventIds: { type: [String], default: undefined },
+    /** Connection row: when the newest sync applied began (a source change made before it is in the reports: a late notification of it is not synced again). */
+    syncedFrom: { type: Date, default: null },
     /** The latest round's failure, in the user's words (null once a round succeeds). */
     lastError: { type: String, default: null },
   },

@@ -11,6 +11,9 @@ const sageAccountSchema = connectorAccountSchema(SAGE_STATUSES, {
   /** Encrypted with common/crypto; never answered or logged. */
   sageUserPasswordEnc: { type: String, required: true, select: false },
   sageSenderPasswordEnc: { type: String, required: true, select: false },
+  /** The platform trigger's secret (common/connectors/sage-webhook.ts), encrypted; shown once when made; never answered or logged. */
+  webhookSecretEnc: { type: String, default: null, select: false },
+  webhookSecretSetAt: { type: Date, default: null },
 });
 sageAccountSchema.index({ organization_id: 1, sageCompanyID: 1, sageUserID: 1 }, { unique: true });
 

@@ -1,17 +1,18 @@
 // POST /api/v1/quickbooks/webhooks: Intuit's change notifications. No JWT: Intuit signs the raw
 // body (header intuit-signature = base64 HMAC-SHA256 with the app's verifier token). Answered
-// within Intuit's 3 s: the route only verifies, reads which companies changed, and signals
-// workflow quickbooks-changes-<accountId> of every active connection to each (several
-// organizations may connect one company); that workflow gathers, syncs and runs the rest.
-// Redeliveries and out-of-order deliveries are harmless: each change is named by its event id,
-// and a sync reads the company's current state whatever the order.
+// within Intuit's 3 s: the route only verifies, reads which companies changed, and signals the
+// organization's workflow organization-changes-<orgId> for every active connection to each
+// (several organizations may connect one company); that workflow gathers, syncs the connection
+// and brings the change through trial_balance and the consolidation. Redeliveries and
+// out-of-order deliveries are applied once: each change is named by its event id, one older than
+// a sync already applied is not synced again, and a sync reads the company's current state.
 import type { Request, RequestHandler } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { logger } from '../../../common/logger';
 import { QuickBooksAccount } from '../../../common/models/quickbooks-account';
 import { workflowIds } from '../../../common/temporal';
-import { quickbooksChangesSignal, quickbooksChangesWorkflow, type QuickBooksChange } from '../../../workflows/quickbooks-changes';
+import { connectionNotificationsSignal, organizationChangesWorkflow, type ConnectionNotification } from '../../../workflows/organization-changes';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
@@ -64,6 +65,17 @@ const cloudEvents = z.union([z.array(cloudEvent).min(1), cloudEvent]);
 /** A notification in either format: what the route's declaration shows (the route parses it with the two schemas above). */
 export const webhookBodySchema = z.union([legacyNotification, cloudEvents]);
 
+/** One changed object, as Intuit named it. */
+export interface QuickBooksChange {
+  /** The CloudEvents id, or realm, entity, id, operation and time of a legacy notification: a redelivery has the same. */
+  eventId: string;
+  /** Intuit's entity name (Account, JournalEntry, invoice, ...). */
+  entity: string;
+  entityId: string;
+  operation?: string;
+  occurredAt?: string;
+}
+
 /** The changes a notification names, by company (realm id); null when it is neither format. */
 export function changesByRealm(json: unknown): Map<string, QuickBooksChange[]> | null {
   const byRealm = new Map<string, Map<string, QuickBooksChange>>();
@@ -89,6 +101,12 @@ export function changesByRealm(json: unknown): Map<string, QuickBooksChange[]> |
     }
   }
   return new Map([...byRealm].map(([realm, changes]) => [realm, [...changes.values()]]));
+}
+
+/** An ISO instant of Intuit's time text, when it is one. */
+function isoTime(text: string | undefined): string | undefined {
+  const ms = text ? Date.parse(text) : NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 function notificationBody(req: Request, verifierToken: string | undefined): unknown {
@@ -123,11 +141,13 @@ export function quickbooksWebhookHandler(deps: AppDeps): RequestHandler {
         accounts.map((a) => {
           const accountId = String(a._id);
           const orgId = String(a.organization_id);
-          return deps.temporal.workflow.signalWithStart(quickbooksChangesWorkflow, {
-            ...workflowStart(cfg, workflowIds.quickbooksChanges(accountId), orgId),
-            args: [{ accountId, orgId, debounceSeconds: cfg.QBO_WEBHOOK_DEBOUNCE_SECONDS }],
-            signal: quickbooksChangesSignal,
-            signalArgs: [{ changes }],
+          // Intuit names objects, not months: the sync asks change data capture which months moved.
+          const notifications = changes.map((c): ConnectionNotification => ({ eventId: `qbo:${c.eventId}`, provider: 'quickbooks', accountId, months: null, ...(isoTime(c.occurredAt) ? { occurredAt: isoTime(c.occurredAt) } : {}) }));
+          return deps.temporal.workflow.signalWithStart(organizationChangesWorkflow, {
+            ...workflowStart(cfg, workflowIds.organizationChanges(orgId), orgId),
+            args: [{ orgId, debounceSeconds: cfg.ORGANIZATION_CHANGES_DEBOUNCE_SECONDS }],
+            signal: connectionNotificationsSignal,
+            signalArgs: [{ notifications }],
           });
         }),
       );
