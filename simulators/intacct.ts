@@ -40,6 +40,8 @@ interface Company {
   posted: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
   /** Their GL entries (GLENTRY records), oldest first. */
   glEntries: FakeGlEntry[];
+  /** False: the company has not switched the affiliate-entity dimension on (GLENTRY has no AFFILIATEENTITYID). */
+  affiliateDimension?: boolean;
 }
 
 /** A GLENTRY record as readByQuery answers it (Intacct writes dates MM/DD/YYYY). */
@@ -193,7 +195,7 @@ export class FakeIntacct {
    * debits and credits, balances before and after), in one base currency. `retained` marks the
    * retained-earnings account earlier years' profit is closed to.
    */
-  addLedgerCompany(companyId: string, userId: string, userPassword: string, currency: string, accounts: { ACCOUNTNO: string; TITLE: string; type: DemoAccountType; retained?: boolean }[]): FakeGlAccount[] {
+  addLedgerCompany(companyId: string, userId: string, userPassword: string, currency: string, accounts: { ACCOUNTNO: string; TITLE: string; type: DemoAccountType; retained?: boolean }[], { affiliateDimension = true } = {}): FakeGlAccount[] {
     const gl = accounts.map((a): FakeGlAccount => ({
       ACCOUNTNO: a.ACCOUNTNO,
       TITLE: a.TITLE,
@@ -202,7 +204,7 @@ export class FakeIntacct {
       STATUS: 'active',
     }));
     const ledger: LedgerAccount[] = accounts.map((a) => ({ code: a.ACCOUNTNO, type: a.type, ...(a.retained ? { key: 'retained' } : {}) }));
-    this.companies.set(companyId, { companyId, userId, userPassword, accounts: gl, book: { accounts: ledger, currency, moves: new Map() }, posted: new Map(), glEntries: [] });
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts: gl, book: { accounts: ledger, currency, moves: new Map() }, posted: new Map(), glEntries: [], affiliateDimension });
     return gl;
   }
 
@@ -224,6 +226,7 @@ export class FakeIntacct {
       if (!c.accounts.some((a) => a.ACCOUNTNO === l.account)) throw new Error(`no account ${l.account}`);
       if (l.debit < 0n || l.credit < 0n || (l.debit === 0n) === (l.credit === 0n)) throw new Error('each line is a positive debit or a positive credit');
       if (l.affiliateEntity !== undefined && !l.affiliateEntity.trim()) throw new Error('an affiliate entity is an entity ID');
+      if (l.affiliateEntity !== undefined && c.affiliateDimension === false) throw new Error(`${companyId} has no affiliate entity dimension`);
     }
     if (input.lines.reduce((s, l) => s + l.debit - l.credit, 0n) !== 0n) throw new Error('the journal does not balance');
     const target = c.book ? c.book.moves : c.posted;
@@ -357,6 +360,7 @@ export class FakeIntacct {
     }
     if (fnName === 'readByQuery' && String(body.object).toUpperCase() === 'GLENTRY') {
       const query = typeof body.query === 'string' ? body.query.trim() : '';
+      if (company.affiliateDimension === false && /AFFILIATEENTITYID/i.test(`${String(body.fields ?? '')} ${query}`)) return result('failure', this.error('BL01001973', 'Invalid field: AFFILIATEENTITYID is not a field of GLENTRY'));
       const filter = glEntryFilter(query);
       if (!filter) return result('failure', this.error('BL01001973', `Invalid query: ${query}`));
       const matches = company.glEntries.filter(filter);

@@ -11,6 +11,7 @@ import { MONTH_RE, monthEnd, monthOfDate, monthStart } from '../connectors/perio
 import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
+import { logger } from '../../common/logger';
 import { AMOUNT_SCALE, formatTrim, parseDecimal } from '../../common/consolidation/decimal';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
 
@@ -87,7 +88,18 @@ type AffiliateParts = Map<string, Map<string, Map<string, { debit: bigint; credi
 async function readAffiliateParts(s: SageSession, months: string[]): Promise<AffiliateParts> {
   const sorted = [...months].sort();
   const query = `ENTRY_DATE >= '${intacctDate(monthStart(sorted[0]!))}' AND ENTRY_DATE <= '${intacctDate(monthEnd(sorted.at(-1)!))}' AND AFFILIATEENTITYID IS NOT NULL`;
-  const entries = await readAll(s, 'GLENTRY', 'RECORDNO,ENTRY_DATE,ACCOUNTNO,TR_TYPE,AMOUNT,AFFILIATEENTITYID', query);
+  let entries: XmlNode[];
+  try {
+    entries = await readAll(s, 'GLENTRY', 'RECORDNO,ENTRY_DATE,ACCOUNTNO,TR_TYPE,AMOUNT,AFFILIATEENTITYID', query);
+  } catch (e) {
+    // A company without the affiliate-entity dimension (it needs the Consolidation subscription and
+    // is switched on per company) knows no such field: its accounts are not split, their marks apply.
+    if (e instanceof IntacctError && !e.throttled && !e.credentials && /AFFILIATEENTITYID/i.test(e.description)) {
+      logger.warn({ companyId: s.creds.companyId, errorno: e.errorno }, 'Sage Intacct company has no affiliate entity dimension: intercompany accounts not split by affiliate');
+      return new Map();
+    }
+    throw e;
+  }
   const wanted = new Set(months);
   const out: AffiliateParts = new Map();
   for (const e of entries) {

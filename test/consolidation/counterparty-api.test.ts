@@ -392,4 +392,23 @@ describe("a Sage Intacct sync names the affiliate entity of intercompany GL entr
     expect(month.check).toMatchObject({ tbNet: '0.00', assets: '1220.00', liabilitiesAndEquity: '1220.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
     expect(month.check.messages).toEqual(["Intercompany account 1400 of Acme Holdings Inc. names E900, which is not in this period's consolidation: not eliminated"]);
   });
+
+  it('syncs a company without the affiliate entity dimension whole: Intacct refuses the field, its accounts are not split', async () => {
+    // acme-uk (GBP) has not switched the dimension on: Dr 1000 Cash 70 / Cr 2550 Loan stock 70.
+    intacct.addLedgerCompany('acme-uk', 'xml_gateway', 'uk-secret', 'GBP', [{ ACCOUNTNO: '1000', TITLE: 'Cash', type: 'asset' }, { ACCOUNTNO: '2550', TITLE: 'Loan stock', type: 'liability' }], { affiliateDimension: false });
+    intacct.postJournal('acme-uk', { month: N, lines: [{ account: '1000', debit: cents(70), credit: 0n }, { account: '2550', debit: 0n, credit: cents(70) }] });
+    const connected = await request(stack.app).post('/api/v1/sage').set('Authorization', `Bearer ${token}`).send({ sageUserID: 'xml_gateway', sageUserPassword: 'uk-secret', sageSenderID: intacct.senderId, sageSenderPassword: intacct.senderPassword, sageCompanyID: 'acme-uk', organization_id: sageOrg });
+    expect(connected.status).toBe(201);
+    const res = await api('get', `/sage/data?id=${connected.body.data.id}&full=true`);
+    const result: SyncResult = res.status === 202 ? await stack.env.client.workflow.getHandle(res.body.data.workflowId).result() : res.body.data;
+    expect(result.rows.sage_trial_balance).toBe(2);
+    const org = await Organization.findById(sageOrg).lean();
+    const rows = await withOrgDatabase(stack.config, { orgId: sageOrg, databaseName: org!.onboarding!.databaseName! }, async ({ db }) =>
+      db.selectFrom('sage_trial_balance').select(['account_no', 'affiliate_entity_id', 'debits', 'credits']).where('company_id', '=', 'acme-uk').orderBy('account_no').execute(),
+    );
+    expect(rows).toEqual([
+      { account_no: '1000', affiliate_entity_id: null, debits: 70, credits: 0 },
+      { account_no: '2550', affiliate_entity_id: null, debits: 0, credits: 70 },
+    ]);
+  });
 });
