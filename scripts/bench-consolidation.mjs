@@ -12,7 +12,8 @@
 // the same database. Runs 5 entities, then E, in the same worker: its resident memory before,
 // and its peak (VmHWM) after each run, show whether memory stays flat as entities grow.
 // Each subsidiary (up to --acquisitions, 20) is an acquisition with goodwill and a fair-value adjustment.
-// Nothing is asserted; the figures are printed. Throwaway temp data.
+// Nothing is asserted; the figures are printed: wall seconds, and the CPU seconds each side used
+// (from /proc: the worker process, the floor's sqlite3), fairer on a shared machine. Throwaway temp data.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,20 @@ left join fx_rates r on r.currency = e.currency and r.period = j.period
 where j.level = 'entity' and j.status in ('posted', 'reversed')
 group by j.period, j.entity, m.group_account, l.account;`;
 
+/**
+ * CPU seconds from /proc (user + system, in clock ticks of 1/100 s): a process's own, or what its
+ * waited-for children used (the floor's sqlite3). On a shared machine the wall times stretch with
+ * the other work; the CPU each side used is the fairer comparison there.
+ */
+const TICKS = 100;
+function cpuOf(pid, children = false) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces), from field 3 on.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [u, s] = children ? [f[13], f[14]] : [f[11], f[12]];
+  return (Number(u) + Number(s)) / TICKS;
+}
+
 /** A process's resident memory now and its peak so far (MB), from /proc. */
 function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -108,9 +123,10 @@ try {
     const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: `Bench ${databaseName}`, dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
     const orgId = String(insertedId);
     const t0 = performance.now();
+    const c0 = cpuOf(worker.pid);
     const handle = await client.workflow.start(consolidationWorkflow, { taskQueue: 'ledgerflow', workflowId: workflowIds.consolidation(orgId), args: [{ orgId }] });
     const out = await handle.result();
-    return { secs: (performance.now() - t0) / 1000, ...out };
+    return { secs: (performance.now() - t0) / 1000, cpuSecs: cpuOf(worker.pid) - c0, ...out };
   }
 
   // Warm-up: the worker starts, loads its workflow bundle and runs a one-entity, one-month consolidation.
@@ -129,12 +145,14 @@ try {
     const floorFile = join(dir, `floor-${n}.sqlite`);
     copyFileSync(file, floorFile);
     const f0 = performance.now();
+    const fc0 = cpuOf(process.pid, true);
     const floor = spawnSync(sqlite3, [floorFile], { input: FLOOR_SQL, encoding: 'utf8' });
     const floorSecs = (performance.now() - f0) / 1000;
+    const floorCpuSecs = cpuOf(process.pid, true) - fc0;
     if (floor.status !== 0) throw new Error(`sqlite3 floor failed: ${floor.stderr}`);
     rmSync(floorFile, { force: true });
     const run = await consolidate(`bench-${n}`);
-    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, journals: JOURNALS * MONTHS, floorSecs, ...run, ...memoryOf(worker.pid) });
+    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, journals: JOURNALS * MONTHS, floorSecs, floorCpuSecs, ...run, ...memoryOf(worker.pid) });
   }
   await mongoose.disconnect();
   await client.connection.close();
@@ -145,6 +163,11 @@ try {
   for (const r of results) {
     process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked, ${Math.min(ACQUISITIONS, r.entities - 1)} acquisitions)\n`);
   }
+  // CPU used, beside the wall times: the worker process's (all its threads, the Temporal worker's
+  // share of the run included) and the floor's sqlite3 (its children's time, read once it was waited for).
+  process.stdout.write('entities | floor CPU (sqlite3) | consolidation CPU (worker process) | CPU ratio\n');
+  for (const r of results) process.stdout.write(`${String(r.entities).padStart(8)} | ${r.floorCpuSecs.toFixed(2).padStart(17)} s | ${r.cpuSecs.toFixed(2).padStart(32)} s | ${(r.cpuSecs / r.floorCpuSecs).toFixed(2).padStart(8)}x\n`);
+  process.stdout.write(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
 } finally {
   await group.stopAll(3000);
   // --keep leaves the data folder (databases, logs) for a look.

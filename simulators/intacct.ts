@@ -1,10 +1,13 @@
 // A local stand-in for Sage Intacct's XML gateway: parses the request envelope (control,
 // operation, authentication by login or session, one function), and answers in Intacct's
-// response format: getAPISession, readByQuery/readMore on GLACCOUNT (resultId, numremaining),
-// get_trialbalance by date range, failures with errorno/description2, GW-0010 throttling.
+// response format: getAPISession, readByQuery/readMore on GLACCOUNT and GLENTRY (resultId,
+// numremaining; GLENTRY's query: conditions on WHENMODIFIED, ENTRY_DATE, ACCOUNTNO and
+// AFFILIATEENTITYID joined by AND), get_trialbalance by date range, failures with
+// errorno/description2, GW-0010 throttling.
 // A book company (addBookCompany) serves one entity of the demo books (demo-books.ts): its
 // GL accounts, and get_trialbalance from its journals (a range's debits and credits, with the
-// balances before and after it).
+// balances before and after it). A ledger company (addLedgerCompany) has only what postJournal
+// posts, whose lines may carry an affiliate entity (the affiliate-entity dimension).
 // Platform triggers (setTrigger, or PUT /simulator/v1/trigger): a journal posted to a company whose
 // trigger is set is POSTed to the trigger's URL as its HTTP POST action would (one call per GL
 // batch, signed with the connection's secret, an Idempotency-Key kept on retries, retried on 408,
@@ -14,7 +17,7 @@ import { SAGE_IDEMPOTENCY_HEADER, SAGE_SIGNATURE_HEADER, sageSignature } from '.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { centsToText, monthMovements, textToCents, type DemoAccount, type DemoBooks, type DemoRole } from './demo-books';
+import { centsToText, monthMovements, textToCents, type DemoAccount, type DemoAccountType, type DemoBooks, type DemoRole } from './demo-books';
 
 /** An instant as Intacct writes WHENMODIFIED (UTC here): MM/DD/YYYY HH:MM:SS. */
 function intacctTimestamp(ms: number): string {
@@ -42,6 +45,8 @@ interface Company {
   posted: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
   /** Their GL entries (GLENTRY records), oldest first. */
   glEntries: FakeGlEntry[];
+  /** False: the company has not switched the affiliate-entity dimension on (GLENTRY has no AFFILIATEENTITYID). */
+  affiliateDimension?: boolean;
 }
 
 /** A GLENTRY record as readByQuery answers it (Intacct writes dates MM/DD/YYYY). */
@@ -54,6 +59,8 @@ export interface FakeGlEntry {
   TR_TYPE: '1' | '-1';
   AMOUNT: string;
   DESCRIPTION: string;
+  /** The affiliate entity dimension: the related entity's ID ('' when the line names none). */
+  AFFILIATEENTITYID: string;
   WHENMODIFIED: string;
   /** When it was modified (ms), for the WHENMODIFIED filter. */
   modifiedAt: number;
@@ -63,13 +70,16 @@ export interface FakeGlEntry {
 export interface IntacctJournalInput {
   /** YYYY-MM. */
   month: string;
-  /** Balanced lines: account numbers and positive debits or credits in cents. */
-  lines: { account: string; debit: bigint; credit: bigint }[];
+  /** Balanced lines: account numbers and positive debits or credits in cents, optionally tagged with an affiliate entity's ID. */
+  lines: { account: string; debit: bigint; credit: bigint; affiliateEntity?: string }[];
   memo?: string;
 }
 
+/** What a book company's trial balance needs of an account (a demo book's account, or a ledger company's). */
+type LedgerAccount = Pick<DemoAccount, 'code' | 'type'> & { key?: string };
+
 interface BookLedger {
-  accounts: DemoAccount[];
+  accounts: LedgerAccount[];
   currency: string;
   /** month -> account -> debits and credits (cents). */
   moves: Map<string, Map<string, { debit: bigint; credit: bigint }>>;
@@ -115,6 +125,55 @@ const jsonReply = (res: ServerResponse) => (status: number, b: unknown) => {
 
 export function fakeBalance(accountIndex: number, month: string): number {
   return Math.round(((accountIndex + 1) * 250 + Number(month.slice(5, 7)) * 7.5) * 100) / 100;
+}
+
+/** 'MM/DD/YYYY' as 'YYYY-MM-DD' (null when it is not such a date). */
+function isoDate(mdy: string): string | null {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(mdy.trim());
+  return m ? `${m[3]}-${m[1]}-${m[2]}` : null;
+}
+
+/**
+ * readByQuery's query on GLENTRY as far as the sync asks: conditions joined by AND, each
+ * `WHENMODIFIED op 'MM/DD/YYYY HH:MM:SS'` (whole seconds, as Intacct keeps them), `ENTRY_DATE op
+ * 'MM/DD/YYYY'`, `ACCOUNTNO|AFFILIATEENTITYID op 'text'` (op one of = != < <= > >=), or
+ * `ACCOUNTNO|AFFILIATEENTITYID IS [NOT] NULL`. Null for a query it cannot read (Intacct's
+ * BL01001973); an empty query matches every entry.
+ */
+export function glEntryFilter(query: string): ((e: FakeGlEntry) => boolean) | null {
+  if (!query) return () => true;
+  const tests: ((e: FakeGlEntry) => boolean)[] = [];
+  const cmp = (op: string, a: string | number, b: string | number): boolean =>
+    op === '=' ? a === b : op === '!=' ? a !== b : op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+  for (const part of query.split(/\s+AND\s+/i)) {
+    const nullTest = /^(ACCOUNTNO|AFFILIATEENTITYID)\s+IS\s+(NOT\s+)?NULL$/i.exec(part.trim());
+    if (nullTest) {
+      const field = nullTest[1]!.toUpperCase() as 'ACCOUNTNO' | 'AFFILIATEENTITYID';
+      const notNull = Boolean(nullTest[2]);
+      tests.push((e) => (e[field] !== '') === notNull);
+      continue;
+    }
+    const c = /^(WHENMODIFIED|ENTRY_DATE|ACCOUNTNO|AFFILIATEENTITYID)\s*(>=|<=|!=|=|>|<)\s*'([^']*)'$/i.exec(part.trim());
+    if (!c) return null;
+    const field = c[1]!.toUpperCase();
+    const op = c[2]!;
+    const value = c[3]!;
+    if (field === 'WHENMODIFIED') {
+      const t = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+      if (!t) return null;
+      const at = Date.UTC(Number(t[3]), Number(t[1]) - 1, Number(t[2]), Number(t[4]), Number(t[5]), Number(t[6]));
+      // WHENMODIFIED has whole seconds: compare at that precision, as Intacct does.
+      tests.push((e) => cmp(op, Math.floor(e.modifiedAt / 1000) * 1000, at));
+    } else if (field === 'ENTRY_DATE') {
+      const d = isoDate(value);
+      if (!d) return null;
+      tests.push((e) => cmp(op, isoDate(e.ENTRY_DATE) ?? '', d));
+    } else {
+      const f = field as 'ACCOUNTNO' | 'AFFILIATEENTITYID';
+      tests.push((e) => cmp(op, e[f], value));
+    }
+  }
+  return (e) => tests.every((t) => t(e));
 }
 
 export class FakeIntacct {
@@ -252,6 +311,24 @@ export class FakeIntacct {
     return accounts;
   }
 
+  /**
+   * A company whose ledger is only what postJournal posts (get_trialbalance: those journals'
+   * debits and credits, balances before and after), in one base currency. `retained` marks the
+   * retained-earnings account earlier years' profit is closed to.
+   */
+  addLedgerCompany(companyId: string, userId: string, userPassword: string, currency: string, accounts: { ACCOUNTNO: string; TITLE: string; type: DemoAccountType; retained?: boolean }[], { affiliateDimension = true } = {}): FakeGlAccount[] {
+    const gl = accounts.map((a): FakeGlAccount => ({
+      ACCOUNTNO: a.ACCOUNTNO,
+      TITLE: a.TITLE,
+      ACCOUNTTYPE: a.type === 'income' || a.type === 'expense' ? 'incomestatement' : 'balancesheet',
+      NORMALBALANCE: a.type === 'asset' || a.type === 'expense' ? 'debit' : 'credit',
+      STATUS: 'active',
+    }));
+    const ledger: LedgerAccount[] = accounts.map((a) => ({ code: a.ACCOUNTNO, type: a.type, ...(a.retained ? { key: 'retained' } : {}) }));
+    this.companies.set(companyId, { companyId, userId, userPassword, accounts: gl, book: { accounts: ledger, currency, moves: new Map() }, posted: new Map(), glEntries: [], affiliateDimension });
+    return gl;
+  }
+
   /** The book company's id, when there is one (the control endpoint's default). */
   get bookCompanyId(): string | undefined {
     return [...this.companies.values()].find((c) => c.book)?.companyId;
@@ -269,6 +346,8 @@ export class FakeIntacct {
     for (const l of input.lines) {
       if (!c.accounts.some((a) => a.ACCOUNTNO === l.account)) throw new Error(`no account ${l.account}`);
       if (l.debit < 0n || l.credit < 0n || (l.debit === 0n) === (l.credit === 0n)) throw new Error('each line is a positive debit or a positive credit');
+      if (l.affiliateEntity !== undefined && !l.affiliateEntity.trim()) throw new Error('an affiliate entity is an entity ID');
+      if (l.affiliateEntity !== undefined && c.affiliateDimension === false) throw new Error(`${companyId} has no affiliate entity dimension`);
     }
     if (input.lines.reduce((s, l) => s + l.debit - l.credit, 0n) !== 0n) throw new Error('the journal does not balance');
     const target = c.book ? c.book.moves : c.posted;
@@ -290,6 +369,7 @@ export class FakeIntacct {
       TR_TYPE: l.debit ? '1' : '-1',
       AMOUNT: centsToText(l.debit || l.credit),
       DESCRIPTION: input.memo ?? 'Journal entry',
+      AFFILIATEENTITYID: l.affiliateEntity ?? '',
       WHENMODIFIED: intacctTimestamp(now),
       modifiedAt: now,
     }));
@@ -403,14 +483,11 @@ export class FakeIntacct {
       return result('success', `<data><api><sessionid>${sessionId}</sessionid><endpoint>${esc(this.url)}</endpoint><locationid></locationid></api></data>`);
     }
     if (fnName === 'readByQuery' && String(body.object).toUpperCase() === 'GLENTRY') {
-      // Only what an incremental sync asks: everything, or WHENMODIFIED > (or >=) 'MM/DD/YYYY HH:MM:SS'.
       const query = typeof body.query === 'string' ? body.query.trim() : '';
-      const q = /^WHENMODIFIED\s*(>=|>)\s*'(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})'$/i.exec(query);
-      if (query && !q) return result('failure', this.error('BL01001973', `Invalid query: ${query}`));
-      const since = q ? Date.UTC(Number(q[4]), Number(q[2]) - 1, Number(q[3]), Number(q[5]), Number(q[6]), Number(q[7])) : -Infinity;
-      // WHENMODIFIED has whole seconds: compare at that precision, as Intacct does.
-      const sec = (ms: number) => Math.floor(ms / 1000) * 1000;
-      const matches = company.glEntries.filter((e) => (q?.[1] === '>=' ? sec(e.modifiedAt) >= since : sec(e.modifiedAt) > since));
+      if (company.affiliateDimension === false && /AFFILIATEENTITYID/i.test(`${String(body.fields ?? '')} ${query}`)) return result('failure', this.error('BL01001973', 'Invalid field: AFFILIATEENTITYID is not a field of GLENTRY'));
+      const filter = glEntryFilter(query);
+      if (!filter) return result('failure', this.error('BL01001973', `Invalid query: ${query}`));
+      const matches = company.glEntries.filter(filter);
       const fields = String(body.fields ?? '*');
       const records = matches.map(({ modifiedAt: _m, ...e }) => (fields === '*' ? e : Object.fromEntries(fields.split(',').map((f) => [f.trim(), e[f.trim() as keyof typeof e]]))));
       const resultId = randomUUID();

@@ -159,8 +159,10 @@ describe('each source reads only what changed, and the change reaches the figure
     expect(changed.body.data).toMatchObject({ mode: 'incremental', changes: 2, periods: [MONTH], rows: { sage_gl_accounts: 2, sage_trial_balance: 2 }, rowsTotal: 4 });
     const calls = intacct.calls.slice(seen);
     const glentry = calls.filter((c) => c.function === 'readByQuery' && String(c.body.object) === 'GLENTRY');
-    expect(glentry).toHaveLength(1);
+    // What changed since the last sync, then the changed month's entries tagged with an affiliate entity (none here).
+    expect(glentry).toHaveLength(2);
     expect(String(glentry[0]!.body.query)).toMatch(/^WHENMODIFIED >= '\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}'$/);
+    expect(String(glentry[1]!.body.query)).toBe(`ENTRY_DATE >= '${MONTH.slice(5)}/01/${MONTH.slice(0, 4)}' AND ENTRY_DATE <= '${MONTH.slice(5)}/${String(new Date(Date.UTC(Number(MONTH.slice(0, 4)), Number(MONTH.slice(5)), 0)).getUTCDate())}/${MONTH.slice(0, 4)}' AND AFFILIATEENTITYID IS NOT NULL`);
     const tbCalls = calls.filter((c) => c.function === 'get_trialbalance');
     expect(tbCalls.map((c) => `${String((c.body.startdate as Record<string, unknown>).year)}-${String((c.body.startdate as Record<string, unknown>).month).padStart(2, '0')}`)).toEqual([MONTH]);
     expect(await through(changed.body.data.changeId)).toMatchObject({ state: 'done', monthsChanged: [MONTH], consolidation: 'succeeded', error: null });

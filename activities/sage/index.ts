@@ -1,5 +1,6 @@
 // Sage Intacct sync activities: GLACCOUNT through readByQuery + readMore until nothing remains,
-// and get_trialbalance per month, into the organization's SQL database (replaced atomically).
+// and get_trialbalance per month split by the GL entries' affiliate entity (GLENTRY's
+// AFFILIATEENTITYID), into the organization's SQL database (replaced atomically).
 import { Context } from '@temporalio/activity';
 import type { Config } from '../../common/config';
 import { createWarehouse, type Warehouse } from '../../warehouse';
@@ -10,6 +11,8 @@ import { MONTH_RE, monthEnd, monthOfDate, monthStart } from '../connectors/perio
 import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
+import { logger } from '../../common/logger';
+import { AMOUNT_SCALE, formatTrim, parseDecimal } from '../../common/consolidation/decimal';
 import { buildRequest, getApiSession, IntacctError, IntacctHttpError, isObj, MalformedIntacctAnswer, post, xmlEscape, type SageCredentials, type XmlNode } from './client';
 
 export const GL_PAGE_SIZE = 1000;
@@ -62,11 +65,67 @@ async function openSession(cfg: Config, accountId: string): Promise<SageSession>
 const call = (s: SageSession, fn: string) => post(s.endpoint, buildRequest(s.creds, { sessionId: s.sessionId }, fn));
 const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? null : String(v));
 
-function num(v: unknown, where: string): number {
-  if (v === undefined || v === null || v === '') return 0;
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new MalformedIntacctAnswer(`${where}: "${String(v)}" is not an amount`);
-  return n;
+/** An Intacct amount as exact units of 10^-AMOUNT_SCALE (empty: 0). */
+function units(v: unknown, where: string): bigint {
+  if (v === undefined || v === null || v === '') return 0n;
+  const u = parseDecimal(String(v), AMOUNT_SCALE);
+  if (u === null) throw new MalformedIntacctAnswer(`${where}: "${String(v)}" is not an amount`);
+  return u;
+}
+const amount = (u: bigint) => formatTrim(u, AMOUNT_SCALE);
+
+/** 'YYYY-MM-DD' as Intacct's query language writes a date: 'MM/DD/YYYY'. */
+const intacctDate = (ymd: string) => `${ymd.slice(5, 7)}/${ymd.slice(8, 10)}/${ymd.slice(0, 4)}`;
+
+/** Debits and credits (units) per month, account and affiliate entity. */
+type AffiliateParts = Map<string, Map<string, Map<string, { debit: bigint; credit: bigint }>>>;
+
+/**
+ * The months' GL entries tagged with an affiliate entity (readByQuery GLENTRY, AFFILIATEENTITYID
+ * not null, ENTRY_DATE within the months), summed per month, account and affiliate entity.
+ * AMOUNT is in the company's base currency, positive; TR_TYPE 1 is a debit, -1 a credit.
+ */
+async function readAffiliateParts(s: SageSession, months: string[]): Promise<AffiliateParts> {
+  const sorted = [...months].sort();
+  const query = `ENTRY_DATE >= '${intacctDate(monthStart(sorted[0]!))}' AND ENTRY_DATE <= '${intacctDate(monthEnd(sorted.at(-1)!))}' AND AFFILIATEENTITYID IS NOT NULL`;
+  let entries: XmlNode[];
+  try {
+    entries = await readAll(s, 'GLENTRY', 'RECORDNO,ENTRY_DATE,ACCOUNTNO,TR_TYPE,AMOUNT,AFFILIATEENTITYID', query);
+  } catch (e) {
+    // A company without the affiliate-entity dimension (it needs the Consolidation subscription and
+    // is switched on per company) knows no such field: its accounts are not split, their marks apply.
+    if (e instanceof IntacctError && !e.throttled && !e.credentials && /AFFILIATEENTITYID/i.test(e.description)) {
+      logger.warn({ companyId: s.creds.companyId, errorno: e.errorno }, 'Sage Intacct company has no affiliate entity dimension: intercompany accounts not split by affiliate');
+      return new Map();
+    }
+    throw e;
+  }
+  const wanted = new Set(months);
+  const out: AffiliateParts = new Map();
+  for (const e of entries) {
+    const at = `GLENTRY ${text(e.RECORDNO) ?? '?'}`;
+    const affiliate = text(e.AFFILIATEENTITYID)?.trim();
+    if (!affiliate) continue;
+    const month = monthOfDate(text(e.ENTRY_DATE));
+    if (!month) throw new MalformedIntacctAnswer(`${at} has no ENTRY_DATE`);
+    // The range covers the months between the first and the last: only the asked ones are kept.
+    if (!wanted.has(month)) continue;
+    const account = text(e.ACCOUNTNO)?.trim();
+    if (!account) throw new MalformedIntacctAnswer(`${at} has no ACCOUNTNO`);
+    const type = text(e.TR_TYPE)?.trim();
+    if (type !== '1' && type !== '-1') throw new MalformedIntacctAnswer(`${at}: TR_TYPE "${text(e.TR_TYPE) ?? ''}" is neither 1 (debit) nor -1 (credit)`);
+    const value = units(e.AMOUNT, `${at} AMOUNT`);
+    let byAccount = out.get(month);
+    if (!byAccount) out.set(month, (byAccount = new Map()));
+    let byAffiliate = byAccount.get(account);
+    if (!byAffiliate) byAccount.set(account, (byAffiliate = new Map()));
+    const part = byAffiliate.get(affiliate) ?? { debit: 0n, credit: 0n };
+    // A negative amount reverses its side (a correcting entry): it is kept on its own side, as the trial balance keeps it.
+    if (type === '1') part.debit += value;
+    else part.credit += value;
+    byAffiliate.set(affiliate, part);
+  }
+  return out;
 }
 
 /** Every record of a readByQuery (the given fields and query), paging with readMore until numremaining is 0. */
@@ -149,6 +208,7 @@ export function createSageActivities({ config, warehouse = createWarehouse(confi
       const databaseName = await requireDatabase(s.orgId);
       const companyId = s.creds.companyId;
       const titles = new Map((await readAllGlAccounts(s, 'ACCOUNTNO,TITLE')).map((r) => [text(r.ACCOUNTNO), text(r.TITLE)]));
+      const affiliates = await readAffiliateParts(s, months);
       const syncedAt = new Date().toISOString();
       const rows: Row[] = [];
       for (const period of months) {
@@ -156,24 +216,46 @@ export function createSageActivities({ config, warehouse = createWarehouse(confi
         const { data } = await call(s, fn);
         const lines = data.trialbalance ?? [];
         if (!Array.isArray(lines)) throw new MalformedIntacctAnswer('get_trialbalance: lines are not a list');
+        const parts = affiliates.get(period) ?? new Map<string, Map<string, { debit: bigint; credit: bigint }>>();
+        const seen = new Set<string>();
         for (const l of lines) {
           if (!isObj(l) || !text(l.glaccountno)) throw new MalformedIntacctAnswer('get_trialbalance: a line has no glaccountno');
           const accountNo = text(l.glaccountno)!;
+          seen.add(accountNo);
+          const debits = units(l.debits, 'debits');
+          const credits = units(l.credits, 'credits');
+          const row = { company_id: companyId, period, account_no: accountNo, title: titles.get(accountNo) ?? null, currency: text(l.currency), synced_at: syncedAt };
+          // The account's affiliate parts, each a row of its own; the row naming none keeps the rest and the account's balances.
+          let restDebits = debits;
+          let restCredits = credits;
+          for (const [affiliate, p] of [...(parts.get(accountNo) ?? new Map<string, { debit: bigint; credit: bigint }>())].sort(([a], [b]) => a.localeCompare(b))) {
+            restDebits -= p.debit;
+            restCredits -= p.credit;
+            rows.push({ ...row, affiliate_entity_id: affiliate, start_balance: null, debits: amount(p.debit), credits: amount(p.credit), adj_debits: null, adj_credits: null, end_balance: null });
+          }
+          if (restDebits < 0n || restCredits < 0n) {
+            throw new MalformedIntacctAnswer(`account ${accountNo} in ${period}: its GL entries tagged with an affiliate entity come to more than get_trialbalance's debits (${amount(debits)}) or credits (${amount(credits)})`);
+          }
+          const start = units(l.startbalance, 'startbalance');
+          const adjDebits = units(l.adjdebits, 'adjdebits');
+          const adjCredits = units(l.adjcredits, 'adjcredits');
+          const end = units(l.endbalance, 'endbalance');
+          // An account whose month is all its affiliates' and which opened the month at zero: nothing is
+          // left to name none (its end balance is the sum of its affiliate rows' debits less credits).
+          if (parts.has(accountNo) && !restDebits && !restCredits && !start && !adjDebits && !adjCredits) continue;
           rows.push({
-            company_id: companyId,
-            period,
-            account_no: accountNo,
-            title: titles.get(accountNo) ?? null,
-            start_balance: num(l.startbalance, 'startbalance'),
-            debits: num(l.debits, 'debits'),
-            credits: num(l.credits, 'credits'),
-            adj_debits: num(l.adjdebits, 'adjdebits'),
-            adj_credits: num(l.adjcredits, 'adjcredits'),
-            end_balance: num(l.endbalance, 'endbalance'),
-            currency: text(l.currency),
-            synced_at: syncedAt,
+            ...row,
+            affiliate_entity_id: null,
+            start_balance: amount(start),
+            debits: amount(restDebits),
+            credits: amount(restCredits),
+            adj_debits: amount(adjDebits),
+            adj_credits: amount(adjCredits),
+            end_balance: amount(end),
           });
         }
+        const missing = [...parts.keys()].filter((a) => !seen.has(a));
+        if (missing.length) throw new MalformedIntacctAnswer(`get_trialbalance of ${period} has no line for account${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which GL entries tagged with an affiliate entity name`);
         Context.current().heartbeat({ period });
       }
       const db = await warehouse.openConnectorWriter({ orgId: s.orgId, databaseName });

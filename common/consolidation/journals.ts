@@ -261,6 +261,13 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
   const typeOf = (group: string): AccountType => accounts.get(group)?.type ?? 'asset';
   const isPnl = (t: AccountType) => t === 'income' || t === 'expense';
   const groupOf = (j: PostedJournal, account: string): string => resolveAccount({ accounts, mappings }, j.level, j.entity, account) ?? roles.unmapped;
+  /** Per journal, worked out once for all the months it posts in: its lines' group accounts and its entries' sources. */
+  const resolved = new WeakMap<PostedJournal, { accounts: string[]; sources: string }>();
+  const resolvedOf = (j: PostedJournal) => {
+    let r = resolved.get(j);
+    if (!r) resolved.set(j, (r = { accounts: j.lines.map((l) => groupOf(j, l.account)), sources: `journal|${j.id}` }));
+    return r;
+  };
   const addTo = (m: Map<string, bigint>, k: string, v: bigint) => {
     if (v !== 0n) m.set(k, (m.get(k) ?? 0n) + v);
   };
@@ -297,13 +304,24 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
     for (const [acc, v] of group.equity) bf(acc, v, null, 'Journals of earlier months', 'earlier');
     bf(roles.retainedEarnings, group.earlierProfit, null, "Earlier months' journals' profit", 'earlier');
     let groupProfit = 0n;
-    for (const j of moving.filter((x) => x.level === 'group')) {
+    // The month's entity-level journals by entity (one pass, not one per entity).
+    const byEntity = new Map<string, PostedJournal[]>();
+    for (const j of moving) {
+      if (j.level !== 'group') {
+        if (j.level === 'entity' && j.entity) {
+          const list = byEntity.get(j.entity);
+          if (list) list.push(j);
+          else byEntity.set(j.entity, [j]);
+        }
+        continue;
+      }
       const k = postingIn(j, period);
       const id = `${period}/adjustment/${j.reference}`;
-      for (const l of j.lines) {
-        const acc = groupOf(j, l.account);
+      const { accounts: groups, sources } = resolvedOf(j);
+      for (const [i, l] of j.lines.entries()) {
+        const acc = groups[i]!;
         const amount = (l.debit - l.credit) * k;
-        out.entries.push({ entryId: id, period, kind: 'adjustment', entity: null, counterparty: l.counterparty, category: null, groupAccount: acc, amount, sources: `journal|${j.id}`, memo: l.memo ?? j.memo ?? j.reference });
+        out.entries.push({ entryId: id, period, kind: 'adjustment', entity: null, counterparty: l.counterparty, category: null, groupAccount: acc, amount, sources, memo: l.memo ?? j.memo ?? j.reference });
         const t = typeOf(acc);
         if (isPnl(t)) groupProfit += amount;
         else if (t === 'equity') addTo(group.equity, acc, amount);
@@ -315,11 +333,11 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
     // Entity level: per entity with journals to date.
     const entityKeys = new Set<string>();
     for (const k of ledgers.keys()) if (k.startsWith('e:')) entityKeys.add(k.slice(2));
-    for (const j of moving) if (j.level === 'entity' && j.entity) entityKeys.add(j.entity);
+    for (const key of byEntity.keys()) entityKeys.add(key);
     for (const key of [...entityKeys].sort()) {
       const e = entities.get(key);
       const led = ledgerOf(`e:${key}`);
-      const own = moving.filter((j) => j.level === 'entity' && j.entity === key);
+      const own = byEntity.get(key) ?? [];
       if (!e || !consolidated.has(key)) {
         if (own.length) out.notices.push(`Journals of ${e?.name ?? key} are not posted in ${period}: the entity is not consolidated this month`);
         continue;
@@ -351,8 +369,10 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
       let profit = 0n;
       for (const j of own) {
         const k = postingIn(j, period);
-        for (const l of j.lines) {
-          const acc = groupOf(j, l.account);
+        const { accounts: groups, sources } = resolvedOf(j);
+        const id = `${period}/adjustment/${j.reference}`;
+        for (const [i, l] of j.lines.entries()) {
+          const acc = groups[i]!;
           const local = (l.debit - l.credit) * k;
           const t = typeOf(acc);
           let cents: bigint;
@@ -366,7 +386,7 @@ export function createAdjustments(config: ConsolidationConfig, journals: PostedJ
             cents = translate(local, closing, share);
             addTo(led.balances, acc, local);
           }
-          post(acc, cents, l.memo ?? j.memo ?? j.reference, j.reference, `journal|${j.id}`, l.counterparty);
+          if (cents !== 0n) entries.push({ entryId: id, period, kind: 'adjustment', entity: key, counterparty: l.counterparty, category: null, groupAccount: acc, amount: cents, sources, memo: l.memo ?? j.memo ?? j.reference });
         }
       }
       led.earlierProfit += profit;

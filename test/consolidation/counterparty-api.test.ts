@@ -33,9 +33,34 @@
 // Eliminated by counterparty: 1750 330.00 - 330.00 = 0.00; 2550 -550.00 + 330.00 = -220.00 (the
 // third parties' 200 x 1.10); the pair's difference 330.00 - 330.00 = 0.00 (no mismatch).
 // Consolidated cash 670 + 550 = 1,220.00 = assets = 220.00 + capital 1,000.00.
+//
+// The same through two Sage Intacct companies (a third organization; the local Intacct gateway
+// holding only these journals, all in the sync window's last month N), each connected as its own
+// Sage connection, so each is an entity keyed by its company ID: "acme-us" (Acme Holdings Inc.,
+// USD, the parent) and "acme-de" (Acme Europe GmbH, EUR). Lines tagged with the affiliate entity
+// dimension (GLENTRY.AFFILIATEENTITYID) name the other company's ID:
+//   acme-us: Dr 1000 Cash 1,000 / Cr 3000 Share capital 1,000
+//            Dr 1750 Loan to Acme Europe 330, affiliate acme-de / Cr 1000 Cash 330
+//            Dr 1750 Loan to Acme Europe 25 (bought from a bank: no affiliate) / Cr 1000 Cash 25
+//            Dr 1400 Other receivables 40, affiliate E900 (an entity not in the group) / Cr 1000 Cash 40
+//   acme-de: Dr 1000 Bank 500 / Cr 2550 Loan stock 300, affiliate acme-us; Cr 2550 Loan stock 200 (none)
+// The sync reads get_trialbalance and the month's tagged GL entries, and splits each account:
+//   acme-us 1000 605 (1,000 - 330 - 25 - 40); 1750 330 naming acme-de and 25 naming none; 1400
+//   40 naming E900 (no row naming none: all of its month is tagged and it has no balance); 3000
+//   -1,000; acme-de 1000 500; 2550 -300 naming acme-us and -200 naming none. 8 rows.
+// Mapped 1000 -> 1000, 1750 -> 1750, 1400 -> 1300, 3000 -> 3000, 2550 -> 2550; EUR closing 1.10
+// (average 1.05) in N:
+//   acme-de translated: bank 500 x 1.10 = 550.00; 2550 -500 x 1.10 = -550.00, of which -330.00
+//   with acme-us and -220.00 third parties'.
+// Eliminated by counterparty: 1750 355.00 - 330.00 = 25.00; 2550 -550.00 + 330.00 = -220.00; the
+// pair's difference 330.00 - 330.00 = 0.00 (no mismatch). E900 is not an entity of the group: its
+// 40.00 stays in 1300 and the run says so by name. Consolidated cash 605 + 550 = 1,155.00; assets
+// 1,155.00 + 25.00 + 40.00 = 1,220.00 = loan stock 220.00 + share capital 1,000.00.
 import request from 'supertest';
 import { Organization } from '../../common/models/organization';
 import { FakeNetSuite, generateNetSuiteKey } from '../../simulators/netsuite';
+import { FakeIntacct } from '../../simulators/intacct';
+import { recentMonths } from '../../activities/connectors/periods';
 import { localDatabaseFile } from '../../warehouse';
 import { rebuildTrialBalance } from '../../warehouse/transforms/sqlite-rebuild';
 import type { SyncResult } from '../../workflows/sync';
@@ -46,6 +71,7 @@ import { userWithToken } from '../helpers/users';
 
 let stack: TestStack;
 let fake: FakeNetSuite;
+let intacct: FakeIntacct;
 let token: string;
 let orgID: string;
 const api = (method: 'get' | 'put' | 'post', path: string) => request(stack.app)[method](`/api/v1${path}`).set('Authorization', `Bearer ${token}`);
@@ -79,7 +105,8 @@ beforeAll(async () => {
   // A NetSuite account with no lines of its own: the intercompany case posts its lines below.
   fake = await new FakeNetSuite({ lines: 0 }).start();
   fake.addIntegration(NS_CLIENT, NS_CERT, nsKey.publicKeyPem);
-  stack = await startStack({ ...fake.env(), SYNC_HISTORY_MONTHS: '3' });
+  intacct = await new FakeIntacct().start();
+  stack = await startStack({ ...fake.env(), SAGE_ENDPOINT_URL: intacct.url, SYNC_HISTORY_MONTHS: '3' });
   ({ token } = await userWithToken(stack.app, { email: 'counterparty-admin@example.com', role: 'admin', fullName: 'Cora Admin' }));
   orgID = String((await Organization.create({ organizationName: 'Loan Stock Group' }))._id);
   await onboardThroughApi(stack.app, token, orgID, 'cpy');
@@ -90,6 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
+  await intacct?.stop();
 });
 
 async function orgDb<T>(fn: Parameters<typeof withOrgDatabase<T>>[2]): Promise<T> {
@@ -271,5 +299,116 @@ describe('a NetSuite sync names the counterparty subsidiary of intercompany line
     expect(row('3000')).toMatchObject({ consolidated: '-1000.00' });
     expect(month.mismatches).toEqual([]);
     expect(month.check).toMatchObject({ tbNet: '0.00', assets: '1220.00', liabilitiesAndEquity: '1220.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
+  });
+});
+
+describe("a Sage Intacct sync names the affiliate entity of intercompany GL entries", () => {
+  let sageOrg: string;
+  // The sync window's last month: the companies have nothing before it.
+  const N = recentMonths(new Date(), 3).at(-1)!;
+  const P = 'acme-us';
+  const S = 'acme-de';
+  const sageApi = (method: 'get' | 'put' | 'post', path: string) => api(method, path.replace(':org', sageOrg));
+  const cents = (v: number) => BigInt(v) * 100n;
+
+  it('syncs the affiliate entity into sage_trial_balance and trial_balance.counterparty', async () => {
+    sageOrg = String((await Organization.create({ organizationName: 'Acme Sage Group' }))._id);
+    await onboardThroughApi(stack.app, token, sageOrg, 'sgic');
+    intacct.addLedgerCompany(P, 'xml_gateway', 'us-secret', 'USD', [
+      { ACCOUNTNO: '1000', TITLE: 'Cash', type: 'asset' },
+      { ACCOUNTNO: '1400', TITLE: 'Other receivables', type: 'asset' },
+      { ACCOUNTNO: '1750', TITLE: 'Loan to Acme Europe', type: 'asset' },
+      { ACCOUNTNO: '3000', TITLE: 'Share capital', type: 'equity' },
+    ]);
+    intacct.addLedgerCompany(S, 'xml_gateway', 'de-secret', 'EUR', [
+      { ACCOUNTNO: '1000', TITLE: 'Bank', type: 'asset' },
+      { ACCOUNTNO: '2550', TITLE: 'Loan stock', type: 'liability' },
+    ]);
+    intacct.postJournal(P, { month: N, lines: [{ account: '1000', debit: cents(1000), credit: 0n }, { account: '3000', debit: 0n, credit: cents(1000) }] });
+    intacct.postJournal(P, { month: N, lines: [{ account: '1750', debit: cents(330), credit: 0n, affiliateEntity: S }, { account: '1000', debit: 0n, credit: cents(330) }] });
+    intacct.postJournal(P, { month: N, lines: [{ account: '1750', debit: cents(25), credit: 0n }, { account: '1000', debit: 0n, credit: cents(25) }] });
+    intacct.postJournal(P, { month: N, lines: [{ account: '1400', debit: cents(40), credit: 0n, affiliateEntity: 'E900' }, { account: '1000', debit: 0n, credit: cents(40) }] });
+    intacct.postJournal(S, { month: N, lines: [{ account: '1000', debit: cents(500), credit: 0n }, { account: '2550', debit: 0n, credit: cents(300), affiliateEntity: P }, { account: '2550', debit: 0n, credit: cents(200) }] });
+
+    const synced: Record<string, SyncResult> = {};
+    for (const [company, password] of [[P, 'us-secret'], [S, 'de-secret']] as const) {
+      const connected = await request(stack.app).post('/api/v1/sage').set('Authorization', `Bearer ${token}`).send({ sageUserID: 'xml_gateway', sageUserPassword: password, sageSenderID: intacct.senderId, sageSenderPassword: intacct.senderPassword, sageCompanyID: company, organization_id: sageOrg });
+      expect(connected.status).toBe(201);
+      const res = await api('get', `/sage/data?id=${connected.body.data.id}&full=true`);
+      synced[company] = res.status === 202 ? await stack.env.client.workflow.getHandle(res.body.data.workflowId).result() : res.body.data;
+    }
+    expect(synced[P]!.rows.sage_trial_balance).toBe(5);
+    expect(synced[S]!.rows.sage_trial_balance).toBe(3);
+    // Each sync asked Intacct for the window's GL entries tagged with an affiliate entity.
+    const [first, last] = [recentMonths(new Date(), 3)[0]!, N];
+    const asked = intacct.calls.filter((c) => c.function === 'readByQuery' && c.body.object === 'GLENTRY').map((c) => c.body.query);
+    expect(asked).toEqual(Array(2).fill(`ENTRY_DATE >= '${first.slice(5)}/01/${first.slice(0, 4)}' AND ENTRY_DATE <= '${last.slice(5)}/${String(new Date(Date.UTC(Number(last.slice(0, 4)), Number(last.slice(5)), 0)).getUTCDate())}/${last.slice(0, 4)}' AND AFFILIATEENTITYID IS NOT NULL`));
+
+    const org = await Organization.findById(sageOrg).lean();
+    expect(rebuildTrialBalance(localDatabaseFile(stack.config.WAREHOUSE_DIR, org!.onboarding!.databaseName!))).toEqual({ rows: 8, sources: ['sage'] });
+    const [rows, tb] = await withOrgDatabase(stack.config, { orgId: sageOrg, databaseName: org!.onboarding!.databaseName! }, async ({ db }) => [
+      await db.selectFrom('sage_trial_balance').select(['company_id', 'account_no', 'affiliate_entity_id', 'start_balance', 'debits', 'credits', 'end_balance']).orderBy('company_id', 'desc').orderBy('account_no').orderBy('debits').orderBy('credits').execute(),
+      await db.selectFrom('trial_balance').select(['entity', 'period', 'account_code', 'net', 'counterparty']).orderBy('entity', 'desc').orderBy('account_code').orderBy('net').execute(),
+    ]);
+    expect(rows).toEqual([
+      { company_id: P, account_no: '1000', affiliate_entity_id: null, start_balance: 0, debits: 1000, credits: 395, end_balance: 605 },
+      { company_id: P, account_no: '1400', affiliate_entity_id: 'E900', start_balance: null, debits: 40, credits: 0, end_balance: null },
+      { company_id: P, account_no: '1750', affiliate_entity_id: null, start_balance: 0, debits: 25, credits: 0, end_balance: 355 },
+      { company_id: P, account_no: '1750', affiliate_entity_id: S, start_balance: null, debits: 330, credits: 0, end_balance: null },
+      { company_id: P, account_no: '3000', affiliate_entity_id: null, start_balance: 0, debits: 0, credits: 1000, end_balance: -1000 },
+      { company_id: S, account_no: '1000', affiliate_entity_id: null, start_balance: 0, debits: 500, credits: 0, end_balance: 500 },
+      { company_id: S, account_no: '2550', affiliate_entity_id: null, start_balance: 0, debits: 0, credits: 200, end_balance: -500 },
+      { company_id: S, account_no: '2550', affiliate_entity_id: P, start_balance: null, debits: 0, credits: 300, end_balance: null },
+    ]);
+    expect(tb).toEqual([
+      { entity: P, period: N, account_code: '1000', net: 605, counterparty: null },
+      { entity: P, period: N, account_code: '1400', net: 40, counterparty: 'E900' },
+      { entity: P, period: N, account_code: '1750', net: 25, counterparty: null },
+      { entity: P, period: N, account_code: '1750', net: 330, counterparty: S },
+      { entity: P, period: N, account_code: '3000', net: -1000, counterparty: null },
+      { entity: S, period: N, account_code: '1000', net: 500, counterparty: null },
+      { entity: S, period: N, account_code: '2550', net: -300, counterparty: P },
+      { entity: S, period: N, account_code: '2550', net: -200, counterparty: null },
+    ]);
+  });
+
+  it("consolidates: only the 330 of the parent's loan its affiliate names is eliminated; an affiliate outside the group is named", async () => {
+    expect((await sageApi('put', '/consolidation/:org/settings').send({ presentationCurrency: 'USD', method: 'full', toleranceAmount: '0', tolerancePct: '0', fiscalYearStartMonth: 1 })).status).toBe(200);
+    expect((await sageApi('put', `/consolidation/:org/entities/${P}`).send({ name: 'Acme Holdings Inc.', currency: 'USD', ownership: '100', parent: null, included: true, basis: 'movements' })).status).toBe(200);
+    expect((await sageApi('put', `/consolidation/:org/entities/${S}`).send({ name: 'Acme Europe GmbH', currency: 'EUR', ownership: '100', parent: P, included: true, basis: 'movements' })).status).toBe(200);
+    const map = (entity: string, pairs: [string, string][]) => pairs.map(([sourceAccount, groupAccount]) => ({ entity, sourceAccount, groupAccount }));
+    const mapped = await sageApi('put', '/consolidation/:org/mappings').send({ mappings: [...map(P, [['1000', '1000'], ['1400', '1300'], ['1750', '1750'], ['3000', '3000']]), ...map(S, [['1000', '1000'], ['2550', '2550']])] });
+    expect(mapped.status).toBe(200);
+    expect((await sageApi('put', '/consolidation/:org/rates').send({ rates: [{ currency: 'EUR', period: N, closing: '1.10', average: '1.05' }] })).status).toBe(200);
+    expect((await sageApi('post', '/consolidation/:org/run').send({})).status).toBeLessThan(300);
+    const month = (await sageApi('get', `/consolidation/:org/results?period=${N}`)).body.data;
+    const row = (code: string) => month.rows.find((r: { groupAccount: string }) => r.groupAccount === code);
+    expect(row('1750')).toMatchObject({ entities: { [P]: '355.00', [S]: '0.00' }, eliminations: '-330.00', consolidated: '25.00' });
+    expect(row('2550')).toMatchObject({ entities: { [P]: '0.00', [S]: '-550.00' }, eliminations: '330.00', consolidated: '-220.00' });
+    expect(row('1300')).toMatchObject({ entities: { [P]: '40.00', [S]: '0.00' }, eliminations: '0.00', consolidated: '40.00' });
+    expect(row('1000')).toMatchObject({ entities: { [P]: '605.00', [S]: '550.00' }, consolidated: '1155.00' });
+    expect(row('3000')).toMatchObject({ consolidated: '-1000.00' });
+    expect(month.mismatches).toEqual([]);
+    expect(month.check).toMatchObject({ tbNet: '0.00', assets: '1220.00', liabilitiesAndEquity: '1220.00', eliminationsNet: '0.00', unmappedCount: 0, missingRates: 0 });
+    expect(month.check.messages).toEqual(["Intercompany account 1400 of Acme Holdings Inc. names E900, which is not in this period's consolidation: not eliminated"]);
+  });
+
+  it('syncs a company without the affiliate entity dimension whole: Intacct refuses the field, its accounts are not split', async () => {
+    // acme-uk (GBP) has not switched the dimension on: Dr 1000 Cash 70 / Cr 2550 Loan stock 70.
+    intacct.addLedgerCompany('acme-uk', 'xml_gateway', 'uk-secret', 'GBP', [{ ACCOUNTNO: '1000', TITLE: 'Cash', type: 'asset' }, { ACCOUNTNO: '2550', TITLE: 'Loan stock', type: 'liability' }], { affiliateDimension: false });
+    intacct.postJournal('acme-uk', { month: N, lines: [{ account: '1000', debit: cents(70), credit: 0n }, { account: '2550', debit: 0n, credit: cents(70) }] });
+    const connected = await request(stack.app).post('/api/v1/sage').set('Authorization', `Bearer ${token}`).send({ sageUserID: 'xml_gateway', sageUserPassword: 'uk-secret', sageSenderID: intacct.senderId, sageSenderPassword: intacct.senderPassword, sageCompanyID: 'acme-uk', organization_id: sageOrg });
+    expect(connected.status).toBe(201);
+    const res = await api('get', `/sage/data?id=${connected.body.data.id}&full=true`);
+    const result: SyncResult = res.status === 202 ? await stack.env.client.workflow.getHandle(res.body.data.workflowId).result() : res.body.data;
+    expect(result.rows.sage_trial_balance).toBe(2);
+    const org = await Organization.findById(sageOrg).lean();
+    const rows = await withOrgDatabase(stack.config, { orgId: sageOrg, databaseName: org!.onboarding!.databaseName! }, async ({ db }) =>
+      db.selectFrom('sage_trial_balance').select(['account_no', 'affiliate_entity_id', 'debits', 'credits']).where('company_id', '=', 'acme-uk').orderBy('account_no').execute(),
+    );
+    expect(rows).toEqual([
+      { account_no: '1000', affiliate_entity_id: null, debits: 70, credits: 0 },
+      { account_no: '2550', affiliate_entity_id: null, debits: 0, credits: 70 },
+    ]);
   });
 });

@@ -15,7 +15,7 @@ const SCHEMA: SchemaSnapshot = [
   { name: 'quickbooks_accounts', columns: ['realm_id', 'account_id', 'name', 'account_type', 'account_sub_type', 'classification', 'currency', 'active', 'current_balance', 'synced_at'] },
   { name: 'quickbooks_trial_balance', columns: ['realm_id', 'period', 'account_id', 'account_name', 'debit', 'credit', 'synced_at'] },
   { name: 'sage_gl_accounts', columns: ['company_id', 'account_no', 'title', 'account_type', 'normal_balance', 'status', 'synced_at'] },
-  { name: 'sage_trial_balance', columns: ['company_id', 'period', 'account_no', 'title', 'start_balance', 'debits', 'credits', 'adj_debits', 'adj_credits', 'end_balance', 'currency', 'synced_at'] },
+  { name: 'sage_trial_balance', columns: ['company_id', 'period', 'account_no', 'affiliate_entity_id', 'title', 'start_balance', 'debits', 'credits', 'adj_debits', 'adj_credits', 'end_balance', 'currency', 'synced_at'] },
   { name: 'netsuite_subsidiaries', columns: ['account_id', 'subsidiary_id', 'name', 'currency', 'parent', 'is_elimination', 'is_inactive', 'synced_at'] },
   { name: 'netsuite_accounts', columns: ['account_id', 'account', 'account_number', 'name', 'account_type', 'parent', 'is_inactive', 'synced_at'] },
   { name: 'netsuite_trial_balance', columns: ['account_id', 'subsidiary_id', 'period', 'account', 'counterparty_subsidiary_id', 'debit', 'credit', 'currency', 'synced_at'] },

@@ -131,14 +131,22 @@ export async function readPostedJournals(org: Pick<OrgDatabase, 'db' | 'selectRo
     .compile();
   const out: PostedJournal[] = [];
   let last: PostedJournal | undefined;
+  let scale = 0;
+  let zero = '';
+  // A line is a debit or a credit: the other side is stored as zero (formatFixed), read without parsing.
+  const amount = (v: unknown): bigint => {
+    const t = String(v);
+    return t === zero ? 0n : (parseDecimal(t, scale) ?? 0n);
+  };
   for (const r of await org.selectRows(query)) {
     const id = String(r[0]);
     if (last?.id !== id) {
       last = { id, reference: String(r[1]), period: String(r[2]), level: String(r[3]) as JournalLevel, entity: str(r[4]), kind: String(r[5]) as JournalKind, recurringTo: str(r[6]), memo: str(r[7]), lines: [] };
       out.push(last);
+      scale = journalScale(last.level);
+      zero = formatFixed(0n, scale);
     }
-    const scale = journalScale(last.level);
-    last.lines.push({ account: String(r[8]), counterparty: str(r[9]), debit: parseDecimal(String(r[10]), scale) ?? 0n, credit: parseDecimal(String(r[11]), scale) ?? 0n, memo: str(r[12]) });
+    last.lines.push({ account: String(r[8]), counterparty: str(r[9]), debit: amount(r[10]), credit: amount(r[11]), memo: str(r[12]) });
   }
   return out;
 }

@@ -474,6 +474,26 @@ const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
 const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
 
 const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account', 'source_account_name', 'account_type', 'local_amount', 'currency', 'rate_kind', 'rate', 'presentation_amount'] as const;
+const ENTRY_COLUMNS = ['period', 'entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
+const CTB_COLUMNS = ['period', 'group_account', 'group_account_name', 'account_type', 'line', 'entities_amount', 'eliminations', 'nci', 'consolidated'] as const;
+
+/**
+ * A rate as its lines store it (rateText), formatted once per rate: an entity's month has a few
+ * rates for its thousand lines. Kept small: a run's rates, about entities x months x 3.
+ */
+class RateTexts {
+  private readonly direct = new Map<bigint, string>();
+  private readonly indirect = new Map<bigint, string>();
+  of(rate: bigint, indirect: boolean | undefined): string {
+    const m = indirect ? this.indirect : this.direct;
+    let t = m.get(rate);
+    if (t === undefined) {
+      if (m.size > 10_000) m.clear();
+      m.set(rate, (t = rateText(rate, indirect)));
+    }
+    return t;
+  }
+}
 
 /** Stages one period's results (the run swaps them in at its end with commitOutputs). */
 export class OutputWriter {
@@ -482,6 +502,7 @@ export class OutputWriter {
   private readonly dialect: OrgDialect;
   /** The statements' sums (./report-sums.ts), staged month by month beside the outputs. */
   private sums?: ReportSumsBuilder;
+  private readonly rates = new RateTexts();
   constructor(
     private readonly org: OrgDatabase,
     private readonly chart: Map<string, GroupAccount>,
@@ -523,7 +544,7 @@ export class OutputWriter {
     await this.org.insertRows(
       'consolidation_translated_lines' + this.suffix,
       TRANSLATED_COLUMNS,
-      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : rateText(t.rate, t.indirect), amt(t.presentation)]),
+      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : this.rates.of(t.rate, t.indirect), amt(t.presentation)]),
     );
   }
 
@@ -531,15 +552,18 @@ export class OutputWriter {
   async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
-    await ins(
-      'consolidation_entries',
-      r.entries.map((x) => ({ period: x.period, entry_id: x.entryId, kind: x.kind, entity: x.entity, counterparty: x.counterparty, category: x.category, group_account: x.groupAccount, amount: amt(x.amount), sources: x.sources, memo: x.memo })),
+    // The two big ones (a month's entries: a row per posted journal line) as arrays, no object per row.
+    await this.org.insertRows(
+      'consolidation_entries' + this.suffix,
+      ENTRY_COLUMNS,
+      r.entries.map((x) => [x.period, x.entryId, x.kind, x.entity ?? null, x.counterparty ?? null, x.category ?? null, x.groupAccount, amt(x.amount), x.sources, x.memo]),
     );
-    await ins(
-      'consolidated_trial_balance',
+    await this.org.insertRows(
+      'consolidated_trial_balance' + this.suffix,
+      CTB_COLUMNS,
       r.ctb.map((c) => {
         const a = this.chart.get(c.groupAccount);
-        return { period: c.period, group_account: c.groupAccount, group_account_name: a?.name ?? c.groupAccount, account_type: a?.type ?? 'asset', line: a?.line ?? '', entities_amount: amt(c.entities), eliminations: amt(c.eliminations), nci: amt(c.nci), consolidated: amt(c.consolidated) };
+        return [c.period, c.groupAccount, a?.name ?? c.groupAccount, a?.type ?? 'asset', a?.line ?? '', amt(c.entities), amt(c.eliminations), amt(c.nci), amt(c.consolidated)];
       }),
     );
     await ins(
