@@ -288,3 +288,18 @@ describe('the Operations api', () => {
     }
   });
 });
+
+describe('a pipeline run in business words', () => {
+  it("names where the trial balance was rebuilt from: the organization's connections by name and the saved tables", async () => {
+    const ledger = 'entity,period,account_code,account_name,account_type,debit,credit,currency\nH,2026-04,1000,Bank,asset,100,0,USD\nH,2026-04,4000,Revenue,income,0,100,USD\n';
+    const saved = await api().post('/api/v1/pipeline/saveCSV').set(as(financeToken)).field('orgID', orgId).field('tableName', 'harbour_ledger').attach('file', Buffer.from(ledger), { filename: 'harbour-ledger.csv', contentType: 'text/csv' });
+    expect(saved.status).toBe(200);
+    const ran = await api().get(`/api/v1/pipeline/run-pipeline/${orgId}`).set(as(financeToken));
+    expect(ran.body.message).toBe('All pipelines ran successfully!');
+    const rebuild = (ran.body.data.run.pipelines as { name: string; sources?: { kind: string; name: string }[] }[]).find((p) => p.name === 'rebuild-reporting-tables')!;
+    expect(rebuild.sources).toEqual([
+      { kind: 'connection', name: 'QuickBooks: Harbour Books LLC' },
+      { kind: 'table', name: 'harbour_ledger' },
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import useSWR, { mutate } from 'swr';
 import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
 import { PAGE_SIZE } from '../../../../../common/constants';
 import type { PipelineRunAnswer, RunStatus } from '../../../../../common/contract/pipeline-runs';
+import { pipelineTitle } from '../run-format';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -124,7 +125,7 @@ export function runOutcome(run: PipelineRun): RunOutcome | undefined {
     case 'cancelled':
       return { intent: 'none', message: 'The pipeline run was cancelled.' };
     case 'failed': {
-      const details = (run.pipelines ?? []).filter((p) => p.status === 'failed').map((p) => `${p.name}: failed${p.error ? `: ${p.error}` : ''}`);
+      const details = (run.pipelines ?? []).filter((p) => p.status === 'failed').map((p) => `${pipelineTitle(p.name)} failed${p.error ? `: ${p.error}` : ''}`);
       return { intent: 'danger', message: 'Failed to run some pipelines.', details: details.length ? details : run.error ? [run.error] : [] };
     }
     default:
