@@ -1,5 +1,6 @@
 // Alerts, read back from Mailpit and from a local webhook receiver: a connection that needs
-// reconnecting, and a consolidation month that becomes blocked, mail the organization's users and
+// reconnecting (also written once on its timeline, beside each failure and each renewal of its
+// authorization), and a consolidation month that becomes blocked, mail the organization's users and
 // every admin once per state change, and POST once to the organization's webhook signed with
 // HMAC-SHA256 of the body (a storm of failing syncs or repeated consolidations sends nothing more;
 // another organization's users get nothing). A connection whose newest applied sync is older
@@ -61,6 +62,8 @@ async function connect(): Promise<string> {
   expect(res.status).toBe(200);
   return res.body.data.account.id as string;
 }
+/** The connection's timeline entries of one kind (newest first). */
+const timeline = async (kind: string) => (await api().get(`/api/v1/operations/connections/quickbooks/${accountId}/timeline?kind=${kind}&limit=100`).set(bearer())).body.data as { events: { message: string }[]; total: number };
 const syncNow = () => api().post('/api/v1/quickbooks').set(bearer()).send({ id: accountId, organization_id: orgId });
 /** The sync as the connection's schedule starts it (the api refuses Sync now while a reconnect is needed). */
 const scheduledSync = (n: number) =>
@@ -123,6 +126,12 @@ describe('reconnect needed', () => {
   it('mails the users of the organization and the admins once when the connection needs reconnecting, however often it then fails; again after a reconnect and a new refusal', async () => {
     expect((await syncNow()).status).toBe(200);
     expect(await reconnectMails(addr('finance'))).toHaveLength(0);
+    // Intuit stops taking the access token: the sync renews the authorization and goes on, and the timeline says so.
+    fake.expireAccessTokens(REALM);
+    expect((await syncNow()).status).toBe(200);
+    const refreshes = (await timeline('token-refresh')).events;
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]!.message).toBe('Authorization renewed with Intuit: QuickBooks refused the access token mid-sync');
 
     fake.revoke(REALM);
     expect((await syncNow()).status).toBe(502);
@@ -140,6 +149,9 @@ describe('reconnect needed', () => {
     expect(await reconnectMails(addr('admin'))).toHaveLength(1);
     expect(await mailsTo(addr('outsider'))).toHaveLength(0);
     expect(deliveriesTo('/alerts-co')).toHaveLength(1);
+    // One "reconnect needed" on the connection's timeline for the state change, beside each failure.
+    expect((await timeline('reconnect-needed')).total).toBe(1);
+    expect((await timeline('failure')).total).toBeGreaterThanOrEqual(4);
 
     // Reconnected, synced (the state clears, without a mail), then refused again: a new state change.
     expect(await connect()).toBe(accountId);
@@ -153,6 +165,7 @@ describe('reconnect needed', () => {
     const both = await waitFor('the second webhook delivery', async () => (deliveriesTo('/alerts-co').length >= 2 ? deliveriesTo('/alerts-co') : null), 15_000, 100);
     expect(both).toHaveLength(2);
     expect(both[1]!.signature).toBe(hmac(secrets['/alerts-co']!, both[1]!.body));
+    expect((await timeline('reconnect-needed')).total).toBe(2);
   }, 180_000);
 });
 
