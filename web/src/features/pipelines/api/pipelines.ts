@@ -92,6 +92,12 @@ function revalidateRuns(orgId: string) {
 
 export type RunStart = { run: PipelineRun } | { ok: false; message: string; details?: string[] };
 
+/** A pipeline's outcome as the api words it ("rebuild-reporting-tables: failed: <error>"), with the pipeline named in words. */
+function inWords(msg: string): string {
+  const m = /^([a-z0-9][a-z0-9_-]*): (failed|cancelled|skipped|pending|running)(?:: ([\s\S]*))?$/.exec(msg);
+  return m ? `${pipelineTitle(m[1]!)} ${m[2]}${m[3] ? `: ${m[3]}` : ''}` : msg;
+}
+
 /**
  * GET /pipeline/run-pipeline/{id}?wait=false: starts every pipeline of the organization as one
  * run (or joins the running one) and answers at once with the run, followed by useRun.
@@ -104,7 +110,7 @@ export async function startRun(orgId: string): Promise<RunStart> {
   } catch (err) {
     // "Failed to run some pipelines." comes with each failed pipeline's outcome in errors.
     const body = err instanceof ApiRequestError ? err.body : undefined;
-    if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => e.msg ?? '').filter(Boolean) };
+    if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => inWords(e.msg ?? '')).filter(Boolean) };
     return { ok: false, message: (err as Error).message };
   }
 }
