@@ -131,6 +131,11 @@ describe('retry policy', () => {
     expect(await scheduledSync('throttled')).toBeNull();
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accountId}&limit=1`).set(as(financeToken));
     expect(history.body.data.runs[0]).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+    // The wait is on the connection's timeline, apart from its failures.
+    const waits = await api().get(`/api/v1/operations/connections/quickbooks/${accountId}/timeline?kind=rate-limited`).set(as(financeToken));
+    expect(waits.body.data.total).toBe(1);
+    expect(waits.body.data.events[0].message).toMatch(/^QuickBooks asked LedgerFlow to slow down once: waited [\d.]+ s and went on \(not counted as a failure\)$/);
+    expect(waits.body.data.events[0].details).toMatchObject({ waits: 1 });
   });
 
   it('with one attempt allowed, a source failure fails the sync at once in the source\'s words', async () => {
