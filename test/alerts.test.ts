@@ -1,9 +1,13 @@
 // Alerts, read back from Mailpit and from a local webhook receiver: a connection that needs
-// reconnecting, and a consolidation month that becomes blocked, mail the organization's users and
+// reconnecting (also written once on its timeline, beside each failure and each renewal of its
+// authorization), and a consolidation month that becomes blocked, mail the organization's users and
 // every admin once per state change, and POST once to the organization's webhook signed with
 // HMAC-SHA256 of the body (a storm of failing syncs or repeated consolidations sends nothing more;
-// another organization's users get nothing). On the Temporal dev server, FerretDB, the
-// organization's SQLite file and the test run's Mailpit, against the local Intuit.
+// another organization's users get nothing). A connection whose newest applied sync is older
+// than CONNECTION_STALE_HOURS does the same once as stale (the worker's check, called here with the
+// clock moved past the threshold: the check's own `now`), and again only after a sync made it fresh.
+// On the Temporal dev server, FerretDB, the organization's SQLite file and the test run's Mailpit,
+// against the local Intuit.
 //
 // No figure is computed here: the blocked month is April 2026, whose only rows are the worked
 // example's S (EUR) with no EUR rate for April; January to March keep their rates and are not blocked.
@@ -11,6 +15,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { alertRecipients } from '../activities/alerts';
+import { staleConnectionsAlert } from '../activities/operations';
 import { Organization } from '../common/models/organization';
 import { workflowIds } from '../common/temporal';
 import { FakeIntuit } from '../simulators/intuit';
@@ -44,6 +50,8 @@ const hmac = (secret: string, body: string) => `sha256=${createHmac('sha256', se
 const api = () => request(stack.app);
 const bearer = () => ({ Authorization: `Bearer ${adminToken}` });
 const reconnectMails = async (to: string) => (await mailsTo(to)).filter((m) => /needs reconnecting/.test(m.subject));
+const staleMails = async (to: string) => (await mailsTo(to)).filter((m) => /has not brought new data/.test(m.subject));
+const staleHooks = () => deliveriesTo('/alerts-co').filter((d) => JSON.parse(d.body).type === 'connection-stale');
 const blockedMails = async (to: string) => (await mailsTo(to)).filter((m) => /^Consolidation blocked/.test(m.subject));
 const waitBlocked = (to: string, n: number) => waitFor(`${n} consolidation-blocked mail(s) to ${to}`, async () => ((await blockedMails(to)).length >= n ? blockedMails(to) : null), 30_000, 200);
 
@@ -54,6 +62,8 @@ async function connect(): Promise<string> {
   expect(res.status).toBe(200);
   return res.body.data.account.id as string;
 }
+/** The connection's timeline entries of one kind (newest first). */
+const timeline = async (kind: string) => (await api().get(`/api/v1/operations/connections/quickbooks/${accountId}/timeline?kind=${kind}&limit=100`).set(bearer())).body.data as { events: { message: string }[]; total: number };
 const syncNow = () => api().post('/api/v1/quickbooks').set(bearer()).send({ id: accountId, organization_id: orgId });
 /** The sync as the connection's schedule starts it (the api refuses Sync now while a reconnect is needed). */
 const scheduledSync = (n: number) =>
@@ -116,6 +126,12 @@ describe('reconnect needed', () => {
   it('mails the users of the organization and the admins once when the connection needs reconnecting, however often it then fails; again after a reconnect and a new refusal', async () => {
     expect((await syncNow()).status).toBe(200);
     expect(await reconnectMails(addr('finance'))).toHaveLength(0);
+    // Intuit stops taking the access token: the sync renews the authorization and goes on, and the timeline says so.
+    fake.expireAccessTokens(REALM);
+    expect((await syncNow()).status).toBe(200);
+    const refreshes = (await timeline('token-refresh')).events;
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]!.message).toBe('Authorization renewed with Intuit: QuickBooks refused the access token mid-sync');
 
     fake.revoke(REALM);
     expect((await syncNow()).status).toBe(502);
@@ -133,6 +149,9 @@ describe('reconnect needed', () => {
     expect(await reconnectMails(addr('admin'))).toHaveLength(1);
     expect(await mailsTo(addr('outsider'))).toHaveLength(0);
     expect(deliveriesTo('/alerts-co')).toHaveLength(1);
+    // One "reconnect needed" on the connection's timeline for the state change, beside each failure.
+    expect((await timeline('reconnect-needed')).total).toBe(1);
+    expect((await timeline('failure')).total).toBeGreaterThanOrEqual(4);
 
     // Reconnected, synced (the state clears, without a mail), then refused again: a new state change.
     expect(await connect()).toBe(accountId);
@@ -146,6 +165,7 @@ describe('reconnect needed', () => {
     const both = await waitFor('the second webhook delivery', async () => (deliveriesTo('/alerts-co').length >= 2 ? deliveriesTo('/alerts-co') : null), 15_000, 100);
     expect(both).toHaveLength(2);
     expect(both[1]!.signature).toBe(hmac(secrets['/alerts-co']!, both[1]!.body));
+    expect((await timeline('reconnect-needed')).total).toBe(2);
   }, 180_000);
 });
 
@@ -183,4 +203,52 @@ describe('consolidation blocked', () => {
     expect(await blockedMails(addr('outsider'))).toHaveLength(0);
     expect(deliveriesTo('/group-co')).toHaveLength(1);
   }, 240_000);
+});
+
+describe('stale data', () => {
+  const HOUR = 3_600_000;
+  it('alerts once by mail and signed webhook when a connection has brought nothing past its threshold, never again while it stays stale, and again after a sync made it fresh', async () => {
+    // Reconnected after the test above and synced: fresh, nothing to say.
+    expect(await connect()).toBe(accountId);
+    expect((await syncNow()).status).toBe(200);
+    const hours = stack.config.CONNECTION_STALE_HOURS;
+    expect(hours).toBe(48);
+    expect(await staleConnectionsAlert(stack.config, new Date())).toBe(0);
+    expect(await staleConnectionsAlert(stack.config, new Date(Date.now() + (hours - 1) * HOUR))).toBe(0);
+    expect(await staleMails(addr('finance'))).toHaveLength(0);
+
+    // Past the threshold: two checks at once (two workers) send one alert between them, one mail per recipient.
+    const later = new Date(Date.now() + (hours + 1) * HOUR);
+    const sent = await Promise.all([staleConnectionsAlert(stack.config, later), staleConnectionsAlert(stack.config, later)]);
+    const recipients = await alertRecipients(orgId);
+    expect(recipients).toEqual(expect.arrayContaining([addr('finance'), addr('admin')]));
+    expect(sent.sort()).toEqual([0, recipients.length]);
+    const [mail] = await waitFor('the stale mail', async () => ((await staleMails(addr('finance'))).length >= 1 ? staleMails(addr('finance')) : null), 15_000, 200);
+    expect(mail!.subject).toBe(`QuickBooks: Alert Books LLC has not brought new data for 48 hours (Alerts Co ${run})`);
+    expect(mail!.text).toMatch(/^The reports hold QuickBooks: Alert Books LLC's data as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: no sync has reached them since\./);
+    expect(await staleMails(addr('admin'))).toHaveLength(1);
+    const [hook] = await waitFor('the stale webhook delivery', async () => (staleHooks().length >= 1 ? staleHooks() : null), 15_000, 100);
+    expect(hook!.signature).toBe(hmac(secrets['/alerts-co']!, hook!.body));
+    expect(hook!.signature).not.toBe(hmac(secrets['/group-co']!, hook!.body));
+    expect(JSON.parse(hook!.body)).toMatchObject({ type: 'connection-stale', organization: { id: orgId, name: `Alerts Co ${run}` }, subject: mail!.subject, details: { subject: `quickbooks:${accountId}`, state: 'stale' } });
+
+    // Still stale at the next checks: nothing more.
+    expect(await staleConnectionsAlert(stack.config, new Date(later.getTime() + HOUR))).toBe(0);
+    expect(await staleConnectionsAlert(stack.config, new Date(later.getTime() + 24 * HOUR))).toBe(0);
+    expect(await staleMails(addr('finance'))).toHaveLength(1);
+    expect(await staleMails(addr('admin'))).toHaveLength(1);
+    expect(await mailsTo(addr('outsider'))).toHaveLength(0);
+    expect(await staleMails(addr('controller'))).toHaveLength(0);
+    expect(staleHooks()).toHaveLength(1);
+
+    // A sync brings it up to date: cleared without a mail; stale again later is a new state change.
+    expect((await syncNow()).status).toBe(200);
+    expect(await staleConnectionsAlert(stack.config, new Date())).toBe(0);
+    expect(await staleMails(addr('finance'))).toHaveLength(1);
+    expect(await staleConnectionsAlert(stack.config, new Date(Date.now() + (hours + 1) * HOUR))).toBe(2);
+    expect(await waitFor('the second stale mail', async () => ((await staleMails(addr('finance'))).length >= 2 ? staleMails(addr('finance')) : null), 15_000, 200)).toHaveLength(2);
+    const both = await waitFor('the second stale webhook delivery', async () => (staleHooks().length >= 2 ? staleHooks() : null), 15_000, 100);
+    expect(both[1]!.signature).toBe(hmac(secrets['/alerts-co']!, both[1]!.body));
+    expect(await staleMails(addr('admin'))).toHaveLength(2);
+  }, 120_000);
 });

@@ -10,10 +10,12 @@
 //   attempt allowed, a 429 first, the sync still succeeds);
 // - the Operations api: admins only, every organization, the failing connection, a workflow
 //   retrying now with its attempt and last failure, a blocked consolidation, filters and paging,
-//   a version that changes with the data; the connection's timeline, paged and filtered.
+//   a version that changes with the data, pushed as server-sent events (admins only, asked for as
+//   text/event-stream); the connection's timeline, paged and filtered.
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import request from 'supertest';
 import { AlertState } from '../common/models/alert-state';
 import { ConnectionOps } from '../common/models/connection-ops';
@@ -129,6 +131,11 @@ describe('retry policy', () => {
     expect(await scheduledSync('throttled')).toBeNull();
     const history = await api().get(`/api/v1/quickbooks/sync-runs?id=${accountId}&limit=1`).set(as(financeToken));
     expect(history.body.data.runs[0]).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+    // The wait is on the connection's timeline, apart from its failures.
+    const waits = await api().get(`/api/v1/operations/connections/quickbooks/${accountId}/timeline?kind=rate-limited`).set(as(financeToken));
+    expect(waits.body.data.total).toBe(1);
+    expect(waits.body.data.events[0].message).toMatch(/^QuickBooks asked LedgerFlow to slow down once: waited [\d.]+ s and went on \(not counted as a failure\)$/);
+    expect(waits.body.data.events[0].details).toMatchObject({ waits: 1 });
   });
 
   it('with one attempt allowed, a source failure fails the sync at once in the source\'s words', async () => {
@@ -241,5 +248,63 @@ describe('the Operations api', () => {
     } finally {
       await handle.terminate('test over').catch(() => undefined);
     }
+  });
+
+  it('pushes the version as server-sent events: the current one at once, a new one when the data changes; admins only, asked for as text/event-stream', async () => {
+    expect((await api().get('/api/v1/operations/events').set(as(financeToken)).set('Accept', 'text/event-stream')).status).toBe(403);
+    expect((await api().get('/api/v1/operations/events').set('Accept', 'text/event-stream')).status).toBe(401);
+    const plain = await api().get('/api/v1/operations/events').set(as(adminToken));
+    expect(plain.status).toBe(406);
+    expect(plain.body.message).toBe('Ask for text/event-stream');
+
+    const server = createServer(stack.app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const abort = new AbortController();
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/operations/events`, { headers: { ...as(adminToken), Accept: 'text/event-stream' }, signal: abort.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const versions = () => [...text.matchAll(/event: version\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1]!) as { version: string; builtAt: string });
+      const readUntil = async (what: string, done: () => boolean) => {
+        const until = Date.now() + 30_000;
+        while (!done()) {
+          if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the stream said: ${text}`);
+          const { value, done: ended } = await reader.read();
+          if (ended) throw new Error(`the stream ended before ${what}`);
+          text += decoder.decode(value, { stream: true });
+        }
+      };
+      await readUntil('the first version', () => versions().length >= 1);
+      expect(text.startsWith('retry: 3000\n\n')).toBe(true);
+      const first = versions()[0]!;
+      expect(first.version).toMatch(/^[0-9a-f]{16}$/);
+      // The data changes (a retry policy shows on the connection's row): a version built after it is pushed, unasked.
+      const changedAt = Date.now();
+      await api().put(`/api/v1/operations/connections/quickbooks/${accountId}/retry-policy`).set(as(adminToken)).send({ maximumAttempts: 7, initialIntervalSeconds: 3, maximumIntervalSeconds: 30 });
+      await readUntil('a version built after the change', () => versions().some((v) => v.version !== first.version && Date.parse(v.builtAt) >= changedAt));
+      expect(text).not.toMatch(/event: (?!version)/);
+    } finally {
+      abort.abort();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('a pipeline run in business words', () => {
+  it("names where the trial balance was rebuilt from: the organization's connections by name and the saved tables", async () => {
+    const ledger = 'entity,period,account_code,account_name,account_type,debit,credit,currency\nH,2026-04,1000,Bank,asset,100,0,USD\nH,2026-04,4000,Revenue,income,0,100,USD\n';
+    const saved = await api().post('/api/v1/pipeline/saveCSV').set(as(financeToken)).field('orgID', orgId).field('tableName', 'harbour_ledger').attach('file', Buffer.from(ledger), { filename: 'harbour-ledger.csv', contentType: 'text/csv' });
+    expect(saved.status).toBe(200);
+    const ran = await api().get(`/api/v1/pipeline/run-pipeline/${orgId}`).set(as(financeToken));
+    expect(ran.body.message).toBe('All pipelines ran successfully!');
+    const rebuild = (ran.body.data.run.pipelines as { name: string; sources?: { kind: string; name: string }[] }[]).find((p) => p.name === 'rebuild-reporting-tables')!;
+    expect(rebuild.sources).toEqual([
+      { kind: 'connection', name: 'QuickBooks: Harbour Books LLC' },
+      { kind: 'table', name: 'harbour_ledger' },
+    ]);
   });
 });

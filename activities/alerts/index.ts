@@ -17,6 +17,7 @@ import type { ConnectorAccountDoc } from '../../common/models/connector-account'
 import { logger } from '../../common/logger';
 import { mailerFor } from '../../common/mail';
 import { AlertState } from '../../common/models/alert-state';
+import { ConnectionEvent } from '../../common/models/connection-ops';
 import { Organization } from '../../common/models/organization';
 import { User } from '../../common/models/user';
 
@@ -32,6 +33,8 @@ export interface AlertInput {
   state: string;
   /** The mail, when the state is not CLEAR. */
   mail?: { subject: string; text: string };
+  /** Called once when this caller moved the state to a new problem (before the mail): e.g. the connection's timeline. */
+  onRaised?: () => Promise<void>;
 }
 
 const isDuplicateKey = (e: unknown) => (e as { code?: number })?.code === 11000;
@@ -95,7 +98,9 @@ export async function alertRecipients(orgId: string): Promise<string[]> {
 export async function raiseAlert(config: Config, input: AlertInput): Promise<number> {
   const key = `${input.kind}:${input.subject}`;
   const { changed, before } = await flip(input.orgId, key, input.kind, input.state);
-  if (!changed || input.state === CLEAR || !input.mail) return 0;
+  if (!changed || input.state === CLEAR) return 0;
+  await input.onRaised?.().catch((err: unknown) => logger.warn({ err, orgId: input.orgId, kind: input.kind }, 'alert state change not recorded beside the alert'));
+  if (!input.mail) return 0;
   const org = await Organization.findById(input.orgId, { organizationName: 1 }).lean();
   const orgName = org?.organizationName ?? 'your organization';
   const to = await alertRecipients(input.orgId);
@@ -184,8 +189,9 @@ export async function reconnectNeededAlert(config: Config, provider: SyncProvide
   const answer = c.answer(account) as Record<string, unknown>;
   const name = c.connectionName(answer) ?? accountId;
   const needed = account.status === 'reconnect_needed';
+  const orgId = String(account.organization_id);
   return raiseAlert(config, {
-    orgId: String(account.organization_id),
+    orgId,
     kind: 'reconnect-needed',
     subject: `${provider}:${accountId}`,
     state: needed ? 'reconnect_needed' : CLEAR,
@@ -195,5 +201,9 @@ export async function reconnectNeededAlert(config: Config, provider: SyncProvide
           text: [`${c.ledgerName} refused LedgerFlow's stored authorization for ${name}, so it no longer syncs: the reports keep the figures of its last sync.`, '', account.lastError ? `The last sync failed: ${account.lastError}` : '', c.reconnect ?? 'Connect it again under Apps.'].filter(Boolean).join('\n'),
         }
       : undefined,
+    // Once per state change on the connection's timeline too.
+    onRaised: async () => {
+      await ConnectionEvent.create({ organization_id: orgId, provider, accountId, kind: 'reconnect-needed', at: new Date(), message: account.lastError || `${c.ledgerName} refused the stored authorization: reconnect the connection`, details: {} });
+    },
   });
 }

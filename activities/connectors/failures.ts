@@ -3,7 +3,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
+import { CONNECTOR_LIST, CONNECTORS } from '../../common/connectors';
+import type { SyncProvider } from '../../common/contract/connections';
 import type { FailureType as TableType } from '../../common/failures';
+import { logger } from '../../common/logger';
+import { ConnectionEvent } from '../../common/models/connection-ops';
 
 /** The connectors' failure types: entries of the one failure table (common/failures.ts). */
 export const FailureType = {
@@ -48,6 +52,36 @@ export function businessFailure(message: string, type: TableType, details?: Reco
   return ApplicationFailure.create({ message, type, nonRetryable: true, details: details ? [details] : undefined });
 }
 
+/** A connection's sync workflow id (common/temporal.ts workflowIds.sync, with any suffix): its ledger and connection. */
+const SYNC_WORKFLOW = new RegExp(`^sync-(${CONNECTOR_LIST.map((c) => c.key).join('|')})-([0-9a-f]{24})`);
+
+/**
+ * Rate limits waited out inside one call, on the connection's timeline (`rate-limited`), when the
+ * call runs in a connection's sync workflow. Never fails the call.
+ */
+async function recordWaits(throttled: number, waitedMs: number): Promise<void> {
+  try {
+    const m = SYNC_WORKFLOW.exec(Context.current().info.workflowExecution?.workflowId ?? '');
+    if (!m) return;
+    const provider = m[1] as SyncProvider;
+    const accountId = m[2]!;
+    const account = await CONNECTORS[provider].model.findById(accountId, { organization_id: 1 }).lean<{ organization_id: unknown } | null>();
+    if (!account) return;
+    const seconds = Math.round(waitedMs / 100) / 10;
+    await ConnectionEvent.create({
+      organization_id: account.organization_id,
+      provider,
+      accountId,
+      kind: 'rate-limited',
+      at: new Date(),
+      message: `${CONNECTORS[provider].ledgerName} asked LedgerFlow to slow down ${throttled === 1 ? 'once' : `${throttled} times`}: waited ${seconds} s and went on (not counted as a failure)`,
+      details: { waits: throttled, waitedSeconds: seconds },
+    });
+  } catch (err) {
+    logger.warn({ err }, 'rate-limit waits not written to the timeline');
+  }
+}
+
 /**
  * A connector's sync activity with its failures sorted by the connector's own rules (`sort`
  * turns what its client threw into a business or a retryable failure; the activity's attempt
@@ -60,17 +94,21 @@ export function guardedBy(sort: (e: unknown, attempt: number) => unknown) {
       // the call is made again in the same attempt, so throttling never counts as a failure.
       let waitedMs = 0;
       let throttled = 0;
-      for (;;) {
-        try {
-          return await fn(input);
-        } catch (e) {
-          const sorted = sort(e, Context.current().info.attempt + throttled);
-          const delay = sorted && typeof sorted === 'object' ? rateLimitDelays.get(sorted) : undefined;
-          if (delay === undefined || waitedMs + delay * 1000 > rateLimitWaitMaxMs) throw sorted;
-          waitedMs += delay * 1000;
-          throttled++;
-          await pause(delay * 1000);
+      try {
+        for (;;) {
+          try {
+            return await fn(input);
+          } catch (e) {
+            const sorted = sort(e, Context.current().info.attempt + throttled);
+            const delay = sorted && typeof sorted === 'object' ? rateLimitDelays.get(sorted) : undefined;
+            if (delay === undefined || waitedMs + delay * 1000 > rateLimitWaitMaxMs) throw sorted;
+            waitedMs += delay * 1000;
+            throttled++;
+            await pause(delay * 1000);
+          }
         }
+      } finally {
+        if (throttled > 0) await recordWaits(throttled, waitedMs);
       }
     };
 }

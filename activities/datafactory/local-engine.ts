@@ -17,6 +17,11 @@ import { cancellationSignal, cancelled, findRun, heartbeat, setPipeline, type On
 import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } from './types';
 import { fail } from '../../common/failures';
 import { withOrgDatabase } from '../../warehouse/connection';
+import { CONNECTORS } from '../../common/connectors';
+import type { SyncProvider } from '../../common/contract/connections';
+import type { ConnectorAccountDoc } from '../../common/models/connector-account';
+import type { PipelineOfRunRecord } from '../../common/models/pipeline-run';
+import { connectionName } from '../operations';
 import { sql } from 'kysely';
 
 
@@ -25,6 +30,26 @@ export interface LocalEngineDeps {
   blobService: BlobServiceClient;
   warehouse: Warehouse;
   loadCsvBlob: LoadCsvBlob;
+}
+
+/**
+ * The rebuild's sources by name, as a finance user knows them: a connector's table is each of the
+ * organization's connections of that ledger ("QuickBooks: Harbour Books LLC"), a saved table its name.
+ */
+export async function namedSources(orgId: string, labels: string[]): Promise<NonNullable<PipelineOfRunRecord['sources']>> {
+  const out: NonNullable<PipelineOfRunRecord['sources']> = [];
+  for (const label of labels) {
+    if (label.startsWith('csv:')) {
+      out.push({ kind: 'table', name: label.slice(4) });
+      continue;
+    }
+    const c = CONNECTORS[label as SyncProvider];
+    if (!c) continue;
+    const accounts = await c.model.find({ organization_id: orgId }).lean<ConnectorAccountDoc[]>();
+    for (const a of accounts) out.push({ kind: 'connection', name: connectionName(c.key, a) });
+    if (!accounts.length) out.push({ kind: 'connection', name: c.displayName });
+  }
+  return out;
 }
 
 export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob }: LocalEngineDeps): DataFactory {
@@ -128,7 +153,7 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
             );
             rowsMoved += res.rows;
             // Source tables it could not read were left out: said on the run, the run goes on.
-            await setPipeline(config, String(org._id), runId, pipelineName, { warnings: res.warnings ?? [] });
+            await setPipeline(config, String(org._id), runId, pipelineName, { warnings: res.warnings ?? [], sources: await namedSources(String(org._id), res.sources ?? []) });
           } catch (e) {
             if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
             throw e;

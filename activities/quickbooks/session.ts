@@ -4,6 +4,7 @@
 import type { Config } from '../../common/config';
 import { decryptSecret, encryptSecret } from '../../common/crypto';
 import { logger } from '../../common/logger';
+import { ConnectionEvent } from '../../common/models/connection-ops';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { businessFailure } from '../connectors/failures';
 import { takeSlot } from '../connectors/rate-limit';
@@ -93,6 +94,16 @@ export class QuickBooksSession {
     // The refresh token rolls: the old one may already be void, so the new pair is stored at once.
     const saved = await storeTokens(this.cfg, this.accountId, t);
     this.tokens = { accessToken: t.accessToken, refreshToken: t.refreshToken, expiresAt: saved.expiresAt, version: saved.version };
+    // On the connection's timeline; a timeline that cannot be written never fails the sync.
+    await ConnectionEvent.create({
+      organization_id: this.orgId,
+      provider: 'quickbooks',
+      accountId: this.accountId,
+      kind: 'token-refresh',
+      at: new Date(),
+      message: failedAccessToken ? 'Authorization renewed with Intuit: QuickBooks refused the access token mid-sync' : 'Authorization renewed with Intuit before the access token expired',
+      details: { reason: failedAccessToken ? 'refused' : 'expiring' },
+    }).catch((err: unknown) => logger.warn({ err, accountId: this.accountId }, 'token refresh not written to the timeline'));
   }
 
   /** GET on the company's accounting API, within the per-company rate. */

@@ -11,6 +11,8 @@ export const PIPELINE_STATUSES = ['pending', 'running', 'succeeded', 'failed', '
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 export const TABLE_ACTIONS = ['loaded', 'up_to_date', 'skipped', 'failed'] as const;
 export const FILE_STATUSES = ['loaded', 'failed'] as const;
+/** Where a step read from: a ledger connection (by its name, "QuickBooks: Harbour Books LLC") or a table of the organization's database. */
+export const RUN_SOURCE_KINDS = ['connection', 'table'] as const;
 
 /** Dates travel as ISO text. */
 const when = z.string().datetime({ offset: true });
@@ -33,6 +35,8 @@ export const pipelineOfRunSchema = z.object({
   files: z.array(z.object({ blobName: z.string(), tableName: z.string(), rows: z.number().int().min(0), status: z.enum(FILE_STATUSES), error: z.string().nullable() })),
   tables: z.array(tableOutcomeSchema),
   warnings: z.array(z.string()),
+  /** What the trial balance was rebuilt from (absent on runs recorded before, and on Azure Data Factory). */
+  sources: z.array(z.object({ kind: z.enum(RUN_SOURCE_KINDS), name: z.string() })).optional(),
 });
 
 export const pipelineRunSchema = z.object({

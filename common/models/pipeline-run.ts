@@ -2,7 +2,7 @@
 // screen lists. Kept in the organization's own database (warehouse/records/run-store.ts), written
 // by activities at the run's state transitions; the Mongo collection of earlier versions is only
 // read by the upgrade's move (warehouse/records/run-migration.ts).
-import type { FILE_STATUSES, PipelineStatus, RunStatus, TABLE_ACTIONS } from '../contract/pipeline-runs';
+import type { FILE_STATUSES, PipelineStatus, RUN_SOURCE_KINDS, RunStatus, TABLE_ACTIONS } from '../contract/pipeline-runs';
 
 export { PIPELINE_STATUSES, RUN_STATUSES, type PipelineStatus, type RunStatus } from '../contract/pipeline-runs';
 
@@ -37,6 +37,8 @@ export interface PipelineOfRunRecord {
   tables: TableOutcomeRecord[];
   /** Sources a step passed over without failing (e.g. a table the rebuild cannot read). */
   warnings: string[];
+  /** What the step read from, by name (the trial balance's rebuild: each connection, each saved table). */
+  sources?: { kind: (typeof RUN_SOURCE_KINDS)[number]; name: string }[];
 }
 
 export interface PipelineRunRecord {
@@ -82,6 +84,7 @@ export function publicPipelineRun(r: PipelineRunRecord) {
       files: (p.files ?? []).map((f) => ({ blobName: f.blobName, tableName: f.tableName, rows: f.rows, status: f.status, error: f.error ?? null })),
       tables: (p.tables ?? []).map((t) => ({ tableName: t.tableName, action: t.action, blobName: t.blobName ?? null, rows: t.rows ?? 0, reason: t.reason ?? null })),
       warnings: [...(p.warnings ?? [])],
+      sources: (p.sources ?? []).map((x) => ({ kind: x.kind, name: x.name })),
     })),
   };
 }

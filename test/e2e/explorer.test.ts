@@ -170,7 +170,7 @@ describe('the data explorer in a real browser', () => {
     await page.goto(`${base}/pipelines`);
     const history = page.getByRole('table', { name: 'Pipeline history' });
     await history.getByRole('button', { name: 'Run details' }).first().click();
-    const rebuild = page.getByRole('dialog').getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
+    const rebuild = page.getByRole('dialog').getByRole('region', { name: 'Pipeline Rebuild the trial balance' });
     await rebuild.getByRole('link', { name: 'trial_balance' }).click();
     await page.waitForURL(`${base}/data/trial_balance`);
     await page.getByRole('table', { name: 'Rows of trial_balance' }).waitFor();

@@ -75,7 +75,7 @@ describe('the pipelines screen in a real browser', () => {
   it('runs the pipelines of an organization with a file and opens the run detail (1280 px)', async () => {
     await upload('initech-ledger.csv', ledgerCsv('initech', 200));
     await page.goto(`${base}/pipelines`);
-    await page.getByText('load-uploaded-csvs').first().waitFor();
+    await page.getByText('Load uploaded files').first().waitFor();
     await page.getByRole('button', { name: 'Run all pipelines' }).click();
     // The button says what happens, and the list and the Running panel show the same run.
     await page.getByRole('button', { name: 'Running...' }).waitFor();
@@ -89,15 +89,16 @@ describe('the pipelines screen in a real browser', () => {
 
     await history.getByRole('button', { name: 'Run details' }).first().click();
     const detail = page.getByRole('dialog', { name: 'Pipeline run' });
-    const load = detail.getByRole('region', { name: 'Pipeline load-uploaded-csvs' });
-    const tables = load.getByRole('table', { name: 'Tables of load-uploaded-csvs' });
+    const load = detail.getByRole('region', { name: 'Pipeline Load uploaded files' });
+    const tables = load.getByRole('table', { name: 'Tables of Load uploaded files' });
     const row = tables.getByRole('row').filter({ hasText: 'initech-ledger.csv' });
     await row.waitFor();
     expect(await row.textContent()).toContain('200');
     // Start and end with their time zone, and a duration.
     expect(await load.textContent()).toMatch(/Started\d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Z][A-Za-z0-9+:-]*Ended\d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Z]/);
-    expect(await load.textContent()).toMatch(/Duration\d+(s|m)/);
-    await detail.getByRole('region', { name: 'Pipeline rebuild-reporting-tables' }).waitFor();
+    expect(await load.textContent()).toMatch(/Took\d+(s|m)/);
+    expect(await load.textContent()).toContain('Read 200 rows from initech-ledger.csv');
+    await detail.getByRole('region', { name: 'Pipeline Rebuild the trial balance' }).waitFor();
     await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot
     await screenshot(page, 'pipelines-02-run-detail');
     // Focus moved into the dialog: Escape closes it and focus returns to the Details button.
@@ -168,7 +169,7 @@ describe('the pipelines screen in a real browser', () => {
       expect(box).not.toBeNull();
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
     }
-    expect(await history.getByRole('columnheader', { name: 'Duration' }).isVisible()).toBe(false);
+    expect(await history.getByRole('columnheader', { name: 'Took' }).isVisible()).toBe(false);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await screenshot(page, 'pipelines-05-phone');
     await page.setViewportSize({ width: 1280, height: 860 });

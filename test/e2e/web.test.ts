@@ -279,7 +279,7 @@ describe('the web app in a real browser', () => {
     // Run the organization's pipelines; the run shows live, then in the history.
     await nav.getByRole('link', { name: 'Pipelines' }).click();
     await page.waitForURL(`${base}/pipelines`);
-    await page.getByText('load-uploaded-csvs').first().waitFor();
+    await page.getByText('Load uploaded files').first().waitFor();
     await page.evaluate(RECORD_RUNNING);
     await page.getByRole('button', { name: 'Run all pipelines' }).click();
     await page.getByText('All pipelines ran successfully!').first().waitFor({ timeout: 180000 });

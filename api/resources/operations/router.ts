@@ -1,6 +1,7 @@
 // /api/v1/operations (docs/operations.md#the-operations-page): the admins' view across every
 // organization (connections, workflows failing or retrying, onboardings, blocked consolidations),
-// filtered and paged, with a cheap version the page polls to re-read only on a change; and per
+// filtered and paged, with a cheap version (polled, or pushed as server-sent events from /events)
+// the page re-reads the lists on; and per
 // connection (its organization's users or an admin): its timeline, its retry policy, and resume
 // after a pause (one click: active again, schedule running, a sync started at once).
 import { Router } from 'express';
@@ -23,6 +24,9 @@ import { SYNC_WORKFLOWS } from '../../lib/schedules';
 import { workflowStart } from '../../lib/temporal';
 import { validate } from '../../lib/validate';
 import { snapshotCache } from './service';
+
+/** A comment line on each open event stream this often, so proxies and browsers keep it open. */
+const SSE_PING_MS = 15_000;
 
 const objectId = (what: string) => z.string().regex(/^[0-9a-f]{24}$/i, `Invalid ${what}`);
 const intParam = (name: string, min: number, max: number, dflt: number) =>
@@ -92,6 +96,31 @@ export function operationsRouter(deps: AppDeps): Router {
     const snap = await snapshots.get();
     ok(res, 'Operations version fetched successfully', { version: snap.version, builtAt: snap.builtAt });
   });
+
+  route(
+    router,
+    'get',
+    '/events',
+    {
+      summary: "The Operations data's version as server-sent events (text/event-stream; ask with Accept: text/event-stream): `event: version` with data { version, builtAt } at once and whenever the data changes (looked at every 2 s while anyone listens), and a comment line every 15 s to keep the stream open. The page reads the lists again on each new version. Admins only",
+      tag,
+      statuses: { 406: "'Ask for text/event-stream': the request did not accept an event stream" },
+    },
+    auth('admin'),
+    (req, res) => {
+      if (!/\btext\/event-stream\b/.test(req.get('accept') ?? '')) throw new ApiError(406, 'Ask for text/event-stream');
+      res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+      res.flushHeaders();
+      // A reconnecting browser waits this long before trying again.
+      res.write('retry: 3000\n\n');
+      const stop = snapshots.watch((v) => void res.write(`event: version\ndata: ${JSON.stringify(v)}\n\n`));
+      const ping = setInterval(() => void res.write(': ping\n\n'), SSE_PING_MS);
+      req.on('close', () => {
+        clearInterval(ping);
+        stop();
+      });
+    },
+  );
 
   route(
     router,

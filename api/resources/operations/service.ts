@@ -4,7 +4,8 @@
 // attribute, each running one described for its pending activity's attempt and last failure);
 // onboardings in progress and consolidations blocked. Built as one snapshot shared by every admin
 // for SNAPSHOT_MS (one build at a time), so the page answers fast at 1,000 organizations; its
-// version (a hash of its content) lets the page re-read only when something changed.
+// version (a hash of its content) lets the page re-read only when something changed; the page
+// hears of a new version through server-sent events (snapshotCache().watch).
 import { createHash } from 'node:crypto';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { Config } from '../../../common/config';
@@ -225,14 +226,28 @@ export async function buildSnapshot(client: Client, cfg: Config): Promise<OpsSna
   return { version, builtAt: new Date().toISOString(), connections, workflows, onboardings, blocked };
 }
 
+/** What the page's event stream says: the snapshot's version, and when it was built. */
+export interface OpsVersion {
+  version: string;
+  builtAt: string;
+}
+
 /**
  * The snapshot, built at most once per SNAPSHOT_MS per api process (concurrent callers share one
  * build). Once there is one, an expired snapshot is answered while the next builds behind it
  * (stale by at most one build), so no request waits for a rebuild but the very first.
+ *
+ * watch(): the Operations page's server-sent events. While anyone watches, one timer per api
+ * process reads the snapshot every SNAPSHOT_MS and tells every watcher when its version moved
+ * (each watcher first gets the current one); with no watcher left the timer stops.
  */
 export function snapshotCache(client: Client, cfg: Config) {
   let current: { at: number; snap: OpsSnapshot } | null = null;
   let building: Promise<OpsSnapshot> | null = null;
+  const watchers = new Set<(v: OpsVersion) => void>();
+  let timer: NodeJS.Timeout | null = null;
+  let told: string | null = null;
+  let ticking = false;
   const build = () =>
     (building ??= buildSnapshot(client, cfg)
       .then((snap) => {
@@ -242,18 +257,54 @@ export function snapshotCache(client: Client, cfg: Config) {
       .finally(() => {
         building = null;
       }));
-  return {
-    async get(): Promise<OpsSnapshot> {
-      if (current && Date.now() - current.at < SNAPSHOT_MS) return current.snap;
-      if (current) {
-        build().catch((err: unknown) => logger.warn({ err }, 'operations snapshot not rebuilt (the previous one answers)'));
-        return current.snap;
+  async function get(): Promise<OpsSnapshot> {
+    if (current && Date.now() - current.at < SNAPSHOT_MS) return current.snap;
+    if (current) {
+      build().catch((err: unknown) => logger.warn({ err }, 'operations snapshot not rebuilt (the previous one answers)'));
+      return current.snap;
+    }
+    return build();
+  }
+  /** One look for the watchers: a version that moved is told to each (one look at a time). */
+  async function tick(): Promise<void> {
+    if (ticking || watchers.size === 0) return;
+    ticking = true;
+    try {
+      const snap = await get();
+      if (snap.version !== told) {
+        told = snap.version;
+        for (const w of [...watchers]) w({ version: snap.version, builtAt: snap.builtAt });
       }
-      return build();
-    },
+    } catch (err) {
+      logger.warn({ err }, 'operations snapshot not built for its watchers (tried again at the next look)');
+    } finally {
+      ticking = false;
+    }
+  }
+  return {
+    get,
     /** After a change made through the api (resume, retry policy), the next read waits for a fresh build. */
     invalidate(): void {
       current = null;
+      if (watchers.size) void tick();
+    },
+    /** Calls `listener` with the current version, then with each new one; answers the unsubscribe. */
+    watch(listener: (v: OpsVersion) => void): () => void {
+      watchers.add(listener);
+      timer ??= setInterval(() => void tick(), SNAPSHOT_MS);
+      timer.unref?.();
+      get().then(
+        (snap) => watchers.has(listener) && listener({ version: snap.version, builtAt: snap.builtAt }),
+        (err: unknown) => logger.warn({ err }, 'operations snapshot not built for a new watcher'),
+      );
+      return () => {
+        watchers.delete(listener);
+        if (watchers.size === 0 && timer) {
+          clearInterval(timer);
+          timer = null;
+          told = null;
+        }
+      };
     },
   };
 }

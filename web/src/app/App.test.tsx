@@ -45,8 +45,8 @@ describe('menus by role (spec section 2)', () => {
     expect(m.map((e) => e.label)).toEqual(['Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
     expect(m.find((e) => e.label === 'Dashboard')!.children!.map((c) => c.to)).toEqual(['/dashboard?name=Revenue', '/dashboard?name=Cash%20Flow']);
   });
-  it('admin: Organizations, Org - Onboarding, Users, then the five', () => {
-    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
+  it('admin: Organizations, Org - Onboarding, Users, Operations, then the five', () => {
+    expect(menuForRole('admin').map((e) => e.label)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Operations', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']);
   });
   it('any other role: an empty menu', () => {
     expect(menuForRole('auditor')).toEqual([]);
@@ -78,7 +78,7 @@ describe('the shell', () => {
     mockApi({ 'GET /user/profile': profile(user), 'GET /organization': ok({ organizations: [] }) });
     renderAt('/organizations');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' }, { timeout: 15000 });
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']));
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Organizations', 'Org - Onboarding', 'Users', 'Operations', 'Dashboard', 'Reports', 'Consolidation', 'Data', 'Pipelines', 'Apps', 'Upload File']));
     expect(screen.getByRole('button', { name: /user menu$/i })).toHaveTextContent('UUnknown');
     expect(screen.queryByTestId('org-name')).toBeNull();
   });

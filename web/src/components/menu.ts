@@ -23,6 +23,6 @@ export function menuForRole(role: string | undefined, dashboards: Dashboard[] = 
     { label: 'Upload File', to: paths.fileUpload },
   ];
   if (role === 'user') return common;
-  if (role === 'admin') return [{ label: 'Organizations', to: paths.organizations }, { label: 'Org - Onboarding', to: paths.orgOnboarding }, { label: 'Users', to: paths.users }, ...common];
+  if (role === 'admin') return [{ label: 'Organizations', to: paths.organizations }, { label: 'Org - Onboarding', to: paths.orgOnboarding }, { label: 'Users', to: paths.users }, { label: 'Operations', to: paths.operations }, ...common];
   return [];
 }

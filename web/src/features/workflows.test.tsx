@@ -92,7 +92,7 @@ describe('pipelines', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Run all pipelines' }));
     const alert = await screen.findByTestId('run-outcome');
     expect(alert).toHaveTextContent('Failed to run some pipelines.');
-    expect(alert).toHaveTextContent('rebuild-reporting-tables: failed: no such table');
+    expect(alert).toHaveTextContent('Rebuild the trial balance failed: no such table');
   });
 
   it('"No files found to process." and the history with page size 10 and filters', async () => {

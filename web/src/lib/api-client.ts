@@ -56,14 +56,15 @@ function handleUnauthorized(hadToken: boolean): ApiRequestError | undefined {
 }
 
 /** One request with the bearer token; a 401 on an authenticated call ends the session. */
-async function send(method: string, path: string, fallback: string, body?: BodyInit, contentType?: string): Promise<Response> {
+async function send(method: string, path: string, fallback: string, body?: BodyInit, contentType?: string, extra: { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
   const headers: Record<string, string> = {};
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (contentType) headers['Content-Type'] = contentType;
+  if (extra.accept) headers.Accept = extra.accept;
   let res: Response;
   try {
-    res = await fetch(`${API_BASE}${path}`, { method, headers, body });
+    res = await fetch(`${API_BASE}${path}`, { method, headers, body, ...(extra.signal ? { signal: extra.signal } : {}) });
   } catch {
     throw new ApiRequestError(fallback, 0);
   }
@@ -108,6 +109,17 @@ export async function apiDownload(path: string, filename: string, fallback = 'Do
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Opens a server-sent event stream (GET with the bearer token, Accept: text/event-stream; fetch,
+ * since EventSource cannot send the token). Answers the open response; a failure throws its
+ * message, and a 401 ends the session as every call does.
+ */
+export async function apiEventStream(path: string, signal: AbortSignal, fallback = 'Failed to follow changes'): Promise<Response> {
+  const res = await send('GET', path, fallback, undefined, undefined, { accept: 'text/event-stream', signal });
+  if (!res.ok) await envelope(res, fallback);
+  return res;
 }
 
 /** SWR fetcher: the key is [path, fallback message]; answers `data`. */

@@ -48,6 +48,7 @@ import {
 } from './api/connections';
 import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
 import { HowItWorks } from '../../components/HowItWorks';
+import { ConnectionTimeline } from './ConnectionTimeline';
 
 type Kind = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
 const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite', xero: 'Xero' };
@@ -144,7 +145,7 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
   );
 }
 
-function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection, full?: boolean) => void; onHistory: (c: Connection) => void }) {
+function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory, onTimeline }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection, full?: boolean) => void; onHistory: (c: Connection) => void; onTimeline: (c: Connection) => void }) {
   return (
     <>
       {accounts.map((c) => {
@@ -173,6 +174,7 @@ function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSyn
               {kind !== 'xero' && <Button small variant="minimal" icon="repeat" text="Full resync" title="Reads every month of the sync window again" loading={busy === `resync-${id}`} disabled={!active} onClick={() => onSync(c, true)} />}
               <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} disabled={c.status === 'reconnect_needed'} onClick={() => onToggle(c)} />
               <Button small variant="minimal" icon="history" text="History" onClick={() => onHistory(c)} />
+              <Button small variant="minimal" icon="timeline-events" text="Timeline" aria-label={`Timeline of ${APP_NAMES[kind]} ${connectionName(c)}`} onClick={() => onTimeline(c)} />
             </td>
           </tr>
         );
@@ -213,6 +215,7 @@ export default function AppsPage() {
   const [formError, setFormError] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [history, setHistory] = useState<{ kind: Kind; id: string } | null>(null);
+  const [timeline, setTimeline] = useState<{ kind: Kind; id: string; name: string } | null>(null);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const exchanged = useRef(false);
@@ -420,10 +423,10 @@ export default function AppsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c, full) => void sync('quickbooks', c, full)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} />
-                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c, full) => void sync('sage', c, full)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} />
-                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c, full) => void sync('netsuite', c, full)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} />
-                    <ConnectionRows kind="xero" freshness={freshness} live={live} accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} />
+                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c, full) => void sync('quickbooks', c, full)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'quickbooks', id: connectionId(c), name: connectionName(c) })} />
+                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c, full) => void sync('sage', c, full)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'sage', id: connectionId(c), name: connectionName(c) })} />
+                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c, full) => void sync('netsuite', c, full)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'netsuite', id: connectionId(c), name: connectionName(c) })} />
+                    <ConnectionRows kind="xero" freshness={freshness} live={live} accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'xero', id: connectionId(c), name: connectionName(c) })} />
                   </tbody>
                 </HTMLTable>
               </div>
@@ -441,6 +444,10 @@ export default function AppsPage() {
 
       <Dialog isOpen={Boolean(history)} onClose={() => setHistory(null)} title="Sync history" style={{ width: 'min(760px, 96vw)' }}>
         <DialogBody>{history && <SyncHistory kind={history.kind} id={history.id} />}</DialogBody>
+      </Dialog>
+
+      <Dialog isOpen={Boolean(timeline)} onClose={() => setTimeline(null)} title={timeline ? `Timeline: ${APP_NAMES[timeline.kind]} ${timeline.name}` : 'Timeline'} style={{ width: 'min(860px, 96vw)' }}>
+        <DialogBody>{timeline && <ConnectionTimeline provider={timeline.kind} accountId={timeline.id} />}</DialogBody>
       </Dialog>
 
       <Dialog isOpen={Boolean(xeroGrant)} onClose={() => setXeroGrant(null)} title="Pick the Xero organisations to link">

@@ -1,8 +1,11 @@
 // The Operations page against a stand-in api: a failing connection (since when, in the source's
 // words), a workflow retrying with its attempt and last failure and its Temporal link, a blocked
-// consolidation naming its month, the state filter asking the api, resume, and the live update
-// (the version moves, the list is read again; an unchanged version reads nothing more).
-import { render, screen, waitFor, within } from '@testing-library/react';
+// consolidation naming its month, the state filter asking the api, resume, and the live update:
+// the api's event stream pushes a new version and the list is read again, with no polling while
+// the stream is open; without the stream the version is asked for every few seconds instead (an
+// unchanged version reads nothing more).
+import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from 'node:util';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { mutate, SWRConfig } from 'swr';
@@ -93,7 +96,7 @@ it('resumes a paused connection in one click', async () => {
   expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
 });
 
-it('updates live: a new version reads the list again and shows what changed', async () => {
+it('without the event stream, asks for the version every few seconds: a new version reads the list again and shows what changed', async () => {
   let version = 'v1';
   const { calls } = mockApi({
     'GET /operations': () => ok(answer(version, version === 'v1' ? [paused] : [paused, failing])),
@@ -107,3 +110,61 @@ it('updates live: a new version reads the list again and shows what changed', as
   version = 'v2';
   expect(await screen.findByText('QuickBooks: Harbour Books LLC', {}, { timeout: 8000 })).toBeInTheDocument();
 }, 20_000);
+
+/** A fetch answer whose body is an event stream the test writes to. */
+function eventStream() {
+  const g = globalThis as unknown as { TextDecoder?: unknown; TextEncoder?: unknown };
+  g.TextDecoder ??= NodeTextDecoder;
+  g.TextEncoder ??= NodeTextEncoder;
+  const encoder = new NodeTextEncoder();
+  const queue: Uint8Array[] = [];
+  let wake: (() => void) | null = null;
+  const reader = {
+    async read(): Promise<{ done: boolean; value?: Uint8Array }> {
+      while (!queue.length) await new Promise<void>((r) => (wake = r));
+      return { done: false, value: queue.shift()! };
+    },
+  };
+  return {
+    response: { ok: true, status: 200, body: { getReader: () => reader }, json: async () => ({}) } as unknown as Response,
+    push(text: string) {
+      queue.push(encoder.encode(text));
+      wake?.();
+    },
+  };
+}
+
+it("updates live from the api's server-sent events: each pushed version reads the list again, and nothing is polled meanwhile", async () => {
+  let version = 'v1';
+  const { calls } = mockApi({
+    'GET /operations': () => ok(answer(version, version === 'v1' ? [paused] : [paused, failing])),
+    'GET /operations/version': () => ok({ version }),
+  });
+  const stream = eventStream();
+  const answerApi = global.fetch as jest.Mock;
+  const streamCalls: RequestInit[] = [];
+  global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) === '/api/v1/operations/events') {
+      streamCalls.push(init ?? {});
+      return stream.response;
+    }
+    return answerApi(input, init);
+  }) as jest.Mock;
+  renderPage();
+  await screen.findByText('Sage Intacct: PIER-01');
+  await act(async () => stream.push('retry: 3000\n\nevent: version\ndata: {"version":"v1","builtAt":"2026-05-08T06:00:00Z"}\n\n'));
+  expect(await screen.findByText('Live')).toBeInTheDocument();
+  expect(streamCalls).toHaveLength(1);
+  expect((streamCalls[0]!.headers as Record<string, string>).Accept).toBe('text/event-stream');
+  expect((streamCalls[0]!.headers as Record<string, string>).Authorization).toMatch(/^Bearer /);
+  const versionPolls = calls.filter((c) => c.path === '/operations/version').length;
+
+  // A failure happens: the api pushes the new version (in two chunks), the page reads the list once.
+  version = 'v2';
+  await act(async () => stream.push(': ping\n\nevent: version\ndata: {"version":"v2",'));
+  await act(async () => stream.push('"builtAt":"2026-05-08T06:00:02Z"}\n\n'));
+  const row = (await screen.findByText('QuickBooks: Harbour Books LLC')).closest('tr')!;
+  expect(within(row).getByText('QuickBooks answered Company is suspended (code 6000)')).toBeInTheDocument();
+  expect(calls.filter((c) => c.path.startsWith('/operations?'))).toHaveLength(2);
+  expect(calls.filter((c) => c.path === '/operations/version')).toHaveLength(versionPolls);
+});

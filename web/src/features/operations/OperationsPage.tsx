@@ -1,7 +1,8 @@
 // Operations (admins): every organization's connections, the workflows failing or retrying now,
-// onboardings in progress and blocked consolidations, live (a cheap version check every few
-// seconds; the lists are read again only when it moves). Each row links to its organization and,
-// for admins, to the Temporal UI.
+// onboardings in progress and blocked consolidations, live (the api pushes the data's version as
+// server-sent events, or, while that stream is down, the page asks for it every few seconds; the
+// lists are read again only when it moves). Each row links to its organization and, for admins,
+// to the Temporal UI.
 import { Button, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -46,13 +47,18 @@ export default function OperationsPage() {
   const [filter, setFilter] = useState<OpsFilter>({});
   const [text, setText] = useState('');
   const [page, setPage] = useState(1);
-  const { data, error, isLoading } = useOperations(filter, page);
+  const { data, live, error, isLoading } = useOperations(filter, page);
   const counts = data?.connections.counts;
 
   return (
     <div className="page operations-page">
       <h2>Operations</h2>
-      <p className="muted">Every organization at once. This page updates by itself when something changes.</p>
+      <p className="muted">
+        Every organization at once. This page updates by itself when something changes.{' '}
+        <Tag minimal round intent={live ? 'success' : 'none'} data-testid="ops-live">
+          {live ? 'Live' : 'Checking every few seconds'}
+        </Tag>
+      </p>
       {error && <Callout intent="danger">{(error as Error).message}</Callout>}
       {isLoading && !data && <Spinner aria-label="Loading operations" />}
       {data && (

@@ -1,5 +1,8 @@
 // The pipelines screen against a stand-in api: one live state for a running run, the Run
-// button's label, the run detail, cancel with confirmation, the filtered empty state.
+// button's label, the run detail, cancel with confirmation, the filtered empty state; in business
+// language for a finance user (pipelines by what they do, what each read and from where, by
+// connection name, rows in words; Started and Pipelines filled from the click; the Temporal UI
+// link for admins only).
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
@@ -8,7 +11,7 @@ import { toast } from '../../components/toaster';
 import { mockApi, ok, type Answer } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
 import PipelinesPage from './PipelinesPage';
-import { formatTimeWithZone, plural, runDuration } from './run-format';
+import { formatTimeWithZone, pipelineTitle, plural, rowsText, runDuration, whatItRead } from './run-format';
 
 jest.mock('../../components/toaster', () => ({ toast: jest.fn() }));
 
@@ -68,10 +71,10 @@ describe('pipelines page', () => {
     renderPage();
     const panel = await screen.findByRole('table', { name: 'Running pipelines' });
     const list = screen.getByRole('list', { name: 'Organization pipelines' });
-    await waitFor(() => expect(within(statusIn(list, 'load-uploaded-csvs')).getByText('succeeded')).toBeInTheDocument());
-    expect(within(statusIn(list, 'rebuild-reporting-tables')).getByText('running')).toBeInTheDocument();
+    await waitFor(() => expect(within(statusIn(list, 'Load uploaded files')).getByText('succeeded')).toBeInTheDocument());
+    expect(within(statusIn(list, 'Rebuild the trial balance')).getByText('running')).toBeInTheDocument();
     const history = screen.getByRole('table', { name: 'Pipeline history' });
-    for (const table of [panel, history]) expect(table).toHaveTextContent('load-uploaded-csvs (succeeded), rebuild-reporting-tables (running)');
+    for (const table of [panel, history]) expect(table).toHaveTextContent('Load uploaded files (succeeded), Rebuild the trial balance (running)');
     expect(screen.getByRole('button', { name: 'Running...' })).toBeDisabled();
 
     state = 'succeeded';
@@ -99,7 +102,7 @@ describe('pipelines page', () => {
     expect(calls.some((c) => c.path === `/pipeline/run-pipeline/${ORG_ID}?wait=false`)).toBe(true);
     const outcome = await screen.findByTestId('run-outcome', undefined, { timeout: 15000 });
     expect(outcome).toHaveTextContent('Failed to run some pipelines.');
-    expect(outcome).toHaveTextContent('rebuild-reporting-tables: failed: no such table: gl');
+    expect(outcome).toHaveTextContent('Rebuild the trial balance failed: no such table: gl');
     expect(outcome).toHaveClass('bp5-intent-danger');
   });
 
@@ -110,14 +113,14 @@ describe('pipelines page', () => {
     const history = await screen.findByRole('table', { name: 'Pipeline history' });
     await userEvent.click(within(history).getByRole('button', { name: 'Run details' }));
     const drawer = await screen.findByRole('dialog');
-    const load = await within(drawer).findByRole('region', { name: 'Pipeline load-uploaded-csvs' });
+    const load = await within(drawer).findByRole('region', { name: 'Pipeline Load uploaded files' });
     expect(load).toHaveTextContent(formatTimeWithZone('2026-05-01T10:00:00Z'));
     expect(load).toHaveTextContent('4s');
-    const tables = within(load).getByRole('table', { name: 'Tables of load-uploaded-csvs' });
+    const tables = within(load).getByRole('table', { name: 'Tables of Load uploaded files' });
     expect(within(statusIn(tables, 'uploaded_tb')).getByText('30')).toBeInTheDocument();
     expect(within(statusIn(tables, 'old_tb')).getByText('up to date')).toBeInTheDocument();
     expect(tables).toHaveTextContent('unchanged since the last run');
-    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
+    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline Rebuild the trial balance' });
     expect(rebuild).toHaveTextContent('sage_trial_balance left out: no debit column');
     expect(rebuild).toHaveTextContent('no such table: gl');
     // A finance user is not sent to the Temporal UI (the run answers its link; it is for admins).
@@ -136,10 +139,10 @@ describe('pipelines page', () => {
     const history = await screen.findByRole('table', { name: 'Pipeline history' });
     await userEvent.click(within(history).getByRole('button', { name: 'Run details' }));
     const drawer = await screen.findByRole('dialog');
-    const load = await within(drawer).findByRole('region', { name: 'Pipeline load-uploaded-csvs' });
+    const load = await within(drawer).findByRole('region', { name: 'Pipeline Load uploaded files' });
     expect(within(load).getByRole('link', { name: 'uploaded_tb' })).toHaveAttribute('href', '/data/uploaded_tb');
     expect(within(load).getByRole('link', { name: 'old_tb' })).toHaveAttribute('href', '/data/old_tb');
-    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline rebuild-reporting-tables' });
+    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline Rebuild the trial balance' });
     expect(rebuild).toHaveTextContent('Wrote trial_balance');
     expect(within(rebuild).getByRole('link', { name: 'trial_balance' })).toHaveAttribute('href', '/data/trial_balance');
   });
@@ -206,6 +209,71 @@ describe('pipelines page', () => {
   });
 });
 
+describe('pipelines in business language', () => {
+  const sources = [
+    { kind: 'connection', name: 'QuickBooks: Harbour Books LLC' },
+    { kind: 'connection', name: 'Sage Intacct: PIER-01' },
+    { kind: 'table', name: 'uploaded_tb' },
+  ];
+  const finished = liveRun('succeeded', { rowsMoved: 3613, temporalUrl: 'http://127.0.0.1:8233/namespaces/default/workflows/pipelines-x' });
+  (finished.pipelines[1] as Record<string, unknown>).rowsMoved = 3583;
+  (finished.pipelines[1] as Record<string, unknown>).sources = sources;
+  const history = (run: object) => routes({ [runsPath]: (req) => (req.path.includes('status=running') ? ok({ runs: [] }) : ok({ runs: [run], total: 1, pages: 1 })), [runPath]: ok({ run }) });
+
+  it("tells a finance user what each pipeline read and from where, by connection name, with rows in words and no engineers' labels", async () => {
+    signIn();
+    mockApi(history(finished));
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Organization pipelines' });
+    expect(list).toHaveTextContent('Load uploaded files');
+    expect(list).toHaveTextContent('Reads each new or changed uploaded file into its table');
+    const table = await screen.findByRole('table', { name: 'Pipeline history' });
+    expect(table).toHaveTextContent('3,613 rows');
+    await userEvent.click(within(table).getByRole('button', { name: 'Run details' }));
+    const drawer = await screen.findByRole('dialog');
+    const load = await within(drawer).findByRole('region', { name: 'Pipeline Load uploaded files' });
+    expect(load).toHaveTextContent('Read 30 rows from trial-balance.csv');
+    const rebuild = within(drawer).getByRole('region', { name: 'Pipeline Rebuild the trial balance' });
+    expect(rebuild).toHaveTextContent('Built the trial balance (3,583 rows) from QuickBooks: Harbour Books LLC, Sage Intacct: PIER-01 and the saved table uploaded_tb');
+    expect(drawer).toHaveTextContent('Wrote3,613 rows');
+    // No slug, no "container", no bare "Rows 3583".
+    expect(drawer.textContent).not.toMatch(/load-uploaded-csvs|rebuild-reporting-tables|container|Rows\s*\d/i);
+    expect(drawer.textContent).not.toMatch(/quickbooks:|sage:/);
+    expect(within(drawer).queryByRole('link', { name: 'Open in Temporal UI' })).not.toBeInTheDocument();
+  });
+
+  it('shows an admin the Temporal UI link', async () => {
+    signIn({ role: 'admin', organization_id: null });
+    mockApi({ ...history(finished), 'GET /organization': ok({ organizations: [{ _id: ORG_ID, id: ORG_ID, organizationName: 'Harbour Co' }] }) });
+    renderPage();
+    const picker = await screen.findByRole('combobox', { name: 'Organization' });
+    await within(picker).findByRole('option', { name: 'Harbour Co' });
+    await userEvent.selectOptions(picker, ORG_ID);
+    const table = await screen.findByRole('table', { name: 'Pipeline history' });
+    await userEvent.click(within(table).getByRole('button', { name: 'Run details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByRole('link', { name: 'Open in Temporal UI' })).toHaveAttribute('href', 'http://127.0.0.1:8233/namespaces/default/workflows/pipelines-x');
+  });
+
+  it('fills Started and Pipelines from the click, before the run is recorded', async () => {
+    signIn();
+    mockApi(
+      routes({
+        [runsPath]: ok({ runs: [], total: 0, pages: 1 }),
+        [`GET /pipeline/run-pipeline/${ORG_ID}`]: { status: 202, body: { status: true, message: 'Pipeline run started', data: { run: { runId: RUN, workflowId: 'pipelines-x', status: 'running' } } } },
+        [runPath]: { status: 404, body: { status: false, message: 'Pipeline run not found' } },
+      }),
+    );
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Run all pipelines' }));
+    const panel = await screen.findByRole('table', { name: 'Running pipelines' });
+    const row = within(panel).getAllByRole('row')[1]!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[1]!.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(cells[2]).toHaveTextContent('Load uploaded files (pending), Rebuild the trial balance (pending)');
+  });
+});
+
 describe('run formatting', () => {
   it('gives times with their zone, durations and plurals', () => {
     expect(formatTimeWithZone('2026-05-01T10:00:00Z')).toMatch(/^2026-05-01 \d{2}:\d{2} \S+/);
@@ -214,5 +282,18 @@ describe('run formatting', () => {
     expect(runDuration({ startedAt: '2026-05-01T10:00:00Z', endedAt: null })).toBe('');
     expect(plural(1, 'run')).toBe('1 run');
     expect(plural(3, 'run')).toBe('3 runs');
+  });
+  it('names pipelines and counts rows in words, and says what a pipeline read', () => {
+    expect(pipelineTitle('load-uploaded-csvs')).toBe('Load uploaded files');
+    expect(pipelineTitle('nightly_fx-refresh')).toBe('Nightly fx refresh');
+    expect(rowsText(1)).toBe('1 row');
+    expect(rowsText(12345)).toBe('12,345 rows');
+    const tables = (n: number) => Array.from({ length: n }, (_, i) => ({ tableName: `t${i}`, action: 'loaded' as const, blobName: `f${i}.csv`, rows: 1000, reason: null }));
+    expect(whatItRead({ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 2000, tables: tables(2) })).toBe('Read 2,000 rows from f0.csv and f1.csv');
+    expect(whatItRead({ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 5000, tables: tables(5) })).toBe('Read 5,000 rows from 5 uploaded files');
+    expect(whatItRead({ name: 'load-uploaded-csvs', status: 'succeeded', rowsMoved: 0, tables: [{ tableName: 'a', action: 'up_to_date', blobName: 'a.csv', rows: 0, reason: null }] })).toBe('Nothing new to read: every uploaded file is already loaded');
+    expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'succeeded', rowsMoved: 12, tables: [], sources: [{ kind: 'table', name: 'a' }, { kind: 'table', name: 'b' }] })).toBe('Built the trial balance (12 rows) from the saved tables a and b');
+    expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'succeeded', rowsMoved: 12, tables: [] })).toBe('Built the trial balance (12 rows) from every source');
+    expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'running', rowsMoved: 0, tables: [] })).toBe('');
   });
 });

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { cancelRun, isRunning, PAGE_SIZE, revalidateRuns, runId, runOutcome, startRun, useRun, useRunHistory, usePipelines, useRunningRuns, type PipelineRun, type RunFilter, type RunOutcome } from './api/pipelines';
 import { RunDetail } from './RunDetail';
-import { plural, runDuration, startedByName, statusLabel } from './run-format';
+import { pipelinePurpose, pipelineTitle, plural, rowsText, runDuration, startedByName, statusLabel } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 import { HowItWorks } from '../../components/HowItWorks';
 
@@ -23,8 +23,8 @@ function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: Pipeli
             <th>Started</th>
             <th className="wide-only">Pipelines</th>
             <th className="wide-only">Ended</th>
-            <th className="wide-only">Duration</th>
-            <th className="wide-only">Rows</th>
+            <th className="wide-only">Took</th>
+            <th className="wide-only">Wrote</th>
             <th className="wide-only">By</th>
             <th>Error</th>
             <th>
@@ -39,10 +39,10 @@ function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: Pipeli
                 <RunStatusTag status={r.status} />
               </td>
               <td className="nowrap">{formatDateTime(r.startedAt)}</td>
-              <td className="wide-only">{(r.pipelines ?? []).map((p) => `${p.name}${p.status ? ` (${statusLabel(p.status)})` : ''}`).join(', ')}</td>
+              <td className="wide-only">{(r.pipelines ?? []).map((p) => `${pipelineTitle(p.name)}${p.status ? ` (${statusLabel(p.status)})` : ''}`).join(', ')}</td>
               <td className="wide-only nowrap">{formatDateTime(r.endedAt ?? undefined)}</td>
               <td className="wide-only">{runDuration(r)}</td>
-              <td className="wide-only">{r.rowsMoved ?? ''}</td>
+              <td className="wide-only">{r.rowsMoved === undefined ? '' : rowsText(r.rowsMoved)}</td>
               <td className="wide-only">{startedByName(r)}</td>
               <td className="error-cell">{r.status === 'cancelled' ? '' : (r.error ?? '')}</td>
               <td className="nowrap">
@@ -120,7 +120,12 @@ export default function PipelinesPage() {
     const res = await startRun(orgId);
     setStarting(false);
     if ('run' in res) {
-      setStartedRun(res.run);
+      // Until its record is read, the run shows as started now with the organization's pipelines waiting.
+      setStartedRun({
+        ...res.run,
+        startedAt: res.run.startedAt ?? new Date().toISOString(),
+        pipelines: res.run.pipelines?.length ? res.run.pipelines : pipelines.pipelines.map((p) => ({ name: p.name, status: 'pending', startedAt: null, endedAt: null, rowsMoved: 0, error: null, files: [], tables: [], warnings: [] })),
+      });
       watched.current = runId(res.run);
       setFollowId(runId(res.run));
       setStartedHere(true);
@@ -201,7 +206,7 @@ export default function PipelinesPage() {
                   const at = now ? (now.startedAt ?? liveRun?.startedAt) : (p.lastRun?.startedAt ?? p.lastRunAt);
                   return (
                     <li key={p.name}>
-                      <strong>{p.name}</strong> {p.description && <span className="muted">{p.description}</span>}{' '}
+                      <strong>{pipelineTitle(p.name)}</strong> {pipelinePurpose(p.name, p.description) && <span className="muted">{pipelinePurpose(p.name, p.description)}</span>}{' '}
                       {status && (
                         <>
                           <RunStatusTag status={status} /> <span className="muted">{formatDateTime(at ?? undefined)}</span>
@@ -241,7 +246,7 @@ export default function PipelinesPage() {
             {/* What the list is filtered by, always; its Clear sits here when runs show, else in the empty state. */}
             {activeFilters.length > 0 && (
               <p className="muted">
-                Filtered by {activeFilters.map(([k, v]) => `${FILTER_LABELS[k]}: ${k === 'status' ? statusLabel(v) : v}`).join(', ')} {historyRuns.length > 0 && <Button small variant="minimal" text="Clear" onClick={clearFilter} />}
+                Filtered by {activeFilters.map(([k, v]) => `${FILTER_LABELS[k]}: ${k === 'status' ? statusLabel(v) : k === 'pipeline' && v ? pipelineTitle(v) : v}`).join(', ')} {historyRuns.length > 0 && <Button small variant="minimal" text="Clear" onClick={clearFilter} />}
               </p>
             )}
             {history.isLoading ? (
@@ -302,7 +307,7 @@ export default function PipelinesPage() {
                 <option value="">Any</option>
                 {pipelines.pipelines.map((p) => (
                   <option key={p.name} value={p.name}>
-                    {p.name}
+                    {pipelineTitle(p.name)}
                   </option>
                 ))}
               </HTMLSelect>

@@ -5,7 +5,7 @@ import { PIPELINE_TABLES } from '../../../../common/contract/tables';
 import { dataTablePath } from '../../app/paths';
 import { useSession } from '../../lib/session';
 import { useRun, type PipelineOfRun } from './api/pipelines';
-import { formatTimeWithZone, runDuration, startedByName } from './run-format';
+import { formatTimeWithZone, pipelinePurpose, pipelineTitle, rowsText, runDuration, startedByName, whatItRead } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 
 /** Opens a table the run wrote in the data explorer (an admin's link names the organization). */
@@ -21,21 +21,23 @@ function TableLink({ orgId, table }: { orgId: string; table: string }) {
 function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
   const tables = p.tables ?? [];
   const wrote = p.status === 'succeeded' ? (PIPELINE_TABLES[p.name] ?? []) : [];
+  const title = pipelineTitle(p.name);
+  const read = whatItRead(p);
   return (
-    <section className="run-detail-pipeline" aria-label={`Pipeline ${p.name}`}>
+    <section className="run-detail-pipeline" aria-label={`Pipeline ${title}`}>
       <h4>
-        {p.name} <RunStatusTag status={p.status} />
+        {title} <RunStatusTag status={p.status} />
       </h4>
+      {pipelinePurpose(p.name) && <p className="muted">{pipelinePurpose(p.name)}</p>}
       <dl className="run-detail-times">
         <dt>Started</dt>
         <dd>{formatTimeWithZone(p.startedAt) || 'Not started'}</dd>
         <dt>Ended</dt>
         <dd>{formatTimeWithZone(p.endedAt) || (p.status === 'running' ? 'Still running' : '-')}</dd>
-        <dt>Duration</dt>
+        <dt>Took</dt>
         <dd>{runDuration(p) || '-'}</dd>
-        <dt>Rows</dt>
-        <dd>{p.rowsMoved ?? 0}</dd>
       </dl>
+      {read && <p className="run-detail-read">{read}</p>}
       {wrote.length > 0 && (
         <p className="run-detail-wrote">
           Wrote{' '}
@@ -62,13 +64,13 @@ function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
         </Callout>
       )}
       {tables.length > 0 && (
-        <HTMLTable compact striped className="full-width" aria-label={`Tables of ${p.name}`}>
+        <HTMLTable compact striped className="full-width" aria-label={`Tables of ${title}`}>
           <thead>
             <tr>
               <th>Table</th>
               <th>Outcome</th>
               <th>Rows</th>
-              <th>Source file</th>
+              <th>From file</th>
             </tr>
           </thead>
           <tbody>
@@ -79,7 +81,7 @@ function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
                   <RunStatusTag status={t.action} />
                   {t.reason && <div className="muted">{t.reason}</div>}
                 </td>
-                <td>{t.rows ?? 0}</td>
+                <td>{(t.rows ?? 0).toLocaleString('en-US')}</td>
                 <td>{t.blobName ?? ''}</td>
               </tr>
             ))}
@@ -115,10 +117,10 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
               <dd>{formatTimeWithZone(run.startedAt)}</dd>
               <dt>Ended</dt>
               <dd>{formatTimeWithZone(run.endedAt) || 'Still running'}</dd>
-              <dt>Duration</dt>
+              <dt>Took</dt>
               <dd>{runDuration(run) || '-'}</dd>
-              <dt>Rows</dt>
-              <dd>{run.rowsMoved ?? 0}</dd>
+              <dt>Wrote</dt>
+              <dd>{rowsText(run.rowsMoved)}</dd>
               {startedByName(run) && (
                 <>
                   <dt>Started by</dt>
@@ -148,7 +150,7 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
   );
 }
 
-/** A run's detail in a dialog: each pipeline's times with their zone, rows per table, warnings, errors. */
+/** A run's detail in a dialog: each pipeline in words (what it read and from where), its times with their zone, rows per table, warnings, errors; the Temporal UI link for admins only. */
 export function RunDetail({ orgId, id, onClose }: { orgId: string; id: string | undefined; onClose: () => void }) {
   return (
     <Dialog isOpen={Boolean(id)} onClose={onClose} title="Pipeline run" className="run-detail-dialog">

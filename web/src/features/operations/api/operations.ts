@@ -1,8 +1,9 @@
-// The Operations page's api (GET /operations, its version, resume): types as the api answers
-// them (api/resources/operations/service.ts), SWR keys, and the live check.
-import { useEffect } from 'react';
+// The Operations page's api (GET /operations, its version, its event stream, resume): types as
+// the api answers them (api/resources/operations/service.ts), SWR keys, and the live check.
+import { useEffect, useState } from 'react';
 import useSWR, { mutate } from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
+import { followEventStream } from '../../../lib/event-stream';
 
 export type OpsState = 'active' | 'syncing' | 'failing' | 'reconnect_needed' | 'paused' | 'inactive';
 export const OPS_STATES: OpsState[] = ['failing', 'reconnect_needed', 'paused', 'syncing', 'active', 'inactive'];
@@ -56,23 +57,51 @@ export interface OpsFilter {
   q?: string;
 }
 
-/** How often the page asks whether anything changed (a few bytes); the list is read again only then. */
+/** How often the page asks whether anything changed while its event stream is down (a few bytes); the list is read again only then. */
 export const VERSION_POLL_MS = 3000;
 
 const listKey = (f: OpsFilter, page: number) => [`/operations${query({ state: f.state, q: f.q, page, pageSize: 25 })}`, 'Failed to load operations'] as const;
 
-/** The list, re-read when the version the api answers moves past the list's own. */
+/**
+ * The data's version as the api pushes it (GET /operations/events, server-sent events): each new
+ * version as it happens, and whether the stream is open.
+ */
+export function useOperationsEvents() {
+  const [state, setState] = useState<{ version?: string; connected: boolean }>({ connected: false });
+  useEffect(() => {
+    const stream = followEventStream('/operations/events', {
+      onEvent: (e) => {
+        if (e.event !== 'version') return;
+        try {
+          const { version } = JSON.parse(e.data) as { version: string };
+          setState({ version, connected: true });
+        } catch {
+          // not an event of ours
+        }
+      },
+      onConnected: (connected) => setState((s) => ({ ...s, connected })),
+    });
+    return () => stream.close();
+  }, []);
+  return state;
+}
+
+/**
+ * The list, re-read when the version moves past the list's own: pushed by the event stream, or
+ * (while the stream is down) asked every VERSION_POLL_MS.
+ */
 export function useOperations(filter: OpsFilter, page: number) {
   const key = listKey(filter, page);
   const list = useSWR(key, fetchData<OperationsAnswer>, { keepPreviousData: true });
-  const version = useSWR(['/operations/version', 'Failed to check for changes'] as const, fetchData<{ version: string }>, { refreshInterval: VERSION_POLL_MS, dedupingInterval: 0 });
-  const current = version.data?.version;
+  const pushed = useOperationsEvents();
+  const polled = useSWR(pushed.connected ? null : (['/operations/version', 'Failed to check for changes'] as const), fetchData<{ version: string }>, { refreshInterval: VERSION_POLL_MS, dedupingInterval: 0 });
+  const current = pushed.connected ? pushed.version : (polled.data?.version ?? pushed.version);
   const stale = Boolean(current && list.data && current !== list.data.version && !list.isValidating);
   const { mutate: reread } = list;
   useEffect(() => {
     if (stale) void reread();
   }, [stale, current, reread]);
-  return list;
+  return { ...list, live: pushed.connected };
 }
 
 /** POST /operations/connections/:provider/:id/resume: active again, schedule running, a sync at once. */

@@ -2,6 +2,7 @@ import useSWR, { mutate } from 'swr';
 import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
 import { PAGE_SIZE } from '../../../../../common/constants';
 import type { PipelineRunAnswer, RunStatus } from '../../../../../common/contract/pipeline-runs';
+import { pipelineTitle } from '../run-format';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -91,6 +92,12 @@ function revalidateRuns(orgId: string) {
 
 export type RunStart = { run: PipelineRun } | { ok: false; message: string; details?: string[] };
 
+/** A pipeline's outcome as the api words it ("rebuild-reporting-tables: failed: <error>"), with the pipeline named in words. */
+function inWords(msg: string): string {
+  const m = /^([a-z0-9][a-z0-9_-]*): (failed|cancelled|skipped|pending|running)(?:: ([\s\S]*))?$/.exec(msg);
+  return m ? `${pipelineTitle(m[1]!)} ${m[2]}${m[3] ? `: ${m[3]}` : ''}` : msg;
+}
+
 /**
  * GET /pipeline/run-pipeline/{id}?wait=false: starts every pipeline of the organization as one
  * run (or joins the running one) and answers at once with the run, followed by useRun.
@@ -103,7 +110,7 @@ export async function startRun(orgId: string): Promise<RunStart> {
   } catch (err) {
     // "Failed to run some pipelines." comes with each failed pipeline's outcome in errors.
     const body = err instanceof ApiRequestError ? err.body : undefined;
-    if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => e.msg ?? '').filter(Boolean) };
+    if (body?.message === 'Failed to run some pipelines.') return { ok: false, message: body.message, details: (body.errors ?? []).map((e) => inWords(e.msg ?? '')).filter(Boolean) };
     return { ok: false, message: (err as Error).message };
   }
 }
@@ -124,7 +131,7 @@ export function runOutcome(run: PipelineRun): RunOutcome | undefined {
     case 'cancelled':
       return { intent: 'none', message: 'The pipeline run was cancelled.' };
     case 'failed': {
-      const details = (run.pipelines ?? []).filter((p) => p.status === 'failed').map((p) => `${p.name}: failed${p.error ? `: ${p.error}` : ''}`);
+      const details = (run.pipelines ?? []).filter((p) => p.status === 'failed').map((p) => `${pipelineTitle(p.name)} failed${p.error ? `: ${p.error}` : ''}`);
       return { intent: 'danger', message: 'Failed to run some pipelines.', details: details.length ? details : run.error ? [run.error] : [] };
     }
     default:
