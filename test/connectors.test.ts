@@ -83,7 +83,6 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   // Older than the recipe: particular ledgers' words and features, not lists of connectors.
   'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },
   'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use; quickbooksChanges (its webhook debounce)' },
-  'common/config.ts': { keys: ['sage', 'netsuite'], why: "the older connectors' settings (QBO_*, SAGE_*, NETSUITE_*), not yet moved to common/connectors/<key>-settings.ts" },
   'common/logger.ts': { keys: ['sage'], why: "Sage's password fields redacted" },
   'common/models/oauth-state.ts': { keys: ['quickbooks'], why: "the state's default provider (records from before the field)" },
   'api/lib/connections.ts': { keys: ['sage'], why: "a type: one connect workflow's, standing for all" },
