@@ -52,6 +52,8 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
   expect(existsSync(join(root, 'simulators', 'demo', `${c.key}.ts`))).toBe(true);
   expect(CONNECTOR_KEYS.find((k) => k.key === c.key)!.simulator.port).toMatch(/^[A-Z][A-Z0-9]*_SIMULATOR_PORT$/);
   expect(Boolean(c.connection)).toBe(c.auth !== 'oauth2-code');
+  // An oauth2-code connector names its flow (settings prefix, scopes): availability, consent URL, code exchange and refresh are generic.
+  expect(Boolean(c.oauth2)).toBe(c.auth === 'oauth2-code');
   // Its trial_balance source reads its own tables.
   if (c.trialBalance) {
     expect(own).toContain(c.trialBalance.table);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import type { SyncProvider } from '../contract/connections';
 import type { ConnectorAccountDoc } from '../models/connector-account';
+import type { OAuth2CodeFlow } from './oauth2-code';
 import type { ConnectorTable } from './table';
 import type { TrialBalanceSource } from './trial-balance-source';
 
@@ -54,8 +55,10 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   answerSchema: z.ZodTypeAny;
   /** Its connection's name as a person knows it, from its answer (the company's name, else the id the ledger gives it): alerts and freshness show it. */
   connectionName(answer: Record<string, unknown>): string | undefined;
-  /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own routes. */
+  /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own callback route. */
   connection?: CredentialsConnection;
+  /** oauth2-code connectors: the generic flow's settings prefix and scopes (availability, consent URL, code exchange, refresh). */
+  oauth2?: OAuth2CodeFlow;
   /** The user's message when the ledger refused the stored credentials (status reconnect_needed); null when it never does. */
   reconnect: string | null;
   /** Why a connection marked reconnect_needed does not sync (its sync fails with this), in the ledger's words. */

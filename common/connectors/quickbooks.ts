@@ -1,5 +1,6 @@
 // QuickBooks Online: OAuth 2.0 authorization code (its own routes: api/resources/quickbooks/),
 // the sync in activities/quickbooks/, Intuit's wire format in simulators/intuit.ts.
+import { quickbooksOAuth } from '../quickbooks-oauth';
 import { publicQuickBooksAccount, QuickBooksAccount } from '../models/quickbooks-account';
 import { quickbooksTables, quickbooksTrialBalanceSource } from './quickbooks-tables';
 import { quickBooksAccountSchema } from '../contract/connections';
@@ -16,6 +17,7 @@ export const quickbooks = defineConnector({
   connectionName: (a) => (typeof a.companyName === 'string' && a.companyName ? a.companyName : undefined),
   reconnect: 'QuickBooks authorization has expired: reconnect the account from the Apps screen.',
   refused: 'QuickBooks authorization has expired or was revoked: reconnect the account on the Apps screen.',
+  oauth2: quickbooksOAuth,
   answers: 'wrapped',
   syncWorkflow: 'quickbooksSyncWorkflow',
   connectWorkflow: 'quickbooksConnectWorkflow',

@@ -1,6 +1,7 @@
 // Xero: OAuth 2.0 authorization code with granular scopes (its own routes: api/resources/xero/),
 // one token set per consent shared by the organisations linked from it, the sync in
 // activities/xero/, Xero's wire format in simulators/xero/.
+import { xeroOAuth } from '../xero-oauth';
 import { xeroAccountSchema } from '../contract/xero';
 import { publicXeroAccount, XeroAccount, XeroGrant } from '../models/xero-account';
 import { xeroTables, xeroTrialBalanceSource } from './xero-tables';
@@ -17,6 +18,7 @@ export const xero = defineConnector({
   connectionName: (a) => (typeof a.tenantName === 'string' && a.tenantName ? a.tenantName : undefined),
   reconnect: 'Xero authorization has expired: reconnect the organisation from the Apps screen.',
   refused: 'Xero authorization has expired or was revoked: reconnect the organisation on the Apps screen.',
+  oauth2: xeroOAuth,
   answers: 'bare',
   syncWorkflow: 'xeroSyncWorkflow',
   connectWorkflow: 'xeroConnectWorkflow',
