@@ -129,30 +129,8 @@ export const configSchema = z
     AZURE_SQL_ADMIN_PASSWORD: optionalString,
     AZURE_MANAGEMENT_ENDPOINT: optionalString.pipe(url.optional()),
 
-    QBO_CLIENT_ID: optionalString,
-    QBO_CLIENT_SECRET: optionalString,
-    QBO_REDIRECT_URI: optionalString.pipe(url.optional()),
-    QBO_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
-    QBO_AUTHORIZE_URL: url.default('https://appcenter.intuit.com/connect/oauth2'),
-    QBO_TOKEN_URL: url.default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
-    QBO_API_BASE: optionalString.pipe(url.optional()),
-    /** Intuit's webhook verifier token (the app's Webhooks page): POST /quickbooks/webhooks answers 503 until it is set. */
-    QBO_WEBHOOK_VERIFIER_TOKEN: optionalString,
-    /** Quiet time after an account's last QuickBooks notification before its sync starts (a burst of changes syncs once). */
-    QBO_WEBHOOK_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     /** Quiet time after an organization's last finished sync before its changes go through trial_balance and the consolidation (overlapping syncs go through once). */
     ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(3),
-    SAGE_ENDPOINT_URL: url.default('https://api.intacct.com/ia/xml/xmlgw.phtml'),
-    /**
-     * Where NetSuite accounts are reached: {account} becomes the account's host form (1234567_SB1 ->
-     * 1234567-sb1). Default Oracle's https://{account}.suitetalk.api.netsuite.com; tests point it at a local server.
-     */
-    NETSUITE_BASE_URL: z
-      .string()
-      .default('https://{account}.suitetalk.api.netsuite.com')
-      .refine((v) => URL.canParse(v.replace('{account}', 'account')), 'must be a URL (with {account} where the account ID goes)'),
-    /** Requests one worker sends one NetSuite account at once (lowered to what governanceLimits allows, when the role may read it). */
-    NETSUITE_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
     /** Each connector's own settings, declared beside its definition (common/connectors/<key>-settings.ts). */
     ...connectorSettings,
     SYNC_INTERVAL_HOURS: z.coerce.number().positive().default(24),

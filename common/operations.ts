@@ -2,6 +2,7 @@
 // policy (defaults and bounds), when a run of failing syncs warns and when it pauses the
 // connection, and the one state the Operations page shows for a connection. No I/O here.
 import { z } from 'zod';
+import { CONNECTION_OPS_STATES, type ConnectionOpsState } from './contract/operations';
 
 /** How a connection's sync calls are retried (rate limits are waited out apart: they never count). */
 export interface RetryPolicy {
@@ -55,8 +56,7 @@ export function failureVerdict(run: { consecutiveFailures: number; failingSince:
   return 'ok';
 }
 
-export const CONNECTION_OPS_STATES = ['active', 'syncing', 'failing', 'reconnect_needed', 'paused', 'inactive'] as const;
-export type ConnectionOpsState = (typeof CONNECTION_OPS_STATES)[number];
+export { CONNECTION_OPS_STATES, type ConnectionOpsState };
 
 /** The one state a connection shows on the Operations page, from its status and its run of failures. */
 export function connectionOpsState(c: { status: string; pausedAt?: Date | null; syncing: boolean; consecutiveFailures: number }): ConnectionOpsState {

@@ -5,6 +5,7 @@
 //   activities/connectors/registry.ts   each connector's worker activities, activities/<key>/worker.ts
 //   workflows/connectors.ts             each connector's workflows, workflows/<key>.ts
 //   api/resources/connectors/own.ts     each connector's own routes, api/resources/<key>/router.ts `<key>Routes` (when it has them)
+//   simulators/connectors.ts            each connector's demo simulator, simulators/demo/<key>.ts (when it has one)
 // Each barrel must be a file of its own: the web app may not load the registry, the workflow
 // bundle neither, and common/ may not import activities/ or api/. `node scripts/connectors.mjs`
 // writes them; `--check` fails when one differs (test/connectors.test.ts runs it).
@@ -21,12 +22,22 @@ export function connectorKeys(root = ROOT) {
   return [...text.matchAll(/^\s*\{\s*key:\s*'([a-z][a-z0-9]*)'/gm)].map((m) => m[1]);
 }
 
+/**
+ * Each connector's demo simulator port, from its line of common/connectors/keys.ts
+ * (`simulator: { port: 'QBO_SIMULATOR_PORT', default: 8410 }`): npm start checks and hands them out.
+ */
+export function connectorSimulators(root = ROOT) {
+  const text = readFileSync(join(root, 'common/connectors/keys.ts'), 'utf8');
+  return [...text.matchAll(/^\s*\{\s*key:\s*'([a-z][a-z0-9]*)',\s*ledgerName:\s*'([^']+)'.*simulator:\s*\{\s*port:\s*'([A-Z][A-Z0-9_]*)',\s*default:\s*(\d+)\s*\}/gm)].map((m) => ({ key: m[1], ledgerName: m[2], variable: m[3], port: Number(m[4]) }));
+}
+
 const has = (root, path) => existsSync(join(root, path));
 
 /** Path -> content of every barrel. */
 export function connectorBarrels(root = ROOT) {
   const keys = connectorKeys(root);
   const withSettings = keys.filter((k) => has(root, `common/connectors/${k}-settings.ts`));
+  const withSimulators = keys.filter((k) => has(root, `simulators/demo/${k}.ts`));
   const withRoutes = keys.filter((k) => has(root, `api/resources/${k}/router.ts`) && new RegExp(`export function ${k}Routes\\b`).test(readFileSync(join(root, `api/resources/${k}/router.ts`), 'utf8')));
   const lines = (...ls) => `${ls.flat().join('\n')}\n`;
   return {
@@ -68,6 +79,11 @@ export function connectorBarrels(root = ROOT) {
       GENERATED,
       "// Each connector's own routes (api/resources/<key>/router.ts `<key>Routes`: OAuth consent, webhooks), registered ahead of the generic ones.",
       withRoutes.length ? withRoutes.map((k) => `export { ${k}Routes as ${k} } from '../${k}/router';`) : 'export {};',
+    ),
+    'simulators/connectors.ts': lines(
+      GENERATED,
+      "// Each connector's demo simulator (simulators/demo/<key>.ts: `simulator`, the `company` it serves), started alike by simulators/main.ts.",
+      withSimulators.length ? withSimulators.map((k) => `export * as ${k} from './demo/${k}';`) : 'export {};',
     ),
   };
 }

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ProcessGroup, assertPortsFree, keepRunning, nodeService, startInfrastructure, startMailpit, waitForPort } from './lib/services.mjs';
 import { ROOT, ToolError, bootstrap, main } from './lib/tools.mjs';
-import { simulatorEnv, simulatorOverrides, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
+import { simulatorPorts, simulatorSetup, simulatorsWanted, startSimulators } from './lib/simulators.mjs';
 import { buildWebIfStale } from './lib/web.mjs';
 
 const env = process.env;
@@ -33,10 +33,8 @@ await main(async () => {
     temporalUi: num('TEMPORAL_UI_PORT', 8233),
     mongo: num('FERRETDB_PORT', 27017),
     blob: num('AZURITE_BLOB_PORT', 10000),
-    qboSimulator: num('QBO_SIMULATOR_PORT', 8410),
-    intacctSimulator: num('INTACCT_SIMULATOR_PORT', 8411),
-    netsuiteSimulator: num('NETSUITE_SIMULATOR_PORT', 8412),
-    xeroSimulator: num('XERO_SIMULATOR_PORT', 8413),
+    // Each connector's simulator's (common/connectors/keys.ts names the variable and default).
+    simulators: simulatorPorts(num),
     // Mailpit: free ports unless set.
     mailpitSmtp: env.MAILPIT_SMTP_PORT ? num('MAILPIT_SMTP_PORT', 0) : undefined,
     mailpitHttp: env.MAILPIT_HTTP_PORT ? num('MAILPIT_HTTP_PORT', 0) : undefined,
@@ -50,14 +48,7 @@ await main(async () => {
     ['Azurite', ports.blob, 'AZURITE_BLOB_PORT'],
     ...(ports.mailpitSmtp && !mailExternal ? [['Mailpit SMTP', ports.mailpitSmtp, 'MAILPIT_SMTP_PORT']] : []),
     ...(ports.mailpitHttp && !mailExternal ? [['Mailpit', ports.mailpitHttp, 'MAILPIT_HTTP_PORT']] : []),
-    ...(simulators
-      ? [
-          ['QuickBooks simulator', ports.qboSimulator, 'QBO_SIMULATOR_PORT'],
-          ['Sage Intacct simulator', ports.intacctSimulator, 'INTACCT_SIMULATOR_PORT'],
-          ['NetSuite simulator', ports.netsuiteSimulator, 'NETSUITE_SIMULATOR_PORT'],
-          ['Xero simulator', ports.xeroSimulator, 'XERO_SIMULATOR_PORT'],
-        ]
-      : []),
+    ...(simulators ? ports.simulators.map((s) => [s.name, s.port, s.variable]) : []),
   ]);
   buildWebIfStale();
 
@@ -88,40 +79,20 @@ await main(async () => {
     ].join('\n');
   }
 
-  // Local Intuit, Intacct and NetSuite (simulators/) on the embedded default, so the Apps screen
-  // connects without an outside account. Settings the user gave (QBO_CLIENT_ID, ...) win.
+  // Each connector's simulator (simulators/) on the embedded default, so the Apps screen connects
+  // without an outside account. Settings the user gave (QBO_CLIENT_ID, ...) win.
   let simulated = {};
   let simulatorNote = '';
-  let simulatorReady = null;
+  let demoConnections;
   if (simulators) {
-    process.stdout.write('[start] starting the QuickBooks, Sage Intacct, NetSuite and Xero simulators ...\n');
-    const ready = await startSimulators(group, { dataDir, ports, appUrl: `http://127.0.0.1:${ports.app}` });
-    simulatorReady = ready;
-    simulated = simulatorEnv(env, ready.env);
-    const overrides = simulatorOverrides(env, ready.env);
-    const { intacct, netsuite } = ready.companies;
-    simulatorNote = [
-      ...(overrides.length ? ['[start] your own settings beside the simulators:', ...overrides] : []),
-      '[start] simulated services (SIMULATORS=false turns them off), for Apps:',
-      `[start]   QuickBooks: Connect (the simulator approves at once)${simulated.QBO_CLIENT_ID ? '' : ' - not used: QBO_CLIENT_ID is set'}`,
-      `[start]   Sage Intacct: sender ${ready.intacctSender.senderId} / ${ready.intacctSender.senderPassword}, company ${intacct.companyId}, user ${intacct.userId} / ${intacct.userPassword}`,
-      `[start]   NetSuite: account ${netsuite.accountId}, client ID ${netsuite.clientId}, certificate ID ${netsuite.certificateId}, key ${ready.netsuiteKeyFile}`,
-      `[start]   Xero: Connect (the simulator approves at once and grants two organisations)${simulated.XERO_CLIENT_ID ? '' : ' - not used: XERO_CLIENT_ID is set'}`,
-      '',
-    ].join('\n');
+    process.stdout.write(`[start] starting the simulators (${ports.simulators.map((s) => s.name.replace(/ simulator$/, '')).join(', ')}) ...\n`);
+    const ready = await startSimulators(group, { dataDir, ports: ports.simulators, appUrl: `http://127.0.0.1:${ports.app}` });
+    ({ simulated, note: simulatorNote, demoConnections } = simulatorSetup(env, ready));
   }
   const childEnv = { DATA_DIR: dataDir, NODE_ENV: env.NODE_ENV || 'development', ...simulated, ...mail };
   // The demo organization connects to the simulators; it is made only when every connection
-  // points at them (a QuickBooks, Sage, NetSuite or Xero setting of the user's own turns it off).
-  if (simulators && simulated.QBO_CLIENT_ID && simulated.SAGE_ENDPOINT_URL && simulated.NETSUITE_BASE_URL && simulated.XERO_CLIENT_ID) {
-    const { quickbooks, intacct, netsuite } = simulatorReady.companies;
-    childEnv.DEMO_CONNECTIONS = JSON.stringify({
-      quickbooks: { realmId: quickbooks.realmId },
-      sage: { senderId: simulatorReady.intacctSender.senderId, senderPassword: simulatorReady.intacctSender.senderPassword, companyId: intacct.companyId, userId: intacct.userId, userPassword: intacct.userPassword },
-      netsuite: { accountId: netsuite.accountId, clientId: netsuite.clientId, certificateId: netsuite.certificateId, keyFile: simulatorReady.netsuiteKeyFile },
-      planFile: simulatorReady.demoPlanFile,
-    });
-  }
+  // points at them (a setting of the user's own, QBO_CLIENT_ID, SAGE_ENDPOINT_URL, ..., turns it off).
+  if (demoConnections) childEnv.DEMO_CONNECTIONS = demoConnections;
   const [workerRun, apiRun] = [nodeService('worker/main.ts'), nodeService('api/main.ts')];
   keepRunning(group, 'worker', () => group.spawn('worker', process.execPath, workerRun.args, { env: { ...childEnv, ...workerRun.env }, cwd: ROOT }), {
     say: (line) => process.stderr.write(`[start] ${line} (log: ${join(dataDir, 'logs', 'worker.log')})\n`),

@@ -20,7 +20,7 @@ it('registers one connector per line of common/connectors/keys.ts, under its own
   expect(CONNECTOR_KEYS.map((k) => k.key)).toEqual([...SYNC_PROVIDERS]);
   for (const [key, c] of Object.entries(CONNECTORS)) expect(c.key).toBe(key);
   // The line's ledger name and auth kind are the definition's (the web app reads the line, the api the definition).
-  for (const k of CONNECTOR_KEYS) expect({ key: k.key, ledgerName: CONNECTORS[k.key].ledgerName, auth: CONNECTORS[k.key].auth }).toEqual(k);
+  for (const k of CONNECTOR_KEYS) expect({ key: k.key, ledgerName: CONNECTORS[k.key].ledgerName, auth: CONNECTORS[k.key].auth }).toEqual({ key: k.key, ledgerName: k.ledgerName, auth: k.auth });
 });
 
 it('the barrels that gather the connectors are what scripts/connectors.mjs writes from that list', () => {
@@ -48,7 +48,12 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
   for (const t of own) expect(tableNames).toContain(t);
   expect(tableNames.filter((t) => t.startsWith(`${c.key}_`)).sort()).toEqual([...own].sort());
   expect(existsSync(join(root, c.simulator))).toBe(true);
+  // npm start runs its demo simulator (simulators/demo/<key>.ts) on the port its registration line names.
+  expect(existsSync(join(root, 'simulators', 'demo', `${c.key}.ts`))).toBe(true);
+  expect(CONNECTOR_KEYS.find((k) => k.key === c.key)!.simulator.port).toMatch(/^[A-Z][A-Z0-9]*_SIMULATOR_PORT$/);
   expect(Boolean(c.connection)).toBe(c.auth !== 'oauth2-code');
+  // An oauth2-code connector names its flow (settings prefix, scopes): availability, consent URL, code exchange and refresh are generic.
+  expect(Boolean(c.oauth2)).toBe(c.auth === 'oauth2-code');
   // Its trial_balance source reads its own tables.
   if (c.trialBalance) {
     expect(own).toContain(c.trialBalance.table);
@@ -72,9 +77,7 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'workflows/connectors.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
   'api/resources/connectors/own.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
   'simulators/demo-books.ts': { keys: 'any', why: 'the demo group: which ledger each entity keeps its books in' },
-  'simulators/main.ts': { keys: 'any', why: 'the demo: which company each simulator serves, its port setting, its settings in the ready line' },
-  'scripts/start.mjs': { keys: 'any', why: "npm start: the simulators' ports and what the ready lines say" },
-  'scripts/lib/simulators.mjs': { keys: 'any', why: "npm start: the simulators' port settings handed to simulators/main.ts" },
+  'simulators/connectors.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
   'api/demo/seed.ts': { keys: 'any', why: "the demo's steps: each simulated company connected as a user would (the OAuth ones through their consent)" },
   'web/src/features/apps/AppsPage.tsx': { keys: 'any', why: 'the Apps screen: a card and a form per ledger (not part of the recipe)' },
   'web/src/features/apps/api/connections.ts': { keys: 'any', why: "the Apps screen's calls (not part of the recipe)" },
@@ -83,7 +86,6 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   // Older than the recipe: particular ledgers' words and features, not lists of connectors.
   'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },
   'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use' },
-  'common/config.ts': { keys: ['sage', 'netsuite'], why: "the older connectors' settings (QBO_*, SAGE_*, NETSUITE_*), not yet moved to common/connectors/<key>-settings.ts" },
   'common/logger.ts': { keys: ['sage'], why: "Sage's password fields redacted" },
   'common/models/oauth-state.ts': { keys: ['quickbooks'], why: "the state's default provider (records from before the field)" },
   'api/lib/connections.ts': { keys: ['sage'], why: "a type: one connect workflow's, standing for all" },

@@ -323,6 +323,15 @@ describe('docs/configuration.md', () => {
     expect(unnamedVariables(variables, read(join(DOCS, 'configuration.md')))).toEqual([]);
   });
 
+  it("names every connector's own variable (common/connectors/<key>-settings.ts, spread into common/config.ts)", () => {
+    const dir = join(ROOT, 'common', 'connectors');
+    const variables = readdirSync(dir)
+      .filter((f) => f.endsWith('-settings.ts'))
+      .flatMap((f) => [...read(join(dir, f)).matchAll(/^ {2}([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]!));
+    expect(variables).toEqual(expect.arrayContaining(['QBO_CLIENT_ID', 'SAGE_ENDPOINT_URL', 'NETSUITE_BASE_URL', 'XERO_CLIENT_ID']));
+    expect(unnamedVariables(variables, read(join(DOCS, 'configuration.md')))).toEqual([]);
+  });
+
   it('would flag a variable the page does not name (a whole name, not part of a longer one)', () => {
     const source = [
       'const port = z.coerce.number();',

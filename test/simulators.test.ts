@@ -26,12 +26,16 @@ import { DEMO_GROUP, demoMonths, monthMovements } from '../simulators/demo-books
 import { demoPlan } from '../simulators/demo-plan';
 import { SIMULATED, startSimulators, type Simulators } from '../simulators/main';
 
+type Webhook = { url: string; format: string; journalUrl: string };
+/** The NetSuite certificate's private key file the demo seed connects with. */
+const keyFile = (sims: Simulators): string => sims.simulators.find((s) => s.key === 'netsuite')!.demoConnection!.keyFile!;
+
 describe('simulators (npm start)', () => {
   let dir: string;
   let sims: Simulators;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lf-sims-'));
-    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookRetryDelaysMs: [] });
+    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, options: { quickbooks: { webhookRetryDelaysMs: [] } } });
   });
   afterAll(async () => {
     await sims.stop();
@@ -62,8 +66,8 @@ describe('simulators (npm start)', () => {
   let refreshToken = '';
 
   it('opens a Sage Intacct session with the printed sign-in', async () => {
-    const { companyId, userId, userPassword } = SIMULATED.intacct;
-    const sender = { senderId: sims.intacct.senderId, senderPassword: sims.intacct.senderPassword };
+    const { companyId, userId, userPassword } = SIMULATED.sage;
+    const sender = { senderId: sims.servers.sage.senderId, senderPassword: sims.servers.sage.senderPassword };
     const sessionId = await getApiSession(config().SAGE_ENDPOINT_URL, { ...sender, companyId, userId, userPassword });
     expect(sessionId).toMatch(/\S/);
     const { data } = await post(config().SAGE_ENDPOINT_URL, buildRequest(sender, { sessionId }, '<readByQuery><object>GLACCOUNT</object><fields>ACCOUNTNO,TITLE</fields><query></query><pagesize>100</pagesize></readByQuery>'));
@@ -72,17 +76,17 @@ describe('simulators (npm start)', () => {
   });
 
   it('hands LedgerFlow the webhook verifier token and sends webhooks to the app', () => {
-    expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(sims.intuit.webhookVerifierToken);
+    expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(sims.servers.quickbooks.webhookVerifierToken);
     expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN!.length).toBeGreaterThanOrEqual(20);
-    expect(sims.webhook).toEqual({ url: 'http://127.0.0.1:3999/api/v1/quickbooks/webhooks', format: 'cloudevents', journalUrl: `${sims.intuit.url}/simulator/v1/journal` });
+    expect((sims.extra.webhook as Webhook)).toEqual({ url: 'http://127.0.0.1:3999/api/v1/quickbooks/webhooks', format: 'cloudevents', journalUrl: `${sims.servers.quickbooks.url}/simulator/v1/journal` });
     expect(sims.books.months).toEqual(demoMonths());
-    expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.intacct.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3', AU: SIMULATED.xero.tenantId });
+    expect(SIMULATED.entities).toEqual({ US: SIMULATED.quickbooks.realmId, UK: SIMULATED.sage.companyId, DE: 'TSTDRV_DEMO:2', CA: 'TSTDRV_DEMO:3', AU: SIMULATED.xero.tenantId });
   });
 
   it("serves the demo group's Australian subsidiary on Xero: each month's movements are the books'", () => {
-    const au = sims.xero.tenant('AU');
+    const au = sims.servers.xero.tenant('AU');
     expect([au.o.tenantId, au.o.name, au.o.baseCurrency]).toEqual([SIMULATED.xero.tenantId, DEMO_GROUP.AU.name, 'AUD']);
-    expect(sims.env.XERO_API_BASE).toBe(sims.xero.url);
+    expect(sims.env.XERO_API_BASE).toBe(sims.servers.xero.url);
     for (const month of sims.books.months) {
       const moved = new Map([...monthMovements(sims.books, 'AU', month)].map(([code, m]) => [code, m.debit - m.credit]));
       const served = new Map(au.trialBalance(month).filter((l) => l.month !== 0n).map((l) => [l.account.Code || l.account.Name, l.month]));
@@ -104,22 +108,22 @@ describe('simulators (npm start)', () => {
 
   it('answers NetSuite SuiteQL to the key it keeps, and QuickBooks to its last refresh token, also after a restart', async () => {
     const { accountId, clientId, certificateId } = SIMULATED.netsuite;
-    const privateKey = readFileSync(sims.netsuiteKeyFile, 'utf8');
+    const privateKey = readFileSync(keyFile(sims), 'utf8');
     resetNetSuiteClientState();
     const page = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id, name FROM subsidiary ORDER BY id', 10, 0);
     expect(page.items.map((i) => i.name)).toEqual([SIMULATED.netsuite.root.name, DEMO_GROUP.DE.name, DEMO_GROUP.CA.name]);
     // A journal posted through the control endpoint (the app is not listening: one failed delivery).
-    const posted = await fetch(sims.webhook.journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '1234.56' }) });
+    const posted = await fetch((sims.extra.webhook as Webhook).journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '1234.56' }) });
     expect(posted.status).toBe(200);
     const answer = (await posted.json()) as { journal: { id: string }; delivered: { ok: boolean; attempts: number; retrying: boolean } };
     expect(answer.delivered).toMatchObject({ ok: false, attempts: 1, retrying: false });
     const token = sims.env.QBO_WEBHOOK_VERIFIER_TOKEN;
 
     await sims.stop();
-    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookRetryDelaysMs: [] });
-    expect(readFileSync(sims.netsuiteKeyFile, 'utf8')).toBe(privateKey);
+    sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, options: { quickbooks: { webhookRetryDelaysMs: [] } } });
+    expect(readFileSync(keyFile(sims), 'utf8')).toBe(privateKey);
     expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(token);
-    expect(sims.intuit.postedJournals(SIMULATED.quickbooks.realmId).map((j) => [j.id, j.lines.map((l) => l.debit + l.credit)])).toEqual([[answer.journal.id, [123456n, 123456n]]]);
+    expect(sims.servers.quickbooks.postedJournals(SIMULATED.quickbooks.realmId).map((j) => [j.id, j.lines.map((l) => l.debit + l.credit)])).toEqual([[answer.journal.id, [123456n, 123456n]]]);
     resetNetSuiteClientState();
     const again = await new NetSuiteClient(config(), { accountId, clientId, certificateId, privateKey }).suiteql('SELECT id, name FROM subsidiary ORDER BY id', 10, 0);
     expect(again.items).toEqual(page.items);
@@ -141,7 +145,7 @@ describe('a webhook verifier token the user set (QBO_WEBHOOK_VERIFIER_TOKEN, iss
       import { simulatorEnv, simulatorOverrides } from ${JSON.stringify(lib)};
       const simulated = { QBO_CLIENT_ID: 'sim-client', QBO_WEBHOOK_VERIFIER_TOKEN: 'sim-token', SAGE_ENDPOINT_URL: 'http://sim' };
       const mine = { QBO_WEBHOOK_VERIFIER_TOKEN: ${JSON.stringify(MINE)} };
-      console.log(JSON.stringify({ env: simulatorEnv(mine, simulated), notes: simulatorOverrides(mine, simulated), real: simulatorEnv({ QBO_CLIENT_ID: 'real' }, simulated), none: simulatorEnv({}, simulated) }));
+      console.log(JSON.stringify({ env: simulatorEnv(mine, simulated), notes: simulatorOverrides(mine, simulated, { QBO_WEBHOOK_VERIFIER_TOKEN: 'yours is used; the QuickBooks simulator signs its webhooks with it' }), real: simulatorEnv({ QBO_CLIENT_ID: 'real' }, simulated), none: simulatorEnv({}, simulated) }));
     `;
     const out = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
@@ -167,10 +171,10 @@ describe('a webhook verifier token the user set (QBO_WEBHOOK_VERIFIER_TOKEN, iss
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
     const dir = mkdtempSync(join(tmpdir(), 'lf-sims-token-'));
-    const sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, webhookVerifierToken: MINE, webhookRetryDelaysMs: [] });
+    const sims = await startSimulators({ appUrl: 'http://127.0.0.1:3999', dir, options: { quickbooks: { webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, webhookVerifierToken: MINE, webhookRetryDelaysMs: [] } } });
     try {
       expect(sims.env.QBO_WEBHOOK_VERIFIER_TOKEN).toBe(MINE);
-      const posted = await fetch(sims.webhook.journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '10.00' }) });
+      const posted = await fetch((sims.extra.webhook as Webhook).journalUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: '10.00' }) });
       expect(((await posted.json()) as { delivered: { ok: boolean } }).delivered.ok).toBe(true);
       expect(received).toHaveLength(1);
       expect(received[0]!.signature).toBe(createHmac('sha256', MINE).update(received[0]!.body).digest('base64'));

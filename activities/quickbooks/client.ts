@@ -3,18 +3,14 @@
 // server and production at Intuit.
 import type { Config } from '../../common/config';
 
+import { quickbooksOAuth } from '../../common/quickbooks-oauth';
+import { oauth2Client } from '../connectors/oauth2-code';
+
 export { QBO_SCOPE } from '../../common/quickbooks-oauth';
+export type { TokenSet } from '../connectors/oauth2-code';
 /** Intuit allows 10 requests per second per company. */
 export const QBO_REQUESTS_PER_SECOND = 10;
 const TIMEOUT_MS = 30000;
-
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds. */
-  expiresIn: number;
-  refreshExpiresIn?: number;
-}
 
 /** A remote answer we cannot use (not JSON, fields missing or of the wrong type). */
 export class MalformedAnswerError extends Error {}
@@ -43,8 +39,6 @@ export function qboApiBase(cfg: Config): string {
   return (cfg.QBO_API_BASE ?? (cfg.QBO_ENVIRONMENT === 'production' ? 'https://quickbooks.api.intuit.com' : 'https://sandbox-quickbooks.api.intuit.com')).replace(/\/$/, '');
 }
 
-/** The URL the user is sent to for consent. */
-
 function retryAfter(res: Response): number | undefined {
   const v = Number(res.headers.get('retry-after'));
   return Number.isFinite(v) && v > 0 ? v : undefined;
@@ -59,41 +53,14 @@ async function readJson(res: Response, what: string): Promise<unknown> {
   }
 }
 
-async function tokenRequest(cfg: Config, form: Record<string, string>): Promise<TokenSet> {
-  if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET) throw new Error('QuickBooks is not configured: set QBO_CLIENT_ID and QBO_CLIENT_SECRET');
-  const res = await fetch(cfg.QBO_TOKEN_URL, {
-    method: 'POST',
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${cfg.QBO_CLIENT_ID}:${cfg.QBO_CLIENT_SECRET}`).toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Accept: 'application/json',
-    },
-    body: new URLSearchParams(form).toString(),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (res.status === 429) throw new ThrottledError(retryAfter(res));
-  const body = (await readJson(res, 'QuickBooks token endpoint').catch((e: unknown) => {
-    if (res.ok) throw e;
-    return {};
-  })) as Record<string, unknown>;
-  if (!res.ok) {
-    if (body.error === 'invalid_grant') throw new InvalidGrantError('QuickBooks refused the authorization grant (invalid_grant)');
-    throw new IntuitHttpError(res.status, `QuickBooks token endpoint answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error}` : ''}`);
-  }
-  const { access_token, refresh_token, expires_in, x_refresh_token_expires_in } = body;
-  if (typeof access_token !== 'string' || !access_token || typeof refresh_token !== 'string' || !refresh_token || typeof expires_in !== 'number') {
-    throw new MalformedAnswerError('QuickBooks token endpoint: access_token, refresh_token or expires_in missing');
-  }
-  return { accessToken: access_token, refreshToken: refresh_token, expiresIn: expires_in, refreshExpiresIn: typeof x_refresh_token_expires_in === 'number' ? x_refresh_token_expires_in : undefined };
-}
-
-export function exchangeCode(cfg: Config, code: string): Promise<TokenSet> {
-  return tokenRequest(cfg, { grant_type: 'authorization_code', code, redirect_uri: cfg.QBO_REDIRECT_URI ?? '' });
-}
-
-export function refreshTokens(cfg: Config, refreshToken: string): Promise<TokenSet> {
-  return tokenRequest(cfg, { grant_type: 'refresh_token', refresh_token: refreshToken });
-}
+const oauth = oauth2Client(quickbooksOAuth, {
+  throttled: (res) => new ThrottledError(retryAfter(res)),
+  invalidGrant: (m) => new InvalidGrantError(m),
+  http: (status, m) => new IntuitHttpError(status, m),
+  malformed: (m) => new MalformedAnswerError(m),
+});
+/** Intuit's token endpoint (the generic OAuth 2.0 flow, activities/connectors/oauth2-code.ts). */
+export const { exchangeCode, refreshTokens } = oauth;
 
 /** One GET of the accounting API. 401 is reported as IntuitHttpError(401) for the caller to refresh. */
 export async function apiGet(cfg: Config, accessToken: string, realmId: string, path: string, query: Record<string, string>): Promise<Record<string, unknown>> {

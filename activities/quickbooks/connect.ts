@@ -4,11 +4,12 @@
 // stored with its tokens encrypted. Neither the code nor the tokens ever enter a workflow input,
 // result or history.
 import type { Config } from '../../common/config';
-import { decryptSecret, encryptSecret } from '../../common/crypto';
-import { OAuthState } from '../../common/models/oauth-state';
+import { encryptSecret } from '../../common/crypto';
+import { quickbooksOAuth } from '../../common/quickbooks-oauth';
 import { QuickBooksAccount } from '../../common/models/quickbooks-account';
 import { exchangeCode, fetchCompanyName, IntuitHttpError, InvalidGrantError, ThrottledError } from './client';
 import { failure } from '../../common/failures';
+import { exchangeFailure, spendCode, stateCode } from '../connectors/oauth2-code';
 
 export const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
 
@@ -30,26 +31,20 @@ const refused = (why: string) => failure('ConnectRefused', `${TOKEN_EXCHANGE_FAI
 export function createQuickBooksConnectActivities({ config: cfg }: { config: Config }) {
   return {
     async connectQuickBooksAccount({ stateId, orgId, realmId, userId }: ConnectQuickBooksInput): Promise<ConnectQuickBooksOutput> {
-      const state = await OAuthState.findById(stateId).lean();
+      const { code } = await stateCode(cfg, stateId);
       // A retried attempt after the code was spent finds the account the first attempt stored.
-      if (!state?.codeEnc) {
+      if (code === null) {
         const done = await QuickBooksAccount.findOne({ organization_id: orgId, realmId, connectedBy: userId }, { _id: 1 }).lean();
         if (done) return { accountId: String(done._id), created: false };
         throw refused('the authorization was already used: start the connection again');
       }
-      const code = decryptSecret(state.codeEnc, cfg.ENCRYPTION_KEY);
       let tokens;
       try {
         tokens = await exchangeCode(cfg, code);
       } catch (e) {
-        // Intuit refusing the code is final; a throttle, a 5xx or a network failure is retried by Temporal.
-        if (e instanceof InvalidGrantError) throw refused('the authorization code is invalid or expired');
-        if (e instanceof ThrottledError || (e instanceof IntuitHttpError && e.status >= 500)) throw e;
-        if (e instanceof Error && e.message.startsWith('QuickBooks')) throw refused(e.message);
-        throw e;
+        throw exchangeFailure(e, quickbooksOAuth, refused, (x) => x instanceof ThrottledError || (x instanceof IntuitHttpError && x.status >= 500), InvalidGrantError);
       }
-      // The code is spent: it is no use to anyone now, and is not kept.
-      await OAuthState.updateOne({ _id: stateId }, { $unset: { codeEnc: 1 } });
+      await spendCode(stateId);
       // The company must answer to these tokens: a realmId that is not the consented company is refused.
       let companyName: string;
       try {

@@ -3,15 +3,12 @@
 // from configuration (XERO_TOKEN_URL, XERO_API_BASE), so tests and the demo point them at the
 // simulator. Every accounting answer's X-DayLimit-Remaining and X-MinLimit-Remaining are read.
 import type { Config } from '../../common/config';
+import { xeroOAuth } from '../../common/xero-oauth';
+import { oauth2Client } from '../connectors/oauth2-code';
 
 const TIMEOUT_MS = 30000;
 
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string;
-  /** Seconds. */
-  expiresIn: number;
-}
+export type { TokenSet } from '../connectors/oauth2-code';
 
 /** A remote answer we cannot use (not JSON, fields missing or of the wrong type). */
 export class MalformedXeroAnswer extends Error {}
@@ -62,41 +59,14 @@ async function readJson(res: Response, what: string): Promise<unknown> {
 
 export { XERO_SCOPES } from '../../common/xero-oauth';
 
-async function tokenRequest(cfg: Config, form: Record<string, string>): Promise<TokenSet> {
-  if (!cfg.XERO_CLIENT_ID || !cfg.XERO_CLIENT_SECRET) throw new Error('Xero is not configured: set XERO_CLIENT_ID and XERO_CLIENT_SECRET');
-  const res = await fetch(cfg.XERO_TOKEN_URL, {
-    method: 'POST',
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${cfg.XERO_CLIENT_ID}:${cfg.XERO_CLIENT_SECRET}`).toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Accept: 'application/json',
-    },
-    body: new URLSearchParams(form).toString(),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (res.status === 429) throw new XeroThrottled(Number(res.headers.get('retry-after')) || 60, res.headers.get('x-rate-limit-problem') ?? 'token', null);
-  const body = (await readJson(res, 'Xero token endpoint').catch((e: unknown) => {
-    if (res.ok) throw e;
-    return {};
-  })) as Record<string, unknown>;
-  if (!res.ok) {
-    if (body.error === 'invalid_grant') throw new InvalidGrantError('Xero refused the authorization grant (invalid_grant)');
-    throw new XeroHttpError(res.status, `Xero token endpoint answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error}` : ''}`);
-  }
-  const { access_token, refresh_token, expires_in } = body;
-  if (typeof access_token !== 'string' || !access_token || typeof refresh_token !== 'string' || !refresh_token || typeof expires_in !== 'number') {
-    throw new MalformedXeroAnswer('Xero token endpoint: access_token, refresh_token or expires_in missing');
-  }
-  return { accessToken: access_token, refreshToken: refresh_token, expiresIn: expires_in };
-}
-
-export function exchangeCode(cfg: Config, code: string): Promise<TokenSet> {
-  return tokenRequest(cfg, { grant_type: 'authorization_code', code, redirect_uri: cfg.XERO_REDIRECT_URI ?? '' });
-}
-
-export function refreshTokens(cfg: Config, refreshToken: string): Promise<TokenSet> {
-  return tokenRequest(cfg, { grant_type: 'refresh_token', refresh_token: refreshToken });
-}
+const oauth = oauth2Client(xeroOAuth, {
+  throttled: (res) => new XeroThrottled(Number(res.headers.get('retry-after')) || 60, res.headers.get('x-rate-limit-problem') ?? 'token', null),
+  invalidGrant: (m) => new InvalidGrantError(m),
+  http: (status, m) => new XeroHttpError(status, m),
+  malformed: (m) => new MalformedXeroAnswer(m),
+});
+/** Xero's identity server (the generic OAuth 2.0 flow, activities/connectors/oauth2-code.ts). */
+export const { exchangeCode, refreshTokens } = oauth;
 
 const apiBase = (cfg: Config) => cfg.XERO_API_BASE.replace(/\/$/, '');
 

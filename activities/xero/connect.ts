@@ -4,9 +4,10 @@
 // (GET /connections) with their base currency and fiscal year end (Organisation), for the user to
 // pick which to link. Neither the code nor the tokens ever enter a workflow input, result or history.
 import type { Config } from '../../common/config';
-import { decryptSecret, encryptSecret } from '../../common/crypto';
+import { encryptSecret } from '../../common/crypto';
 import { failure } from '../../common/failures';
-import { OAuthState } from '../../common/models/oauth-state';
+import { xeroOAuth } from '../../common/xero-oauth';
+import { exchangeFailure, spendCode, stateCode } from '../connectors/oauth2-code';
 import { XeroGrant } from '../../common/models/xero-account';
 import { apiGet, exchangeCode, InvalidGrantError, listConnections, XeroHttpError, XeroThrottled } from './client';
 import { parseOrganisation } from './parse';
@@ -27,21 +28,18 @@ const refused = (why: string) => failure('ConnectRefused', `${XERO_EXCHANGE_FAIL
 export function createXeroConnectActivities({ config: cfg }: { config: Config }) {
   return {
     async connectXeroGrant({ stateId, orgId, userId }: ConnectXeroInput): Promise<ConnectXeroOutput> {
-      const state = await OAuthState.findById(stateId).lean();
+      const { code, state } = await stateCode(cfg, stateId);
       // A retried attempt after the code was spent finds the grant the first attempt stored.
-      if (!state?.codeEnc) {
+      if (code === null) {
         const done = state?.grantId ? await XeroGrant.exists({ _id: state.grantId }) : null;
         if (done) return { grantId: String(done._id) };
         throw refused('the authorization was already used: start the connection again');
       }
       let tokens;
       try {
-        tokens = await exchangeCode(cfg, decryptSecret(state.codeEnc, cfg.ENCRYPTION_KEY));
+        tokens = await exchangeCode(cfg, code);
       } catch (e) {
-        if (e instanceof InvalidGrantError) throw refused('the authorization code is invalid or expired');
-        if (e instanceof XeroThrottled || (e instanceof XeroHttpError && e.transient)) throw e;
-        if (e instanceof Error && e.message.startsWith('Xero')) throw refused(e.message);
-        throw e;
+        throw exchangeFailure(e, xeroOAuth, refused, (x) => x instanceof XeroThrottled || (x instanceof XeroHttpError && x.transient), InvalidGrantError);
       }
       const tenants = (await listConnections(cfg, tokens.accessToken)).filter((t) => t.tenantType === 'ORGANISATION');
       const described = [];
@@ -58,7 +56,7 @@ export function createXeroConnectActivities({ config: cfg }: { config: Config })
         tenants: described,
       });
       // The code is spent: it is not kept; the state remembers the grant it made.
-      await OAuthState.updateOne({ _id: stateId }, { $unset: { codeEnc: 1 }, $set: { grantId: grant._id } });
+      await spendCode(stateId, { grantId: grant._id });
       return { grantId: String(grant._id) };
     },
   };

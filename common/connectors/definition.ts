@@ -9,6 +9,8 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import type { SyncProvider } from '../contract/connections';
 import type { ConnectorAccountDoc } from '../models/connector-account';
+import { CONNECTOR_KEYS } from './keys';
+import type { OAuth2CodeFlow } from './oauth2-code';
 import type { ConnectorTable } from './table';
 import type { TrialBalanceSource } from './trial-balance-source';
 
@@ -54,8 +56,10 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   answerSchema: z.ZodTypeAny;
   /** Its connection's name as a person knows it, from its answer (the company's name, else the id the ledger gives it): alerts and freshness show it. */
   connectionName(answer: Record<string, unknown>): string | undefined;
-  /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own routes. */
+  /** Credentials connectors: the connect route is generic. oauth2-code connectors bring their own callback route. */
   connection?: CredentialsConnection;
+  /** oauth2-code connectors: the generic flow's settings prefix and scopes (availability, consent URL, code exchange, refresh). */
+  oauth2?: OAuth2CodeFlow;
   /** The user's message when the ledger refused the stored credentials (status reconnect_needed); null when it never does. */
   reconnect: string | null;
   /** Why a connection marked reconnect_needed does not sync (its sync fails with this), in the ledger's words. */
@@ -86,14 +90,37 @@ export interface ConnectorDefinition<K extends SyncProvider = SyncProvider> {
   simulator: string;
 }
 
-/** A connector's definition, its connection fields' types checked against its key and stored fields. */
+/** What a definition says beyond its registration line: ledgerName and auth come from keys.ts, the workflows' names from the key. */
+type Written<K extends SyncProvider> = Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model' | 'tables' | 'otherRecords' | 'ledgerName' | 'auth' | 'displayName' | 'syncWorkflow' | 'connectWorkflow'>;
+
+/**
+ * A connector's definition, its connection fields' types checked against its key and stored
+ * fields. Its ledgerName and auth are its line's in keys.ts, its displayName the ledgerName unless
+ * it says otherwise, and its workflows <key>SyncWorkflow and <key>ConnectWorkflow.
+ */
 export function defineConnector<K extends SyncProvider, F extends z.ZodRawShape, D extends ConnectorAccountDoc, T extends Record<string, ConnectorTable>>(
   // A model's own document type makes it no Model<ConnectorAccountDoc> to TypeScript (schema types are invariant): it is taken as a model, and read through connectorAccountSchema's fields.
-  d: Omit<ConnectorDefinition<K>, 'connection' | 'answer' | 'model' | 'tables' | 'otherRecords'> & { model: Pick<Model<unknown>, 'modelName' | 'collection'>; otherRecords?: readonly { deleteMany(filter: { organization_id: string }): unknown }[]; answer(account: D): unknown; connection?: CredentialsConnection<F>; tables: T },
+  d: Written<K> & { displayName?: string; model: Pick<Model<unknown>, 'modelName' | 'collection'>; otherRecords?: readonly { deleteMany(filter: { organization_id: string }): unknown }[]; answer(account: D): unknown; connection?: CredentialsConnection<F>; tables: T },
 ): ConnectorDefinition<K> & { tables: T } {
+  const line = CONNECTOR_KEYS.find((k) => k.key === d.key);
+  if (!line) throw new Error(`connector ${d.key} has no line in common/connectors/keys.ts`);
   // The tables keep their own names (connectorTables.sageTrialBalance), for the connector's activities and the tests.
-  return d as unknown as ConnectorDefinition<K> & { tables: T };
+  return { ...d, ledgerName: line.ledgerName, auth: line.auth, displayName: d.displayName ?? line.ledgerName, syncWorkflow: `${d.key}SyncWorkflow`, connectWorkflow: `${d.key}ConnectWorkflow` } as unknown as ConnectorDefinition<K> & { tables: T };
 }
+
+/** A connection's name from a field of its answer (connectionName), when it is a non-empty text. */
+export const nameFrom =
+  (field: string) =>
+  (answer: Record<string, unknown>): string | undefined => {
+    const v = answer[field];
+    return typeof v === 'string' && v ? v : undefined;
+  };
+
+/** The entities its connections bring, one per connection: the entity key and the ledger's name from two fields of its records (entityNames). */
+export const entityNamesFrom =
+  (model: { find(filter: object, projection: object): { lean<R>(): PromiseLike<R> } }, key: string, name: string) =>
+  async (organizationId: string): Promise<(readonly [string, string])[]> =>
+    (await model.find({ organization_id: organizationId }, { [key]: 1, [name]: 1 }).lean<Record<string, string | undefined>[]>()).map((a) => [a[key] ?? '', a[name] ?? ''] as const);
 
 /** A required text field of a connection form: trimmed, "<name> is required", "<name> is too long". */
 export const field = (name: string, max = 200) =>

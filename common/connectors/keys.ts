@@ -5,10 +5,12 @@
 // workflows/connectors.ts, api/resources/connectors/own.ts, simulators/connectors.ts);
 // test/connectors.test.ts checks that they are what the script writes and that no other shared
 // file names a connector. The order is the order of the Apps screen, the api's mounts and
-// trial_balance's sources.
+// trial_balance's sources. `simulator` is the variable and default of the port its demo simulator
+// (simulators/demo/<key>.ts) listens on under npm start (scripts/start.mjs reads it through
+// scripts/connectors.mjs).
 export const CONNECTOR_KEYS = [
-  { key: 'quickbooks', ledgerName: 'QuickBooks', auth: 'oauth2-code' },
-  { key: 'sage', ledgerName: 'Sage Intacct', auth: 'credentials' },
-  { key: 'netsuite', ledgerName: 'NetSuite', auth: 'client-credentials' },
-  { key: 'xero', ledgerName: 'Xero', auth: 'oauth2-code' },
+  { key: 'quickbooks', ledgerName: 'QuickBooks', auth: 'oauth2-code', simulator: { port: 'QBO_SIMULATOR_PORT', default: 8410 } },
+  { key: 'sage', ledgerName: 'Sage Intacct', auth: 'credentials', simulator: { port: 'INTACCT_SIMULATOR_PORT', default: 8411 } },
+  { key: 'netsuite', ledgerName: 'NetSuite', auth: 'client-credentials', simulator: { port: 'NETSUITE_SIMULATOR_PORT', default: 8412 } },
+  { key: 'xero', ledgerName: 'Xero', auth: 'oauth2-code', simulator: { port: 'XERO_SIMULATOR_PORT', default: 8413 } },
 ] as const;

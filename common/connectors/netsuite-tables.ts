@@ -76,16 +76,13 @@ export const netsuiteTrialBalanceSource: TrialBalanceSource = {
   accounts: 'netsuite_accounts',
   defaultBasis: 'movements',
   addedColumns: ['counterparty_subsidiary_id'],
+  columns: { period: 'period', debit: 'debit', credit: 'credit', currency: 'currency' },
   shape: (q, has) => ({
     on: has.accounts ? q.sql`${q.ref('a.account_id')} = ${q.ref('t.account_id')} and ${q.ref('a.account')} = ${q.ref('t.account')}` : undefined,
     entity: q.concat(q.text(q.ref('t.account_id')), q.sql`':'`, q.text(q.ref('t.subsidiary_id'))),
-    period: q.ref('t.period'),
     account: has.accounts ? q.sql`coalesce(nullif(${q.ref('a.account_number')}, ''), ${q.ref('t.account')})` : q.ref('t.account'),
     name: has.accounts ? q.ref('a.name') : null,
     type: has.accounts ? netsuiteAccountType(q, q.ref('a.account_type')) : null,
-    debit: q.ref('t.debit'),
-    credit: q.ref('t.credit'),
-    currency: q.ref('t.currency'),
     // An intercompany line's Due To/From Subsidiary, named as that subsidiary's entity (a table
     // written before the column existed has none).
     counterparty: has.column('counterparty_subsidiary_id')

@@ -7,17 +7,14 @@ import { NetSuiteAccount, publicNetSuiteAccount } from '../models/netsuite-accou
 import { NETSUITE_ACCOUNT_ID_RE, netsuiteEntityKey, NetSuiteKeyError, normalizeAccountId, readSigningKey } from '../netsuite';
 import { netsuiteTables, netsuiteTrialBalanceSource } from './netsuite-tables';
 import { netSuiteAccountSchema } from '../contract/connections';
-import { defineConnector, field } from './definition';
+import { defineConnector, nameFrom, field } from './definition';
 
 export const netsuite = defineConnector({
   key: 'netsuite',
-  displayName: 'NetSuite',
-  ledgerName: 'NetSuite',
-  auth: 'client-credentials',
   model: NetSuiteAccount,
   answer: publicNetSuiteAccount,
   answerSchema: netSuiteAccountSchema,
-  connectionName: (a) => (typeof a.accountId === 'string' && a.accountId ? a.accountId : undefined),
+  connectionName: nameFrom('accountId'),
   connection: {
     fields: {
       accountId: field('NetSuite account ID', 40)
@@ -50,8 +47,6 @@ export const netsuite = defineConnector({
   reconnect: 'NetSuite refused the stored credentials: reconnect the account (Add New Connection, NetSuite) with a working certificate.',
   refused: 'NetSuite refused the stored credentials: reconnect the account on the Apps screen (Add New Connection, NetSuite) with a working certificate.',
   answers: 'bare',
-  syncWorkflow: 'netsuiteSyncWorkflow',
-  connectWorkflow: 'netsuiteConnectWorkflow',
   syncActivities: ['syncNetSuiteMasterData', 'syncNetSuiteTrialBalance'],
   tables: netsuiteTables,
   trialBalance: netsuiteTrialBalanceSource,

@@ -48,15 +48,10 @@ export const quickbooksTrialBalanceSource: TrialBalanceSource = {
   table: 'quickbooks_trial_balance',
   accounts: 'quickbooks_accounts',
   defaultBasis: 'ytd',
+  columns: { entity: 'realm_id', period: 'period', account: 'account_id', name: 'account_name', debit: 'debit', credit: 'credit' },
   shape: (q, has) => ({
     on: has.accounts ? q.sql`${q.ref('a.realm_id')} = ${q.ref('t.realm_id')} and ${q.ref('a.account_id')} = ${q.ref('t.account_id')}` : undefined,
-    entity: q.ref('t.realm_id'),
-    period: q.ref('t.period'),
-    account: q.ref('t.account_id'),
-    name: q.ref('t.account_name'),
     type: has.accounts ? q.accountType(q.ref('a.classification')) : null,
-    debit: q.ref('t.debit'),
-    credit: q.ref('t.credit'),
     currency: has.accounts ? q.ref('a.currency') : null,
   }),
 };

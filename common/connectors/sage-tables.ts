@@ -56,15 +56,10 @@ export const sageTrialBalanceSource: TrialBalanceSource = {
   accounts: 'sage_gl_accounts',
   defaultBasis: 'movements',
   addedColumns: ['affiliate_entity_id'],
+  columns: { entity: 'company_id', period: 'period', account: 'account_no', name: 'title', debit: 'debits', credit: 'credits' },
   shape: (q, has) => ({
     on: has.accounts ? q.sql`${q.ref('a.company_id')} = ${q.ref('t.company_id')} and ${q.ref('a.account_no')} = ${q.ref('t.account_no')}` : undefined,
-    entity: q.ref('t.company_id'),
-    period: q.ref('t.period'),
-    account: q.ref('t.account_no'),
-    name: q.ref('t.title'),
     type: has.accounts ? sageAccountType(q, q.ref('a.account_type'), q.ref('a.normal_balance')) : null,
-    debit: q.ref('t.debits'),
-    credit: q.ref('t.credits'),
     currency: has.column('currency') ? q.ref('t.currency') : null,
     // The affiliate entity, named as that company's entity (a table written before the column existed has none).
     counterparty: has.column('affiliate_entity_id') ? q.ref('t.affiliate_entity_id') : null,

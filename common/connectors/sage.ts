@@ -5,17 +5,15 @@ import { encryptSecret } from '../crypto';
 import { publicSageAccount, SageAccount } from '../models/sage-account';
 import { sageTables, sageTrialBalanceSource } from './sage-tables';
 import { sageAccountSchema } from '../contract/connections';
-import { defineConnector, field, secret } from './definition';
+import { defineConnector, nameFrom, field, secret } from './definition';
 
 export const sage = defineConnector({
   key: 'sage',
   displayName: 'Sage',
-  ledgerName: 'Sage Intacct',
-  auth: 'credentials',
   model: SageAccount,
   answer: publicSageAccount,
   answerSchema: sageAccountSchema,
-  connectionName: (a) => (typeof a.sageCompanyID === 'string' && a.sageCompanyID ? a.sageCompanyID : undefined),
+  connectionName: nameFrom('sageCompanyID'),
   connection: {
     fields: {
       sageUserID: field('Sage user ID'),
@@ -35,8 +33,6 @@ export const sage = defineConnector({
   reconnect: null,
   refused: 'Sage Intacct refused the stored credentials: reconnect the account on the Apps screen.',
   answers: 'bare',
-  syncWorkflow: 'sageSyncWorkflow',
-  connectWorkflow: 'sageConnectWorkflow',
   syncActivities: ['syncSageGlAccounts', 'syncSageTrialBalance'],
   tables: sageTables,
   trialBalance: sageTrialBalanceSource,

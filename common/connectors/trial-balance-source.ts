@@ -49,6 +49,21 @@ export interface TrialBalanceSource {
   addedColumns?: string[];
   /** Where its rows sit by default (editable per entity): the month's movements, or year to date. */
   defaultBasis: AmountBasis;
-  /** The row's parts; `accounts` says whether the chart of accounts exists, `column` whether the month table has a column. */
-  shape(q: TrialBalanceSql, has: { accounts: boolean; column(name: string): boolean }): TrialBalanceShape;
+  /** The row's parts that are plain columns of the month table `t`, by part (entity: 'realm_id' reads t.realm_id). */
+  columns?: Partial<Record<ColumnPart, string>>;
+  /** The row's other parts (those `columns` does not name; a part both name is the shape's); `accounts` says whether the chart of accounts exists, `column` whether the month table has a column. */
+  shape(q: TrialBalanceSql, has: { accounts: boolean; column(name: string): boolean }): Partial<TrialBalanceShape>;
+}
+
+/** The parts a month table's column can be as it is. */
+export type ColumnPart = 'entity' | 'period' | 'account' | 'name' | 'debit' | 'credit' | 'currency';
+const PARTS = ['entity', 'period', 'account', 'name', 'type', 'debit', 'credit', 'currency'] as const;
+
+/** A source's whole row: its plain columns read from `t`, then its shape; a part neither gives is an error (the source is incomplete). */
+export function sourceShape(source: TrialBalanceSource, q: TrialBalanceSql, has: { accounts: boolean; column(name: string): boolean }): TrialBalanceShape {
+  const plain = Object.fromEntries(Object.entries(source.columns ?? {}).map(([part, column]) => [part, q.ref(`t.${column}`)]));
+  const row = { ...plain, ...source.shape(q, has) } as TrialBalanceShape;
+  const missing = PARTS.filter((p) => row[p] === undefined);
+  if (missing.length) throw new Error(`trial_balance source ${source.table} gives no ${missing.join(', ')}`);
+  return row;
 }

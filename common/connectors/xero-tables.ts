@@ -28,15 +28,9 @@ export const xeroTrialBalanceSource: TrialBalanceSource = {
   table: 'xero_trial_balance',
   accounts: 'xero_accounts',
   defaultBasis: 'movements',
+  columns: { entity: 'tenant_id', period: 'period', account: 'account_code', name: 'account_name', debit: 'debit', credit: 'credit', currency: 'currency' },
   shape: (q, has) => ({
     on: has.accounts ? q.sql`${q.ref('a.tenant_id')} = ${q.ref('t.tenant_id')} and coalesce(nullif(${q.ref('a.code')}, ''), ${q.ref('a.name')}) = ${q.ref('t.account_code')}` : undefined,
-    entity: q.ref('t.tenant_id'),
-    period: q.ref('t.period'),
-    account: q.ref('t.account_code'),
-    name: q.ref('t.account_name'),
     type: has.accounts ? q.accountType(q.text(q.ref('a.account_class'))) : null,
-    debit: q.ref('t.debit'),
-    credit: q.ref('t.credit'),
-    currency: q.ref('t.currency'),
   }),
 };

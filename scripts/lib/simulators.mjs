@@ -1,13 +1,19 @@
-// The simulators of Intuit, Sage Intacct and NetSuite (simulators/main.ts) as one child of the
-// launcher, on the embedded default only: PROVIDER=local, NODE_ENV not production, and not
-// turned off with SIMULATORS=false.
+// Every connector's demo simulator (simulators/main.ts) as one child of the launcher, on the
+// embedded default only: PROVIDER=local, NODE_ENV not production, and not turned off with
+// SIMULATORS=false. Their ports' variables and defaults come from common/connectors/keys.ts.
 import { join } from 'node:path';
+import { connectorSimulators } from '../connectors.mjs';
 import { nodeService, waitForPort } from './services.mjs';
 import { ROOT, ToolError } from './tools.mjs';
 
 /** Whether npm start runs the simulators. */
 export function simulatorsWanted(env) {
   return (env.PROVIDER || 'local') === 'local' && env.NODE_ENV !== 'production' && env.SIMULATORS !== 'false';
+}
+
+/** Each simulator's port: { key, name, variable, port }, from its line of keys.ts and the environment (`num` reads a port variable). */
+export function simulatorPorts(num) {
+  return connectorSimulators().map((s) => ({ key: s.key, name: `${s.ledgerName} simulator`, variable: s.variable, port: num(s.variable, s.port) }));
 }
 
 /**
@@ -34,21 +40,40 @@ export function simulatorEnv(env, simulated) {
   return out;
 }
 
-/** What start-up says about the user's own settings that the simulators would otherwise have set. */
-export function simulatorOverrides(env, simulated) {
+/**
+ * What start-up says about the user's own settings that the simulators would otherwise have set;
+ * `yours` is what a simulator says instead for one of its settings (by variable).
+ */
+export function simulatorOverrides(env, simulated, yours = {}) {
   const lines = [];
   for (const key of Object.keys(simulated)) {
     if (ownApp(env, simulated, key) || !env[key]) continue;
-    lines.push(
-      key === 'QBO_WEBHOOK_VERIFIER_TOKEN'
-        ? `[start]   ${key}: yours is used; the QuickBooks simulator signs its webhooks with it`
-        : `[start]   ${key}: yours is used instead of the simulator's (unset it to use the simulator's)`,
-    );
+    lines.push(`[start]   ${key}: ${yours[key] ?? "yours is used instead of the simulator's (unset it to use the simulator's)"}`);
   }
   return lines;
 }
 
-/** Starts simulators/main.ts and resolves with what it printed once ready ({ env, companies, netsuiteKeyFile, demoPlanFile }). */
+/**
+ * What npm start hands the api and says, from the simulators' ready line and the user's settings:
+ * the settings, the lines for the Apps screen, and DEMO_CONNECTIONS when every connection points
+ * at a simulator (a setting of the user's own turns the demo off).
+ */
+export function simulatorSetup(env, ready) {
+  const simulated = simulatorEnv(env, ready.env);
+  const yours = Object.assign({}, ...ready.simulators.map((s) => s.yours ?? {}));
+  const overrides = simulatorOverrides(env, ready.env, yours);
+  const note = [
+    ...(overrides.length ? ['[start] your own settings beside the simulators:', ...overrides] : []),
+    '[start] simulated services (SIMULATORS=false turns them off), for Apps:',
+    ...ready.simulators.map((s) => `[start]   ${s.note}${simulated[s.pointsAt] ? '' : ` - not used: ${s.pointsAt} is set`}`),
+    '',
+  ].join('\n');
+  const all = ready.simulators.every((s) => simulated[s.pointsAt]);
+  const connections = Object.fromEntries(ready.simulators.filter((s) => s.demoConnection).map((s) => [s.key, s.demoConnection]));
+  return { simulated, note, demoConnections: all ? JSON.stringify({ ...connections, planFile: ready.demoPlanFile }) : undefined };
+}
+
+/** Starts simulators/main.ts on `ports` (simulatorPorts) and resolves with what it printed once ready ({ env, simulators, companies, demoPlanFile, ... }). */
 export async function startSimulators(group, { dataDir, ports, appUrl }) {
   const run = nodeService('simulators/main.ts');
   const child = group.spawn('simulators', process.execPath, run.args, {
@@ -56,10 +81,7 @@ export async function startSimulators(group, { dataDir, ports, appUrl }) {
     capture: true,
     env: {
       ...run.env,
-      QBO_SIMULATOR_PORT: String(ports.qboSimulator),
-      INTACCT_SIMULATOR_PORT: String(ports.intacctSimulator),
-      NETSUITE_SIMULATOR_PORT: String(ports.netsuiteSimulator),
-      XERO_SIMULATOR_PORT: String(ports.xeroSimulator),
+      ...Object.fromEntries(ports.map((p) => [p.variable, String(p.port)])),
       SIMULATOR_APP_URL: appUrl,
       SIMULATORS_DIR: join(dataDir, 'simulators'),
     },
@@ -81,6 +103,9 @@ export async function startSimulators(group, { dataDir, ports, appUrl }) {
       reject(new ToolError(`the simulators exited with code ${code} while starting. Fix: see ${join(dataDir, 'logs', 'simulators.log')}, or set SIMULATORS=false.`));
     });
   });
-  await waitForPort(ports.netsuiteSimulator, { name: 'NetSuite simulator', child });
+  for (const s of ready.simulators) {
+    const p = ports.find((x) => x.key === s.key);
+    if (p) await waitForPort(p.port, { name: p.name, child });
+  }
   return ready;
 }

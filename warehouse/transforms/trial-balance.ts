@@ -26,7 +26,7 @@ import {
 } from 'kysely';
 import { CONNECTOR_LIST } from '../../common/connectors';
 import { SYNC_PROVIDERS } from '../../common/contract/connections';
-import type { TrialBalanceSource as ConnectorTrialBalanceSource, TrialBalanceShape, TrialBalanceSql } from '../../common/connectors/trial-balance-source';
+import { sourceShape, type TrialBalanceSource as ConnectorTrialBalanceSource, type TrialBalanceShape, type TrialBalanceSql } from '../../common/connectors/trial-balance-source';
 
 export type DialectName = 'sqlite' | 'mssql';
 
@@ -235,7 +235,7 @@ const CONNECTOR_SOURCES = CONNECTOR_LIST.flatMap((c) => {
 /** A connector's source: its declared shape, written with this dialect's expressions. */
 function connectorShape(d: Dialect, key: string, source: ConnectorTrialBalanceSource, accounts: boolean, columns: Set<string>): SourceShape {
   const q: TrialBalanceSql = { sql, ref, text: d.text, key: d.key, concat: d.concat, accountType };
-  const { on, ...shape } = source.shape(q, { accounts, column: (name) => columns.has(name) });
+  const { on, ...shape } = sourceShape(source, q, { accounts, column: (name) => columns.has(name) });
   return { from: source.table, join: on && source.accounts ? { table: source.accounts, on } : undefined, label: key, ...shape, required: [] };
 }
 

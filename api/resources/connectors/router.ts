@@ -18,6 +18,7 @@ import { auth } from '../../lib/auth';
 import { accountId, accountStatusBody, historyQuery, idParams, optionalOrgId, SELECT_ORGANIZATION } from '../../lib/connection-schemas';
 import { route } from '../../lib/route';
 import { syncHistorySchema } from '../../../common/contract/connections';
+import { oauth2Routes } from '../../lib/oauth2-code';
 import { loadAccount, resolveExistingOrgId, runSyncNow, scheduleSync, syncHistory, verifyCredentials, type SyncOutcome } from '../../lib/connections';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
@@ -69,6 +70,7 @@ export function connectorRouter(deps: AppDeps, c: ConnectorDefinition): Router {
   const orgNamed = `organization_id: optional for a user (its own organization); an admin must name one (400 '${SELECT_ORGANIZATION}')`;
 
   OWN_ROUTES[c.key]?.(router, deps, c);
+  if (c.oauth2) oauth2Routes(router, deps, { ...c, oauth2: c.oauth2 });
 
   if (c.connection) {
     const conn = c.connection;

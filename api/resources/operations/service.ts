@@ -10,14 +10,14 @@ import { createHash } from 'node:crypto';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { Config } from '../../../common/config';
 import { CONNECTOR_LIST } from '../../../common/connectors';
-import type { SyncProvider } from '../../../common/contract/connections';
+import type { OperationsAnswer, OpsBlocked, OpsConnection, OpsWorkflow } from '../../../common/contract/operations';
 import { logger } from '../../../common/logger';
 import { AlertState } from '../../../common/models/alert-state';
 import type { ConnectorAccountDoc } from '../../../common/models/connector-account';
 import { ConnectionOps, connectionKey, type ConnectionOpsDoc } from '../../../common/models/connection-ops';
 import { Freshness } from '../../../common/models/freshness';
 import { Organization } from '../../../common/models/organization';
-import { connectionOpsState, effectiveRetryPolicy, type ConnectionOpsState, type RetryPolicy } from '../../../common/operations';
+import { connectionOpsState, effectiveRetryPolicy, type RetryPolicy } from '../../../common/operations';
 import { ORGANIZATION_ID } from '../../../common/temporal';
 import { temporalUiUrl } from '../../lib/temporal';
 
@@ -26,56 +26,15 @@ export const SNAPSHOT_MS = 2000;
 const DESCRIBE_LIMIT = 100;
 const FAILED_WITHIN_MS = 24 * 3_600_000;
 
-export interface OpsConnection {
-  provider: SyncProvider;
-  accountId: string;
-  organizationId: string;
-  organizationName: string;
-  /** "<ledger>: <company>", e.g. the ledger's name and the connected company's. */
-  name: string;
-  state: ConnectionOpsState;
-  failingSince: string | null;
-  consecutiveFailures: number;
-  pausedAt: string | null;
-  pauseReason: string | null;
-  lastSynced: string | null;
-  /** When the newest sync that reached the reports finished, and the consolidation that includes it. */
-  changeAt: string | null;
-  consolidatedAt: string | null;
-  lastError: string | null;
+/** A connection's row, with its retry policy (the page's answer: common/contract/operations.ts). */
+export interface OpsConnectionRow extends OpsConnection {
   retryPolicy: RetryPolicy;
 }
-export interface OpsWorkflow {
-  workflowId: string;
-  runId: string;
-  organizationId: string;
-  organizationName: string;
-  /** What it does, in words ("Sync of <ledger>", "Onboarding"). */
-  what: string;
-  status: 'retrying' | 'failed' | 'running';
-  startedAt: string | null;
-  closedAt: string | null;
-  /** The pending activity retrying, its attempt and last failure (retrying only). */
-  activity: string | null;
-  attempt: number | null;
-  lastFailure: string | null;
-  temporalUrl: string;
+/** The snapshot every admin shares: the page's answer before its connections are filtered and paged. */
+export interface OpsSnapshot extends Omit<OperationsAnswer, 'connections'> {
+  connections: OpsConnectionRow[];
 }
-export interface OpsBlocked {
-  organizationId: string;
-  organizationName: string;
-  /** Each blocked month (YYYY-MM) and why. */
-  months: { period: string; reason: string }[];
-  since: string;
-}
-export interface OpsSnapshot {
-  version: string;
-  builtAt: string;
-  connections: OpsConnection[];
-  workflows: OpsWorkflow[];
-  onboardings: OpsWorkflow[];
-  blocked: OpsBlocked[];
-}
+export type { OpsBlocked, OpsWorkflow };
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -132,7 +91,7 @@ export async function buildSnapshot(client: Client, cfg: Config): Promise<OpsSna
   const freshByKey = new Map(fresh.map((f) => [f.key, f]));
   const syncing = new Set(running.map((w) => syncTarget(w.workflowId)).filter((k): k is string => k !== null));
 
-  const connections: OpsConnection[] = [];
+  const connections: OpsConnectionRow[] = [];
   const accountsByConnector = await Promise.all(CONNECTOR_LIST.map((c) => c.model.find({}).lean<ConnectorAccountDoc[]>()));
   CONNECTOR_LIST.forEach((c, i) => {
     for (const a of accountsByConnector[i] ?? []) {

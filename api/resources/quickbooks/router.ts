@@ -4,39 +4,24 @@
 // status and schedule, syncs run now, their history and removal are every connector's
 // (api/resources/connectors/router.ts registers these first, then those).
 import { Router, type Request } from 'express';
-import { randomBytes } from 'node:crypto';
 import passport from 'passport';
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../../common/connectors';
-import { authorizeUrl } from '../../../common/quickbooks-oauth';
-import { encryptSecret } from '../../../common/crypto';
 import { logger } from '../../../common/logger';
-import { OAuthState } from '../../../common/models/oauth-state';
 import { publicQuickBooksAccount, QuickBooksAccount, type QuickBooksAccountDoc } from '../../../common/models/quickbooks-account';
 import type { UserDoc } from '../../../common/models/user';
-import { workflowIds } from '../../../common/temporal';
 import type { ConnectQuickBooksOutput } from '../../../workflows/connect';
-import { quickbooksConnectWorkflow } from '../../../workflows/quickbooks';
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
-import { assertOrgAccess, auth } from '../../lib/auth';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
-import { validate } from '../../lib/validate';
 import { route } from '../../lib/route';
 import { quickBooksAccountSchema } from '../../../common/contract/connections';
-import { STILL_RUNNING, resultWithin, workflowStart } from '../../lib/temporal';
-import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
-import { optionalOrgId } from '../../lib/connection-schemas';
-import { resolveExistingOrgId, scheduleSync } from '../../lib/connections';
+import { scheduleSync } from '../../lib/connections';
+import { exchangeCode } from '../../lib/oauth2-code';
 import { exchangeBody } from './schemas';
 import { quickbooksWebhookHandler, WEBHOOK_BODY_LIMIT, webhookBodySchema } from './webhooks';
 
-/** An authorization must come back within this time. */
-const STATE_TTL_MS = 10 * 60 * 1000;
-/** Connecting is answered when the worker has exchanged the code and stored the account. */
-const CONNECT_WAIT_MS = 60000;
-const TOKEN_EXCHANGE_FAILED = 'failed to process QuickBooks token exchange';
 
 /** Bearer check with the spec's own messages for the token-exchange route. */
 function exchangeUser(req: Request): Promise<UserDoc> {
@@ -70,27 +55,7 @@ export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefi
   } as const;
   route(router, 'post', '/webhooks', webhookSpec, quickbooksWebhookHandler(deps));
 
-  // Whether this server can connect QuickBooks at all (Intuit's app settings are the operator's):
-  // the Apps screen shows the option as unavailable instead of failing on click.
-  const availabilitySpec = { summary: "Whether this server can connect QuickBooks (Intuit's app settings QBO_CLIENT_ID, QBO_CLIENT_SECRET and QBO_REDIRECT_URI are set): data { available }", tag: 'quickbooks', answer: z.object({ available: z.boolean() }) };
-  route(router, 'get', '/availability', availabilitySpec, auth('admin', 'user'), (_req, res) => {
-    ok(res, 'QuickBooks availability', { available: Boolean(cfg.QBO_CLIENT_ID && cfg.QBO_CLIENT_SECRET && cfg.QBO_REDIRECT_URI) });
-  });
-
-  // Step 1: the authorize URL, with a random state bound to this user and organization.
-  const connectSpec = {
-    summary: 'Start connecting QuickBooks: data { authorizeUrl, state, expiresAt }. The state (random, bound to this user and organization, single use, 10 min) comes back on the redirect to QBO_REDIRECT_URI. organization_id: optional for a user (its own organization); an admin must name one',
-    tag: 'quickbooks',
-    statuses: { 404: "'Organization not found': the organization_id is well formed but names no organization", 503: 'QuickBooks is not configured on this server (or Temporal or Mongo is unreachable)' },
-  };
-  route(router, 'get', '/connect', connectSpec, auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
-    if (!cfg.QBO_CLIENT_ID || !cfg.QBO_CLIENT_SECRET || !cfg.QBO_REDIRECT_URI) throw new ApiError(503, 'QuickBooks is not configured on this server');
-    const state = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + STATE_TTL_MS);
-    await OAuthState.create({ state, provider: 'quickbooks', userId: req.user!._id, organization_id: orgId, expiresAt });
-    ok(res, 'QuickBooks authorization URL created', { authorizeUrl: authorizeUrl(cfg, state), state, expiresAt });
-  });
+  // GET /availability and GET /connect (the consent URL) are every oauth2-code connector's (api/lib/oauth2-code.ts).
 
   // Step 2: Intuit redirected the browser back with code, state and realmId; our server exchanges the code.
   router.use('/token-exchange', (req, res, next) => {
@@ -117,32 +82,8 @@ export function quickbooksRoutes(router: Router, deps: AppDeps, c: ConnectorDefi
     const parsed = exchangeBody.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? 'Authorization code is required');
     const { code, state, realmId } = parsed.data;
-    // Single use: the state is consumed atomically, and only by the user it was issued to; the
-    // code rides on it, encrypted, to the worker that exchanges it (never in a workflow history).
-    const issued = await OAuthState.findOneAndUpdate(
-      { state, provider: 'quickbooks', userId: user._id, usedAt: null },
-      { $set: { usedAt: new Date(), codeEnc: encryptSecret(code, cfg.ENCRYPTION_KEY) } },
-      { new: false },
-    ).lean();
-    if (!issued || issued.expiresAt.getTime() <= Date.now()) throw new ApiError(400, TOKEN_EXCHANGE_FAILED, 'The authorization state is invalid, already used or expired: start the connection again.');
-    const orgId = String(issued.organization_id);
-    assertOrgAccess(user, orgId);
-
-    const stateId = String(issued._id);
-    let connected: ConnectQuickBooksOutput;
-    try {
-      const handle = await deps.temporal.workflow.start(quickbooksConnectWorkflow, {
-        ...workflowStart(cfg, workflowIds.connect(c.key, stateId), orgId),
-        args: [{ stateId, orgId, realmId, userId: String(user._id) }],
-      });
-      const result = await resultWithin(deps.temporal, handle, CONNECT_WAIT_MS);
-      if (result === STILL_RUNNING) throw new ApiError(504, TOKEN_EXCHANGE_FAILED, `${TOKEN_EXCHANGE_FAILED}: QuickBooks did not answer in time; the connection goes on and shows on the Apps screen when it completes.`);
-      connected = result;
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      logger.warn({ err: failureMessage(e), realmId }, 'QuickBooks token exchange failed');
-      throw new ApiError(httpStatusOf(failureTypeOf(e)), TOKEN_EXCHANGE_FAILED, failureMessage(e));
-    }
+    // The state's single use and the connect workflow (which exchanges the code and confirms the company) are the generic flow's.
+    const { orgId, result: connected } = await exchangeCode<ConnectQuickBooksOutput>(deps, c, { user, code, state, extra: { realmId }, late: 'the connection goes on and shows on the Apps screen when it completes.' });
 
     const account = (await QuickBooksAccount.findById(connected.accountId).lean<QuickBooksAccountDoc>())!;
     try {

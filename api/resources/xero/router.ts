@@ -4,35 +4,26 @@
 // status and schedule, sync now, history and removal are every connector's
 // (api/resources/connectors/router.ts registers these first, then those).
 import { Router } from 'express';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../../common/connectors';
 import { xeroAccountSchema, xeroGrantSchema, type XeroGrantAnswer } from '../../../common/contract/xero';
-import { encryptSecret } from '../../../common/crypto';
-import { failureMessage, failureTypeOf, httpStatusOf } from '../../../common/failures';
-import { logger } from '../../../common/logger';
-import { OAuthState } from '../../../common/models/oauth-state';
 import { publicXeroAccount, XeroAccount, XeroGrant, type XeroAccountDoc } from '../../../common/models/xero-account';
-import { workflowIds } from '../../../common/temporal';
-import { xeroAuthorizeUrl, xeroConfigured } from '../../../common/xero-oauth';
-import { xeroConnectWorkflow } from '../../../workflows/xero';
+import { xeroOAuth } from '../../../common/xero-oauth';
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
 import { assertOrgAccess, auth } from '../../lib/auth';
-import { accountStatusBody, optionalOrgId } from '../../lib/connection-schemas';
-import { resolveExistingOrgId, scheduleSync } from '../../lib/connections';
+import { accountStatusBody } from '../../lib/connection-schemas';
+import { scheduleSync } from '../../lib/connections';
+import { exchangeCode, exchangeFailed } from '../../lib/oauth2-code';
 import { ApiError } from '../../lib/errors';
 import { ok } from '../../lib/respond';
 import { route } from '../../lib/route';
-import { resultWithin, STILL_RUNNING, workflowStart } from '../../lib/temporal';
 import { validate } from '../../lib/validate';
 import { XERO_WEBHOOK_LIMIT, xeroWebhookHandler } from './webhooks';
 
-const STATE_TTL_MS = 10 * 60 * 1000;
-const CONNECT_WAIT_MS = 60000;
 /** Organisations are picked within this time of the consent. */
 const PICK_TTL_MS = 60 * 60 * 1000;
-const EXCHANGE_FAILED = 'failed to process Xero token exchange';
+const EXCHANGE_FAILED = exchangeFailed(xeroOAuth);
 
 const exchangeBody = z.object({
   code: z.string({ required_error: 'Authorization code is required', invalid_type_error: 'Authorization code is required' }).trim().min(1, 'Authorization code is required').max(2000),
@@ -67,25 +58,7 @@ export function xeroRoutes(router: Router, deps: AppDeps, c: ConnectorDefinition
   } as const;
   route(router, 'post', '/webhooks', webhookSpec, xeroWebhookHandler(deps));
 
-  route(router, 'get', '/availability', { summary: 'Whether this server can connect Xero (XERO_CLIENT_ID, XERO_CLIENT_SECRET and XERO_REDIRECT_URI are set): data { available }', tag: 'xero', answer: z.object({ available: z.boolean() }) }, auth('admin', 'user'), (_req, res) => {
-    ok(res, 'Xero availability', { available: xeroConfigured(cfg) });
-  });
-
-  // Step 1: the authorize URL, with a random state bound to this user and organization.
-  const connectSpec = {
-    summary: 'Start connecting Xero: data { authorizeUrl, state, expiresAt }. The state (random, bound to this user and organization, single use, 10 min) comes back on the redirect to XERO_REDIRECT_URI. organization_id: optional for a user (its own organization); an admin must name one',
-    tag: 'xero',
-    answer: z.object({ authorizeUrl: z.string(), state: z.string(), expiresAt: z.string() }),
-    statuses: { 404: "'Organization not found'", 503: 'Xero is not configured on this server' },
-  };
-  route(router, 'get', '/connect', connectSpec, auth('admin', 'user'), validate({ query: z.object({ organization_id: optionalOrgId }) }), async (req, res) => {
-    const orgId = await resolveExistingOrgId(req.user!, (res.locals.query as { organization_id?: string }).organization_id);
-    if (!xeroConfigured(cfg)) throw new ApiError(503, 'Xero is not configured on this server');
-    const state = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + STATE_TTL_MS);
-    await OAuthState.create({ state, provider: 'xero', userId: req.user!._id, organization_id: orgId, expiresAt });
-    ok(res, 'Xero authorization URL created', { authorizeUrl: xeroAuthorizeUrl(cfg, state), state, expiresAt: expiresAt.toISOString() });
-  });
+  // GET /availability and GET /connect (the consent URL) are every oauth2-code connector's (api/lib/oauth2-code.ts).
 
   // Step 2: Xero redirected the browser back with code and state; the worker exchanges the code and lists the organisations.
   const exchangeSpec = {
@@ -98,24 +71,9 @@ export function xeroRoutes(router: Router, deps: AppDeps, c: ConnectorDefinition
   } as const;
   route(router, 'post', '/token-exchange', exchangeSpec, auth('admin', 'user'), validate({ body: exchangeBody }), async (req, res) => {
     const { code, state } = req.body as z.infer<typeof exchangeBody>;
-    const user = req.user!;
-    // Single use: consumed atomically, only by the user it was issued to; the code rides on it, encrypted, to the worker.
-    const issued = await OAuthState.findOneAndUpdate({ state, provider: 'xero', userId: user._id, usedAt: null }, { $set: { usedAt: new Date(), codeEnc: encryptSecret(code, cfg.ENCRYPTION_KEY) } }, { new: false }).lean();
-    if (!issued || issued.expiresAt.getTime() <= Date.now()) throw new ApiError(400, EXCHANGE_FAILED, 'The authorization state is invalid, already used or expired: start the connection again.');
-    const orgId = String(issued.organization_id);
-    assertOrgAccess(user, orgId);
-    const stateId = String(issued._id);
-    let grantId: string;
-    try {
-      const handle = await deps.temporal.workflow.start(xeroConnectWorkflow, { ...workflowStart(cfg, workflowIds.connect(c.key, stateId), orgId), args: [{ stateId, orgId, userId: String(user._id) }] });
-      const result = await resultWithin(deps.temporal, handle, CONNECT_WAIT_MS);
-      if (result === STILL_RUNNING) throw new ApiError(504, EXCHANGE_FAILED, `${EXCHANGE_FAILED}: Xero did not answer in time; start the connection again.`);
-      grantId = result.grantId;
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      logger.warn({ err: failureMessage(e) }, 'Xero token exchange failed');
-      throw new ApiError(httpStatusOf(failureTypeOf(e)), EXCHANGE_FAILED, failureMessage(e));
-    }
+    // The state's single use and the connect workflow (which exchanges the code and lists the organisations) are the generic flow's.
+    const { orgId, result } = await exchangeCode<{ grantId: string }>(deps, c, { user: req.user!, code, state, late: 'start the connection again.' });
+    const grantId = result.grantId;
     ok(res, 'Xero organisations to link', await grantAnswer(grantId, orgId));
   });
 

@@ -1,57 +1,14 @@
-// The Operations page's api (GET /operations, its version, its event stream, resume): types as
-// the api answers them (api/resources/operations/service.ts), SWR keys, and the live check.
+// The Operations page's api (GET /operations, its version, its event stream, resume): the answer's
+// types (common/contract/operations.ts, the api's too), SWR keys, and the live check.
 import { useEffect, useState } from 'react';
 import useSWR, { mutate } from 'swr';
+import type { ConnectionOpsState, OperationsAnswer, OpsConnection } from '../../../../../common/contract/operations';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
 import { followEventStream } from '../../../lib/event-stream';
 
-export type OpsState = 'active' | 'syncing' | 'failing' | 'reconnect_needed' | 'paused' | 'inactive';
+export type { OperationsAnswer, OpsBlocked, OpsConnection, OpsWorkflow } from '../../../../../common/contract/operations';
+export type OpsState = ConnectionOpsState;
 export const OPS_STATES: OpsState[] = ['failing', 'reconnect_needed', 'paused', 'syncing', 'active', 'inactive'];
-
-export interface OpsConnection {
-  provider: string;
-  accountId: string;
-  organizationId: string;
-  organizationName: string;
-  name: string;
-  state: OpsState;
-  failingSince: string | null;
-  consecutiveFailures: number;
-  pausedAt: string | null;
-  pauseReason: string | null;
-  lastSynced: string | null;
-  changeAt: string | null;
-  consolidatedAt: string | null;
-  lastError: string | null;
-}
-export interface OpsWorkflow {
-  workflowId: string;
-  runId: string;
-  organizationId: string;
-  organizationName: string;
-  what: string;
-  status: 'retrying' | 'failed' | 'running';
-  startedAt: string | null;
-  closedAt: string | null;
-  activity: string | null;
-  attempt: number | null;
-  lastFailure: string | null;
-  temporalUrl: string;
-}
-export interface OpsBlocked {
-  organizationId: string;
-  organizationName: string;
-  months: { period: string; reason: string }[];
-  since: string;
-}
-export interface OperationsAnswer {
-  version: string;
-  builtAt: string;
-  connections: { rows: OpsConnection[]; total: number; page: number; pages: number; counts: Record<OpsState, number> };
-  workflows: OpsWorkflow[];
-  onboardings: OpsWorkflow[];
-  blocked: OpsBlocked[];
-}
 export interface OpsFilter {
   state?: OpsState;
   q?: string;
