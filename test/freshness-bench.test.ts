@@ -125,7 +125,6 @@ function bookReceivables(role: 'US' | 'UK' | 'DE', carriedForward: boolean, peri
       ...netsuite.env(),
       SAGE_ENDPOINT_URL: intacct.url,
       QBO_WEBHOOK_VERIFIER_TOKEN: VERIFIER,
-      QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
       ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1',
       SYNC_INTERVAL_HOURS: String(1 / 60),
     });

@@ -15,6 +15,4 @@ export const quickbooksSettings = {
   QBO_API_BASE: optionalString.pipe(url.optional()),
   /** Intuit's webhook verifier token (the app's Webhooks page): POST /quickbooks/webhooks answers 503 until it is set. */
   QBO_WEBHOOK_VERIFIER_TOKEN: optionalString,
-  /** Quiet time after an account's last QuickBooks notification before its sync starts (a burst of changes syncs once). */
-  QBO_WEBHOOK_DEBOUNCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
 };

@@ -132,7 +132,7 @@ beforeAll(async () => {
       INTACCT_SIMULATOR_PORT: String(intacct),
       NETSUITE_SIMULATOR_PORT: String(netsuite),
       XERO_SIMULATOR_PORT: String(xero),
-      QBO_WEBHOOK_DEBOUNCE_SECONDS: '1',
+      ORGANIZATION_CHANGES_DEBOUNCE_SECONDS: '1',
     };
     base = `http://127.0.0.1:${app}`;
     simulatorUrl = `http://127.0.0.1:${qbo}`;
