@@ -3,7 +3,7 @@
 // language for a finance user (pipelines by what they do, what each read and from where, by
 // connection name, rows in words; Started and Pipelines filled from the click; the Temporal UI
 // link for admins only).
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { mutate, SWRConfig } from 'swr';
@@ -26,6 +26,14 @@ function renderPage() {
 }
 
 afterEach(async () => {
+  // Unmount first, then let every answer the mocked api gave settle and SWR forget its request
+  // (it forgets after dedupingInterval 0, on a timer) before the cache is cleared: a request still
+  // in flight when a test ends (a busy machine) would otherwise be shared with the next test's
+  // first request to the same key, and answer with this test's mock.
+  cleanup();
+  if (jest.isMockFunction(global.fetch)) await Promise.allSettled((global.fetch as jest.Mock).mock.results.map((r) => r.value as unknown));
+  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setTimeout(r, 0));
   await mutate(() => true, undefined, { revalidate: false });
   localStorage.clear();
   jest.restoreAllMocks();
