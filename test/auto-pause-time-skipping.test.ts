@@ -1,6 +1,6 @@
 // Auto-pause with days that really pass: the connection's syncs run on Temporal's time-skipping
 // test server (tools/temporal-test-server, installed by the bootstrap from Maven Central), and the
-// days between them are skipped by that server's clock (`env.sleep`), never backdated in MongoDB.
+// days between them are skipped by that server's clock (its TestService's sleep), never backdated in MongoDB.
 // The syncs are the product's own: quickbooksSyncWorkflow with its real activities against the
 // local Intuit, which answers each sync's first call with a fault; the connection's retry policy
 // allows one attempt, so each sync is one failure. The test server has no Temporal schedules: the
@@ -27,7 +27,6 @@
 //    One mail per state change: the 20th's warning and the 30th's pause, then (the resume cleared
 //    them) the 46th's warning and the 58th's pause: four in all to the organization's user.
 import { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import request from 'supertest';
 import { ConnectionEvent, ConnectionOps, type ConnectionOpsDoc } from '../common/models/connection-ops';
@@ -41,6 +40,7 @@ import { createWorker } from '../worker/worker';
 import { onboardThroughApi } from './helpers/consolidation-books';
 import { mailpitConfig, mailsTo, waitForMails } from './helpers/mailpit';
 import { startStack, workflowBundle, type TestStack } from './helpers/stack';
+import { startTimeSkippingServer, type TimeSkippingServer } from './helpers/time-skipping';
 import { userWithToken } from './helpers/users';
 
 const REALM = '9130359000000078';
@@ -51,7 +51,7 @@ const DAY = 24 * HOUR;
 
 let stack: TestStack;
 let fake: FakeIntuit;
-let skipping: TestWorkflowEnvironment;
+let skipping: TimeSkippingServer;
 let skippingWorker: Worker;
 let skippingRun: Promise<void>;
 /** A plain client of the test server: awaiting a sync does not skip time; only `skipping.sleep` does. */
@@ -109,7 +109,7 @@ beforeAll(async () => {
   // Its schedule, on the dev server (an interval that never comes round during the test: the ticks are this test's).
   await upsertSyncSchedule(stack.env.client, { provider: 'quickbooks', accountId, orgId, intervalHours: 87_600, paused: false, taskQueue: stack.config.TEMPORAL_TASK_QUEUE });
 
-  skipping = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: bin } } });
+  skipping = await startTimeSkippingServer(bin);
   skippingClient = new Client({ connection: skipping.connection, namespace: skipping.namespace });
   skippingWorker = await createWorker({ config: stack.config, connection: skipping.nativeConnection, workflowBundle: await workflowBundle(stack.config), scheduleConnection: stack.env.nativeConnection });
   skippingRun = skippingWorker.run();
@@ -120,7 +120,7 @@ afterAll(async () => {
     skippingWorker.shutdown();
     await skippingRun;
   }
-  await skipping?.teardown();
+  await skipping?.stop();
   await stack?.stop();
   await fake?.stop();
 });
