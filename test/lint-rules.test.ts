@@ -187,7 +187,7 @@ it('refuses a workflow started by its name, in the api, workflows and scripts, a
   const msgs = await lint(code, 'api/resources/files/router.ts');
   for (const line of [5, 7, 8, 9]) expect(rulesOnLine(msgs, line)).toContain('no-restricted-syntax');
   for (const line of [6, 10]) expect(rulesOnLine(msgs, line)).not.toContain('no-restricted-syntax');
-  expect(rulesOnLine(await lint(code, 'workflows/quickbooks-changes.ts'), 9)).toContain('no-restricted-syntax');
+  expect(rulesOnLine(await lint(code, 'workflows/organization-changes.ts'), 9)).toContain('no-restricted-syntax');
   // Another API's execute or start taking a string (a stored procedure, a timer) is not a workflow start.
   const other = await lint([`declare const request: { execute(name: string): void };`, `request.execute('sp_rename');`, ''].join('\n'), 'activities/storage/index.ts');
   expect(rulesOnLine(other, 2)).not.toContain('no-restricted-syntax');
