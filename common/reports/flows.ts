@@ -96,6 +96,14 @@ export interface FlowInput {
   acquisitions: Map<string, string>;
   /** Entity key -> name. */
   names: Map<string, string>;
+  /**
+   * The figures stored when the consolidation wrote (warehouse/reports/flow-sums.ts), when they
+   * answer for these columns and months (null: compute them from the parts).
+   */
+  stored?: {
+    figures: (col: FlowColumn) => Figures | null;
+    components: (m: FlowMonth | undefined) => Components | null;
+  };
 }
 
 /** Which parts a value column adds up, over which months (the first one is the opening). */
@@ -107,7 +115,7 @@ export interface FlowColumn {
 }
 
 // --- exact fractions ------------------------------------------------------------------------
-interface Frac {
+export interface Frac {
   n: bigint;
   d: bigint;
 }
@@ -138,7 +146,8 @@ function reRate(x: bigint, a: FlowRate, c: FlowRate): Frac {
 }
 
 // --- per column figures ---------------------------------------------------------------------
-interface Figures {
+/** A column's figures over its months: additive over months and over report columns (but the opening and closing cash, stocks). */
+export interface Figures {
   profit: bigint;
   nciProfit: bigint;
   oci: bigint;
@@ -178,7 +187,7 @@ function classify(chart: GroupAccount[]) {
   };
 }
 
-function figures(input: FlowInput, col: FlowColumn): Figures {
+export function figures(input: FlowInput, col: FlowColumn): Figures {
   const kindOf = classify(input.chart);
   const byCode = new Map(input.chart.map((a) => [a.code, a]));
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
@@ -300,6 +309,10 @@ function flowOf(input: FlowInput, p: FlowPart, now: bigint, before: bigint, loca
   return rp ? addF(x, { n: -reRate(before, r.average, rp.closing).n, d: reRate(before, r.average, rp.closing).d }) : x;
 }
 
+/** A column's figures: stored ones when they answer, else computed from the parts. */
+const figuresOf = (input: FlowInput, col: FlowColumn): Figures => input.stored?.figures(col) ?? figures(input, col);
+const componentsAt = (input: FlowInput, m: FlowMonth | undefined): Components => input.stored?.components(m) ?? componentsOf(input.chart, m);
+
 // --- the statements -------------------------------------------------------------------------
 type Line = { kind: ReportRow['kind']; label: string; depth: number; cents: bigint[] };
 
@@ -316,7 +329,7 @@ function toStatement(columns: FlowColumn[], lines: Line[], balanced: boolean[], 
 
 /** Comprehensive income (IAS 1.81A): profit, OCI (exchange differences on translating foreign operations), each split between the owners and NCI. */
 export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number } } = {}): Statement {
-  const fs = columns.map((c) => figures(input, c));
+  const fs = columns.map((c) => figuresOf(input, c));
   const v = (g: (f: Figures) => bigint) => fs.map(g);
   const lines: Line[] = [
     { kind: 'total', label: 'Profit for the period', depth: 0, cents: v((f) => f.profit) },
@@ -336,9 +349,9 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
     { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v((f) => f.nciProfit + f.nciOci) },
   ];
   // The check: the owners' OCI of the group over the column's months is the movement of the translation reserve between its balance sheets.
-  const group = columns.map((c) => figures(input, { ...c, include: () => true }));
+  const group = columns.map((c) => figuresOf(input, { ...c, include: () => true }));
   // (Less what an acquisition brought to it: the cents of rounding of the acquisition itself.)
-  const reserve = columns.map((c, i) => componentsOf(input.chart, c.months.at(-1)).translation - componentsOf(input.chart, c.months[0]).translation - group[i]!.acquired.translation);
+  const reserve = columns.map((c, i) => componentsAt(input, c.months.at(-1)).translation - componentsAt(input, c.months[0]).translation - group[i]!.acquired.translation);
   lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
   lines.push({ kind: 'account', label: "Group's other comprehensive income attributable to owners", depth: 1, cents: group.map((f) => f.oci - f.nciOci) });
   lines.push({ kind: 'account', label: 'Movement of the translation reserve in the balance sheet, other than on acquisitions', depth: 1, cents: reserve });
@@ -348,7 +361,7 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
 
 /** The cash flow, indirect method (IAS 7): operating, investing, financing, the effect of exchange rates on cash, and its reconciliation to the balance sheet's cash. */
 export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
-  const fs = columns.map((c) => figures(input, c));
+  const fs = columns.map((c) => figuresOf(input, c));
   const width = columns.length;
   const showZero = opts.showZero ?? false;
   const lines: Line[] = [];
@@ -416,14 +429,14 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
 }
 
 /** The equity components of one month's consolidated figures (cents, shown positive for credits). */
-interface Components {
+export interface Components {
   capital: bigint;
   retained: bigint;
   translation: bigint;
   nci: bigint;
 }
 
-function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined): Components {
+export function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined): Components {
   const out: Components = { capital: 0n, retained: 0n, translation: 0n, nci: 0n };
   if (!m || !m.ok) return out;
   const byCode = new Map(chart.map((a) => [a.code, a]));
@@ -456,9 +469,9 @@ export function changesInEquity(input: FlowInput, blocks: { label: string; month
     rows.push({ kind, label, depth, values: [...c.slice(0, 3), owners, c[3], owners + c[3]].map(centsText) });
   };
   for (const b of blocks) {
-    const all = figures(input, { key: 'all', label: b.label, include: () => true, months: b.months });
-    const open = componentsOf(input.chart, b.months[0]);
-    const close = componentsOf(input.chart, b.months.at(-1));
+    const all = figuresOf(input, { key: 'all', label: b.label, include: () => true, months: b.months });
+    const open = componentsAt(input, b.months[0]);
+    const close = componentsAt(input, b.months.at(-1));
     // Acquisitions: what the acquired balance sheets and their entries brought in each component, net: the NCI arising (and cents of rounding).
     const acq = all.acquired;
     const profitOwners = all.profit - all.nciProfit;

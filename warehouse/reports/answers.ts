@@ -6,15 +6,16 @@ import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../common/consolidation/decimal';
-import { CENTS_SQL, readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../consolidation/store';
 import type { GroupAccount } from '../../common/consolidation/types';
 import type { OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../common/reports/custom';
 import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../common/reports/periods';
 import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../common/reports/statements';
-import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, ratesOf, type FlowColumn, type FlowInput } from '../../common/reports/flows';
-import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
+import { cashFlow, changesInEquity, comprehensiveIncome, monthsWithOpening, type FlowColumn, type FlowInput } from '../../common/reports/flows';
+import { flowInputOf, readFlowConfig, storedFlowFigures } from './flow-sums';
+import { flowParts, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
 import { ApiError } from '../../common/api-error';
 import { budgetColumn } from './budget-figures';
 
@@ -244,16 +245,15 @@ export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind
 async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: ReportQuery, ctx: ReportContext): Promise<ReportAnswer> {
   const current = monthsWithOpening(ctx.range.months);
   const compared = ctx.compareRange ? monthsWithOpening(ctx.compareRange.months) : [];
-  const [months, entities, acquisitions, rates] = await Promise.all([flowParts(db, dialect, [...new Set([...compared, ...current])].sort()), readEntities(db), readAcquisitions(db), flowRates(db)]);
+  const all = [...new Set([...compared, ...current])].sort();
+  const cfg = await readFlowConfig(db, ctx.chart);
+  // The figures the consolidation stored (./flow-sums.ts) when they answer; else the outputs' parts of the months, walked here.
+  const states = (await monthStates(db, all)).map((m) => ({ period: m.period, ok: m.status === 'ok', parts: [] }));
+  const stored = await storedFlowFigures(db, cfg, states, [current, compared].filter((l) => l.length), kind === 'cash-flow');
+  const months = stored ? states : await flowParts(db, dialect, all);
   const byPeriod = new Map(months.map((m) => [m.period, m]));
   const monthsOf = (list: string[]) => list.map((p) => byPeriod.get(p)!);
-  const input: FlowInput = {
-    chart: ctx.chart,
-    months,
-    rate: ratesOf({ settings: { presentationCurrency: ctx.currency }, entities: entities.map((e) => ({ entity: e.entity, currency: e.currency })), rates }),
-    acquisitions: new Map(acquisitions.config.map((a) => [a.entity, a.date.slice(0, 7)])),
-    names: new Map(entities.map((e) => [e.entity, e.name])),
-  };
+  const input: FlowInput = { ...flowInputOf(cfg, months), ...(stored ? { stored } : {}) };
   const notices = [...ctx.notices];
   const opening = byPeriod.get(current[0]!);
   if (opening && !opening.ok) notices.push(`The opening balances are those at the end of ${monthLabel(opening.period)}, which is not consolidated: this statement starts from nothing.`);
