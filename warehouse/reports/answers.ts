@@ -131,7 +131,7 @@ export function groupOrder<T extends { entity: string; name: string; parent: str
  * mismatch beyond tolerance in the range is named; figures older than the newest sync or upload
  * say so.
  */
-export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery, now: Date = new Date()): Promise<ReportContext> {
+export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery, now: Date = new Date(), { nets: withNets = true }: { nets?: boolean } = {}): Promise<ReportContext> {
   const [settings, chart, fresh] = await Promise.all([readSettings(db), readChart(db), freshness(db)]);
   const fy = settings.fiscalYearStartMonth;
   const today = monthOf(now);
@@ -160,7 +160,8 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery,
     variance = { current: 0, base: 1 };
   } else {
     const want = new Set(q.columns.length ? q.columns : COLUMN_CHOICES);
-    const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities'));
+    // (The flow statements take the columns' keys and labels only: no entity's figures read for them.)
+    const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities') && withNets);
     if (want.has('entities')) {
       for (const e of groupOrder((await readEntities(db)).filter((e) => e.included))) columns.push({ key: `entity:${e.entity}`, label: e.name, nets: nets(chart, sums.entities.get(e.entity)) });
     }
@@ -225,7 +226,7 @@ const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string):
 
 export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
   if (q.budget && kind !== 'profit-and-loss') throw new ApiError(400, `A budget is compared with the profit and loss and custom reports, not the ${STATEMENT_TITLES[kind].toLowerCase()}`);
-  const ctx = await reportContext(db, dialect, q);
+  const ctx = await reportContext(db, dialect, q, new Date(), { nets: !isFlowStatement(kind) });
   if (isFlowStatement(kind)) return flowStatement(db, dialect, kind, q, ctx);
   if (kind === 'balance-sheet' && ctx.compareRange) {
     // A balance sheet compares dates: "As at 31 March 2026" beside "As at 28 February 2026".
