@@ -3,6 +3,7 @@
 // and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
+import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../common/consolidation/decimal';
@@ -435,40 +436,99 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
 const AMOUNT_FORMAT = '#,##0.00;-#,##0.00;"-"';
 const PERCENT_FORMAT = '0.0"%";-0.0"%";"-"';
 
+/** What a report's sheet holds, row by row (the export's and the pack's, buffered or streamed alike). */
+function sheetRows(r: ReportAnswer) {
+  const intro: { values: (string | null)[]; font?: Partial<ExcelJS.Font> }[] = [
+    { values: [r.title], font: { bold: true, size: 14 } },
+    { values: [`${r.range.label}${r.compareRange ? ` compared with ${r.compareRange.label}` : ''}, in ${r.currency}`] },
+    ...r.notices.map((n) => ({ values: [n], font: { italic: true } })),
+  ];
+  const header = ['Line', ...r.columns.map((c) => c.label)];
+  return { intro, header, headerRow: intro.length + 1 };
+}
+/** Fills one figure row of a report's sheet. */
+function figureRow(xr: ExcelJS.Row, r: ReportAnswer, row: ReportAnswer['rows'][number]): void {
+  r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
+  if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
+  if (row.kind === 'subtotal') xr.font = { italic: true };
+  if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');
+}
+const figureValues = (row: ReportAnswer['rows'][number]) => [`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : v === NOT_MEANINGFUL ? v : Number(v)))];
+
 function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
   const ws = wb.addWorksheet(name.slice(0, 31));
-  ws.addRow([r.title]).font = { bold: true, size: 14 };
-  ws.addRow([`${r.range.label}${r.compareRange ? ` compared with ${r.compareRange.label}` : ''}, in ${r.currency}`]);
-  for (const n of r.notices) ws.addRow([n]).font = { italic: true };
-  const header = ws.addRow(['Line', ...r.columns.map((c) => c.label)]);
+  const { intro, header: labels } = sheetRows(r);
+  for (const x of intro) {
+    const row = ws.addRow(x.values);
+    if (x.font) row.font = x.font;
+  }
+  const header = ws.addRow(labels);
   header.font = { bold: true };
   header.alignment = { horizontal: 'center' };
   ws.views = [{ state: 'frozen', xSplit: 1, ySplit: header.number }];
   ws.getColumn(1).width = 48;
   r.columns.forEach((_, i) => (ws.getColumn(i + 2).width = 18));
-  for (const row of r.rows) {
-    const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : v === NOT_MEANINGFUL ? v : Number(v)))]);
-    r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
-    if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
-    if (row.kind === 'subtotal') xr.font = { italic: true };
-    if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');
-  }
+  for (const row of r.rows) figureRow(ws.addRow(figureValues(row)), r, row);
+}
+
+/** Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)". */
+export function sheetNamer(): (title: string) => string {
+  const used = new Set<string>();
+  return (t: string) => {
+    const title = t.replace(/[*?:\\/[\]]/g, ' ');
+    let name = title.slice(0, 31);
+    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
+    used.add(name.toLowerCase());
+    return name;
+  };
 }
 
 /** An XLSX workbook: one sheet per report given (real numbers, number formats, frozen header). */
 export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'LedgerFlow';
-  const used = new Set<string>();
-  for (const r of reports) {
-    // Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)".
-    const title = r.title.replace(/[*?:\\/[\]]/g, ' ');
-    let name = title.slice(0, 31);
-    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
-    used.add(name.toLowerCase());
-    sheet(wb, r, name);
-  }
+  const nameOf = sheetNamer();
+  for (const r of reports) sheet(wb, r, nameOf(r.title));
   return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/**
+ * The same workbook written as it goes (exceljs' streaming writer): reports asked for one at a
+ * time, each sheet's rows committed as they are added, so memory holds one report, not the book.
+ */
+export async function xlsxStream(count: number, report: (i: number) => Promise<ReportAnswer>, out: Writable): Promise<void> {
+  if (out.destroyed) throw new Error('The output closed before the workbook was written');
+  // The output ended before the workbook (a reader gone, an error): the writing stops there rather than wait for it.
+  const closed = new Promise<never>((_, reject) => {
+    out.once('error', reject);
+    out.once('close', () => (out.writableFinished ? undefined : reject(new Error('The output closed before the workbook was written'))));
+  });
+  closed.catch(() => undefined);
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = 'LedgerFlow';
+  const nameOf = sheetNamer();
+  for (let i = 0; i < count; i++) {
+    const r = await Promise.race([report(i), closed]);
+    const { intro, header: labels, headerRow } = sheetRows(r);
+    const ws = wb.addWorksheet(nameOf(r.title).slice(0, 31), { views: [{ state: 'frozen', xSplit: 1, ySplit: headerRow }] });
+    ws.columns = [{ width: 48 }, ...r.columns.map(() => ({ width: 18 }))];
+    for (const x of intro) {
+      const row = ws.addRow(x.values);
+      if (x.font) row.font = x.font;
+      row.commit();
+    }
+    const header = ws.addRow(labels);
+    header.font = { bold: true };
+    header.alignment = { horizontal: 'center' };
+    header.commit();
+    for (const row of r.rows) {
+      const xr = ws.addRow(figureValues(row));
+      figureRow(xr, r, row);
+      xr.commit();
+    }
+    ws.commit();
+  }
+  await Promise.race([wb.commit(), closed]);
 }
 
 /** One report as CSV: a line column, then one column per report column (exact decimal text). */
