@@ -4,6 +4,11 @@
 // as groupedRangeSums), after a full run, a run over part of the months, a run with a locked
 // month, and for an organization consolidated before the sums existed (the start-up migration's
 // rebuild; reads before it group the outputs). The T-SQL of the read is compiled and checked.
+// The flow statements' stored figures (consolidation_flow_sums, warehouse/reports/flow-sums.ts)
+// answer comprehensive income, changes in equity and the cash flow for every month, range and
+// comparison exactly as walking the outputs per request does (the per-request answers are those
+// DOMAIN.md's worked example checks to the cent in test/reports/flows.test.ts), and stop answering
+// when an input changed since the run (a rate).
 //
 // The group (generated below): E0 (USD, the parent), E1 (EUR, 100 %) and E2 (GBP, 80 %) over six
 // months of 2026, twelve accounts each (A0-A3 assets, A4-A5 liabilities, A6 equity mapped to retained earnings, A7-A8
