@@ -5,13 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type { Config } from './config';
 import { logger } from './logger';
 
 export interface MailAttachment {
   filename: string;
-  content: Buffer;
+  /** The file, or a stream of it (read as the mail is sent: a report pack's files are drawn into it). */
+  content: Buffer | Readable;
   contentType: string;
 }
 

@@ -5,15 +5,21 @@
 // ports; the worker consolidates the generated group (scripts/lib/bench-group.mjs: 20 entities x
 // 36 months x 1,000 accounts); the api (api/main.ts with `npm start`'s node flags) answers, one
 // request at a time:
-//   - profit and loss and balance sheet for a fiscal year (12 months x 20 entity columns);
+//   - every statement for a fiscal year (12 months x 20 entity columns): profit and loss, balance
+//     sheet, comprehensive income, changes in equity, cash flow;
 //   - a data-explorer page of 100 rows of trial_balance with a filter;
 // each beside the same SQL run directly on the database file in the same run (better-sqlite3,
 // prepared once), p50 and p95 of each. Then the api's resident memory while a 1,000,000-row
 // table downloads as CSV, beside a 10,000-row and a 3,000,000-row one (memory that does not grow
 // with the table; `--no-downloads` leaves them out). The statements are timed again with the
-// consolidation's stored sums dropped (the api then groups the outputs per request, as before
-// issue 34): the baseline of the same run. Then a report pack of every statement rendered as PDF
-// through the api, five times, with the api's memory (target: 20 pages in under 5 s, memory flat).
+// consolidation's stored sums and flow figures dropped (the api then groups and walks the outputs
+// per request, as before issue 34): the baseline of the same run (the flow statements 2 requests
+// each after 1 warm-up: walking 13 months per request takes seconds to a minute). Then report
+// packs rendered as PDF through the api with the api's resident memory sampled every 20 ms: a
+// pack of about 20 pages (comprehensive income, changes in equity and a custom report of 200
+// lines, every column, the last month) five times (target: under 5 s), then the pack of every
+// statement for the fiscal year (over a thousand pages) twice: the api's peak during the large pack beside the small one's (flat: the
+// large pack's peak within a modest margin of the small one's).
 // Nothing is asserted; the figures are printed.
 import Database from 'better-sqlite3';
 import { hash as argon2Hash } from '@node-rs/argon2';
@@ -44,11 +50,11 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
-/** Runs fn `REQUESTS` times after 3 warm-ups; p50 and p95 in ms. */
-async function timed(fn) {
-  for (let i = 0; i < 3; i++) await fn();
+/** Runs fn `n` times (default `REQUESTS`) after `warm` warm-ups; p50 and p95 in ms. */
+async function timed(fn, n = REQUESTS, warm = 3) {
+  for (let i = 0; i < warm; i++) await fn();
   const ms = [];
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await fn();
     ms.push(performance.now() - t0);
@@ -56,7 +62,7 @@ async function timed(fn) {
     // must see a kept-alive socket the api closed meanwhile.
     await new Promise((r) => setImmediate(r));
   }
-  return { p50: pct(ms, 50), p95: pct(ms, 95) };
+  return { p50: pct(ms, 50), p95: pct(ms, 95), n };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lf-bench-reports-'));
@@ -141,10 +147,13 @@ try {
   const lastYear = `${2023 + Math.floor((MONTHS - 1) / 12)}`;
   const from = `${lastYear}-01`;
   const to = `${lastYear}-12`;
+  const opening = `${Number(lastYear) - 1}-12`;
   const db = new Database(file, { readonly: true });
   const direct = {
     entities: db.prepare(`select x.entity, x.group_account, x.last, sum(x.amount_cents) as c from (select entity, group_account, case when period = ? then 1 else 0 end as last, amount_cents from consolidated_trial_balance_entities where period >= ? and period <= ?) x group by x.entity, x.group_account, x.last`),
     ctb: db.prepare(`select x.group_account, x.last, sum(x.el), sum(x.nci), sum(x.con) from (select group_account, case when period = ? then 1 else 0 end as last, cast(round(eliminations * 100) as integer) as el, cast(round(nci * 100) as integer) as nci, cast(round(consolidated * 100) as integer) as con from consolidated_trial_balance where period >= ? and period <= ?) x group by x.group_account, x.last`),
+    // What a flow statement grouped per request before its figures were stored: the translated lines of its 13 months.
+    flows: db.prepare(`select period, entity, group_account, case when rate_kind in ('same', 'rolled') then 0 else 1 end as own, sum(cast(round(presentation_amount * 100) as integer)), sum(cast(round(local_amount * 10000) as integer)) from consolidation_translated_lines where period >= ? and period <= ? group by period, entity, group_account, own`),
     page: db.prepare(`select rowid, * from trial_balance where account_code = ? order by rowid limit 100`),
     count: db.prepare(`select count(*) from trial_balance where account_code = ?`),
   };
@@ -153,6 +162,9 @@ try {
   const cases = [
     ['Profit and loss, 12 months x 20 entities', () => get(`/reports/${orgId}/statements/profit-and-loss${statementQuery}`), () => (direct.entities.all(to, from, to), direct.ctb.all(to, from, to))],
     ['Balance sheet, 12 months x 20 entities', () => get(`/reports/${orgId}/statements/balance-sheet${statementQuery}`), () => (direct.entities.all(to, from, to), direct.ctb.all(to, from, to))],
+    ['Comprehensive income, 12 x 20', () => get(`/reports/${orgId}/statements/comprehensive-income${statementQuery}`), () => direct.flows.all(opening, to)],
+    ['Changes in equity, 12 months', () => get(`/reports/${orgId}/statements/changes-in-equity${statementQuery}`), () => direct.flows.all(opening, to)],
+    ['Cash flow, 12 months x 20 entities', () => get(`/reports/${orgId}/statements/cash-flow${statementQuery}`), () => direct.flows.all(opening, to)],
     ['Explorer page of 100 rows with a filter', () => get(`/tables/${orgId}/trial_balance/rows?page=1&pageSize=100&filters=${filters}`), () => (direct.page.all('A42'), direct.count.get('A42'))],
   ];
   const results = [];
@@ -162,29 +174,49 @@ try {
     const d = await timed(async () => viaSql());
     results.push({ name, a, d });
   }
-  // A report pack (issue 34): every built-in statement for the fiscal year, 20 entity columns each
-  // (spread over several page widths), rendered as one PDF through the api and streamed; the
-  // api's resident memory sampled meanwhile. Target: a 20-page pack in under 5 s, memory flat.
-  process.stderr.write('[bench] report pack PDF ...\n');
+  // Report packs (issue 34), rendered as one PDF through the api and streamed, the api's resident
+  // memory sampled meanwhile. A pack of about 20 pages (target: under 5 s) five times, then the
+  // pack of every statement (far larger) twice: memory flat = the large pack's peak near the small one's.
   const benchUser = await mongoose.connection.collection('users').findOne({ email: 'bench-user@example.com' });
   const { STATEMENTS } = await tsImport('../common/reports/statements.ts', import.meta.url);
-  const made = await fetch(`${base}/reports/${orgId}/packs`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench pack', items: STATEMENTS.map((ref) => ({ kind: 'statement', ref })), range: 'year', period: to, recipients: [String(benchUser._id)] }),
-  });
-  const packId = (await made.json()).data?.id;
-  if (!packId) throw new Error(`the bench pack was refused: ${made.status}`);
-  const packRuns = [];
-  for (let i = 0; i < 5; i++) {
+  const post = async (path, body) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await res.json();
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+    return json.data.id;
+  };
+  // A custom report of 200 lines, one income or expense group account each.
+  const codes = db.prepare(`select code from group_accounts where type in ('income', 'expense') order by code limit 200`).all().map((r) => r.code);
+  const layoutId = await post(`/reports/${orgId}/custom`, { name: 'Bench lines', lines: codes.map((code, i) => ({ id: `l${i}`, label: `Line ${code}`, kind: 'accounts', accounts: [code] })) });
+  const packOf = (name, items, range) => post(`/reports/${orgId}/packs`, { name, items, range, period: to, recipients: [String(benchUser._id)] });
+  // The month (a year's 240 intercompany notices would fill pages of their own in every report).
+  const smallPack = await packOf('Bench pack of about 20 pages', [{ kind: 'statement', ref: 'comprehensive-income' }, { kind: 'statement', ref: 'changes-in-equity' }, { kind: 'custom', ref: layoutId }], 'month');
+  const largePack = await packOf('Bench pack of every statement', STATEMENTS.map((ref) => ({ kind: 'statement', ref })), 'year');
+  /** One PDF download of a pack, streamed and counted, the api's RSS sampled every 20 ms. */
+  async function packRun(packId) {
     const before = memoryOf(apiChild.pid).rssMb;
     let peak = before;
     const timer = setInterval(() => (peak = Math.max(peak, memoryOf(apiChild.pid).rssMb)), 20);
     const t0 = performance.now();
-    const pdf = Buffer.from(await get(`/reports/${orgId}/packs/${packId}/pdf`));
+    const res = await fetch(`${base}/reports/${orgId}/packs/${packId}/pdf`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`pack ${packId}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    let bytes = 0;
+    let pages = 0;
+    let tail = '';
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      const text = tail + Buffer.from(chunk).toString('latin1');
+      pages += (text.match(/\/Type \/Page\b/g) ?? []).length - (tail.match(/\/Type \/Page\b/g) ?? []).length;
+      tail = text.slice(-32);
+    }
     clearInterval(timer);
-    packRuns.push({ secs: (performance.now() - t0) / 1000, pages: (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length, kb: pdf.length / 1024, before, peak });
+    return { secs: (performance.now() - t0) / 1000, pages, kb: bytes / 1024, before, peak: Math.max(peak, memoryOf(apiChild.pid).rssMb) };
   }
+  process.stderr.write('[bench] report pack PDF of about 20 pages ...\n');
+  const packRuns = [];
+  for (let i = 0; i < 5; i++) packRuns.push({ pack: 'about 20 pages', ...(await packRun(smallPack)) });
+  process.stderr.write('[bench] report pack PDF of every statement ...\n');
+  for (let i = 0; i < 2; i++) packRuns.push({ pack: 'every statement', ...(await packRun(largePack)) });
 
   db.close();
   // The baseline in the same run: the statements as every request computed them before the
@@ -192,11 +224,12 @@ try {
   // outputs over the range, as it does for an organization not consolidated since.
   const writable = new Database(file);
   writable.exec('drop table consolidation_report_sums');
+  writable.exec('drop table consolidation_flow_sums');
   writable.close();
   const baseline = [];
-  for (const [name, viaApi] of cases.slice(0, 2)) {
+  for (const [i, [name, viaApi]] of cases.slice(0, 5).entries()) {
     process.stderr.write(`[bench] ${name}, grouping per request (baseline) ...\n`);
-    baseline.push({ name, a: await timed(viaApi) });
+    baseline.push({ name, a: i < 2 ? await timed(viaApi) : await timed(viaApi, 2, 1) });
   }
 
   /** Downloads a table's CSV through the api, sampling the api's resident memory every 20 ms. */
@@ -227,12 +260,16 @@ try {
   for (const r of results) {
     process.stdout.write(`${r.name.padEnd(41)} | ${r.a.p50.toFixed(1).padStart(4)} ms | ${r.a.p95.toFixed(1).padStart(4)} ms | ${r.d.p50.toFixed(1).padStart(11)} ms | ${r.d.p95.toFixed(1).padStart(11)} ms | ${(r.a.p95 / r.d.p95).toFixed(2)}x\n`);
   }
-  process.stdout.write('report pack PDF (every statement, fiscal year, 20 entity columns) | run | pages | KB | seconds (target < 5 s for 20 pages) | api RSS before | api RSS peak during\n');
-  packRuns.forEach((r, i) => process.stdout.write(`${''.padEnd(65)} | ${i + 1} | ${String(r.pages).padStart(5)} | ${r.kb.toFixed(0).padStart(4)} | ${r.secs.toFixed(2).padStart(7)} s ${r.pages >= 20 && r.secs < 5 ? '(met)' : r.pages >= 20 ? '(MISSED)' : '(fewer than 20 pages)'} | ${r.before.toFixed(0).padStart(6)} MB | ${r.peak.toFixed(0).padStart(6)} MB\n`));
-  process.stdout.write('statement (the same requests), grouping per request: the baseline | api p50 | api p95 | stored sums p95 | target p95 <= 150 ms\n');
+  process.stdout.write('report pack PDF (every column)              | run | pages | KB   | seconds | api RSS before | api RSS peak during\n');
+  packRuns.forEach((r, i) => process.stdout.write(`${r.pack.padEnd(42)} | ${i + 1}   | ${String(r.pages).padStart(5)} | ${r.kb.toFixed(0).padStart(4)} | ${r.secs.toFixed(2).padStart(7)} s${r.pack === 'about 20 pages' ? (r.secs < 5 ? ' (target < 5 s: met)' : ' (target < 5 s: MISSED)') : ''} | ${r.before.toFixed(0).padStart(11)} MB | ${r.peak.toFixed(0).padStart(16)} MB\n`));
+  const smallPeak = Math.max(...packRuns.filter((r) => r.pack === 'about 20 pages').map((r) => r.peak));
+  const largePeak = Math.max(...packRuns.filter((r) => r.pack === 'every statement').map((r) => r.peak));
+  const largePages = packRuns.find((r) => r.pack === 'every statement').pages;
+  process.stdout.write(`api peak RSS: ${smallPeak.toFixed(0)} MB over the pack of ${packRuns[0].pages} pages, ${largePeak.toFixed(0)} MB over the pack of ${largePages} pages (${largePeak - smallPeak >= 0 ? '+' : ''}${(largePeak - smallPeak).toFixed(0)} MB, ${((largePeak / smallPeak - 1) * 100).toFixed(0)} %)\n`);
+  process.stdout.write('statement (the same requests), grouping per request: the baseline | api p50 | api p95 | requests | stored p95 | target p95 <= 150 ms\n');
   for (const [i, b] of baseline.entries()) {
     const after = results[i].a.p95;
-    process.stdout.write(`${b.name.padEnd(41)} | ${b.a.p50.toFixed(1).padStart(4)} ms | ${b.a.p95.toFixed(1).padStart(4)} ms | ${after.toFixed(1).padStart(12)} ms | ${after <= 150 ? 'met' : 'NOT met'}\n`);
+    process.stdout.write(`${b.name.padEnd(41)} | ${b.a.p50.toFixed(1).padStart(7)} ms | ${b.a.p95.toFixed(1).padStart(7)} ms | ${String(b.a.n).padStart(8)} | ${after.toFixed(1).padStart(7)} ms | ${after <= 150 ? 'met' : 'NOT met'}\n`);
   }
   if (downloads) process.stdout.write('CSV download            | status | lines (with header) | MB   | seconds | api RSS before | api RSS peak during\n');
   for (const [name, d] of downloads ? [['10,000-row table', small], ['1,000,000-row table', big], ['3,000,000-row table', huge]] : []) {

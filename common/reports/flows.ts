@@ -96,6 +96,14 @@ export interface FlowInput {
   acquisitions: Map<string, string>;
   /** Entity key -> name. */
   names: Map<string, string>;
+  /**
+   * The figures stored when the consolidation wrote (warehouse/reports/flow-sums.ts), when they
+   * answer for these columns and months (null: compute them from the parts).
+   */
+  stored?: {
+    figures: (col: FlowColumn) => Figures | null;
+    components: (m: FlowMonth | undefined) => Components | null;
+  };
 }
 
 /** Which parts a value column adds up, over which months (the first one is the opening). */
@@ -107,7 +115,7 @@ export interface FlowColumn {
 }
 
 // --- exact fractions ------------------------------------------------------------------------
-interface Frac {
+export interface Frac {
   n: bigint;
   d: bigint;
 }
@@ -138,7 +146,8 @@ function reRate(x: bigint, a: FlowRate, c: FlowRate): Frac {
 }
 
 // --- per column figures ---------------------------------------------------------------------
-interface Figures {
+/** A column's figures over its months: additive over months and over report columns (but the opening and closing cash, stocks). */
+export interface Figures {
   profit: bigint;
   nciProfit: bigint;
   oci: bigint;
@@ -186,7 +195,7 @@ function classify(chart: GroupAccount[]) {
   };
 }
 
-function figures(input: FlowInput, col: FlowColumn): Figures {
+export function figures(input: FlowInput, col: FlowColumn): Figures {
   const kindOf = classify(input.chart);
   const byCode = byCodeOf(input.chart);
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
@@ -308,6 +317,10 @@ function flowOf(input: FlowInput, p: FlowPart, now: bigint, before: bigint, loca
   return rp ? addF(x, { n: -reRate(before, r.average, rp.closing).n, d: reRate(before, r.average, rp.closing).d }) : x;
 }
 
+/** A column's figures: stored ones when they answer, else computed from the parts. */
+const figuresOf = (input: FlowInput, col: FlowColumn): Figures => input.stored?.figures(col) ?? figures(input, col);
+const componentsAt = (input: FlowInput, m: FlowMonth | undefined): Components => input.stored?.components(m) ?? componentsOf(input.chart, m);
+
 // --- the statements -------------------------------------------------------------------------
 /** `drill`: the line's key for its drill-down (flowDrill), when it has one. */
 type Line = { kind: ReportRow['kind']; label: string; depth: number; cents: bigint[]; drill?: string };
@@ -338,7 +351,7 @@ const CI_LINES = {
 
 /** Comprehensive income (IAS 1.81A): profit, OCI (exchange differences on translating foreign operations), each split between the owners and NCI. */
 export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number } } = {}): Statement {
-  const fs = columns.map((c) => figures(input, c));
+  const fs = columns.map((c) => figuresOf(input, c));
   const v = (g: (f: Figures) => bigint) => fs.map(g);
   const lines: Line[] = [
     { kind: 'total', label: 'Profit for the period', depth: 0, cents: v(CI_LINES.profit), drill: 'profit' },
@@ -358,9 +371,9 @@ export function comprehensiveIncome(input: FlowInput, columns: FlowColumn[], opt
     { kind: 'account', label: 'Non-controlling interests', depth: 1, cents: v(CI_LINES['tci-nci']), drill: 'tci-nci' },
   ];
   // The check: the owners' OCI of the group over the column's months is the movement of the translation reserve between its balance sheets.
-  const group = columns.map((c) => figures(input, { ...c, include: () => true }));
+  const group = columns.map((c) => figuresOf(input, { ...c, include: () => true }));
   // (Less what an acquisition brought to it: the cents of rounding of the acquisition itself.)
-  const reserve = columns.map((c, i) => componentsOf(input.chart, c.months.at(-1)).translation - componentsOf(input.chart, c.months[0]).translation - group[i]!.acquired.translation);
+  const reserve = columns.map((c, i) => componentsAt(input, c.months.at(-1)).translation - componentsAt(input, c.months[0]).translation - group[i]!.acquired.translation);
   lines.push({ kind: 'section', label: 'Checks', depth: 0, cents: [] });
   lines.push({ kind: 'account', label: "Group's other comprehensive income attributable to owners", depth: 1, cents: group.map((f) => f.oci - f.nciOci) });
   lines.push({ kind: 'account', label: 'Movement of the translation reserve in the balance sheet, other than on acquisitions', depth: 1, cents: reserve });
@@ -375,7 +388,7 @@ function flowAccounts(chart: GroupAccount[], cat: CashFlowCategory): GroupAccoun
 
 /** The cash flow, indirect method (IAS 7): operating, investing, financing, the effect of exchange rates on cash, and its reconciliation to the balance sheet's cash. */
 export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { variance?: { current: number; base: number }; showZero?: boolean } = {}): Statement {
-  const fs = columns.map((c) => figures(input, c));
+  const fs = columns.map((c) => figuresOf(input, c));
   const width = columns.length;
   const showZero = opts.showZero ?? false;
   const lines: Line[] = [];
@@ -443,14 +456,14 @@ export function cashFlow(input: FlowInput, columns: FlowColumn[], opts: { varian
 }
 
 /** The equity components of one month's consolidated figures (cents, shown positive for credits). */
-interface Components {
+export interface Components {
   capital: bigint;
   retained: bigint;
   translation: bigint;
   nci: bigint;
 }
 
-function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined, include: (column: string) => boolean = () => true): Components {
+export function componentsOf(chart: GroupAccount[], m: FlowMonth | undefined, include: (column: string) => boolean = () => true): Components {
   const out: Components = { capital: 0n, retained: 0n, translation: 0n, nci: 0n };
   if (!m || !m.ok) return out;
   const byCode = byCodeOf(chart);
@@ -508,9 +521,25 @@ const sixOf = (c: Four): bigint[] => {
   const owners = c[0] + c[1] + c[2];
   return [c[0], c[1], c[2], owners, c[3], owners + c[3]];
 };
-function equityParts(input: FlowInput, months: FlowMonth[], include: (column: string) => boolean): EquityParts {
-  return { f: figures(input, { key: 'block', label: '', include, months }), open: componentsOf(input.chart, months[0], include), close: componentsOf(input.chart, months.at(-1), include) };
+/** Every report column (a block or column of the consolidated figures): the stored components answer only for it. */
+export const ALL_COLUMNS = (): boolean => true;
+/**
+ * A block's figures and components. `stored`: the months are whole report columns' (a statement's
+ * block), so the figures the consolidation stored may answer (components only for all columns: they
+ * are stored for the consolidated figures alone); a drill-down's months hold some parts only, so it
+ * always computes from them.
+ */
+function equityParts(input: FlowInput, months: FlowMonth[], include: (column: string) => boolean, stored = false): EquityParts {
+  const col: FlowColumn = { key: 'block', label: '', include, months };
+  if (!stored) return { f: figures(input, col), open: componentsOf(input.chart, months[0], include), close: componentsOf(input.chart, months.at(-1), include) };
+  const all = include === ALL_COLUMNS;
+  return {
+    f: figuresOf(input, col),
+    open: all ? componentsAt(input, months[0]) : componentsOf(input.chart, months[0], include),
+    close: all ? componentsAt(input, months.at(-1)) : componentsOf(input.chart, months.at(-1), include),
+  };
 }
+
 
 /** A block of changes in equity: a range's rows over the parts of some report columns (all: consolidated). */
 export interface EquityBlock {
@@ -531,7 +560,7 @@ export function changesInEquity(input: FlowInput, blocks: EquityBlock[]): Statem
   const rows: ReportRow[] = [];
   const balanced: boolean[] = [];
   blocks.forEach((b, bi) => {
-    const x = equityParts(input, b.months, b.include ?? (() => true));
+    const x = equityParts(input, b.months, b.include ?? ALL_COLUMNS, true);
     rows.push({ kind: 'section', label: b.label, depth: 0, values: EQUITY_COLUMNS.map(() => null) });
     for (const r of EQUITY_ROWS) if (!r.when || r.when(x)) rows.push({ kind: r.kind, label: r.label, depth: r.depth, values: sixOf(r.of(x)).map(centsText), drill: `ce:${bi}:${r.key}` });
     const closing = EQUITY_ROWS.find((r) => r.key === 'closing')!.of(x);

@@ -4,6 +4,11 @@
 // as groupedRangeSums), after a full run, a run over part of the months, a run with a locked
 // month, and for an organization consolidated before the sums existed (the start-up migration's
 // rebuild; reads before it group the outputs). The T-SQL of the read is compiled and checked.
+// The flow statements' stored figures (consolidation_flow_sums, warehouse/reports/flow-sums.ts)
+// answer comprehensive income, changes in equity and the cash flow for every month, range and
+// comparison exactly as walking the outputs per request does (the per-request answers are those
+// DOMAIN.md's worked example checks to the cent in test/reports/flows.test.ts), and stop answering
+// when an input changed since the run (a rate).
 //
 // The group (generated below): E0 (USD, the parent), E1 (EUR, 100 %) and E2 (GBP, 80 %) over six
 // months of 2026, twelve accounts each (A0-A3 assets, A4-A5 liabilities, A6 equity mapped to retained earnings, A7-A8
@@ -24,6 +29,10 @@ import { readRangeSums, rebuildReportSums, REPORT_SUMS_TABLE } from '../../wareh
 import { runConsolidation } from '../../warehouse/consolidation/run';
 import { ensureConsolidationSchema } from '../../warehouse/consolidation/store';
 import { groupedRangeSums, rangeSums, type RangeSums } from '../../warehouse/reports/store';
+import { statement } from '../../warehouse/reports/answers';
+import { FLOW_SUMS_TABLE, readFlowConfig, storedFlowFigures } from '../../warehouse/reports/flow-sums';
+import { COMPARISONS, RANGES } from '../../common/reports/periods';
+import { monthsWithOpening } from '../../common/reports/flows';
 import { sqliteFile } from '../helpers/sqlite';
 import { tsqlCompileOnly } from '../helpers/tsql';
 
@@ -96,6 +105,36 @@ async function expectSameAsGrouped(org: OrgDatabase): Promise<number> {
   return checked;
 }
 
+const FLOWS = ['comprehensive-income', 'changes-in-equity', 'cash-flow'] as const;
+/** A flow statement as the api answers it: columns, rows, checks and notices. */
+const flowAnswer = async (o: OrgDatabase, kind: (typeof FLOWS)[number], period: string, range: (typeof RANGES)[number], compare?: (typeof COMPARISONS)[number]) => {
+  const r = await statement(o.db, 'sqlite', kind, { period, range, columns: [], ...(compare ? { compare } : {}) });
+  return { columns: r.columns, rows: r.rows, balanced: r.balanced, notices: r.notices };
+};
+/**
+ * The flow statements (issue 34; warehouse/reports/flow-sums.ts) for every month, range and
+ * comparison, from the figures the consolidation stored, then with their table moved aside (the
+ * outputs' parts walked per request, as before): the same columns, rows and checks.
+ */
+async function expectFlowsSameAsPerRequest(o: OrgDatabase): Promise<number> {
+  const queries: [(typeof FLOWS)[number], string, (typeof RANGES)[number], (typeof COMPARISONS)[number] | undefined][] = [];
+  for (const kind of FLOWS) for (const period of MONTHS) for (const range of RANGES) for (const compare of [undefined, ...COMPARISONS]) queries.push([kind, period, range, compare]);
+  const stored = [];
+  for (const q of queries) stored.push(await flowAnswer(o, ...q));
+  await o.db.schema.alterTable(FLOW_SUMS_TABLE).renameTo('flow_sums_aside').execute();
+  try {
+    for (const [i, q] of queries.entries()) expect({ q, ...(await flowAnswer(o, ...q)) }).toEqual({ q, ...stored[i] });
+  } finally {
+    await o.db.schema.alterTable('flow_sums_aside').renameTo(FLOW_SUMS_TABLE).execute();
+  }
+  return queries.length;
+}
+/** Whether the stored flow figures answer for the year to `to` (else the statements walk the parts). */
+async function storedAnswers(o: OrgDatabase, to: string): Promise<boolean> {
+  const months = monthsWithOpening(MONTHS.filter((m) => m <= to));
+  return !!(await storedFlowFigures(o.db, await readFlowConfig(o.db), months.map((m) => ({ period: m, ok: m >= MONTHS[0]!, parts: [] })), [months], true));
+}
+
 let org: OrgDatabase;
 let file: string;
 beforeAll(async () => {
@@ -119,6 +158,17 @@ describe('the statements read the sums the consolidation stores', () => {
     expect(await expectSameAsGrouped(org)).toBe(42);
   });
 
+  it('answers the flow statements from the figures the run stored, as walking the outputs per request does', async () => {
+    expect(await storedAnswers(org, '2026-06')).toBe(true);
+    // 3 statements x 6 months x 4 ranges x (none and 2 comparisons).
+    expect(await expectFlowsSameAsPerRequest(org)).toBe(216);
+    // An input edited since the run (a rate): the stored figures no longer answer; the statements walk the outputs.
+    const w = new Database(file);
+    w.prepare("update fx_rates set average = '1.2' where currency = 'EUR' and period = '2026-02'").run();
+    w.close();
+    expect(await storedAnswers(org, '2026-06')).toBe(false);
+  });
+
   it('keeps the running totals right through a run over part of the months and a locked month', async () => {
     // Rates of March on change, then March to April run again: January, February, May and June are kept.
     const w = new Database(file);
@@ -133,6 +183,8 @@ describe('the statements read the sums the consolidation stores', () => {
     l.close();
     await runConsolidation(org, { orgId: 'o', runId: 'full-2' });
     expect(await expectSameAsGrouped(org)).toBe(42);
+    expect(await storedAnswers(org, '2026-06')).toBe(true);
+    expect(await expectFlowsSameAsPerRequest(org)).toBe(216);
   });
 
   it('reads an organization consolidated before the sums existed by grouping, and the migration builds them', async () => {

@@ -8,7 +8,7 @@ import { isCodeColumn } from '../../common/code-columns';
 import { connectorTables, type ColumnKind as ConnectorColumnKind } from './connector-tables';
 import { CONNECTOR_LIST } from '../../common/connectors';
 import { CONFIG_TABLES, OUTPUT_TABLES } from '../consolidation/store';
-import { REPORT_SUMS_TABLE } from '../consolidation/report-sums';
+import { FLOW_SUMS_TABLE, REPORT_SUMS_TABLE } from '../consolidation/report-sums';
 import type { ColumnKind, TableKind } from '../../common/contract/tables';
 
 export const TRIAL_BALANCE_TABLE = 'trial_balance';
@@ -21,7 +21,7 @@ const CONNECTOR_COLUMNS = new Map<string, Record<string, ConnectorColumnKind>>(O
 /** Providers by the prefix their tables carry: each connector's key (test/connectors.test.ts checks its tables are exactly those). */
 const CONNECTOR_PREFIXES: readonly (readonly [string, string])[] = CONNECTOR_LIST.map((c) => [`${c.key}_`, c.key]);
 
-export const CONSOLIDATION_OUTPUT_TABLES: ReadonlySet<string> = new Set([...Object.keys(OUTPUT_TABLES), REPORT_SUMS_TABLE]);
+export const CONSOLIDATION_OUTPUT_TABLES: ReadonlySet<string> = new Set([...Object.keys(OUTPUT_TABLES), REPORT_SUMS_TABLE, FLOW_SUMS_TABLE]);
 export const CONSOLIDATION_SETTINGS_TABLES: ReadonlySet<string> = new Set(Object.keys(CONFIG_TABLES));
 /** The consolidation's columns that hold ISO times as text. */
 const CONSOLIDATION_TIMES = new Set(['updated_at', 'locked_at', 'at']);

@@ -26,6 +26,8 @@ import { DIALECTS } from '../dialect';
 type Db = Kysely<any>;
 
 export const REPORT_SUMS_TABLE = 'consolidation_report_sums';
+/** The flow statements' stored figures (../reports/flow-sums.ts): dropped when the outputs are swapped, written after. */
+export const FLOW_SUMS_TABLE = 'consolidation_flow_sums';
 export const REPORT_SUMS_COLUMNS = ['period', 'col', 'sums'] as const;
 /** The column key of an entity's figures. */
 export const entityCol = (entity: string): string => `entity:${entity}`;

@@ -17,6 +17,7 @@ import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../connection';
+import { rebuildFlowSums } from '../reports/flow-sums';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
@@ -136,6 +137,8 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   }
   if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
   await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+  // What the flow statements read, from the outputs just swapped in (issue 34).
+  await rebuildFlowSums(org, stagingSuffix(input.runId));
   await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
   return out;
 }

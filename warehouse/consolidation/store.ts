@@ -16,7 +16,7 @@ import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, type AccountRateType, type CashFlowCategory } from '../../common/consolidation/types';
-import { addTo, createReportSumsTable, entityCol, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
+import { addTo, createReportSumsTable, entityCol, FLOW_SUMS_TABLE, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -617,6 +617,8 @@ export class OutputWriter {
       }
       await sql.raw(entityColumnsView(this.dialect)).execute(trx);
       await swapReportSums(trx, REPORT_SUMS_TABLE + this.suffix);
+      // The flow statements' figures of the outputs swapped out: gone with them (the run writes them next, ../reports/flow-sums.ts).
+      await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
     });
   }
 }

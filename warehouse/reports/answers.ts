@@ -3,18 +3,20 @@
 // and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
+import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { formatFixed, AMOUNT_SCALE } from '../../common/consolidation/decimal';
-import { CENTS_SQL, readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
+import { CENTS_SQL, readChart, readEntities, readSettings } from '../consolidation/store';
 import type { GroupAccount } from '../../common/consolidation/types';
 import type { OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
 import { buildCustom, checkLayout, type CustomLayout } from '../../common/reports/custom';
 import { asAtLabel, clipRange, comparisonRange, monthEnd, monthLabel, monthOf, resolveRange, type Comparison, type RangeKind, type ReportRange } from '../../common/reports/periods';
 import { buildStatement, centsText, displaySign, isFlowStatement, NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type FlowStatementKind, type Statement, type StatementKind, type ValueColumn } from '../../common/reports/statements';
-import { cashFlow, changesInEquity, comprehensiveIncome, EQUITY_COLUMNS, flowDrill, monthsWithOpening, ratesOf, type EquityBlock, type FlowColumn, type FlowInput } from '../../common/reports/flows';
-import { flowParts, flowRates, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
+import { ALL_COLUMNS, cashFlow, changesInEquity, comprehensiveIncome, EQUITY_COLUMNS, flowDrill, monthsWithOpening, type EquityBlock, type FlowColumn, type FlowInput } from '../../common/reports/flows';
+import { flowInputOf, readFlowConfig, storedFlowFigures } from './flow-sums';
+import { flowParts, mismatchesBeyondTolerance, monthStates, rangeSums, readFreshness, type MonthState, type RangeSums } from './store';
 import { ApiError } from '../../common/api-error';
 import { budgetColumn } from './budget-figures';
 
@@ -130,7 +132,7 @@ export function groupOrder<T extends { entity: string; name: string; parent: str
  * mismatch beyond tolerance in the range is named; figures older than the newest sync or upload
  * say so.
  */
-export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery, now: Date = new Date()): Promise<ReportContext> {
+export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery, now: Date = new Date(), { nets: withNets = true }: { nets?: boolean } = {}): Promise<ReportContext> {
   const [settings, chart, fresh] = await Promise.all([readSettings(db), readChart(db), freshness(db)]);
   const fy = settings.fiscalYearStartMonth;
   const today = monthOf(now);
@@ -159,7 +161,8 @@ export async function reportContext(db: Db, dialect: OrgDialect, q: ReportQuery,
     variance = { current: 0, base: 1 };
   } else {
     const want = new Set(q.columns.length ? q.columns : COLUMN_CHOICES);
-    const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities'));
+    // (The flow statements take the columns' keys and labels only: no entity's figures read for them.)
+    const sums: RangeSums = await rangeSums(db, dialect, range.from, range.to, want.has('entities') && withNets);
     if (want.has('entities')) {
       for (const e of groupOrder((await readEntities(db)).filter((e) => e.included))) columns.push({ key: `entity:${e.entity}`, label: e.name, nets: nets(chart, sums.entities.get(e.entity)) });
     }
@@ -224,7 +227,7 @@ const answer = (title: string, ctx: ReportContext, s: Statement, asAt?: string):
 
 export async function statement(db: Db, dialect: OrgDialect, kind: StatementKind, q: ReportQuery): Promise<ReportAnswer> {
   if (q.budget && kind !== 'profit-and-loss') throw new ApiError(400, `A budget is compared with the profit and loss and custom reports, not the ${STATEMENT_TITLES[kind].toLowerCase()}`);
-  const ctx = await reportContext(db, dialect, q);
+  const ctx = await reportContext(db, dialect, q, new Date(), { nets: !isFlowStatement(kind) });
   if (isFlowStatement(kind)) return flowStatement(db, dialect, kind, q, ctx);
   if (kind === 'balance-sheet' && ctx.compareRange) {
     // A balance sheet compares dates: "As at 31 March 2026" beside "As at 28 February 2026".
@@ -242,6 +245,9 @@ interface FlowSetup {
   notices: string[];
 }
 
+/** The value columns that add up every report column. */
+const GROUP_COLUMNS = new Set(['consolidated', 'current', 'comparison']);
+
 /**
  * The inputs of comprehensive income, changes in equity or the cash flow (common/reports/flows.ts)
  * over the report's columns: each value column adds up the outputs of its report column (an
@@ -250,29 +256,31 @@ interface FlowSetup {
  * block of rows per report column asked for (consolidated first), or with a comparison one per
  * range (the comparison's second).
  */
-async function flowSetup(db: Db, dialect: OrgDialect, ctx: ReportContext): Promise<FlowSetup> {
+async function flowSetup(db: Db, dialect: OrgDialect, ctx: ReportContext, kind: FlowStatementKind, { drill = false }: { drill?: boolean } = {}): Promise<FlowSetup> {
   const current = monthsWithOpening(ctx.range.months);
   const compared = ctx.compareRange ? monthsWithOpening(ctx.compareRange.months) : [];
-  const [months, entities, acquisitions, rates] = await Promise.all([flowParts(db, dialect, [...new Set([...compared, ...current])].sort()), readEntities(db), readAcquisitions(db), flowRates(db)]);
+  const all = [...new Set([...compared, ...current])].sort();
+  const cfg = await readFlowConfig(db, ctx.chart);
+  // The figures the consolidation stored (./flow-sums.ts) when they answer; else the outputs' parts of the months, walked here.
+  // A drill-down splits a figure by its parts, and changes in equity by a column other than the
+  // consolidated one needs that column's equity components, which are stored for the group only:
+  // both walk the parts.
+  const byColumn = kind === 'changes-in-equity' && !ctx.compareRange && ctx.columns.some((c) => !GROUP_COLUMNS.has(c.key));
+  const states = (await monthStates(db, all)).map((m) => ({ period: m.period, ok: m.status === 'ok', parts: [] }));
+  const stored = drill || byColumn ? null : await storedFlowFigures(db, cfg, states, [current, compared].filter((l) => l.length), kind === 'cash-flow');
+  const months = stored ? states : await flowParts(db, dialect, all);
   const byPeriod = new Map(months.map((m) => [m.period, m]));
   const monthsOf = (list: string[]) => list.map((p) => byPeriod.get(p)!);
-  const input: FlowInput = {
-    chart: ctx.chart,
-    months,
-    rate: ratesOf({ settings: { presentationCurrency: ctx.currency }, entities: entities.map((e) => ({ entity: e.entity, currency: e.currency })), rates }),
-    acquisitions: new Map(acquisitions.config.map((a) => [a.entity, a.date.slice(0, 7)])),
-    names: new Map(entities.map((e) => [e.entity, e.name])),
-  };
+  const input: FlowInput = { ...flowInputOf(cfg, months), ...(stored ? { stored } : {}) };
   const notices = [...ctx.notices];
   const opening = byPeriod.get(current[0]!);
   if (opening && !opening.ok) notices.push(`The opening balances are those at the end of ${monthLabel(opening.period)}, which is not consolidated: this statement starts from nothing.`);
   const columns: FlowColumn[] = ctx.columns.map((c) => {
     const list = monthsOf(c.key === 'comparison' ? compared : current);
-    const all = c.key === 'consolidated' || c.key === 'current' || c.key === 'comparison';
-    return { key: c.key, label: c.label, include: all ? () => true : (col: string) => col === c.key, months: list };
+    return { key: c.key, label: c.label, include: GROUP_COLUMNS.has(c.key) ? ALL_COLUMNS : (col: string) => col === c.key, months: list };
   });
   let blocks: EquityBlock[];
-  if (ctx.compareRange) blocks = [{ label: ctx.range.label, months: monthsOf(current) }, { label: ctx.compareRange.label, months: monthsOf(compared) }];
+  if (ctx.compareRange) blocks = [{ label: ctx.range.label, months: monthsOf(current), include: ALL_COLUMNS }, { label: ctx.compareRange.label, months: monthsOf(compared), include: ALL_COLUMNS }];
   else {
     // The group's statement first, then each column asked for (an entity's, the eliminations', ...).
     const ordered = [...columns.filter((c) => c.key === 'consolidated'), ...columns.filter((c) => c.key !== 'consolidated')];
@@ -287,7 +295,7 @@ function flowOf(kind: FlowStatementKind, setup: FlowSetup, ctx: ReportContext, q
 }
 
 async function flowStatement(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: ReportQuery, ctx: ReportContext): Promise<ReportAnswer> {
-  const setup = await flowSetup(db, dialect, ctx);
+  const setup = await flowSetup(db, dialect, ctx, kind);
   const s = flowOf(kind, setup, ctx, q);
   const notices = setup.notices;
   if (s.balanced?.some((b) => !b)) notices.push(kind === 'changes-in-equity' ? 'The closing equity does not agree with the balance sheet: see the check rows.' : kind === 'cash-flow' ? "The cash flow does not reconcile to the balance sheet's cash: see the check rows." : "The owners' other comprehensive income does not agree with the translation reserve's movement: see the check rows.");
@@ -307,7 +315,7 @@ export type FlowDrilldownQuery = ReportQuery & { line: string; column: string };
 export async function flowDrilldown(db: Db, dialect: OrgDialect, kind: FlowStatementKind, q: FlowDrilldownQuery) {
   if (q.budget) throw new ApiError(400, `A budget is compared with the profit and loss and custom reports, not the ${STATEMENT_TITLES[kind].toLowerCase()}`);
   const ctx = await reportContext(db, dialect, q);
-  const setup = await flowSetup(db, dialect, ctx);
+  const setup = await flowSetup(db, dialect, ctx, kind, { drill: true });
   const s = flowOf(kind, setup, ctx, q);
   const row = s.rows.find((r) => r.drill === q.line);
   const title = STATEMENT_TITLES[kind];
@@ -517,40 +525,99 @@ export async function drilldown(db: Db, dialect: OrgDialect, q: DrilldownQuery) 
 const AMOUNT_FORMAT = '#,##0.00;-#,##0.00;"-"';
 const PERCENT_FORMAT = '0.0"%";-0.0"%";"-"';
 
+/** What a report's sheet holds, row by row (the export's and the pack's, buffered or streamed alike). */
+function sheetRows(r: ReportAnswer) {
+  const intro: { values: (string | null)[]; font?: Partial<ExcelJS.Font> }[] = [
+    { values: [r.title], font: { bold: true, size: 14 } },
+    { values: [`${r.range.label}${r.compareRange ? ` compared with ${r.compareRange.label}` : ''}, in ${r.currency}`] },
+    ...r.notices.map((n) => ({ values: [n], font: { italic: true } })),
+  ];
+  const header = ['Line', ...r.columns.map((c) => c.label)];
+  return { intro, header, headerRow: intro.length + 1 };
+}
+/** Fills one figure row of a report's sheet. */
+function figureRow(xr: ExcelJS.Row, r: ReportAnswer, row: ReportAnswer['rows'][number]): void {
+  r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
+  if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
+  if (row.kind === 'subtotal') xr.font = { italic: true };
+  if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');
+}
+const figureValues = (row: ReportAnswer['rows'][number]) => [`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : v === NOT_MEANINGFUL ? v : Number(v)))];
+
 function sheet(wb: ExcelJS.Workbook, r: ReportAnswer, name: string): void {
   const ws = wb.addWorksheet(name.slice(0, 31));
-  ws.addRow([r.title]).font = { bold: true, size: 14 };
-  ws.addRow([`${r.range.label}${r.compareRange ? ` compared with ${r.compareRange.label}` : ''}, in ${r.currency}`]);
-  for (const n of r.notices) ws.addRow([n]).font = { italic: true };
-  const header = ws.addRow(['Line', ...r.columns.map((c) => c.label)]);
+  const { intro, header: labels } = sheetRows(r);
+  for (const x of intro) {
+    const row = ws.addRow(x.values);
+    if (x.font) row.font = x.font;
+  }
+  const header = ws.addRow(labels);
   header.font = { bold: true };
   header.alignment = { horizontal: 'center' };
   ws.views = [{ state: 'frozen', xSplit: 1, ySplit: header.number }];
   ws.getColumn(1).width = 48;
   r.columns.forEach((_, i) => (ws.getColumn(i + 2).width = 18));
-  for (const row of r.rows) {
-    const xr = ws.addRow([`${'  '.repeat(row.depth)}${row.label}`, ...row.values.map((v) => (v === null ? null : v === NOT_MEANINGFUL ? v : Number(v)))]);
-    r.columns.forEach((c, i) => (xr.getCell(i + 2).numFmt = (row.format ?? c.format) === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT));
-    if (row.kind === 'section' || row.kind === 'total') xr.font = { bold: true };
-    if (row.kind === 'subtotal') xr.font = { italic: true };
-    if (row.notes?.length) xr.getCell(1).note = row.notes.join('\n');
-  }
+  for (const row of r.rows) figureRow(ws.addRow(figureValues(row)), r, row);
+}
+
+/** Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)". */
+export function sheetNamer(): (title: string) => string {
+  const used = new Set<string>();
+  return (t: string) => {
+    const title = t.replace(/[*?:\\/[\]]/g, ' ');
+    let name = title.slice(0, 31);
+    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
+    used.add(name.toLowerCase());
+    return name;
+  };
 }
 
 /** An XLSX workbook: one sheet per report given (real numbers, number formats, frozen header). */
 export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'LedgerFlow';
-  const used = new Set<string>();
-  for (const r of reports) {
-    // Sheet names are unique (without case), at most 31 characters, without * ? : \\ / [ ]: a repeated title gets " (2)".
-    const title = r.title.replace(/[*?:\\/[\]]/g, ' ');
-    let name = title.slice(0, 31);
-    for (let n = 2; used.has(name.toLowerCase()); n += 1) name = `${title.slice(0, 31 - ` (${n})`.length)} (${n})`;
-    used.add(name.toLowerCase());
-    sheet(wb, r, name);
-  }
+  const nameOf = sheetNamer();
+  for (const r of reports) sheet(wb, r, nameOf(r.title));
   return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/**
+ * The same workbook written as it goes (exceljs' streaming writer): reports asked for one at a
+ * time, each sheet's rows committed as they are added, so memory holds one report, not the book.
+ */
+export async function xlsxStream(count: number, report: (i: number) => Promise<ReportAnswer>, out: Writable): Promise<void> {
+  if (out.destroyed) throw new Error('The output closed before the workbook was written');
+  // The output ended before the workbook (a reader gone, an error): the writing stops there rather than wait for it.
+  const closed = new Promise<never>((_, reject) => {
+    out.once('error', reject);
+    out.once('close', () => (out.writableFinished ? undefined : reject(new Error('The output closed before the workbook was written'))));
+  });
+  closed.catch(() => undefined);
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = 'LedgerFlow';
+  const nameOf = sheetNamer();
+  for (let i = 0; i < count; i++) {
+    const r = await Promise.race([report(i), closed]);
+    const { intro, header: labels, headerRow } = sheetRows(r);
+    const ws = wb.addWorksheet(nameOf(r.title).slice(0, 31), { views: [{ state: 'frozen', xSplit: 1, ySplit: headerRow }] });
+    ws.columns = [{ width: 48 }, ...r.columns.map(() => ({ width: 18 }))];
+    for (const x of intro) {
+      const row = ws.addRow(x.values);
+      if (x.font) row.font = x.font;
+      row.commit();
+    }
+    const header = ws.addRow(labels);
+    header.font = { bold: true };
+    header.alignment = { horizontal: 'center' };
+    header.commit();
+    for (const row of r.rows) {
+      const xr = ws.addRow(figureValues(row));
+      figureRow(xr, r, row);
+      xr.commit();
+    }
+    ws.commit();
+  }
+  await Promise.race([wb.commit(), closed]);
 }
 
 /** One report as CSV: a line column, then one column per report column (exact decimal text). */

@@ -1,18 +1,23 @@
 // A report pack's files (issue 34): its reports computed as the api answers them
 // (warehouse/reports/answers.ts), as one PDF (pdfkit: cover, contents, the reports with their
 // notices, page numbers "Page n of N") and one XLSX (the statements' export: one sheet per report).
-// The PDF is laid out before a page is drawn (fixed row heights, labels cut to their column,
-// notices measured), so the contents and "of N" are known up front and the pages stream out as
-// they are drawn: nothing keeps the document whole (no bufferPages). Used by the api (download)
-// and the worker (the send's activity, activities/packs).
-import { PassThrough, type Writable } from 'node:stream';
+// Memory holds one report at a time, never the pack: the PDF is laid out first (planPack: each
+// report computed, its pages planned with fixed row heights, labels cut to their column, notices
+// measured, and let go), so the contents and "of N" are known up front; then each report is
+// computed again and drawn, its pages written to the output stream as they are drawn (no
+// bufferPages; the drawing waits while the output is full). A consolidation that lands between
+// the two passes fails the pack (its figures would not be one set) rather than mixing them. The
+// XLSX goes through exceljs' streaming writer, a report at a time. Used by the api (downloads)
+// and the worker (the send's activity, activities/packs: both files streamed into the mail).
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import PDFDocument from 'pdfkit';
 import { monthLabel } from '../../common/reports/periods';
 import { NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type StatementKind } from '../../common/reports/statements';
 import type { RangeKind } from '../../common/reports/periods';
 import type { OrgDialect } from '../connection';
-import { customReport, statement, xlsx, type ReportAnswer, type ReportQuery } from './answers';
+import { customReport, statement, xlsxStream, type ReportAnswer, type ReportQuery } from './answers';
 import { readLayout } from './store';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
@@ -34,20 +39,40 @@ export async function latestConsolidatedMonth(db: Db): Promise<string | null> {
   return r?.p ?? null;
 }
 
-/** The pack's reports, in its order, for the range ending at `period` (every column, as the Reports page shows them). */
-export async function packReports(db: Db, dialect: OrgDialect, items: PackItem[], range: RangeKind, period: string): Promise<ReportAnswer[]> {
+/** The pack's reports, one at a time, in its order, for the range ending at `period` (every column, as the Reports page shows them). */
+export interface PackSource {
+  count: number;
+  report(i: number): Promise<ReportAnswer>;
+}
+
+/** The pack's source; its items checked first (a statement that does not exist, a custom report deleted since: a PackError). */
+export async function packSource(db: Db, dialect: OrgDialect, items: PackItem[], range: RangeKind, period: string): Promise<PackSource> {
   const q: ReportQuery = { period, range, columns: [] };
-  const out: ReportAnswer[] = [];
+  const layouts = new Map<string, Awaited<ReturnType<typeof readLayout>>>();
   for (const item of items) {
     if (item.kind === 'statement') {
       if (!isStatement(item.ref)) throw new PackError(`The pack names a statement that does not exist: ${item.ref}`);
-      out.push(await statement(db, dialect, item.ref, q));
     } else {
       const found = await readLayout(db, item.ref);
       if (!found) throw new PackError(`A custom report of the pack was deleted (id ${item.ref}): edit the pack`);
-      out.push(await customReport(db, dialect, found.layout, q));
+      layouts.set(item.ref, found);
     }
   }
+  return {
+    count: items.length,
+    async report(i) {
+      const item = items[i]!;
+      if (item.kind === 'statement') return statement(db, dialect, item.ref as StatementKind, q);
+      return customReport(db, dialect, layouts.get(item.ref)!.layout, q);
+    },
+  };
+}
+
+/** Every report of the pack computed at once (tests, small packs): what the source answers, in order. */
+export async function packReports(db: Db, dialect: OrgDialect, items: PackItem[], range: RangeKind, period: string): Promise<ReportAnswer[]> {
+  const source = await packSource(db, dialect, items, range, period);
+  const out: ReportAnswer[] = [];
+  for (let i = 0; i < source.count; i++) out.push(await source.report(i));
   return out;
 }
 
@@ -129,61 +154,102 @@ function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
   return `${text.slice(0, lo)}...`;
 }
 
-/** The pages of every report, laid out before drawing (notices measured in the font they are drawn in). */
-function plan(doc: PDFKit.PDFDocument, reports: ReportAnswer[]): ReportPage[] {
+/** What the plan keeps of a report (its figures let go): what the contents, the mail and the second pass need. */
+export interface PlannedReport {
+  title: string;
+  subtitle: string;
+  rangeLabel: string;
+  hasNotices: boolean;
+  pages: ReportPage[];
+  /** Its shape and the figures' time: the drawing pass checks the report it computes again is the same. */
+  shape: string;
+  dataAsOf: string | null;
+}
+
+/** The pack laid out: its reports' pages, and so its page count, before anything is drawn. */
+export interface PackPlan {
+  reports: PlannedReport[];
+  contentsPages: number;
+  pages: number;
+}
+
+const shapeOf = (r: ReportAnswer) => `${r.rows.length}x${r.columns.length}:${r.notices.length}`;
+
+/** One report's pages, laid out before drawing (notices measured in the font they are drawn in). */
+function planReport(doc: PDFKit.PDFDocument, r: ReportAnswer, ri: number): ReportPage[] {
   const pages: ReportPage[] = [];
   const contentWidth = PAGE.width - 2 * MARGIN;
-  reports.forEach((r, ri) => {
-    const all = r.columns.map((_, i) => i);
-    const slices: number[][] = [];
-    for (let i = 0; i < all.length; i += COLUMNS_PER_PAGE) slices.push(all.slice(i, i + COLUMNS_PER_PAGE));
-    if (!slices.length) slices.push([]);
-    doc.font('Helvetica').fontSize(8);
-    const noticesHeight = r.notices.reduce((h, n) => h + doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2, r.notices.length ? 12 : 0);
-    slices.forEach((cols, si) => {
-      const part = slices.length > 1 ? `columns ${cols[0]! + 1}-${cols.at(-1)! + 1} of ${all.length}` : null;
-      let first = si === 0;
-      let rows: number[] = [];
-      const top = () => MARGIN + 40 + (first ? noticesHeight : 0) + HEADER_HEIGHT;
-      let y = top();
-      r.rows.forEach((_, i) => {
-        if (y + ROW_HEIGHT > BOTTOM && rows.length) {
-          pages.push({ report: ri, columns: cols, rows, first, part });
-          first = false;
-          rows = [];
-          y = top();
-        }
-        rows.push(i);
-        y += ROW_HEIGHT;
-      });
-      pages.push({ report: ri, columns: cols, rows, first, part });
+  const all = r.columns.map((_, i) => i);
+  const slices: number[][] = [];
+  for (let i = 0; i < all.length; i += COLUMNS_PER_PAGE) slices.push(all.slice(i, i + COLUMNS_PER_PAGE));
+  if (!slices.length) slices.push([]);
+  doc.font('Helvetica').fontSize(8);
+  const noticesHeight = r.notices.reduce((h, n) => h + doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2, r.notices.length ? 12 : 0);
+  slices.forEach((cols, si) => {
+    const part = slices.length > 1 ? `columns ${cols[0]! + 1}-${cols.at(-1)! + 1} of ${all.length}` : null;
+    let first = si === 0;
+    let rows: number[] = [];
+    const top = () => MARGIN + 40 + (first ? noticesHeight : 0) + HEADER_HEIGHT;
+    let y = top();
+    r.rows.forEach((_, i) => {
+      if (y + ROW_HEIGHT > BOTTOM && rows.length) {
+        pages.push({ report: ri, columns: cols, rows, first, part });
+        first = false;
+        rows = [];
+        y = top();
+      }
+      rows.push(i);
+      y += ROW_HEIGHT;
     });
+    pages.push({ report: ri, columns: cols, rows, first, part });
   });
   return pages;
+}
+
+/** The first pass: each report computed, planned and let go (memory: one report at a time). */
+export async function planPack(source: PackSource): Promise<PackPlan> {
+  const measure = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false });
+  const reports: PlannedReport[] = [];
+  for (let i = 0; i < source.count; i++) {
+    const r = await source.report(i);
+    reports.push({ title: r.title, subtitle: subtitle(r), rangeLabel: r.range.label, hasNotices: r.notices.length > 0, pages: planReport(measure, r, i), shape: shapeOf(r), dataAsOf: r.dataAsOf });
+  }
+  const contentsPages = Math.max(1, Math.ceil(reports.length / CONTENTS_LINES));
+  return { reports, contentsPages, pages: 1 + contentsPages + reports.reduce((t, r) => t + r.pages.length, 0) };
+}
+
+/** Waits while the output cannot take more (its buffer full), and lets what the document holds flow to it. */
+async function drained(doc: PDFKit.PDFDocument, out: Writable): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  while (out.writableNeedDrain && !out.destroyed) await once(out, 'drain');
+  if (doc.readableLength > 0 && !out.destroyed) await new Promise((r) => setImmediate(r));
 }
 
 /**
  * Writes the pack's PDF to `out` (ended when done) and answers its page count: a cover
  * (organization, pack, period, date), contents (each report and its first page), then each
  * report's pages (title, range or "As at" date, currency, the report's notices, its rows with the
- * figures as the Reports page shows them), "Page n of N" at the foot of every page.
+ * figures as the Reports page shows them), "Page n of N" at the foot of every page. The reports
+ * are computed again one at a time (the second pass) and drawn page by page as the output takes them.
  */
-export function packPdf(reports: ReportAnswer[], meta: PackMeta, out: Writable): Promise<{ pages: number }> {
+export async function packPdf(plan: PackPlan, source: PackSource, meta: PackMeta, out: Writable): Promise<{ pages: number }> {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false, info: { Title: `${meta.name}: ${meta.periodLabel}`, Author: meta.organization, Creator: 'LedgerFlow' } });
+  let failed: unknown;
   const done = new Promise<void>((resolve, reject) => {
     out.on('finish', resolve);
     out.on('close', resolve);
     out.on('error', reject);
     doc.on('error', reject);
   });
+  done.catch((e: unknown) => (failed = e));
   doc.pipe(out);
-  const reportPages = plan(doc, reports);
-  const contentsPages = Math.max(1, Math.ceil(reports.length / CONTENTS_LINES));
   const firstPage = new Map<number, number>();
-  reportPages.forEach((p, i) => {
-    if (!firstPage.has(p.report)) firstPage.set(p.report, 1 + contentsPages + i + 1);
+  let at = 1 + plan.contentsPages;
+  plan.reports.forEach((r, i) => {
+    firstPage.set(i, at + 1);
+    at += r.pages.length;
   });
-  const total = 1 + contentsPages + reportPages.length;
+  const total = plan.pages;
   let pageNo = 0;
   const newPage = () => {
     doc.addPage();
@@ -206,71 +272,81 @@ export function packPdf(reports: ReportAnswer[], meta: PackMeta, out: Writable):
   doc.moveDown(1.5).fontSize(11).fillColor('#555555').text(`Prepared ${dayLabel(meta.date)} by LedgerFlow`, { width: contentWidth, align: 'center' }).fillColor('black');
 
   // Contents
-  for (let c = 0; c < contentsPages; c += 1) {
+  for (let c = 0; c < plan.contentsPages; c += 1) {
     newPage();
     doc.font('Helvetica-Bold').fontSize(16).text('Contents', MARGIN, MARGIN);
     let y = MARGIN + 30;
     doc.font('Helvetica').fontSize(10);
-    reports.slice(c * CONTENTS_LINES, (c + 1) * CONTENTS_LINES).forEach((r, k) => {
+    plan.reports.slice(c * CONTENTS_LINES, (c + 1) * CONTENTS_LINES).forEach((r, k) => {
       const i = c * CONTENTS_LINES + k;
-      doc.text(fit(doc, `${i + 1}. ${r.title} (${subtitle(r)})`, contentWidth - 80), MARGIN, y, { lineBreak: false });
+      doc.text(fit(doc, `${i + 1}. ${r.title} (${r.subtitle})`, contentWidth - 80), MARGIN, y, { lineBreak: false });
       doc.text(`page ${firstPage.get(i)}`, PAGE.width - MARGIN - 70, y, { width: 70, align: 'right', lineBreak: false });
       y += 15;
     });
   }
 
-  // The reports
-  for (const p of reportPages) {
-    const r = reports[p.report]!;
-    newPage();
-    doc.font('Helvetica-Bold').fontSize(14).text(`${r.title}${p.first ? '' : ' (continued)'}`, MARGIN, MARGIN, { lineBreak: false });
-    doc.font('Helvetica').fontSize(9).text(`${subtitle(r)}${p.part ? ` - ${p.part}` : ''}`, MARGIN, MARGIN + 19, { lineBreak: false });
-    let y = MARGIN + 40;
-    if (p.first && r.notices.length) {
-      doc.font('Helvetica-Bold').fontSize(8).text('Notices', MARGIN, y, { lineBreak: false });
-      y += 12;
-      doc.font('Helvetica').fontSize(8);
-      for (const n of r.notices) {
-        doc.text(`- ${n}`, MARGIN, y, { width: contentWidth });
-        y += doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2;
-      }
+  // The reports, one in memory at a time
+  for (const [ri, planned] of plan.reports.entries()) {
+    // A reader gone (the download cancelled) or an output failed: nothing more is computed or drawn.
+    if (failed || out.destroyed) break;
+    const r = await source.report(ri);
+    if (shapeOf(r) !== planned.shape || r.dataAsOf !== planned.dataAsOf) {
+      const e = new PackError('The figures changed while the pack was being made (a consolidation finished): make it again');
+      doc.unpipe(out);
+      out.destroy(e);
+      throw e;
     }
-    // Column headers (two lines at most), right-aligned over their figures
-    doc.font('Helvetica-Bold').fontSize(7);
-    p.columns.forEach((ci, k) => {
-      const x = MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH;
-      doc.text(r.columns[ci]!.label, x, y, { width: FIGURE_WIDTH - 4, height: HEADER_HEIGHT - 2, align: 'right', ellipsis: true });
-    });
-    y += HEADER_HEIGHT;
-    doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + LABEL_WIDTH + p.columns.length * FIGURE_WIDTH, y - 3).lineWidth(0.5).stroke();
-    for (const ri of p.rows) {
-      const row = r.rows[ri]!;
-      const bold = row.kind === 'section' || row.kind === 'total';
-      doc.font(bold ? 'Helvetica-Bold' : row.kind === 'subtotal' ? 'Helvetica-Oblique' : 'Helvetica').fontSize(8);
-      const indent = row.depth * 8;
-      doc.text(fit(doc, row.label, LABEL_WIDTH - indent - 4), MARGIN + indent, y, { lineBreak: false });
-      p.columns.forEach((ci, k) => {
-        const text = figureText(row.values[ci] ?? null, row.format ?? r.columns[ci]!.format, meta.parentheses);
-        if (text) doc.text(text, MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH, y, { width: FIGURE_WIDTH - 4, align: 'right', lineBreak: false });
-      });
-      y += ROW_HEIGHT;
+    for (const p of planned.pages) {
+      drawPage(doc, r, p, meta, newPage, contentWidth);
+      await drained(doc, out);
+      if (failed || out.destroyed) break;
     }
   }
   doc.end();
-  return done.then(() => ({ pages: total }));
+  await done;
+  if (failed) throw failed;
+  if (!out.writableFinished) throw new PackError('The output closed before the pack was written');
+  return { pages: total };
 }
 
-/** The pack's PDF in memory (the worker attaches it to a mail). */
-export async function packPdfBuffer(reports: ReportAnswer[], meta: PackMeta): Promise<{ pdf: Buffer; pages: number }> {
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  const { pages } = await packPdf(reports, meta, sink);
-  return { pdf: Buffer.concat(chunks), pages };
+function drawPage(doc: PDFKit.PDFDocument, r: ReportAnswer, p: ReportPage, meta: PackMeta, newPage: () => void, contentWidth: number): void {
+  newPage();
+  doc.font('Helvetica-Bold').fontSize(14).text(`${r.title}${p.first ? '' : ' (continued)'}`, MARGIN, MARGIN, { lineBreak: false });
+  doc.font('Helvetica').fontSize(9).text(`${subtitle(r)}${p.part ? ` - ${p.part}` : ''}`, MARGIN, MARGIN + 19, { lineBreak: false });
+  let y = MARGIN + 40;
+  if (p.first && r.notices.length) {
+    doc.font('Helvetica-Bold').fontSize(8).text('Notices', MARGIN, y, { lineBreak: false });
+    y += 12;
+    doc.font('Helvetica').fontSize(8);
+    for (const n of r.notices) {
+      doc.text(`- ${n}`, MARGIN, y, { width: contentWidth });
+      y += doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2;
+    }
+  }
+  // Column headers (two lines at most), right-aligned over their figures
+  doc.font('Helvetica-Bold').fontSize(7);
+  p.columns.forEach((ci, k) => {
+    const x = MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH;
+    doc.text(r.columns[ci]!.label, x, y, { width: FIGURE_WIDTH - 4, height: HEADER_HEIGHT - 2, align: 'right', ellipsis: true });
+  });
+  y += HEADER_HEIGHT;
+  doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + LABEL_WIDTH + p.columns.length * FIGURE_WIDTH, y - 3).lineWidth(0.5).stroke();
+  for (const ri of p.rows) {
+    const row = r.rows[ri]!;
+    const bold = row.kind === 'section' || row.kind === 'total';
+    doc.font(bold ? 'Helvetica-Bold' : row.kind === 'subtotal' ? 'Helvetica-Oblique' : 'Helvetica').fontSize(8);
+    const indent = row.depth * 8;
+    doc.text(fit(doc, row.label, LABEL_WIDTH - indent - 4), MARGIN + indent, y, { lineBreak: false });
+    p.columns.forEach((ci, k) => {
+      const text = figureText(row.values[ci] ?? null, row.format ?? r.columns[ci]!.format, meta.parentheses);
+      if (text) doc.text(text, MARGIN + LABEL_WIDTH + k * FIGURE_WIDTH, y, { width: FIGURE_WIDTH - 4, align: 'right', lineBreak: false });
+    });
+    y += ROW_HEIGHT;
+  }
 }
 
-/** The pack's XLSX: one sheet per report, as the statements' export makes them. */
-export const packXlsx = (reports: ReportAnswer[]): Promise<Buffer> => xlsx(reports);
+/** The pack's XLSX, streamed to `out`: one sheet per report, as the statements' export makes them, a report at a time. */
+export const packXlsx = (source: PackSource, out: Writable): Promise<void> => xlsxStream(source.count, (i) => source.report(i), out);
 
 /** The pack's files' names: "board-pack-2026-03.pdf". */
 export const packFileName = (name: string, period: string, ext: 'pdf' | 'xlsx') => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pack'}-${period}.${ext}`;

@@ -3,13 +3,13 @@
 // users, sent by mail (PDF and XLSX) now, when a month is locked or on the Nth working day; its
 // files downloaded now; every send in its history. Users reach their own organization's packs,
 // admins any (as the other report routes). Changes are audited.
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ReportPack, ReportPackSend, type ReportPackDoc } from '../../../common/models/report-pack';
 import { Organization } from '../../../common/models/organization';
 import type { RangeKind } from '../../../common/reports/periods';
 import type { OrgDatabase } from '../../../warehouse/connection';
 import { readingAsProvisioned } from '../../../warehouse/org-schema';
-import { latestConsolidatedMonth, packFileName, packPdf, packReports, packXlsx, type PackItem } from '../../../warehouse/reports/pack';
+import { latestConsolidatedMonth, PackError, packFileName, packPdf, packSource, packXlsx, planPack, type PackItem, type PackSource } from '../../../warehouse/reports/pack';
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
 import { assertOrgAccess, auth } from '../../lib/auth';
@@ -107,28 +107,41 @@ export function packsRouter(deps: AppDeps): Router {
     ok(res, 'Report pack send started', { key: started.key, workflowId: started.workflowId }, 202);
   });
 
-  /** The pack's reports for a download (?period, else the pack's, else the latest consolidated month). */
-  const reportsFor = async (req: Request, asked: string | undefined, p: ReportPackDoc) => {
-    return readDb(req, async ({ db, dialect }) => {
-      const period = asked ?? p.period ?? (await latestConsolidatedMonth(db));
+  /**
+   * A download of the pack's file (?period, else the pack's, else the latest consolidated month):
+   * its reports computed one at a time inside the request's database connection and streamed.
+   * Refusals before the first byte are JSON (nothing consolidated: 409; a pack that cannot be made: 400).
+   */
+  const download = (req: Request, res: Response, p: ReportPackDoc, write: (source: PackSource, period: string) => Promise<void>) =>
+    readDb(req, async ({ db, dialect }) => {
+      const period = (res.locals.query as { period?: string }).period ?? p.period ?? (await latestConsolidatedMonth(db));
       if (!period) throw new ApiError(409, 'Nothing is consolidated yet: run the consolidation before making the pack');
-      return { period, reports: await packReports(db, dialect, p.items as PackItem[], p.range as RangeKind, period) };
+      let source: PackSource;
+      try {
+        source = await packSource(db, dialect, p.items as PackItem[], p.range as RangeKind, period);
+      } catch (e) {
+        if (e instanceof PackError) throw new ApiError(400, e.message);
+        throw e;
+      }
+      await write(source, period);
     });
-  };
 
-  route(router, 'get', '/:orgId/packs/:packId/pdf', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one PDF now (?period=YYYY-MM): cover, contents, each report with its notices, "Page n of N"; streamed as it is drawn. A failure before the first byte is JSON' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/packs/:packId/pdf', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one PDF now (?period=YYYY-MM): cover, contents, each report with its notices, "Page n of N"; laid out first, then streamed as it is drawn, one report in memory at a time. A failure before the first byte is JSON' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
     const p = await packOf(req);
-    const { period, reports } = await reportsFor(req, (res.locals.query as { period?: string }).period, p);
     const org = await Organization.findById(params(req).orgId, { organizationName: 1 }).lean();
-    res.type('application/pdf').attachment(packFileName(p.name, period, 'pdf'));
-    await packPdf(reports, { organization: org?.organizationName ?? '', name: p.name, periodLabel: reports[0]?.range.label ?? period, date: new Date(), parentheses: p.parentheses ?? true }, res);
+    await download(req, res, p, async (source, period) => {
+      const plan = await planPack(source);
+      res.type('application/pdf').attachment(packFileName(p.name, period, 'pdf'));
+      await packPdf(plan, source, { organization: org?.organizationName ?? '', name: p.name, periodLabel: plan.reports[0]?.rangeLabel ?? period, date: new Date(), parentheses: p.parentheses ?? true }, res);
+    });
   });
 
-  route(router, 'get', '/:orgId/packs/:packId/xlsx', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one XLSX now (?period=YYYY-MM): one sheet per report, as the statements\' export' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/packs/:packId/xlsx', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one XLSX now (?period=YYYY-MM): one sheet per report, as the statements\' export; streamed a report at a time' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
     const p = await packOf(req);
-    const { period, reports } = await reportsFor(req, (res.locals.query as { period?: string }).period, p);
-    const book = await packXlsx(reports);
-    res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').attachment(packFileName(p.name, period, 'xlsx')).send(book);
+    await download(req, res, p, async (source, period) => {
+      res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').attachment(packFileName(p.name, period, 'xlsx'));
+      await packXlsx(source, res);
+    });
   });
 
   return router;

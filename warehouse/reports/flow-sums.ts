@@ -1,0 +1,316 @@
+// What the statements beyond the balance sheet read, stored when the consolidation writes (issue
+// 34): comprehensive income, changes in equity and the cash flow (common/reports/flows.ts) add up,
+// per report column, each month's movement from the month before (its profit, OCI, the flows of
+// each account at the month's average rate, acquisitions, dividends, ...), and take the cash and
+// the equity components at the range's two ends. Those figures add up over months and over report
+// columns exactly (BigInt cents; the flows as exact fractions, rounded only when a statement shows
+// them), so the consolidation stores them once per month and column (`consolidation_flow_sums`:
+// period, col, figures JSON, flows JSON; col `*` is every column's sum, with the month's equity
+// components) and a statement over any range adds up its months' rows instead of grouping and
+// walking the translated lines of 13 months per request.
+//
+// Built from the committed outputs, with the same reads and the same arithmetic (flows.ts
+// `figures`) as a request without them: month by month, each column's parts of the month and the
+// month before. Every calendar month from the first to the last consolidated one gets rows (a
+// blocked month too: its movement is the month before's stock going away). The rows hold what the
+// chart, the rates, the acquisitions and the entities' currencies were then (a key of them is
+// stored, row col `#inputs`): a request whose inputs differ (an account's cash-flow category
+// edited, a rate changed since) or whose months are not all stored computes from the parts, as
+// before. The consolidation drops the table when it swaps its outputs in and writes it after.
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { GroupAccount } from '../../common/consolidation/types';
+import { addMonths } from '../../common/reports/periods';
+import { cashFlowOf, componentsOf, figures, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart, type Frac } from '../../common/reports/flows';
+import { FLOW_SUMS_TABLE } from '../consolidation/report-sums';
+import { readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
+import type { OrgDatabase, OrgDialect } from '../connection';
+import { DIALECTS } from '../dialect';
+import { flowParts, flowRates } from './store';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
+type Db = Kysely<any>;
+
+export { FLOW_SUMS_TABLE };
+const ALL = '*';
+const INPUTS = '#inputs';
+
+// --- inputs ---------------------------------------------------------------------------------
+/** What the flows read besides the outputs: the chart, the entities' currencies and names, the acquisitions, the rates as saved. */
+export interface FlowConfig {
+  chart: GroupAccount[];
+  currency: string;
+  entities: { entity: string; name: string; currency: string | null }[];
+  acquisitions: Map<string, string>;
+  rates: Awaited<ReturnType<typeof flowRates>>;
+}
+
+export async function readFlowConfig(db: Db, chart?: GroupAccount[]): Promise<FlowConfig> {
+  const [settings, c, entities, acquisitions, rates] = await Promise.all([readSettings(db), chart ? Promise.resolve(chart) : readChart(db), readEntities(db), readAcquisitions(db), flowRates(db)]);
+  return {
+    chart: c,
+    currency: settings.presentationCurrency,
+    entities: entities.map((e) => ({ entity: e.entity, name: e.name, currency: e.currency })),
+    acquisitions: new Map(acquisitions.config.map((a) => [a.entity, a.date.slice(0, 7)])),
+    rates,
+  };
+}
+
+export function flowInputOf(cfg: FlowConfig, months: FlowMonth[]): FlowInput {
+  return {
+    chart: cfg.chart,
+    months,
+    rate: ratesOf({ settings: { presentationCurrency: cfg.currency }, entities: cfg.entities, rates: cfg.rates }),
+    acquisitions: cfg.acquisitions,
+    names: new Map(cfg.entities.map((e) => [e.entity, e.name])),
+  };
+}
+
+/** A key of everything in the inputs that moves a figure (not the names): stored figures answer only for the same. */
+export function flowInputsKey(cfg: FlowConfig): string {
+  const chart = cfg.chart.map((a) => [a.code, a.type, a.role ?? '', a.rateType ?? '', cashFlowOf(a)]);
+  const entities = cfg.entities.map((e) => [e.entity, e.currency ?? '']).sort();
+  const acquisitions = [...cfg.acquisitions].sort();
+  const rates = cfg.rates.map((r) => [r.currency, r.period, String(r.closing), String(r.average), r.quote ?? '']).sort();
+  return createHash('sha256').update(JSON.stringify([cfg.currency, chart, entities, acquisitions, rates])).digest('hex');
+}
+
+// --- figures as stored ----------------------------------------------------------------------
+const gcd = (a: bigint, b: bigint): bigint => {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
+function addFrac(a: Frac, b: Frac): Frac {
+  if (a.d === b.d) return { n: a.n + b.n, d: a.d };
+  const d = lcm(a.d, b.d);
+  return { n: a.n * (d / a.d) + b.n * (d / b.d), d };
+}
+const zeroComponents = (): Components => ({ capital: 0n, retained: 0n, translation: 0n, nci: 0n });
+const zeroFigures = (): Figures => ({ profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: { n: 0n, d: 1n }, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: zeroComponents() });
+
+/** Adds `b` into `a` (every field; the cash at the ends too: the sum of columns). */
+function addFigures(a: Figures, b: Figures): void {
+  a.profit += b.profit;
+  a.nciProfit += b.nciProfit;
+  a.oci += b.oci;
+  a.nciOci += b.nciOci;
+  for (const [k, v] of b.flows) a.flows.set(k, addFrac(a.flows.get(k) ?? { n: 0n, d: 1n }, v));
+  for (const [k, v] of b.acquisitions) a.acquisitions.set(k, (a.acquisitions.get(k) ?? 0n) + v);
+  a.equityOther += b.equityOther;
+  a.openingCash += b.openingCash;
+  a.closingCash += b.closingCash;
+  a.cashFx = addFrac(a.cashFx, b.cashFx);
+  a.ownersDividends += b.ownersDividends;
+  a.nciDividends += b.nciDividends;
+  a.bargain += b.bargain;
+  for (const k of ['capital', 'retained', 'translation', 'nci'] as const) a.acquired[k] += b.acquired[k];
+}
+
+/** The figures with every sign turned (to take a running total away). */
+function negated(f: Figures): Figures {
+  const neg = (c: Components): Components => ({ capital: -c.capital, retained: -c.retained, translation: -c.translation, nci: -c.nci });
+  return {
+    ...Object.fromEntries(SCALARS.map((k) => [k, -f[k]])),
+    flows: new Map([...f.flows].map(([k, v]) => [k, { n: -v.n, d: v.d }])),
+    acquisitions: new Map([...f.acquisitions].map(([k, v]) => [k, -v])),
+    openingCash: -f.openingCash,
+    closingCash: -f.closingCash,
+    cashFx: { n: -f.cashFx.n, d: f.cashFx.d },
+    acquired: neg(f.acquired),
+  } as Figures;
+}
+
+const s = (v: bigint) => v.toString();
+const comps = (c: Components) => [s(c.capital), s(c.retained), s(c.translation), s(c.nci)];
+const compsOf = (x: string[]): Components => ({ capital: BigInt(x[0]!), retained: BigInt(x[1]!), translation: BigInt(x[2]!), nci: BigInt(x[3]!) });
+
+/** The scalars of a month's figures (and, in the `*` row, the month's equity components). */
+interface StoredScalars {
+  k: string;
+  v: string[];
+  x: [string, string];
+  q: string[];
+  a: [string, string][];
+  c?: string[];
+}
+/** The flows of a month's figures over one denominator: account, numerator. */
+interface StoredFlows {
+  d: string;
+  a: string[];
+  n: string[];
+}
+const SCALARS = ['profit', 'nciProfit', 'oci', 'nciOci', 'equityOther', 'ownersDividends', 'nciDividends', 'bargain'] as const;
+
+/** A column's running total up to a month, with that month's own cash (`k`, a stock). */
+function storedRow(f: Figures, stock: bigint, components?: Components): [string, string] {
+  const scalars: StoredScalars = { k: s(stock), v: SCALARS.map((k) => s(f[k])), x: [s(f.cashFx.n), s(f.cashFx.d)], q: comps(f.acquired), a: [...f.acquisitions].map(([e, c]) => [e, s(c)]), ...(components ? { c: comps(components) } : {}) };
+  let d = 1n;
+  for (const v of f.flows.values()) d = lcm(d, v.d);
+  const flows: StoredFlows = { d: s(d), a: [], n: [] };
+  for (const [k, v] of f.flows) {
+    if (v.n === 0n) continue;
+    flows.a.push(k);
+    flows.n.push(s(v.n * (d / v.d)));
+  }
+  return [JSON.stringify(scalars), JSON.stringify(flows)];
+}
+
+// --- the build (after the consolidation's outputs are swapped in) ----------------------------
+function byColumn(m: FlowMonth | undefined): Map<string, FlowPart[]> {
+  const out = new Map<string, FlowPart[]>();
+  if (!m || !m.ok) return out;
+  for (const p of m.parts) {
+    let list = out.get(p.column);
+    if (!list) out.set(p.column, (list = []));
+    list.push(p);
+  }
+  return out;
+}
+
+async function createTable(db: Db, dialect: OrgDialect, name: string): Promise<void> {
+  const t = DIALECTS[dialect].types;
+  await db.schema.createTable(name).addColumn('period', sql.raw(t.text(200)), (c) => c.notNull()).addColumn('col', sql.raw(t.text(200)), (c) => c.notNull()).addColumn('figures', sql.raw(t.text()), (c) => c.notNull()).addColumn('flows', sql.raw(t.text())).execute();
+}
+
+/**
+ * Writes the stored flow figures from the outputs as they are (the consolidation calls it after
+ * its swap; `suffix` names its staging table): every month from the first consolidated to the
+ * last, one month's parts and the month before's in memory at a time. Answers the months written.
+ */
+export async function rebuildFlowSums(org: Pick<OrgDatabase, 'db' | 'dialect' | 'insertRows'>, suffix = '__next'): Promise<number> {
+  const { db, dialect } = org;
+  const staged = `${FLOW_SUMS_TABLE}${suffix}`;
+  await db.schema.dropTable(staged).ifExists().execute();
+  const range = (await db.selectFrom('consolidation_checks').select([sql<string | null>`min(period)`.as('first'), sql<string | null>`max(period)`.as('last')]).executeTakeFirst()) as { first: string | null; last: string | null } | undefined;
+  if (!range?.first || !range.last) {
+    await db.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
+    return 0;
+  }
+  await createTable(db, dialect, staged);
+  const cfg = await readFlowConfig(db);
+  const input = flowInputOf(cfg, []);
+  let prev = new Map<string, FlowPart[]>();
+  // Per column, the running total of its months' figures (every column seen so far gets a row each month).
+  const running = new Map<string, Figures>();
+  const total = zeroFigures();
+  let written = 0;
+  for (let t = range.first; t <= range.last; t = addMonths(t, 1)) {
+    const [month] = await flowParts(db, dialect, [t]);
+    const now = byColumn(month);
+    const before = addMonths(t, -1);
+    let stock = 0n;
+    const stocks = new Map<string, bigint>();
+    for (const col of new Set([...prev.keys(), ...now.keys()])) {
+      const column: FlowColumn = { key: col, label: col, include: () => true, months: [{ period: before, ok: true, parts: prev.get(col) ?? [] }, { period: t, ok: true, parts: now.get(col) ?? [] }] };
+      const f = figures(input, column);
+      let r = running.get(col);
+      if (!r) running.set(col, (r = zeroFigures()));
+      addFigures(r, f);
+      addFigures(total, f);
+      stocks.set(col, f.closingCash);
+      stock += f.closingCash;
+    }
+    const rows: unknown[][] = [...running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n)]);
+    rows.push([t, ALL, ...storedRow(total, stock, componentsOf(cfg.chart, month))]);
+    await org.insertRows(staged, ['period', 'col', 'figures', 'flows'], rows);
+    prev = now;
+    written++;
+  }
+  await org.insertRows(staged, ['period', 'col', 'figures', 'flows'], [['', INPUTS, flowInputsKey(cfg), null]]);
+  await db.transaction().execute(async (trx) => {
+    await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
+    await trx.schema.createIndex(`${FLOW_SUMS_TABLE}_ix0`).on(staged).columns(['period']).execute();
+    await trx.schema.alterTable(staged).renameTo(FLOW_SUMS_TABLE).execute();
+  });
+  return written;
+}
+
+// --- the read -------------------------------------------------------------------------------
+const missingTable = (err: unknown): boolean => /no such table|Invalid object name/i.test(String((err as { message?: unknown } | null)?.message ?? ''));
+
+/**
+ * The stored figures for these months (each value column's: its range's months, the month before
+ * first), or null when they do not answer: no table (not consolidated since), other inputs than
+ * the request's, or a month of a range not stored (or an opening month consolidated but not
+ * stored). `withFlows`: the cash flow's per-account flows are read too.
+ */
+export async function storedFlowFigures(db: Db, cfg: FlowConfig, months: FlowMonth[], ranges: string[][], withFlows: boolean): Promise<FlowInput['stored'] | null> {
+  // A range's figures are the running totals at its last month and its opening month; its first month's row says the months between are stored (every month from the first consolidated one to the last is).
+  const periods = [...new Set(ranges.flatMap((l) => [l[0]!, l[1] ?? l[0]!, l.at(-1)!]))];
+  if (!periods.length) return null;
+  let rows: { period: string; col: string; figures: string; flows: string | null }[];
+  try {
+    rows = (await db
+      .selectFrom(FLOW_SUMS_TABLE)
+      .select(['period', 'col', 'figures', ...(withFlows ? (['flows'] as const) : [])])
+      .where((eb) => eb.or([eb('period', 'in', periods), eb('col', '=', INPUTS)]))
+      .execute()) as typeof rows;
+  } catch (err) {
+    if (missingTable(err)) return null;
+    throw err;
+  }
+  if (rows.find((r) => r.col === INPUTS)?.figures !== flowInputsKey(cfg)) return null;
+  const byMonth = new Map<string, Map<string, { figures: string; flows: string | null }>>();
+  const columns = new Set<string>();
+  for (const r of rows) {
+    if (r.col === INPUTS) continue;
+    let m = byMonth.get(r.period);
+    if (!m) byMonth.set(r.period, (m = new Map()));
+    m.set(r.col, r);
+    if (r.col !== ALL) columns.add(r.col);
+  }
+  const ok = new Map(months.map((m) => [m.period, m.ok]));
+  for (const list of ranges) {
+    const [opening, ...range] = list;
+    if (!range.length) continue;
+    if (!byMonth.get(range[0]!)?.has(ALL) || !byMonth.get(range.at(-1)!)?.has(ALL)) return null;
+    if (opening && ok.get(opening) && !byMonth.get(opening)?.has(ALL)) return null;
+  }
+  const parsed = new Map<string, { f: Figures; stock: bigint; c: Components | null }>();
+  /** A column's running total at a month (its flows over one denominator), that month's own cash and (col *) equity components. */
+  const read = (period: string, col: string): { f: Figures; stock: bigint; c: Components | null } | null => {
+    const key = `${period}\u0000${col}`;
+    const hit = parsed.get(key);
+    if (hit) return hit;
+    const r = byMonth.get(period)?.get(col);
+    if (!r) return null;
+    const sc = JSON.parse(r.figures) as StoredScalars;
+    const f = zeroFigures();
+    SCALARS.forEach((k, i) => (f[k] = BigInt(sc.v[i]!)));
+    f.cashFx = { n: BigInt(sc.x[0]), d: BigInt(sc.x[1]) };
+    f.acquired = compsOf(sc.q);
+    for (const [e, c] of sc.a) f.acquisitions.set(e, BigInt(c));
+    if (r.flows) {
+      const fl = JSON.parse(r.flows) as StoredFlows;
+      const d = BigInt(fl.d);
+      fl.a.forEach((a, i) => f.flows.set(a, { n: BigInt(fl.n[i]!), d }));
+    }
+    const out = { f, stock: BigInt(sc.k), c: sc.c ? compsOf(sc.c) : null };
+    parsed.set(key, out);
+    return out;
+  };
+  const none = { f: zeroFigures(), stock: 0n, c: null };
+  return {
+    figures: (col) => {
+      const [first, ...range] = col.months;
+      if (!first || !range.length) return zeroFigures();
+      const chosen = [...columns].filter((c) => col.include(c));
+      const keys = chosen.length === columns.size ? [ALL] : chosen;
+      const out = zeroFigures();
+      for (const k of keys) {
+        // The range's figures: the running total at its last month less the one at its opening month (none before the first stored).
+        const end = read(range.at(-1)!.period, k) ?? none;
+        const start = read(first.period, k) ?? none;
+        addFigures(out, end.f);
+        addFigures(out, negated(start.f));
+        out.openingCash += start.stock;
+        out.closingCash += end.stock;
+      }
+      return out;
+    },
+    components: (m) => (m ? (read(m.period, ALL)?.c ?? zeroComponents()) : zeroComponents()),
+  };
+}
