@@ -12,6 +12,7 @@ import { SYNC_PROVIDERS } from '../common/contract/connections';
 import { AUTH_KINDS } from '../common/connectors/definition';
 import { CONNECTOR_LIST, CONNECTORS } from '../common/connectors';
 import { CONNECTOR_KEYS } from '../common/connectors/keys';
+import { CONNECT_FORMS } from '../common/connectors/forms';
 
 const root = join(__dirname, '..');
 
@@ -52,6 +53,9 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
   expect(existsSync(join(root, 'simulators', 'demo', `${c.key}.ts`))).toBe(true);
   expect(CONNECTOR_KEYS.find((k) => k.key === c.key)!.simulator.port).toMatch(/^[A-Z][A-Z0-9]*_SIMULATOR_PORT$/);
   expect(Boolean(c.connection)).toBe(c.auth !== 'oauth2-code');
+  // A credentials connector's connect form (common/connectors/<key>-form.ts, the Apps screen's) asks for exactly the fields its connect route checks.
+  if (c.connection) expect(CONNECT_FORMS[c.key]?.map((f) => f.name).sort()).toEqual(Object.keys(c.connection.fields).sort());
+  else expect(CONNECT_FORMS[c.key]).toBeUndefined();
   // An oauth2-code connector names its flow (settings prefix, scopes): availability, consent URL, code exchange and refresh are generic.
   expect(Boolean(c.oauth2)).toBe(c.auth === 'oauth2-code');
   // Its trial_balance source reads its own tables.
