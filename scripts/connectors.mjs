@@ -6,6 +6,8 @@
 //   workflows/connectors.ts             each connector's workflows, workflows/<key>.ts
 //   api/resources/connectors/own.ts     each connector's own routes, api/resources/<key>/router.ts `<key>Routes` (when it has them)
 //   simulators/connectors.ts            each connector's demo simulator, simulators/demo/<key>.ts (when it has one)
+//   common/connectors/forms.ts          each credentials connector's connect form, common/connectors/<key>-form.ts (pure: the web app reads it)
+//   web/src/features/apps/connectors/index.ts  each connector's own Apps screen parts, web/src/features/apps/connectors/<key>.tsx (when it has them)
 // Each barrel must be a file of its own: the web app may not load the registry, the workflow
 // bundle neither, and common/ may not import activities/ or api/. `node scripts/connectors.mjs`
 // writes them; `--check` fails when one differs (test/connectors.test.ts runs it).
@@ -38,6 +40,8 @@ export function connectorBarrels(root = ROOT) {
   const keys = connectorKeys(root);
   const withSettings = keys.filter((k) => has(root, `common/connectors/${k}-settings.ts`));
   const withSimulators = keys.filter((k) => has(root, `simulators/demo/${k}.ts`));
+  const withForms = keys.filter((k) => has(root, `common/connectors/${k}-form.ts`));
+  const withApps = keys.filter((k) => has(root, `web/src/features/apps/connectors/${k}.tsx`));
   const withRoutes = keys.filter((k) => has(root, `api/resources/${k}/router.ts`) && new RegExp(`export function ${k}Routes\\b`).test(readFileSync(join(root, `api/resources/${k}/router.ts`), 'utf8')));
   const lines = (...ls) => `${ls.flat().join('\n')}\n`;
   return {
@@ -84,6 +88,22 @@ export function connectorBarrels(root = ROOT) {
       GENERATED,
       "// Each connector's demo simulator (simulators/demo/<key>.ts: `simulator`, the `company` it serves), started alike by simulators/main.ts.",
       withSimulators.length ? withSimulators.map((k) => `export * as ${k} from './demo/${k}';`) : 'export {};',
+    ),
+    'common/connectors/forms.ts': lines(
+      GENERATED,
+      "// Each credentials connector's connect form (common/connectors/<key>-form.ts), pure: the Apps screen builds its forms from it.",
+      "import type { ConnectForm } from './form';",
+      withForms.map((k) => `import { form as ${k} } from './${k}-form';`),
+      '',
+      `export const CONNECT_FORMS: Readonly<Record<string, ConnectForm>> = { ${withForms.join(', ')} };`,
+    ),
+    'web/src/features/apps/connectors/index.ts': lines(
+      GENERATED,
+      "// Each connector's own parts of the Apps screen (web/src/features/apps/connectors/<key>.tsx: names, texts, its own dialogs); the rest is built from its registration line (./registry.ts).",
+      "import type { OwnApp } from './types';",
+      withApps.map((k) => `import { app as ${k} } from './${k}';`),
+      '',
+      `export const OWN_APPS: Readonly<Record<string, OwnApp>> = { ${withApps.join(', ')} };`,
     ),
   };
 }

@@ -12,6 +12,7 @@ import { SYNC_PROVIDERS } from '../common/contract/connections';
 import { AUTH_KINDS } from '../common/connectors/definition';
 import { CONNECTOR_LIST, CONNECTORS } from '../common/connectors';
 import { CONNECTOR_KEYS } from '../common/connectors/keys';
+import { CONNECT_FORMS } from '../common/connectors/forms';
 
 const root = join(__dirname, '..');
 
@@ -52,6 +53,9 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
   expect(existsSync(join(root, 'simulators', 'demo', `${c.key}.ts`))).toBe(true);
   expect(CONNECTOR_KEYS.find((k) => k.key === c.key)!.simulator.port).toMatch(/^[A-Z][A-Z0-9]*_SIMULATOR_PORT$/);
   expect(Boolean(c.connection)).toBe(c.auth !== 'oauth2-code');
+  // A credentials connector's connect form (common/connectors/<key>-form.ts, the Apps screen's) asks for exactly the fields its connect route checks.
+  if (c.connection) expect(CONNECT_FORMS[c.key]?.map((f) => f.name).sort()).toEqual(Object.keys(c.connection.fields).sort());
+  else expect(CONNECT_FORMS[c.key]).toBeUndefined();
   // An oauth2-code connector names its flow (settings prefix, scopes): availability, consent URL, code exchange and refresh are generic.
   expect(Boolean(c.oauth2)).toBe(c.auth === 'oauth2-code');
   // Its trial_balance source reads its own tables.
@@ -65,7 +69,7 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
 // the connectors from there (SYNC_PROVIDERS, CONNECTOR_NAMES) or from the registry built from it
 // (CONNECTOR_LIST, CONNECTORS), and what is a connector's own lives in its own files (named by its
 // key: common/connectors/<key>*.ts, common/models/<key>-account.ts, activities/<key>/,
-// workflows/<key>*.ts, api/resources/<key>/, simulators/<its simulator>, web/src/features/apps/<Key>*).
+// workflows/<key>*.ts, api/resources/<key>/, simulators/<its simulator>, web/src/features/apps/connectors/<key>.tsx).
 // No other product file names a connector, except those below, each with the keys it may name and
 // why. A new connector's key may appear only in the files allowed `'any'` (docs/connectors.md:
 // "The recipe's length"); the named older ones predate the recipe.
@@ -79,10 +83,8 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'simulators/demo-books.ts': { keys: 'any', why: 'the demo group: which ledger each entity keeps its books in' },
   'simulators/connectors.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
   'api/demo/seed.ts': { keys: 'any', why: "the demo's steps: each simulated company connected as a user would (the OAuth ones through their consent)" },
-  'web/src/features/apps/AppsPage.tsx': { keys: 'any', why: 'the Apps screen: a card and a form per ledger (not part of the recipe)' },
-  'web/src/features/apps/api/connections.ts': { keys: 'any', why: "the Apps screen's calls (not part of the recipe)" },
-  'web/src/app/App.tsx': { keys: ['quickbooks', 'xero'], why: "the OAuth callback pages' routes (/apps/<key>/callback)" },
-  'web/src/app/paths.ts': { keys: ['quickbooks', 'xero'], why: "the OAuth callback pages' paths" },
+  'common/connectors/forms.ts': { keys: 'any', why: 'written by scripts/connectors.mjs (the credentials connectors\' connect forms)' },
+  'web/src/features/apps/connectors/index.ts': { keys: 'any', why: "written by scripts/connectors.mjs (each connector's own Apps screen parts)" },
   // Older than the recipe: particular ledgers' words and features, not lists of connectors.
   'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },
   'common/temporal.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: 'workflowIds.quickbooksSync, sageSync, netsuiteSync: shorthands the tests use' },
@@ -111,7 +113,7 @@ const files = (dir: string): string[] =>
     return statSync(p).isDirectory() ? files(p) : /\.(ts|tsx|mjs)$/.test(f) && !/\.test\.tsx?$/.test(f) ? [p] : [];
   });
 const KEYS = CONNECTOR_LIST.map((c) => c.key);
-/** A connector's own file: a part of its path starts with its key (common/connectors/xero-tables.ts, activities/xero/, web/src/features/apps/NetSuiteFields.tsx), or its simulator's folder or file. */
+/** A connector's own file: a part of its path starts with its key (common/connectors/xero-tables.ts, activities/xero/, web/src/features/apps/connectors/netsuite.tsx), or its simulator's folder or file. */
 const ownerOf = (file: string): string[] =>
   CONNECTOR_LIST.filter((c) => file.split('/').some((part) => part.toLowerCase().startsWith(c.key)) || file.startsWith(c.simulator.replace(/(\/index)?\.ts$/, ''))).map((c) => c.key);
 /** The key as a word or a word's start, any case (xero, Xero, XERO_, xeroTables), or after a lower-case letter as a camel-case part (publicXeroAccount): never inside a word (message, usage). */
@@ -152,6 +154,7 @@ it('the scan would see a connector named in a shared file', () => {
   expect(named('sage').test('message, usage, passage')).toBe(false);
   expect(ownerOf('common/connectors/xero-tables.ts')).toEqual(['xero']);
   expect(ownerOf('simulators/intuit.ts')).toEqual(['quickbooks']);
-  expect(ownerOf('web/src/features/apps/NetSuiteFields.tsx')).toEqual(['netsuite']);
+  expect(ownerOf('web/src/features/apps/connectors/netsuite.tsx')).toEqual(['netsuite']);
+  expect(ownerOf('common/connectors/sage-form.ts')).toEqual(['sage']);
   expect(ownerOf('warehouse/transforms/trial-balance.ts')).toEqual([]);
 });

@@ -136,8 +136,7 @@ export function AppRoutes() {
             <Route path={paths.consolidation} element={<ConsolidationPage />} />
             <Route path={paths.reports} element={<ReportsPage />} />
             <Route path={paths.apps} element={<AppsPage />} />
-            <Route path={paths.quickbooksCallback} element={<AppsPage />} />
-            <Route path={paths.xeroCallback} element={<AppsPage />} />
+            <Route path={paths.appCallback} element={<AppsPage />} />
             <Route path={paths.dashboard} element={<DashboardPage />} />
             <Route path={paths.changePassword} element={<ChangePasswordPage />} />
             <Route path={paths.organizations} element={<RequireAdmin><OrganizationsPage /></RequireAdmin>} />

@@ -12,10 +12,8 @@ export const paths = {
   consolidation: '/consolidation',
   reports: '/reports',
   apps: '/apps',
-  /** Where Intuit sends the browser back (set QBO_REDIRECT_URI to PUBLIC_URL + this path). */
-  quickbooksCallback: '/apps/quickbooks/callback',
-  /** Where Xero sends the browser back (set XERO_REDIRECT_URI to PUBLIC_URL + this path). */
-  xeroCallback: '/apps/xero/callback',
+  /** Where an oauth2-code connector's ledger sends the browser back: /apps/<key>/callback (set <PREFIX>_REDIRECT_URI to PUBLIC_URL + it, e.g. /apps/quickbooks/callback). */
+  appCallback: '/apps/:connector/callback',
   dashboard: '/dashboard',
   organizations: '/organizations',
   orgOnboarding: '/org-onboarding',

@@ -10,6 +10,7 @@ import { xeroAccountSchema } from '../../../../common/contract/xero';
 import { toast } from '../../components/toaster';
 import { fail, mockApi, ok } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
+import { paths } from '../../app/paths';
 import AppsPage from './AppsPage';
 
 jest.mock('../../components/toaster', () => ({ toast: jest.fn() }));
@@ -40,7 +41,7 @@ function renderPage(at = '/apps') {
       <MemoryRouter initialEntries={[at]}>
         <Routes>
           <Route path="/apps" element={<AppsPage />} />
-          <Route path="/apps/xero/callback" element={<AppsPage />} />
+          <Route path={paths.appCallback} element={<AppsPage />} />
         </Routes>
       </MemoryRouter>
     </SWRConfig>,
@@ -129,6 +130,17 @@ it('offers QuickBooks where the server has its settings', async () => {
   await within(dialog).findByRole('button', { name: 'Connect QuickBooks' });
   expect(within(dialog).getByLabelText('QuickBooks Online')).toBeEnabled();
   expect(within(dialog).queryByText(/Ask your administrator/)).toBeNull();
+});
+
+it("exchanges QuickBooks' code on Intuit's return to /apps/quickbooks/callback, realmId included, and says the account was added", async () => {
+  signIn();
+  const { calls } = mockApi({
+    ...lists([]),
+    'POST /quickbooks/token-exchange': ok({ accountMessage: 'QuickBooks account added successfully!' }, 'tokens exchanged and stored successfully'),
+  });
+  renderPage('/apps/quickbooks/callback?code=the-code&state=the-state&realmId=9130350000000000');
+  await waitFor(() => expect(toast).toHaveBeenCalledWith('QuickBooks account added successfully!', 'success'));
+  expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/quickbooks/token-exchange', body: { code: 'the-code', state: 'the-state', realmId: '9130350000000000' } });
 });
 
 const AU_TENANT = 'a0d2ee48-15a6-4d17-ad0e-7b5c5eab54a7';

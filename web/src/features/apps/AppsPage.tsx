@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Checkbox, Dialog, DialogBody, DialogFooter, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H2, HTMLTable, NonIdealState, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
@@ -7,63 +7,44 @@ import { Field } from '../../components/Field';
 import { OrganizationPicker, useWorkingOrganization } from '../../components/OrganizationPicker';
 import { StatusTag } from '../../components/StatusTag';
 import { toast } from '../../components/toaster';
-import { checkForm, useFormValues } from '../../lib/forms';
+import { checkForm } from '../../lib/forms';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import {
+  authorizeUrl,
   connectionId,
-  connectionName,
-  createNetSuiteAccount,
-  createSageAccount,
-  exchangeQuickbooksCode,
-  exchangeXeroCode,
-  linkXeroOrganisations,
+  createConnection,
+  exchangeCode,
   fetchChange,
   needsReconnect,
-  readKeyFile,
-  quickbooksAuthorizeUrl,
-  setNetSuiteStatus,
-  setQuickbooksStatus,
-  setSageStatus,
-  setXeroStatus,
-  syncNetSuite,
-  syncQuickbooks,
-  syncSage,
-  syncXero,
-  useNetSuiteAccounts,
-  useQuickbooksAccounts,
-  useQuickbooksAvailable,
-  useSageAccounts,
+  readFileText,
+  setStatus,
+  syncNow,
+  useAvailability,
+  useConnections,
   useFreshness,
   useSyncRuns,
-  useXeroAccounts,
-  useXeroAvailable,
-  xeroAuthorizeUrl,
   type ChangeProgress,
   type Connection,
   type Freshness,
-  type SageInput,
-  type XeroGrant,
   type SyncAnswer,
 } from './api/connections';
-import { EMPTY_NETSUITE, NETSUITE_LABELS, NetSuiteFields, type NetSuiteText } from './NetSuiteFields';
 import { HowItWorks } from '../../components/HowItWorks';
 import { ConnectionTimeline } from './ConnectionTimeline';
+import { APPS, appOf } from './connectors/registry';
+import type { App } from './connectors/types';
 
-type Kind = 'quickbooks' | 'sage' | 'netsuite' | 'xero';
-const APP_NAMES: Record<Kind, string> = { quickbooks: 'QuickBooks', sage: 'Sage', netsuite: 'NetSuite', xero: 'Xero' };
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-/** A Xero organisation's base currency and fiscal year end, as finance people say them: "AUD, year end June". */
-const xeroDetails = (o: { baseCurrency: string | null; fiscalYearEndMonth: number | null }) =>
-  [o.baseCurrency, o.fiscalYearEndMonth ? `year end ${MONTH_NAMES[o.fiscalYearEndMonth - 1]}` : null].filter(Boolean).join(', ');
-const RECONNECT: Record<Kind, string> = {
-  quickbooks: 'QuickBooks authorization has expired: reconnect the account (Add New Connection, QuickBooks).',
-  sage: 'Sage Intacct refused the stored credentials: connect the company again (Add New Connection, Sage Intacct).',
-  netsuite: 'NetSuite refused the stored certificate: reconnect the account (Add New Connection, NetSuite) with a working certificate.',
-  xero: 'Xero authorization has expired or was revoked: reconnect the organisation (Add New Connection, Xero).',
+// Every connector's card, connect form, consent and callback, sync now and history are built
+// from its registration line (common/connectors/keys.ts), its connect form
+// (common/connectors/<key>-form.ts) and its own file (./connectors/<key>.tsx): this screen names none.
+
+/** "A, B, C or D". */
+const orList = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`);
+/** The connector whose consent sent the browser back here (/apps/<key>/callback). */
+const callbackApp = (pathname: string) => {
+  const m = /^\/apps\/([a-z][a-z0-9]*)\/callback\/?$/.exec(pathname);
+  return m ? appOf(m[1]!) : undefined;
 };
-const EMPTY_SAGE: SageInput = { sageUserID: '', sageUserPassword: '', sageSenderID: '', sageSenderPassword: '', sageCompanyID: '' };
-const SAGE_LABELS: Record<keyof SageInput, string> = { sageUserID: 'User ID', sageUserPassword: 'User Password', sageSenderID: 'Sender ID', sageSenderPassword: 'Sender Password', sageCompanyID: 'Company ID' };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** YYYY-MM as finance writes it: Nov 2026. */
@@ -108,7 +89,7 @@ function liveText(answer: SyncAnswer, change: ChangeProgress | undefined): strin
   }
 }
 
-function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
+function SyncHistory({ kind, id }: { kind: string; id: string }) {
   const { runs, error, isLoading } = useSyncRuns(kind, id);
   if (isLoading) return <Spinner size={20} />;
   if (error) return <Callout intent="danger">{(error as Error).message}</Callout>;
@@ -145,24 +126,24 @@ function SyncHistory({ kind, id }: { kind: Kind; id: string }) {
   );
 }
 
-function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSync, onHistory, onTimeline }: { kind: Kind; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection, full?: boolean) => void; onHistory: (c: Connection) => void; onTimeline: (c: Connection) => void }) {
+function ConnectionRows({ app, accounts, busy, freshness, live, onToggle, onSync, onHistory, onTimeline }: { app: App; accounts: Connection[]; busy: string | null; freshness: Freshness | undefined; live: Record<string, string>; onToggle: (c: Connection) => void; onSync: (c: Connection, full?: boolean) => void; onHistory: (c: Connection) => void; onTimeline: (c: Connection) => void }) {
   return (
     <>
       {accounts.map((c) => {
         const id = connectionId(c);
         const active = c.status === 'active';
+        const details = app.details?.(c);
         return (
-          <tr key={`${kind}-${id}`}>
-            <td>{APP_NAMES[kind]}</td>
+          <tr key={`${app.key}-${id}`}>
+            <td>{app.appName}</td>
             <td>
-              {connectionName(c)}
-              {'subsidiaries' in c && c.subsidiaries.length > 0 && <span className="muted"> ({c.subsidiaries.length} subsidiaries)</span>}
-              {'tenantName' in c && xeroDetails(c) && <span className="muted"> ({xeroDetails(c)})</span>}
+              {app.connectionName(c)}
+              {details && <span className="muted"> ({details})</span>}
             </td>
             <td><StatusTag status={c.status} /></td>
-            <td>{formatDateTime(c.last_synced) || 'Never'}</td>
+            <td>{formatDateTime(c.last_synced ?? undefined) || 'Never'}</td>
             <td>
-              {freshnessText(freshness?.connections.find((f) => f.provider === kind && f.accountId === id))}
+              {freshnessText(freshness?.connections.find((f) => f.provider === app.key && f.accountId === id))}
               {live[id] && (
                 <div className="muted" role="status" aria-live="polite">
                   {live[id]}
@@ -171,13 +152,40 @@ function ConnectionRows({ kind, accounts, busy, freshness, live, onToggle, onSyn
             </td>
             <td className="actions-cell">
               <Button small icon="refresh" text="Sync now" title="Reads what changed at the source since the last sync" loading={busy === `sync-${id}`} disabled={!active} onClick={() => onSync(c)} />
-              {kind !== 'xero' && <Button small variant="minimal" icon="repeat" text="Full resync" title="Reads every month of the sync window again" loading={busy === `resync-${id}`} disabled={!active} onClick={() => onSync(c, true)} />}
+              {app.fullResync && <Button small variant="minimal" icon="repeat" text="Full resync" title="Reads every month of the sync window again" loading={busy === `resync-${id}`} disabled={!active} onClick={() => onSync(c, true)} />}
               <Button small text={active ? 'Deactivate' : 'Activate'} loading={busy === `status-${id}`} disabled={c.status === 'reconnect_needed'} onClick={() => onToggle(c)} />
               <Button small variant="minimal" icon="history" text="History" onClick={() => onHistory(c)} />
-              <Button small variant="minimal" icon="timeline-events" text="Timeline" aria-label={`Timeline of ${APP_NAMES[kind]} ${connectionName(c)}`} onClick={() => onTimeline(c)} />
+              <Button small variant="minimal" icon="timeline-events" text="Timeline" aria-label={`Timeline of ${app.appName} ${app.connectionName(c)}`} onClick={() => onTimeline(c)} />
             </td>
           </tr>
         );
+      })}
+    </>
+  );
+}
+
+/** A credentials connector's connect form, from its declared fields (common/connectors/<key>-form.ts). */
+function ConnectFields({ app, values, files, errors, onValue, onFile }: { app: App; values: Record<string, string>; files: Record<string, File | null>; errors: Record<string, string | undefined>; onValue: (name: string, v: string) => void; onFile: (name: string, f: File | null) => void }) {
+  return (
+    <>
+      {app.form.map((f) => {
+        const id = `${app.key}-${f.name}`;
+        const error = errors[f.name];
+        if (f.kind === 'file') {
+          const file = files[f.name];
+          return (
+            <FormGroup key={f.name} label={f.label} labelFor={id} intent={error ? 'danger' : 'none'} helperText={error ? <span id={`${id}-error`}>{error}</span> : f.help}>
+              <FileInput
+                fill
+                text={file ? file.name : (f.placeholder ?? 'Choose a file...')}
+                buttonText="Browse"
+                inputProps={{ id, accept: f.accept, 'aria-label': f.label, 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined }}
+                onInputChange={(e) => onFile(f.name, (e.target as HTMLInputElement).files?.[0] ?? null)}
+              />
+            </FormGroup>
+          );
+        }
+        return <Field key={f.name} id={id} label={f.label} type={f.kind === 'password' ? 'password' : 'text'} autoComplete="off" spellCheck={false} value={values[f.name] ?? ''} onValue={(v) => onValue(f.name, v)} error={error} helperText={f.help} />;
       })}
     </>
   );
@@ -187,100 +195,70 @@ export default function AppsPage() {
   const { user } = useSession();
   const [picked, setPicked] = useState('');
   const orgId = useWorkingOrganization(user?.role, user?.organization_id, picked);
-  const qb = useQuickbooksAccounts(orgId);
-  const sage = useSageAccounts(orgId);
-  const netsuite = useNetSuiteAccounts(orgId);
-  const xero = useXeroAccounts(orgId);
-  const xeroAvailable = useXeroAvailable();
-  const [xeroGrant, setXeroGrant] = useState<XeroGrant | null>(null);
-  const [xeroPicked, setXeroPicked] = useState<string[]>([]);
-  const [linking, setLinking] = useState(false);
+  const connections = useConnections(orgId);
+  const availability = useAvailability();
   const location = useLocation();
   const [busy, setBusy] = useState<string | null>(null);
   const { freshness, mutate: refreshFreshness } = useFreshness(orgId);
   /** Per connection id: what its Sync now did and where its change is, live. */
   const [live, setLive] = useState<Record<string, string>>({});
   const [addOpen, setAddOpen] = useState(false);
-  const [kind, setKind] = useState<Kind>('quickbooks');
-  const qbo = useQuickbooksAvailable();
-  // Without Intuit's app settings QuickBooks cannot be chosen: the dialog opens on Sage instead.
+  const [kind, setKind] = useState<string>(APPS[0]!.key);
+  const chosen = appOf(kind) ?? APPS[0]!;
+  // A connector this server lacks the settings of cannot be chosen: the dialog opens on the first that can.
   useEffect(() => {
-    if (qbo.known && !qbo.available && kind === 'quickbooks') setKind('sage');
-  }, [qbo.known, qbo.available, kind]);
-  const { values, set, setValues } = useFormValues<Record<keyof SageInput, string>>(EMPTY_SAGE);
-  const [errors, setErrors] = useState<Partial<Record<keyof SageInput, string>>>({});
-  const ns = useFormValues<Record<keyof NetSuiteText, string>>(EMPTY_NETSUITE);
-  const [nsKeyFile, setNsKeyFile] = useState<File | null>(null);
-  const [nsErrors, setNsErrors] = useState<Partial<Record<keyof NetSuiteText | 'privateKey', string>>>({});
+    if (availability.known(chosen) && !availability.available(chosen)) {
+      const next = APPS.find((a) => availability.available(a));
+      if (next && next.key !== chosen.key) setKind(next.key);
+    }
+  }, [availability, chosen]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [files, setFiles] = useState<Record<string, File | null>>({});
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [formError, setFormError] = useState<string>();
   const [adding, setAdding] = useState(false);
-  const [history, setHistory] = useState<{ kind: Kind; id: string } | null>(null);
-  const [timeline, setTimeline] = useState<{ kind: Kind; id: string; name: string } | null>(null);
+  const [history, setHistory] = useState<{ kind: string; id: string } | null>(null);
+  const [timeline, setTimeline] = useState<{ app: App; id: string; name: string } | null>(null);
+  /** A connector's own step after its consent (Xero: the organisations to link). */
+  const [callback, setCallback] = useState<{ app: App; params: Record<string, string> } | null>(null);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const exchanged = useRef(false);
 
-  // Intuit sends the browser back here (QBO_REDIRECT_URI) with code, state and realmId; Xero
-  // (XERO_REDIRECT_URI, /apps/xero/callback) with code and state: then the organisations to link are picked.
+  // The ledger sends the browser back here (/apps/<key>/callback, its <PREFIX>_REDIRECT_URI) with
+  // code and state (Intuit adds realmId): the code is exchanged, or the connector's own step follows.
   useEffect(() => {
-    const code = params.get('code');
-    const state = params.get('state');
-    const realmId = params.get('realmId');
-    if (!code || !state || exchanged.current) return;
+    const app = callbackApp(location.pathname);
+    const query = Object.fromEntries(params.entries());
+    if (!app || !query.code || !query.state || exchanged.current) return;
     exchanged.current = true;
-    if (location.pathname === paths.xeroCallback) {
-      exchangeXeroCode({ code, state })
-        .then((grant) => {
-          setXeroGrant(grant);
-          setXeroPicked(grant.organisations.filter((o) => !o.linked).map((o) => o.tenantId));
-        })
-        .catch((err: Error) => toast(err.message, 'danger'))
-        .finally(() => navigate(paths.apps, { replace: true }));
+    if (app.Callback) {
+      setCallback({ app, params: query });
+      navigate(paths.apps, { replace: true });
       return;
     }
-    exchangeQuickbooksCode({ code, state, realmId: realmId ?? '' })
-      .then((msg) => {
-        toast(msg, 'success');
-        void qb.mutate();
+    exchangeCode(app, query)
+      .then((res) => {
+        toast(res.data?.accountMessage ?? res.message ?? `${app.appName} connected`, 'success');
+        void connections.mutate();
       })
       .catch((err: Error) => toast(err.message, 'danger'))
       .finally(() => navigate(paths.apps, { replace: true }));
-  }, [params, navigate, qb, location.pathname]);
+  }, [params, navigate, connections, location.pathname]);
 
-  async function linkXero() {
-    if (!xeroGrant || xeroPicked.length === 0) return;
-    setLinking(true);
-    try {
-      toast(await linkXeroOrganisations(xeroGrant.grantId, xeroPicked), 'success');
-      setXeroGrant(null);
-      await xero.mutate();
-    } catch (err) {
-      toast((err as Error).message, 'danger');
-    } finally {
-      setLinking(false);
-    }
-  }
+  /** Sets fields of one connection in its list (the server's answer follows). */
+  const patch = (app: App, c: Connection, fields: Partial<Connection>, revalidate: boolean) =>
+    connections.mutate(
+      (d) => d && { ...d, [app.key]: { ...d[app.key]!, accounts: (d[app.key]?.accounts ?? []).map((a) => (connectionId(a) === connectionId(c) ? { ...a, ...fields } : a)) } },
+      { revalidate },
+    );
 
-  async function toggle(k: Kind, c: Connection) {
+  async function toggle(app: App, c: Connection) {
     const next: 'active' | 'inactive' = c.status === 'active' ? 'inactive' : 'active';
     setBusy(`status-${connectionId(c)}`);
     try {
-      if (k === 'quickbooks') {
-        await setQuickbooksStatus(c, next);
-        await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)) }, { revalidate: false });
-      } else if (k === 'xero') {
-        await setXeroStatus(c, next);
-        await xero.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)), { revalidate: false });
-      } else if (k === 'netsuite') {
-        await setNetSuiteStatus(c, next);
-        await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a)), { revalidate: false });
-      } else {
-        await setSageStatus(c, next);
-        await sage.mutate((d) => {
-          const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, status: next } : a));
-          return Array.isArray(d) ? list : { accounts: list };
-        }, { revalidate: false });
-      }
+      await setStatus(app, c, next);
+      await patch(app, c, { status: next }, false);
     } catch (err) {
       toast((err as Error).message, 'danger');
     } finally {
@@ -308,22 +286,14 @@ export default function AppsPage() {
     await refreshFreshness();
   }
 
-  async function sync(k: Kind, c: Connection, full = false) {
+  async function sync(app: App, c: Connection, full = false) {
     setBusy(`${full ? 'resync' : 'sync'}-${connectionId(c)}`);
     try {
-      const answer = k === 'quickbooks' ? await syncQuickbooks(orgId, c, full) : k === 'netsuite' ? await syncNetSuite(c, full) : k === 'xero' ? await syncXero(c) : await syncSage(c, full);
+      const answer = await syncNow(app, orgId, c, full);
       toast(answer.message, 'success');
       void follow(connectionId(c), answer);
       // A sync sets last_synced to now (spec section 4); the server's answer follows.
-      const now = new Date().toISOString();
-      if (k === 'quickbooks') await qb.mutate((d) => d && { ...d, accounts: d.accounts.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)) });
-      else if (k === 'netsuite') await netsuite.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)));
-      else if (k === 'xero') await xero.mutate((d) => d?.map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a)));
-      else
-        await sage.mutate((d) => {
-          const list = (Array.isArray(d) ? d : (d?.accounts ?? [])).map((a) => (connectionId(a) === connectionId(c) ? { ...a, last_synced: now } : a));
-          return Array.isArray(d) ? list : { accounts: list };
-        });
+      await patch(app, c, { last_synced: new Date().toISOString() }, true);
     } catch (err) {
       toast((err as Error).message, 'danger');
     } finally {
@@ -335,49 +305,32 @@ export default function AppsPage() {
     e.preventDefault();
     setFormError(undefined);
     if (!orgId) return setFormError('Please select an organization or ensure you are properly logged in');
-    if (kind === 'quickbooks' || kind === 'xero') {
+    const app = chosen;
+    if (app.auth === 'oauth2-code') {
       setAdding(true);
       try {
-        window.location.assign(kind === 'xero' ? await xeroAuthorizeUrl(orgId) : await quickbooksAuthorizeUrl(orgId));
+        window.location.assign(await authorizeUrl(app, orgId));
       } catch (err) {
         setFormError((err as Error).message);
         setAdding(false);
       }
       return;
     }
-    if (kind === 'netsuite') {
-      const rules = {
-        ...Object.fromEntries((Object.keys(EMPTY_NETSUITE) as (keyof NetSuiteText)[]).map((k) => [k, () => (ns.values[k].trim() ? undefined : `${NETSUITE_LABELS[k]} is required`)])),
-        privateKey: () => (nsKeyFile ? undefined : 'Private key is required'),
-      } as Record<keyof NetSuiteText | 'privateKey', () => string | undefined>;
-      const res = checkForm(rules, { ...ns.values, privateKey: nsKeyFile ? 'chosen' : '' });
-      setNsErrors(res.errors);
-      if (res.formError) return setFormError(res.formError);
-      setAdding(true);
-      try {
-        const privateKey = await readKeyFile(nsKeyFile!);
-        toast(await createNetSuiteAccount(orgId, { ...ns.values, privateKey }), 'success');
-        ns.setValues(EMPTY_NETSUITE);
-        setNsKeyFile(null);
-        setAddOpen(false);
-        await netsuite.mutate();
-      } catch (err) {
-        setFormError((err as Error).message);
-      } finally {
-        setAdding(false);
-      }
-      return;
-    }
-    const rules = Object.fromEntries((Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => [k, () => (values[k].trim() ? undefined : `${SAGE_LABELS[k]} is required`)])) as Record<keyof SageInput, () => string | undefined>;
-    const res = checkForm(rules, values);
+    const rules = Object.fromEntries(
+      app.form.map((f) => [f.name, () => ((f.kind === 'file' ? files[f.name] : (values[f.name] ?? '').trim()) ? undefined : (f.required ?? `${f.label} is required`))]),
+    ) as Record<string, () => string | undefined>;
+    const res = checkForm(rules);
     setErrors(res.errors);
     if (res.formError) return setFormError(messages.formIncomplete);
     setAdding(true);
     try {
-      toast(await createSageAccount(orgId, values), 'success');
-      setValues(EMPTY_SAGE);
+      const input: Record<string, string> = {};
+      for (const f of app.form) input[f.name] = f.kind === 'file' ? await readFileText(files[f.name]!, f.label) : (values[f.name] ?? '');
+      toast(await createConnection(app, orgId, input), 'success');
+      setValues({});
+      setFiles({});
       setAddOpen(false);
-      await sage.mutate();
+      await connections.mutate();
     } catch (err) {
       setFormError((err as Error).message);
     } finally {
@@ -385,8 +338,9 @@ export default function AppsPage() {
     }
   }
 
-  const loading = qb.isLoading || sage.isLoading || netsuite.isLoading || xero.isLoading;
-  const none = qb.accounts.length === 0 && sage.accounts.length === 0 && netsuite.accounts.length === 0 && xero.accounts.length === 0;
+  const listed = APPS.map((app) => ({ app, ...(connections.lists[app.key] ?? { accounts: [] }) }));
+  const loading = connections.isLoading;
+  const none = listed.every((l) => l.accounts.length === 0);
 
   return (
     <div className="page">
@@ -403,12 +357,10 @@ export default function AppsPage() {
           <Spinner size={24} />
         ) : (
           <>
-            {qb.error && <Callout intent="danger">{(qb.error as Error).message}</Callout>}
-            {sage.error && <Callout intent="danger">{(sage.error as Error).message}</Callout>}
-            {netsuite.error && <Callout intent="danger">{(netsuite.error as Error).message}</Callout>}
-            {xero.error && <Callout intent="danger">{(xero.error as Error).message}</Callout>}
+            {connections.error && <Callout intent="danger">{(connections.error as Error).message}</Callout>}
+            {listed.map((l) => l.error && <Callout key={`list-${l.app.key}`} intent="danger">{l.error.message}</Callout>)}
             {none ? (
-              <NonIdealState icon="link" title="No connections yet" description="Connect QuickBooks Online, Sage Intacct, NetSuite or Xero to bring your accounting data in." action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
+              <NonIdealState icon="link" title="No connections yet" description={`Connect ${orList(APPS.map((a) => a.choiceLabel))} to bring your accounting data in.`} action={<Button text="Add Connection" onClick={() => setAddOpen(true)} />} />
             ) : (
               <div className="table-scroll">
                 <HTMLTable striped className="full-width" aria-label="Connections">
@@ -423,19 +375,19 @@ export default function AppsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    <ConnectionRows kind="quickbooks" freshness={freshness} live={live} accounts={qb.accounts} busy={busy} onToggle={(c) => void toggle('quickbooks', c)} onSync={(c, full) => void sync('quickbooks', c, full)} onHistory={(c) => setHistory({ kind: 'quickbooks', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'quickbooks', id: connectionId(c), name: connectionName(c) })} />
-                    <ConnectionRows kind="sage" freshness={freshness} live={live} accounts={sage.accounts} busy={busy} onToggle={(c) => void toggle('sage', c)} onSync={(c, full) => void sync('sage', c, full)} onHistory={(c) => setHistory({ kind: 'sage', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'sage', id: connectionId(c), name: connectionName(c) })} />
-                    <ConnectionRows kind="netsuite" freshness={freshness} live={live} accounts={netsuite.accounts} busy={busy} onToggle={(c) => void toggle('netsuite', c)} onSync={(c, full) => void sync('netsuite', c, full)} onHistory={(c) => setHistory({ kind: 'netsuite', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'netsuite', id: connectionId(c), name: connectionName(c) })} />
-                    <ConnectionRows kind="xero" freshness={freshness} live={live} accounts={xero.accounts} busy={busy} onToggle={(c) => void toggle('xero', c)} onSync={(c) => void sync('xero', c)} onHistory={(c) => setHistory({ kind: 'xero', id: connectionId(c) })} onTimeline={(c) => setTimeline({ kind: 'xero', id: connectionId(c), name: connectionName(c) })} />
+                    {listed.map(({ app, accounts }) => (
+                      <ConnectionRows key={app.key} app={app} freshness={freshness} live={live} accounts={accounts} busy={busy} onToggle={(c) => void toggle(app, c)} onSync={(c, full) => void sync(app, c, full)} onHistory={(c) => setHistory({ kind: app.key, id: connectionId(c) })} onTimeline={(c) => setTimeline({ app, id: connectionId(c), name: app.connectionName(c) })} />
+                    ))}
                   </tbody>
                 </HTMLTable>
               </div>
             )}
-            {([...qb.accounts.map((c) => ['quickbooks', c]), ...sage.accounts.map((c) => ['sage', c]), ...netsuite.accounts.map((c) => ['netsuite', c]), ...xero.accounts.map((c) => ['xero', c])] as [Kind, Connection][])
+            {listed
+              .flatMap(({ app, accounts }) => accounts.map((c) => [app, c] as const))
               .filter(([, c]) => c.lastError || needsReconnect(c))
-              .map(([k, c]) => (
+              .map(([app, c]) => (
                 <Callout key={`err-${connectionId(c)}`} intent="warning">
-                  {needsReconnect(c) ? RECONNECT[k] : c.lastError}
+                  {needsReconnect(c) ? app.reconnect : c.lastError}
                 </Callout>
               ))}
           </>
@@ -446,63 +398,33 @@ export default function AppsPage() {
         <DialogBody>{history && <SyncHistory kind={history.kind} id={history.id} />}</DialogBody>
       </Dialog>
 
-      <Dialog isOpen={Boolean(timeline)} onClose={() => setTimeline(null)} title={timeline ? `Timeline: ${APP_NAMES[timeline.kind]} ${timeline.name}` : 'Timeline'} style={{ width: 'min(860px, 96vw)' }}>
-        <DialogBody>{timeline && <ConnectionTimeline provider={timeline.kind} accountId={timeline.id} />}</DialogBody>
+      <Dialog isOpen={Boolean(timeline)} onClose={() => setTimeline(null)} title={timeline ? `Timeline: ${timeline.app.appName} ${timeline.name}` : 'Timeline'} style={{ width: 'min(860px, 96vw)' }}>
+        <DialogBody>{timeline && <ConnectionTimeline provider={timeline.app.key} accountId={timeline.id} />}</DialogBody>
       </Dialog>
 
-      <Dialog isOpen={Boolean(xeroGrant)} onClose={() => setXeroGrant(null)} title="Pick the Xero organisations to link">
-        <DialogBody>
-          {xeroGrant && xeroGrant.organisations.length === 0 ? (
-            <p>Xero granted no organisation: connect again and allow access to at least one.</p>
-          ) : (
-            xeroGrant?.organisations.map((o) => (
-              <Checkbox
-                key={o.tenantId}
-                checked={xeroPicked.includes(o.tenantId)}
-                onChange={(e) => {
-                  const on = e.currentTarget.checked;
-                  setXeroPicked((p) => (on ? [...p, o.tenantId] : p.filter((t) => t !== o.tenantId)));
-                }}
-                labelElement={
-                  <span>
-                    {o.tenantName || 'Xero organisation'} <span className="muted">({[xeroDetails(o), o.linked ? 'linked' : null].filter(Boolean).join('; ')})</span>
-                  </span>
-                }
-              />
-            ))
-          )}
-        </DialogBody>
-        <DialogFooter actions={<><Button text="Cancel" onClick={() => setXeroGrant(null)} /><Button intent="primary" text={linking ? 'Linking...' : 'Link organisations'} disabled={linking || xeroPicked.length === 0} onClick={() => void linkXero()} /></>} />
-      </Dialog>
+      {callback?.app.Callback && <callback.app.Callback params={callback.params} onConnected={() => void connections.mutate()} onClose={() => setCallback(null)} />}
 
       <Dialog isOpen={addOpen} onClose={() => setAddOpen(false)} title="Add Connection">
         <form onSubmit={(e) => void add(e)} noValidate>
           <DialogBody>
-            <RadioGroup label="Accounting system" selectedValue={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)} inline>
-              <Radio label="QuickBooks Online" value="quickbooks" disabled={!qbo.available} />
-              <Radio label="Sage Intacct" value="sage" />
-              <Radio label="NetSuite" value="netsuite" />
-              <Radio label="Xero" value="xero" disabled={!xeroAvailable.available} />
+            <RadioGroup label="Accounting system" selectedValue={chosen.key} onChange={(e) => { setKind(e.currentTarget.value); setErrors({}); setFormError(undefined); }} inline>
+              {APPS.map((a) => (
+                <Radio key={a.key} label={a.choiceLabel} value={a.key} disabled={!availability.available(a)} />
+              ))}
             </RadioGroup>
-            {qbo.known && !qbo.available && (
-              <p className="muted" role="note">
-                QuickBooks Online is unavailable on this server. Ask your administrator to configure QuickBooks.
+            {APPS.filter((a) => availability.known(a) && !availability.available(a)).map((a) => (
+              <p key={a.key} className="muted" role="note">
+                {a.choiceLabel} is unavailable on this server. Ask your administrator to configure {a.appName}.
               </p>
-            )}
-            {kind === 'quickbooks' ? (
-              <p>You will be sent to Intuit to sign in and allow access, then brought back here.</p>
-            ) : kind === 'xero' ? (
-              <p>You will be sent to Xero to sign in and allow access, then brought back here to pick the organisations to link.</p>
-            ) : kind === 'netsuite' ? (
-              <NetSuiteFields values={ns.values} onValue={ns.set} errors={nsErrors} keyFile={nsKeyFile} onKeyFile={(f) => { setNsKeyFile(f); setNsErrors((e) => ({ ...e, privateKey: undefined })); }} />
+            ))}
+            {chosen.auth === 'oauth2-code' ? (
+              <p>{chosen.consentNote}</p>
             ) : (
-              (Object.keys(EMPTY_SAGE) as (keyof SageInput)[]).map((k) => (
-                <Field key={k} id={`sage-${k}`} label={SAGE_LABELS[k]} type={k.endsWith('Password') ? 'password' : 'text'} autoComplete="off" value={values[k]} onValue={set(k)} error={errors[k]} />
-              ))
+              <ConnectFields app={chosen} values={values} files={files} errors={errors} onValue={(name, v) => setValues((s) => ({ ...s, [name]: v }))} onFile={(name, f) => { setFiles((s) => ({ ...s, [name]: f })); setErrors((e) => ({ ...e, [name]: undefined })); }} />
             )}
             {formError && <Callout intent="danger" role="alert">{formError}</Callout>}
           </DialogBody>
-          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" disabled={adding} text={adding ? 'Connecting...' : kind === 'quickbooks' ? 'Connect QuickBooks' : kind === 'netsuite' ? 'Connect NetSuite' : kind === 'xero' ? 'Connect Xero' : 'Connect Sage'} /></>} />
+          <DialogFooter actions={<><Button text="Cancel" onClick={() => setAddOpen(false)} /><Button type="submit" intent="primary" disabled={adding} text={adding ? 'Connecting...' : `Connect ${chosen.appName}`} /></>} />
         </form>
       </Dialog>
     </div>

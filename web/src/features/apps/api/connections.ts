@@ -1,120 +1,64 @@
 import useSWR from 'swr';
 import { apiRequest, fetchData, query } from '../../../lib/api-client';
-import type { NetSuiteAccountAnswer, QuickBooksAccountAnswer, SageAccountAnswer, SyncRunAnswer } from '../../../../../common/contract/connections';
-import type { XeroAccountAnswer, XeroGrantAnswer } from '../../../../../common/contract/xero';
+import type { SyncRunAnswer } from '../../../../../common/contract/connections';
 import type { FreshnessAnswer } from '../../../../../common/contract/freshness';
+import { APPS } from '../connectors/registry';
+import type { App, Connection } from '../connectors/types';
 
-// The connections and their sync runs as the api answers them: types inferred from the shared contract's schemas.
-export type QuickBooksConnection = QuickBooksAccountAnswer;
-export type SageConnection = SageAccountAnswer;
-export type NetSuiteConnection = NetSuiteAccountAnswer;
-export type XeroConnection = XeroAccountAnswer;
-export type XeroGrant = XeroGrantAnswer;
-/** A QuickBooks, Sage, NetSuite or Xero connection. */
-export type Connection = QuickBooksConnection | SageConnection | NetSuiteConnection | XeroConnection;
+// The Apps screen's calls, the same for every connector (the api's generic connector routes,
+// api/resources/connectors/router.ts): the paths from the connector's key, the answer shapes from
+// its `answers` (spec section 7: 'wrapped' GET /<key>/accounts -> data.accounts, sync now POST
+// /<key> { id }; 'bare' GET /<key> -> data, sync now GET /<key>/data?id=).
+export type { Connection };
 export type SyncRun = SyncRunAnswer;
 
-/** What a connection is shown as: the QuickBooks company (or realm), the Sage company, the NetSuite account ID. */
-export const connectionName = (c: Connection) =>
-  'realmId' in c ? c.companyName || c.realmId : 'sageCompanyID' in c ? c.sageCompanyID : 'tenantName' in c ? c.tenantName || 'Xero organisation' : c.accountId;
-/** The outside system refused the stored authorization (QuickBooks) or certificate (NetSuite): the connection must be made again. */
-export const needsReconnect = (c: Connection) => 'reconnectNeeded' in c && c.reconnectNeeded;
-
-export interface SageInput {
-  sageUserID: string;
-  sageUserPassword: string;
-  sageSenderID: string;
-  sageSenderPassword: string;
-  sageCompanyID: string;
-}
-
-export interface NetSuiteInput {
-  accountId: string;
-  clientId: string;
-  certificateId: string;
-  /** The certificate's private key, PEM text read from the chosen file. */
-  privateKey: string;
-}
+/** The outside system refused the stored authorization or certificate: the connection must be made again. */
+export const needsReconnect = (c: Connection) => c.reconnectNeeded === true;
 
 const cid = (c: Connection) => c.id;
+export { cid as connectionId };
 
-export const quickbooksKey = (orgId: string) => [`/quickbooks/accounts${query({ organization_id: orgId })}`, 'Failed to fetch QuickBooks accounts'] as const;
-export const sageKey = (orgId: string) => [`/sage${query({ organization_id: orgId })}`, 'Failed to fetch Sage accounts'] as const;
-export const xeroKey = (orgId: string) => [`/xero${query({ organization_id: orgId })}`, 'Failed to fetch Xero organisations'] as const;
-export const netsuiteKey = (orgId: string) => [`/netsuite${query({ organization_id: orgId })}`, 'Failed to fetch NetSuite accounts'] as const;
-
-/** GET /quickbooks/accounts?organization_id= -> data.accounts */
-export function useQuickbooksAccounts(orgId: string) {
-  const swr = useSWR(orgId ? quickbooksKey(orgId) : null, fetchData<{ accounts: QuickBooksConnection[] }>);
-  return { ...swr, accounts: swr.data?.accounts ?? [] };
+/** One connector's connections, or why they could not be read. */
+export interface AppConnections {
+  accounts: Connection[];
+  error?: Error;
 }
 
-/** GET /sage?organization_id= -> data (a list, or { accounts }) */
-export function useSageAccounts(orgId: string) {
-  const swr = useSWR(orgId ? sageKey(orgId) : null, fetchData<SageConnection[] | { accounts: SageConnection[] }>);
-  const d = swr.data;
-  return { ...swr, accounts: Array.isArray(d) ? d : (d?.accounts ?? []) };
+async function listOf(app: App, orgId: string): Promise<Connection[]> {
+  const failed = `Failed to fetch ${app.appName} ${app.noun}s`;
+  if (app.answers === 'wrapped') return (await fetchData<{ accounts?: Connection[] }>([`/${app.key}/accounts${query({ organization_id: orgId })}`, failed])).accounts ?? [];
+  const d = await fetchData<Connection[] | { accounts?: Connection[] }>([`/${app.key}${query({ organization_id: orgId })}`, failed]);
+  return Array.isArray(d) ? d : (d?.accounts ?? []);
 }
 
-/** GET /netsuite?organization_id= -> data (a list) */
-export function useNetSuiteAccounts(orgId: string) {
-  const swr = useSWR(orgId ? netsuiteKey(orgId) : null, fetchData<NetSuiteConnection[]>);
-  return { ...swr, accounts: swr.data ?? [] };
+/** Every connector's connections (GET /<key>/accounts or /<key>?organization_id=), each list with its own error. */
+export function useConnections(orgId: string) {
+  const swr = useSWR(orgId ? (['apps-connections', orgId] as const) : null, async ([, org]: readonly [string, string]) => {
+    const lists = await Promise.allSettled(APPS.map((a) => listOf(a, org)));
+    return Object.fromEntries(APPS.map((a, i) => {
+      const r = lists[i]!;
+      return [a.key, r.status === 'fulfilled' ? { accounts: r.value } : { accounts: [], error: r.reason as Error }];
+    })) as Record<string, AppConnections>;
+  });
+  return { ...swr, lists: swr.data ?? {} };
 }
 
-/** GET /xero?organization_id= -> data (a list) */
-export function useXeroAccounts(orgId: string) {
-  const swr = useSWR(orgId ? xeroKey(orgId) : null, fetchData<XeroConnection[]>);
-  return { ...swr, accounts: swr.data ?? [] };
+/** GET /<key>/availability for each oauth2-code connector: whether this server has its app settings (unknown until answered). */
+export function useAvailability() {
+  const oauth = APPS.filter((a) => a.auth === 'oauth2-code');
+  const swr = useSWR(['apps-availability', ...oauth.map((a) => a.key)] as const, async () => {
+    const answers = await Promise.allSettled(oauth.map((a) => fetchData<{ available: boolean }>([`/${a.key}/availability`, `Failed to check ${a.appName}`])));
+    return Object.fromEntries(oauth.map((a, i) => [a.key, answers[i]!.status === 'fulfilled' ? Boolean((answers[i] as PromiseFulfilledResult<{ available: boolean }>).value?.available) : false]));
+  });
+  /** Whether a connector can be chosen: a credentials one always, an oauth2-code one once its server said so. */
+  const available = (app: App) => app.auth !== 'oauth2-code' || swr.data?.[app.key] === true;
+  const known = (app: App) => app.auth !== 'oauth2-code' || swr.data !== undefined;
+  return { available, known };
 }
 
-export async function setXeroStatus(c: Connection, accountStatus: string): Promise<void> {
-  await apiRequest('PUT', `/xero/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update Xero account status');
-}
-
-/** GET /xero/data?id=: sync now (202 while it goes on in the background). */
-export async function syncXero(c: Connection): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('GET', `/xero/data${query({ id: cid(c) })}`, undefined, 'Failed to sync Xero account'), 'Xero sync finished');
-}
-
-/** Step 1 of Xero OAuth: the api builds Xero's authorize URL with a state bound to the user and organization. */
-export async function xeroAuthorizeUrl(orgId: string): Promise<string> {
-  const res = await apiRequest<{ authorizeUrl?: string }>('GET', `/xero/connect${query({ organization_id: orgId })}`, undefined, 'Failed to connect Xero');
-  const url = res.data?.authorizeUrl;
-  if (!url) throw new Error('Failed to connect Xero');
-  return url;
-}
-
-/** Step 2: Xero sent the browser back with code and state; our server exchanges the code and lists the organisations granted. */
-export async function exchangeXeroCode(params: { code: string; state: string }): Promise<XeroGrant> {
-  const res = await apiRequest<XeroGrant>('POST', '/xero/token-exchange', params, 'Failed to connect Xero');
-  if (!res.data) throw new Error('Failed to connect Xero');
-  return res.data;
-}
-
-/** Step 3: the organisations picked become connections. */
-export async function linkXeroOrganisations(grantId: string, tenantIds: string[]): Promise<string> {
-  const res = await apiRequest('POST', '/xero/link', { grantId, tenantIds }, 'Failed to link Xero organisations');
-  return res.message ?? 'Xero organisations linked';
-}
-
-/** GET /xero/availability: whether this server has Xero's app settings (false while unknown). */
-export function useXeroAvailable() {
-  const swr = useSWR(['/xero/availability', 'Failed to check Xero'] as const, fetchData<{ available: boolean }>);
-  return { available: swr.data?.available ?? false, known: swr.data !== undefined };
-}
-
-/** PUT /quickbooks/status/{id} { accountStatus } */
-export async function setQuickbooksStatus(c: Connection, accountStatus: string): Promise<void> {
-  await apiRequest('PUT', `/quickbooks/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update status');
-}
-
-export async function setSageStatus(c: Connection, accountStatus: string): Promise<void> {
-  await apiRequest('PUT', `/sage/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update Sage account status');
-}
-
-export async function setNetSuiteStatus(c: Connection, accountStatus: string): Promise<void> {
-  await apiRequest('PUT', `/netsuite/status/${encodeURIComponent(cid(c))}`, { accountStatus }, 'Failed to update NetSuite account status');
+/** PUT /<key>/status/{id} { accountStatus } */
+export async function setStatus(app: App, c: Connection, accountStatus: string): Promise<void> {
+  await apiRequest('PUT', `/${app.key}/status/${encodeURIComponent(cid(c))}`, { accountStatus }, `Failed to update ${app.appName} ${app.noun} status`);
 }
 
 /** What Sync now answered: what the sync read (when it ended within the answer's wait), and the change id its way into the reports is followed by. */
@@ -131,21 +75,6 @@ export interface SyncAnswer {
 type SyncData = { rowsTotal?: number; periods?: string[]; changeId?: string; mode?: 'incremental' | 'full'; running?: boolean };
 const syncAnswer = (res: { message?: string; data?: SyncData }, fallback: string): SyncAnswer => ({ message: res.message ?? fallback, ...(res.data ?? {}) });
 
-/** POST /quickbooks { id, organization_id, full? }: sync now (what changed; full: a full resync). */
-export async function syncQuickbooks(orgId: string, c: Connection, full = false): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('POST', '/quickbooks', { id: cid(c), organization_id: orgId, ...(full ? { full: true } : {}) }, 'Failed to sync QuickBooks account'), 'QuickBooks sync finished');
-}
-
-/** GET /sage/data?id=&full=: sync now (what changed; full: a full resync). */
-export async function syncSage(c: Connection, full = false): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('GET', `/sage/data${query({ id: cid(c), ...(full ? { full: 'true' } : {}) })}`, undefined, 'Failed to sync Sage account'), 'Sage sync finished');
-}
-
-/** GET /netsuite/data?id=&full=: sync now (202 while it goes on in the background; full: a full resync). */
-export async function syncNetSuite(c: Connection, full = false): Promise<SyncAnswer> {
-  return syncAnswer(await apiRequest<SyncData>('GET', `/netsuite/data${query({ id: cid(c), ...(full ? { full: 'true' } : {}) })}`, undefined, 'Failed to sync NetSuite account'), 'NetSuite sync finished');
-}
-
 export type Freshness = FreshnessAnswer;
 export type ChangeProgress = NonNullable<FreshnessAnswer['change']>;
 
@@ -160,54 +89,50 @@ export async function fetchChange(orgId: string, changeId: string): Promise<Chan
   return (await fetchData<Freshness>([`/freshness${query({ organization_id: orgId, changeId })}`, 'Failed to follow the sync'])).change;
 }
 
-/** The chosen private key file's text (FileReader: also where Blob.text is missing). */
-export function readKeyFile(file: Blob): Promise<string> {
+/** Sync now (full: a full resync): POST /<key> { id, organization_id, full? } (wrapped) or GET /<key>/data?id=&full= (bare); 202 while it goes on in the background. */
+export async function syncNow(app: App, orgId: string, c: Connection, full = false): Promise<SyncAnswer> {
+  const failed = `Failed to sync ${app.appName} ${app.noun}`;
+  const res =
+    app.answers === 'wrapped'
+      ? await apiRequest<SyncData>('POST', `/${app.key}`, { id: cid(c), organization_id: orgId, ...(full ? { full: true } : {}) }, failed)
+      : await apiRequest<SyncData>('GET', `/${app.key}/data${query({ id: cid(c), ...(full ? { full: 'true' } : {}) })}`, undefined, failed);
+  return syncAnswer(res, `${app.appName} sync finished`);
+}
+
+/** A chosen file's text (FileReader: also where Blob.text is missing); label names it when it cannot be read. */
+export function readFileText(file: Blob, label: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result ?? ''));
-    reader.onerror = () => reject(new Error('The private key file could not be read'));
+    reader.onerror = () => reject(new Error(`The ${label.toLowerCase()} could not be read`));
     reader.readAsText(file);
   });
 }
 
-/** POST /netsuite: the worker checks the key and certificate with NetSuite (a token and one query), then the api stores them (the key encrypted). */
-export async function createNetSuiteAccount(orgId: string, input: NetSuiteInput): Promise<string> {
-  const res = await apiRequest('POST', '/netsuite', { ...input, organization_id: orgId }, 'Failed to connect NetSuite account');
-  return res.message ?? 'NetSuite account connected successfully';
+/** POST /<key> (credentials connectors): the worker checks the credentials with the ledger, then the api stores them (encrypted). */
+export async function createConnection(app: App, orgId: string, input: Record<string, string>): Promise<string> {
+  const res = await apiRequest('POST', `/${app.key}`, { ...input, organization_id: orgId }, `Failed to connect ${app.appName} ${app.noun}`);
+  return res.message ?? `${app.appName} ${app.noun} connected successfully`;
 }
 
-/** POST /sage: checks the credentials with Intacct, then stores them (encrypted). */
-export async function createSageAccount(orgId: string, input: SageInput): Promise<string> {
-  const res = await apiRequest('POST', '/sage', { ...input, organization_id: orgId }, 'Failed to create Sage account');
-  return res.message ?? 'Sage account connected successfully';
-}
-
-/** Step 1 of QuickBooks OAuth: the api builds Intuit's authorize URL with a state bound to the user and organization. */
-export async function quickbooksAuthorizeUrl(orgId: string): Promise<string> {
-  const res = await apiRequest<{ authorizeUrl?: string }>('GET', `/quickbooks/connect${query({ organization_id: orgId })}`, undefined, 'Failed to add QuickBooks account!');
+/** Step 1 of an oauth2-code connector's consent: the api builds the ledger's authorize URL with a state bound to the user and organization. */
+export async function authorizeUrl(app: App, orgId: string): Promise<string> {
+  const failed = `Failed to connect ${app.appName}`;
+  const res = await apiRequest<{ authorizeUrl?: string }>('GET', `/${app.key}/connect${query({ organization_id: orgId })}`, undefined, failed);
   const url = res.data?.authorizeUrl;
-  if (!url) throw new Error('Failed to add QuickBooks account!');
+  if (!url) throw new Error(failed);
   return url;
 }
 
-/** Step 2: Intuit sent the browser back with code, state and realmId; our server exchanges the code. */
-export async function exchangeQuickbooksCode(params: { code: string; state: string; realmId: string }): Promise<string> {
-  const res = await apiRequest<{ accountMessage?: string }>('POST', '/quickbooks/token-exchange', params, 'Failed to add QuickBooks account!');
-  return res.data?.accountMessage ?? 'QuickBooks account added successfully!';
+/** Step 2: the ledger sent the browser back (/apps/<key>/callback) with code, state and what else it adds (Intuit: realmId); our server exchanges the code. */
+export async function exchangeCode<T = { accountMessage?: string }>(app: App, params: Record<string, string>): Promise<{ message?: string; data?: T }> {
+  return apiRequest<T>('POST', `/${app.key}/token-exchange`, params, `Failed to connect ${app.appName}`);
 }
 
 /** Each sync's history (start, end, rows, error). */
-export function useSyncRuns(kind: 'quickbooks' | 'sage' | 'netsuite' | 'xero', id: string | null) {
-  const swr = useSWR(id ? [`/${kind}/sync-runs${query({ id, limit: 20 })}`, 'Failed to load the sync history'] as const : null, fetchData<{ runs: SyncRun[] }>, {
+export function useSyncRuns(key: string, id: string | null) {
+  const swr = useSWR(id ? [`/${key}/sync-runs${query({ id, limit: 20 })}`, 'Failed to load the sync history'] as const : null, fetchData<{ runs: SyncRun[] }>, {
     refreshInterval: (d) => (d?.runs?.some((r) => r.status === 'running') ? 2000 : 0),
   });
   return { ...swr, runs: swr.data?.runs ?? [] };
-}
-
-export { cid as connectionId };
-
-/** GET /quickbooks/availability: whether this server has Intuit's app settings (false while unknown). */
-export function useQuickbooksAvailable() {
-  const swr = useSWR(['/quickbooks/availability', 'Failed to check QuickBooks'] as const, fetchData<{ available: boolean }>);
-  return { available: swr.data?.available ?? false, known: swr.data !== undefined };
 }
