@@ -4,8 +4,9 @@
 // to a simulated ledger that npm start runs, through the simulator's control endpoint.
 //   quickbooks (default): the US company; the simulator then sends Intuit's webhook to LedgerFlow
 //     (--no-webhook: none, as if it were lost: the next scheduled sync finds it by change data capture).
-//   sage: the UK company on Sage Intacct; when its platform trigger is set (the simulator's
-//     PUT /simulator/v1/trigger with the URL and secret POST /api/v1/sage/webhook-secret answered),
+//   sage: the UK company on Sage Intacct; when its platform trigger is set (npm start's demo sets
+//     it on every start: the simulator's PUT /simulator/v1/trigger with the URL and secret
+//     POST /api/v1/sage/webhook-secret answered; api/demo/sage-trigger.ts),
 //     the simulator posts the trigger call to LedgerFlow at once; else the next sync (Sync now, or
 //     the schedule) finds its GL entries by WHENMODIFIED.
 //   netsuite: the German subsidiary on NetSuite; the next sync finds its transaction by lastmodifieddate.
@@ -80,7 +81,7 @@ async function main() {
     const out = [`Posted Sage Intacct GL batch ${j.batchNo} to company ${j.companyId}, ${j.month}:`];
     for (const e of j.entries) out.push(`  ${e.TR_TYPE === '1' ? 'Dr' : 'Cr'} ${e.AMOUNT}  ${e.ACCOUNTNO} ${e.TITLE} (entry ${e.RECORDNO}, modified ${e.WHENMODIFIED} UTC)`);
     const d = answer.delivered;
-    if (!d) out.push('Trigger: none set on this company; the next sync (Sync now on the Apps screen, or the schedule) reads this month only, found by WHENMODIFIED.');
+    if (!d) out.push('Trigger: none set on this company (npm start sets it once the demo organization is ready); the next sync (Sync now on the Apps screen, or the schedule) reads this month only, found by WHENMODIFIED.');
     else if (d.ok) out.push(`Trigger: delivered to ${d.url}, HTTP ${d.status} after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}; LedgerFlow syncs this month and consolidates it.`);
     else out.push(`Trigger: not delivered to ${d.url} (${d.error ?? `HTTP ${d.status}`})${d.retrying ? `; the simulator retries, next in ${Math.round((d.nextRetryMs ?? 0) / 1000)} s` : ''}.`);
     process.stdout.write(`${out.join('\n')}\n`);

@@ -57,9 +57,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeIntacct } from '../simulators/intacct';
 import { SageAccount } from '../common/models/sage-account';
+import { ConnectionEvent } from '../common/models/connection-ops';
+import { monthsText } from '../common/contract/months';
 import { SAGE_SECRET_PREFIX, sageSignature } from '../common/connectors/sage-webhook';
 import { SAGE_BAD_SIGNATURE } from '../api/resources/sage/webhooks';
 import { syncRunsOf } from './helpers/runs';
+import { DemoClient } from '../api/demo/client';
+import { armSageTrigger } from '../api/demo/sage-trigger';
 import { FakeIntuit } from '../simulators/intuit';
 import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
 import { organizationChangeSignal, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
@@ -334,6 +338,8 @@ describe('Sage Intacct platform trigger', () => {
     }
   };
   const webhookSyncs = async () => (await syncRunsOf(stack.config, orgId, 'sage', accountId)).filter((r) => r.trigger === 'webhook');
+  /** The Sage connection's webhook-burst timeline entries since a time, oldest first. */
+  const burstsSince = (from: Date) => ConnectionEvent.find({ provider: 'sage', accountId, kind: 'webhook-burst', at: { $gte: from } }).sort({ at: 1 }).lean();
 
   it('makes the trigger secret once per ask (shown once, stored encrypted, rotatable), for admins and the organization only', async () => {
     expect((await api().get(`/api/v1/sage/webhook-secret?id=${accountId}`).set(bearer())).body.data).toMatchObject({ configured: false, createdAt: null });
@@ -388,6 +394,7 @@ describe('Sage Intacct platform trigger', () => {
 
   it('a GL batch posted at the source reaches trial_balance and the consolidated figures through the trigger, the sync and the consolidation', async () => {
     const syncsBefore = (await webhookSyncs()).length;
+    const burstsFrom = new Date();
     const unmappedBefore = consolidated().filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`)).reduce((a, l) => a + cents(l.consolidated), 0n);
     fake.setTrigger('P', { url: webhookUrl, secret });
     const { delivery } = fake.postJournal('P', { month: MONTH, lines: [{ account: '1000', debit: 25_000n, credit: 0n }, { account: '1010', debit: 0n, credit: 25_000n }], memo: 'Sale on credit' });
@@ -400,6 +407,10 @@ describe('Sage Intacct platform trigger', () => {
     const syncs = await webhookSyncs();
     expect(syncs).toHaveLength(syncsBefore + 1);
     expect(syncs[0]).toMatchObject({ status: 'succeeded', periods: [MONTH], reports: { monthsChanged: [MONTH], consolidation: 'succeeded', error: null } });
+    // The burst on the connection's timeline: one notification, the month it named.
+    const bursts = await burstsSince(burstsFrom);
+    expect(bursts).toHaveLength(1);
+    expect(bursts[0]).toMatchObject({ message: `1 change notification, one sync; months named: ${monthsText([MONTH])}`, details: { notifications: 1, monthsNamed: [MONTH], round: round.round, synced: true } });
 
     const tb = trialBalanceOfSage();
     expect(tb.map((r) => [r.account_code, cents(r.debit), cents(r.credit)])).toEqual([
@@ -441,6 +452,7 @@ describe('Sage Intacct platform trigger', () => {
 
   it('1,000 trigger calls within a minute make a handful of syncs, every call answered', async () => {
     const syncsBefore = (await webhookSyncs()).length;
+    const burstsFrom = new Date();
     // The workflow as the api starts it, with a 5 s debounce (the stack's is 1 s): a round then
     // gathers up to a minute of calls, so the count does not hang on how fast this machine posts.
     await stack.env.client.workflow.start(organizationChangesWorkflow, { workflowId: workflowIds.organizationChanges(orgId), taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [{ orgId, debounceSeconds: 5 }] });
@@ -461,5 +473,26 @@ describe('Sage Intacct platform trigger', () => {
     expect(syncs.reduce((a, s) => a + s.notifications, 0)).toBe(1000);
     expect(syncs.every((s) => s.state === 'succeeded')).toBe(true);
     expect(await webhookSyncs()).toHaveLength(syncsBefore + out.syncs);
+    // One timeline entry per connection per round: as many as syncs, the 1,000 notifications among them.
+    const bursts = await burstsSince(burstsFrom);
+    expect(bursts).toHaveLength(out.syncs);
+    expect(bursts.reduce((a, b) => a + (b.details as { notifications: number }).notifications, 0)).toBe(1000);
   }, 240_000);
+
+  it("the demo's start sets the simulator's trigger as a user would: the secret asked of the api (rotated), the trigger put through the simulator's own endpoint", async () => {
+    const apiUrl = webhookUrl.slice(0, webhookUrl.indexOf('/api/v1/'));
+    const triggerUrl = `${new URL(fake.url).origin}/simulator/v1/trigger`;
+    const client = new DemoClient(apiUrl, token);
+    await expect(armSageTrigger(client, orgId, apiUrl, { companyId: 'NOPE', triggerUrl })).resolves.toEqual([]);
+    expect(await armSageTrigger(client, orgId, apiUrl, { companyId: 'P', triggerUrl })).toEqual([{ accountId, url: webhookUrl }]);
+    // The secret of before is rotated out; the simulator signs with the new one, which the api accepts.
+    expect((await post(triggerBody('9001'), { key: secret })).status).toBe(401);
+    const syncsBefore = (await webhookSyncs()).length;
+    const { delivery } = fake.postJournal('P', { month: MONTH, lines: [{ account: '1000', debit: 1_000n, credit: 0n }, { account: '1010', debit: 0n, credit: 1_000n }], memo: 'Demo change' });
+    expect(await delivery).toMatchObject({ ok: true, status: 200, attempts: 1 });
+    const out = await changesDone();
+    expect(out.recent.at(-1)!.syncs).toEqual([expect.objectContaining({ provider: 'sage', accountId, notifications: 1, state: 'succeeded' })]);
+    expect(await webhookSyncs()).toHaveLength(syncsBefore + 1);
+    fake.setTrigger('P', null);
+  }, 120_000);
 });

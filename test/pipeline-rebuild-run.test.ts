@@ -1,6 +1,7 @@
 // A source table the trial_balance rebuild cannot read (issue 15 item 3): on the real stack
 // (api -> Temporal -> worker -> the organization's SQLite file), the run goes on without it and
-// says so on the rebuild pipeline, instead of failing this run and every later one.
+// says so on the rebuild pipeline, instead of failing this run and every later one. The run also
+// says the months whose figures its rebuild changed (2024-01 the first time, none the second).
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { localDatabaseFile } from '../warehouse';
@@ -47,6 +48,8 @@ it('leaves out a table that took a connector name with other columns, with a war
   expect(rebuild.status).toBe('succeeded');
   expect(rebuild.warnings).toHaveLength(1);
   expect(rebuild.warnings[0]).toMatch(/^Table "sage_trial_balance" was left out of trial_balance: it cannot be read as a sage source \(no such column: /);
+  // What changed: the one month of the file, new in trial_balance.
+  expect(rebuild.monthsChanged).toEqual(['2024-01']);
   const out = new Database(file, { readonly: true });
   try {
     expect(out.prepare('select source, account_code, net from trial_balance order by account_code').all()).toEqual([
@@ -61,4 +64,6 @@ it('leaves out a table that took a connector name with other columns, with a war
   const again = await get(`/pipeline/run-pipeline/${orgID}`);
   expect(again.status).toBe(200);
   expect(again.body.data.run.pipelines[1].warnings).toEqual(rebuild.warnings);
+  // Rebuilt from the same data: no month's figures changed.
+  expect(again.body.data.run.pipelines[1].monthsChanged).toEqual([]);
 });

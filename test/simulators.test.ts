@@ -73,6 +73,13 @@ describe('simulators (npm start)', () => {
     const { data } = await post(config().SAGE_ENDPOINT_URL, buildRequest(sender, { sessionId }, '<readByQuery><object>GLACCOUNT</object><fields>ACCOUNTNO,TITLE</fields><query></query><pagesize>100</pagesize></readByQuery>'));
     expect((data.glaccount as { TITLE: string }[]).map((a) => a.TITLE)).toEqual(DEMO_GROUP.UK.accounts.map((a) => a.name));
     await expect(getApiSession(config().SAGE_ENDPOINT_URL, { ...sender, companyId, userId, userPassword: 'wrong' })).rejects.toThrow();
+    // The demo's start sets the platform trigger at the URL the demo connection names (api/demo/sage-trigger.ts).
+    const triggerUrl = sims.simulators.find((s) => s.key === 'sage')!.demoConnection!.triggerUrl!;
+    expect(triggerUrl).toBe(`${new URL(config().SAGE_ENDPOINT_URL).origin}/simulator/v1/trigger`);
+    const put = (body: object) => fetch(triggerUrl, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const set = await put({ companyId, url: 'http://127.0.0.1:3999/api/v1/sage/webhooks/x', secret: 'whsec_demo' });
+    expect([set.status, await set.json()]).toEqual([200, { trigger: { url: 'http://127.0.0.1:3999/api/v1/sage/webhooks/x' }, companyId }]);
+    expect((await put({ companyId, url: null })).status).toBe(200);
   });
 
   it('hands LedgerFlow the webhook verifier token and sends webhooks to the app', () => {

@@ -9,7 +9,7 @@
 //   a finished sync.
 // Both are gathered until ORGANIZATION_CHANGES_DEBOUNCE_SECONDS pass without a new one, then one
 // round brings them all through: the notified connections synced (one sync each, however many
-// notifications), trial_balance rebuilt (the months it changed found by comparing each month's
+// notifications, each burst on its connection's timeline as webhook-burst), trial_balance rebuilt (the months it changed found by comparing each month's
 // rows before and after), the consolidation of those months when one is set up, and the freshness
 // recorded on the connections, the organization and each sync's history record. Overlapping
 // changes coalesce: a burst of 1,000 makes a handful of rounds. A change arriving twice (same sync
@@ -27,6 +27,7 @@ import {
   isCancellation,
   log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -42,7 +43,7 @@ import { consolidationWorkflow } from './consolidation';
 import { longRunning, shortCall } from './profiles';
 import type { SyncResult } from './sync';
 
-const { consolidationConfigured, recordChangesApplied, organizationChangesState, connectionChangeTarget } = proxyActivities<Activities>(shortCall);
+const { consolidationConfigured, recordChangesApplied, organizationChangesState, connectionChangeTarget, recordWebhookBurst } = proxyActivities<Activities>(shortCall);
 const { rebuildTrialBalanceForChanges } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '30 seconds' });
 
 /** One finished sync, as its workflow announced it. */
@@ -307,6 +308,10 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
       r.syncs.push(s);
       try {
         const target = await connectionChangeTarget({ provider: n.provider, accountId: n.accountId });
+        // On the connection's timeline (one of this organization): the burst this round coalesced.
+        if (target.orgId === orgId && patched('webhook-burst-timeline')) {
+          await recordWebhookBurst({ orgId, provider: n.provider, accountId: n.accountId, round: r.round, notifications: n.count, months, synced: !target.skip, ...(target.skip ? { reason: target.skip } : {}) });
+        }
         if (target.skip || target.orgId !== orgId) {
           s.reason = target.skip ?? 'The connection belongs to another organization';
           log.info('Notified connection not synced', { orgId, provider: n.provider, accountId: n.accountId, reason: s.reason });

@@ -3,8 +3,6 @@
 // trial_balance rebuild that finds the months the changes moved, and the freshness recorded
 // once a round is through (per connection and organization, and on each sync's history record).
 import { ApplicationFailure } from '@temporalio/common';
-import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Config } from '../../common/config';
 import type { SyncProvider, SyncTrigger } from '../../common/contract/connections';
 import { Freshness, freshnessKey } from '../../common/models/freshness';
@@ -13,10 +11,13 @@ import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
 import { accountModel } from '../../common/connectors';
 import mongoose from 'mongoose';
-import { withOrgDatabase } from '../../warehouse/connection';
 import { withRunStore } from '../../warehouse/records/run-store';
 import type { Warehouse } from '../../warehouse';
 import { cancellationSignal, heartbeat } from '../context';
+import { monthFingerprints } from './fingerprints';
+import { recordConnectionEvent } from '../operations';
+import { monthsText } from '../../common/contract/months';
+import { logger } from '../../common/logger';
 
 /** One finished sync (the workflow's OrganizationChange). */
 export interface AnnouncedChange {
@@ -70,33 +71,22 @@ export interface RecordChangesAppliedInput {
   /** The notifications' event ids the round handled: kept (the latest EVENT_IDS_KEPT) so a redelivery to a later run is applied once. */
   eventIds?: string[];
 }
+/** One connection's notifications handled by one round (workflows/organization-changes.ts). */
+export interface WebhookBurst {
+  orgId: string;
+  provider: SyncProvider;
+  accountId: string;
+  round: number;
+  /** Notifications coalesced into the round's one sync of the connection. */
+  notifications: number;
+  /** The months they named (YYYY-MM); null when one did not say. */
+  months: string[] | null;
+  /** Whether the round synced it (else why not: removed, inactive). */
+  synced: boolean;
+  reason?: string;
+}
 /** Notification event ids kept on the organization's freshness row. */
 export const EVENT_IDS_KEPT = 2000;
-
-/**
- * One text per month of trial_balance's rows (entity, account, amounts, currency), in a fixed
- * order: equal texts mean the month's figures are the same.
- */
-async function monthFingerprints(cfg: Config, ref: { orgId: string; databaseName: string }, months: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (!months.length) return out;
-  return withOrgDatabase(cfg, ref, async ({ db }) => {
-    const tables = await db.introspection.getTables();
-    if (!tables.some((t) => t.name === 'trial_balance')) return out;
-    const rows = await sql<{ period: string; entity: string; source: string; account_code: string; account_name: string; account_type: string; debit: unknown; credit: unknown; currency: string | null }>`
-      select period, entity, source, account_code, account_name, account_type, debit, credit, currency from trial_balance
-      where period in (${sql.join(months)})
-      order by period, entity, source, account_code, account_name`.execute(db);
-    const hashes = new Map<string, ReturnType<typeof createHash>>();
-    for (const r of rows.rows) {
-      let h = hashes.get(r.period);
-      if (!h) hashes.set(r.period, (h = createHash('sha256')));
-      h.update(JSON.stringify([r.entity, r.source, r.account_code, r.account_name, r.account_type, String(r.debit), String(r.credit), r.currency ?? '']));
-    }
-    for (const [p, h] of hashes) out.set(p, h.digest('hex'));
-    return out;
-  });
-}
 
 export function createChangeActivities({ config, warehouse, announce }: { config: Config; warehouse: Warehouse; announce?: AnnounceOrganizationChange }) {
   return {
@@ -128,6 +118,22 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       const orgId = String(account.organization_id);
       if (account.status !== 'active') return { skip: `The connection is ${account.status === 'inactive' ? 'inactive' : 'waiting to be reconnected'}`, orgId };
       return { orgId };
+    },
+
+    /**
+     * A round's notifications of one connection on its timeline (`webhook-burst`): how many were
+     * coalesced into its one sync and the months they named (null: one did not say). A timeline
+     * that cannot be written never fails the round.
+     */
+    async recordWebhookBurst(b: WebhookBurst): Promise<void> {
+      const named = b.months === null ? 'months not named: the source’s change feed finds them' : b.months.length ? `months named: ${monthsText(b.months)}` : 'no month named';
+      const outcome = b.synced ? 'one sync' : `not synced (${b.reason ?? 'skipped'})`;
+      const message = `${b.notifications.toLocaleString('en-US')} change ${b.notifications === 1 ? 'notification' : 'notifications'}, ${outcome}; ${named}`;
+      try {
+        await recordConnectionEvent({ orgId: b.orgId, provider: b.provider, accountId: b.accountId, kind: 'webhook-burst', message, details: { notifications: b.notifications, monthsNamed: b.months, round: b.round, synced: b.synced } });
+      } catch (err) {
+        logger.warn({ err, provider: b.provider, accountId: b.accountId }, 'webhook burst not written to the timeline');
+      }
     },
 
     /** Each month's fingerprint of trial_balance (of those given): compared before and after a rebuild, the months it changed. */

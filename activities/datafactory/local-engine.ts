@@ -18,6 +18,7 @@ import type { RunPipelineInput, DataFactory, EnsureFactoryInput, ImportInput } f
 import { fail } from '../../common/failures';
 import { withOrgDatabase } from '../../warehouse/connection';
 import { CONNECTORS } from '../../common/connectors';
+import { changedMonths, monthFingerprints } from '../changes/fingerprints';
 import type { SyncProvider } from '../../common/contract/connections';
 import type { ConnectorAccountDoc } from '../../common/models/connector-account';
 import type { PipelineOfRunRecord } from '../../common/models/pipeline-run';
@@ -146,14 +147,15 @@ export function createLocalEngine({ config, blobService, warehouse, loadCsvBlob 
         } else if (step.type === 'rebuildTrialBalance') {
           heartbeat({ pipeline: pipelineName, step: step.name });
           try {
+            const ref = { orgId: String(org._id), databaseName: org.onboarding.databaseName };
+            // Each month's figures before and after: the months this rebuild changed, for "what changed".
+            const before = await monthFingerprints(config, ref);
             // On its own thread: seconds of SQLite work on a big warehouse must not stop heartbeats.
-            const res = await warehouse.rebuildTrialBalance(
-              { orgId: String(org._id), databaseName: org.onboarding.databaseName },
-              { onBeat: () => heartbeat({ pipeline: pipelineName, step: step.name }), signal: cancellationSignal() },
-            );
+            const res = await warehouse.rebuildTrialBalance(ref, { onBeat: () => heartbeat({ pipeline: pipelineName, step: step.name }), signal: cancellationSignal() });
             rowsMoved += res.rows;
+            const monthsChanged = changedMonths(before, await monthFingerprints(config, ref));
             // Source tables it could not read were left out: said on the run, the run goes on.
-            await setPipeline(config, String(org._id), runId, pipelineName, { warnings: res.warnings ?? [], sources: await namedSources(String(org._id), res.sources ?? []) });
+            await setPipeline(config, String(org._id), runId, pipelineName, { warnings: res.warnings ?? [], sources: await namedSources(String(org._id), res.sources ?? []), monthsChanged });
           } catch (e) {
             if (e instanceof ApplicationFailure && e.nonRetryable) return { name: pipelineName, status: 'failed', rowsMoved, error: e.message };
             throw e;

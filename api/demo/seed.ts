@@ -27,6 +27,7 @@ import { signToken } from '../lib/auth';
 import { generatePassword } from '../lib/first-admin';
 import { DemoClient, sleep, until, type Answer } from './client';
 import { readDemoPlan, type DemoPlan, type DemoRole } from './plan';
+import { armSageTrigger } from './sage-trigger';
 
 /** The demo's budget in Reports. */
 export const DEMO_BUDGET_NAME = 'Demo group budget';
@@ -45,7 +46,8 @@ export const DEMO_EMAIL = 'demo@ledgerflow.local';
 /** The simulated companies' sign-ins and the demo plan's file, from npm start (DEMO_CONNECTIONS). */
 export interface DemoConnections {
   quickbooks: { realmId: string };
-  sage: { senderId: string; senderPassword: string; companyId: string; userId: string; userPassword: string };
+  /** triggerUrl: the simulator's PUT /simulator/v1/trigger (absent from simulators before it). */
+  sage: { senderId: string; senderPassword: string; companyId: string; userId: string; userPassword: string; triggerUrl?: string };
   netsuite: { accountId: string; clientId: string; certificateId: string; keyFile: string };
   /** The group's set-up the simulators wrote from their books (common/demo-plan.ts). */
   planFile: string;
@@ -406,6 +408,7 @@ export async function runDemo(cfg: Config, baseUrl: string, connections: DemoCon
   }
   if (state?.status === 'ready') {
     printSignIn(cfg, baseUrl, state);
+    await setDemoTrigger(cfg, baseUrl, state, connections);
     return state;
   }
   const plan = options.plan ?? readDemoPlan(connections.planFile);
@@ -428,9 +431,7 @@ export async function runDemo(cfg: Config, baseUrl: string, connections: DemoCon
     save,
     user: async () => {
       if (userClient) return userClient;
-      const password = decryptSecret(state!.passwordEnc!, cfg.ENCRYPTION_KEY);
-      const signed = data(await new DemoClient(baseUrl).post('/auth/login', { email: DEMO_EMAIL, password }));
-      userClient = new DemoClient(baseUrl, String(signed.token));
+      userClient = await signInDemoUser(cfg, baseUrl, state!);
       return userClient;
     },
   };
@@ -468,7 +469,33 @@ export async function runDemo(cfg: Config, baseUrl: string, connections: DemoCon
   await save();
   say(`ready in ${state.seconds} s.`);
   printSignIn(cfg, baseUrl, state);
+  await setDemoTrigger(cfg, baseUrl, state, connections);
   return state;
+}
+
+/** The demo user's client, signed in through the api. */
+async function signInDemoUser(cfg: Config, baseUrl: string, state: SeedState): Promise<DemoClient> {
+  const password = decryptSecret(state.passwordEnc!, cfg.ENCRYPTION_KEY);
+  const signed = data(await new DemoClient(baseUrl).post('/auth/login', { email: DEMO_EMAIL, password }));
+  return new DemoClient(baseUrl, String(signed.token));
+}
+
+/**
+ * On every start of a ready demo: the Sage Intacct simulator's platform trigger for the demo's
+ * Sage connection (the simulator forgets it when it stops), its secret asked of the api by the
+ * demo user. Never fails the start: a failure is said with the manual way.
+ */
+async function setDemoTrigger(cfg: Config, baseUrl: string, state: SeedState, connections: DemoConnections): Promise<void> {
+  const sage = connections.sage;
+  if (!sage?.triggerUrl || !state.orgId) return;
+  try {
+    const armed = await armSageTrigger(await signInDemoUser(cfg, baseUrl, state), state.orgId, baseUrl, { companyId: sage.companyId, triggerUrl: sage.triggerUrl });
+    if (armed.length) say('Sage Intacct platform trigger set: `npm run demo:change -- --source sage` reaches the reports through it.');
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    logger.warn({ err: message }, 'demo Sage Intacct trigger not set');
+    say(`the Sage Intacct platform trigger was not set (${message}): docs/operations.md#source-webhooks sets it by hand.`);
+  }
 }
 
 function printSignIn(cfg: Config, baseUrl: string, state: SeedState): void {

@@ -37,6 +37,8 @@ export const pipelineOfRunSchema = z.object({
   warnings: z.array(z.string()),
   /** What the trial balance was rebuilt from (absent on runs recorded before, and on Azure Data Factory). */
   sources: z.array(z.object({ kind: z.enum(RUN_SOURCE_KINDS), name: z.string() })).optional(),
+  /** The months (YYYY-MM) whose figures the step changed, where the step knows (the trial balance's rebuild on the local provider); absent otherwise. */
+  monthsChanged: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
 });
 
 export const pipelineRunSchema = z.object({

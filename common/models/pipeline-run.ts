@@ -39,6 +39,8 @@ export interface PipelineOfRunRecord {
   warnings: string[];
   /** What the step read from, by name (the trial balance's rebuild: each connection, each saved table). */
   sources?: { kind: (typeof RUN_SOURCE_KINDS)[number]; name: string }[];
+  /** The months (YYYY-MM) whose figures the step changed, where it knows (the local trial balance rebuild). */
+  monthsChanged?: string[];
 }
 
 export interface PipelineRunRecord {
@@ -85,6 +87,7 @@ export function publicPipelineRun(r: PipelineRunRecord) {
       tables: (p.tables ?? []).map((t) => ({ tableName: t.tableName, action: t.action, blobName: t.blobName ?? null, rows: t.rows ?? 0, reason: t.reason ?? null })),
       warnings: [...(p.warnings ?? [])],
       sources: (p.sources ?? []).map((x) => ({ kind: x.kind, name: x.name })),
+      ...(p.monthsChanged ? { monthsChanged: [...p.monthsChanged] } : {}),
     })),
   };
 }

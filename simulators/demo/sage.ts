@@ -19,7 +19,7 @@ export const simulator = demoSimulator<FakeIntacct>({
       env: { SAGE_ENDPOINT_URL: intacct.url },
       pointsAt: 'SAGE_ENDPOINT_URL',
       note: `Sage Intacct: sender ${sender.senderId} / ${sender.senderPassword}, company ${company.companyId}, user ${company.userId} / ${company.userPassword}`,
-      demoConnection: { ...sender, companyId: company.companyId, userId: company.userId, userPassword: company.userPassword },
+      demoConnection: { ...sender, companyId: company.companyId, userId: company.userId, userPassword: company.userPassword, triggerUrl: `${new URL(intacct.url).origin}/simulator/v1/trigger` },
       ready: { intacctSender: sender },
       stop: () => intacct.stop(),
     };

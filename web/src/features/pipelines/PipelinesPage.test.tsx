@@ -11,7 +11,7 @@ import { toast } from '../../components/toaster';
 import { mockApi, ok, type Answer } from '../../test/mock-api';
 import { ORG_ID, signIn } from '../../test/session-fixtures';
 import PipelinesPage from './PipelinesPage';
-import { formatTimeWithZone, pipelineTitle, plural, rowsText, runDuration, whatItRead } from './run-format';
+import { formatTimeWithZone, monthsChangedText, pipelineTitle, plural, rowsText, runDuration, whatItRead } from './run-format';
 
 jest.mock('../../components/toaster', () => ({ toast: jest.fn() }));
 
@@ -250,6 +250,23 @@ describe('pipelines in business language', () => {
     expect(within(drawer).queryByRole('link', { name: 'Open in Temporal UI' })).not.toBeInTheDocument();
   });
 
+  it('says what a run changed: the months whose figures its rebuild changed, in the list and the detail', async () => {
+    const changed = liveRun('succeeded', { rowsMoved: 3613 });
+    (changed.pipelines[1] as Record<string, unknown>).monthsChanged = ['2026-10', '2026-09'];
+    signIn();
+    mockApi(history(changed));
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Pipeline history' });
+    expect(within(table).getByRole('columnheader', { name: 'What changed' })).toBeInTheDocument();
+    expect(table).toHaveTextContent('Changed Sep-Oct 2026');
+    await userEvent.click(within(table).getByRole('button', { name: 'Run details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByRole('region', { name: 'Pipeline Rebuild the trial balance' })).toHaveTextContent('Changed Sep-Oct 2026');
+    expect(drawer).toHaveTextContent('What changedChanged Sep-Oct 2026');
+    // The load says nothing of months: no line for it.
+    expect(within(drawer).getByRole('region', { name: 'Pipeline Load uploaded files' })).not.toHaveTextContent(/Changed \w{3} \d{4}|month's figures/);
+  });
+
   it('shows an admin the Temporal UI link', async () => {
     signIn({ role: 'admin', organization_id: null });
     mockApi({ ...history(finished), 'GET /organization': ok({ organizations: [{ _id: ORG_ID, id: ORG_ID, organizationName: 'Harbour Co' }] }) });
@@ -303,5 +320,12 @@ describe('run formatting', () => {
     expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'succeeded', rowsMoved: 12, tables: [], sources: [{ kind: 'table', name: 'a' }, { kind: 'table', name: 'b' }] })).toBe('Built the trial balance (12 rows) from the saved tables a and b');
     expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'succeeded', rowsMoved: 12, tables: [] })).toBe('Built the trial balance (12 rows) from every source');
     expect(whatItRead({ name: 'rebuild-reporting-tables', status: 'running', rowsMoved: 0, tables: [] })).toBe('');
+  });
+  it('says the months a run changed as finance writes them, and nothing when no step knows', () => {
+    expect(monthsChangedText(undefined)).toBe('');
+    expect(monthsChangedText([{}, { monthsChanged: undefined }])).toBe('');
+    expect(monthsChangedText([{ monthsChanged: [] }])).toBe("No month's figures changed");
+    expect(monthsChangedText([{ monthsChanged: ['2026-09'] }, { monthsChanged: ['2026-10', '2026-09'] }])).toBe('Changed Sep-Oct 2026');
+    expect(monthsChangedText([{ monthsChanged: ['2025-12', '2026-01', '2026-04'] }])).toBe('Changed Dec 2025-Jan 2026, Apr 2026');
   });
 });

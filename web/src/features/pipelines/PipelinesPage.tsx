@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { cancelRun, isRunning, PAGE_SIZE, revalidateRuns, runId, runOutcome, startRun, useRun, useRunHistory, usePipelines, useRunningRuns, type PipelineRun, type RunFilter, type RunOutcome } from './api/pipelines';
 import { RunDetail } from './RunDetail';
-import { pipelinePurpose, pipelineTitle, plural, rowsText, runDuration, startedByName, statusLabel } from './run-format';
+import { monthsChangedText, pipelinePurpose, pipelineTitle, plural, rowsText, runDuration, startedByName, statusLabel } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 import { HowItWorks } from '../../components/HowItWorks';
 
@@ -25,6 +25,7 @@ function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: Pipeli
             <th className="wide-only">Ended</th>
             <th className="wide-only">Took</th>
             <th className="wide-only">Wrote</th>
+            <th className="wide-only">What changed</th>
             <th className="wide-only">By</th>
             <th>Error</th>
             <th>
@@ -43,6 +44,7 @@ function RunsTable({ runs, label, onOpen, onCancel, cancelling }: { runs: Pipeli
               <td className="wide-only nowrap">{formatDateTime(r.endedAt ?? undefined)}</td>
               <td className="wide-only">{runDuration(r)}</td>
               <td className="wide-only">{r.rowsMoved === undefined ? '' : rowsText(r.rowsMoved)}</td>
+              <td className="wide-only">{monthsChangedText(r.pipelines)}</td>
               <td className="wide-only">{startedByName(r)}</td>
               <td className="error-cell">{r.status === 'cancelled' ? '' : (r.error ?? '')}</td>
               <td className="nowrap">

@@ -5,7 +5,7 @@ import { PIPELINE_TABLES } from '../../../../common/contract/tables';
 import { dataTablePath } from '../../app/paths';
 import { useSession } from '../../lib/session';
 import { useRun, type PipelineOfRun } from './api/pipelines';
-import { formatTimeWithZone, pipelinePurpose, pipelineTitle, rowsText, runDuration, startedByName, whatItRead } from './run-format';
+import { formatTimeWithZone, monthsChangedText, pipelinePurpose, pipelineTitle, rowsText, runDuration, startedByName, whatItRead } from './run-format';
 import { RunStatusTag } from './RunStatusTag';
 
 /** Opens a table the run wrote in the data explorer (an admin's link names the organization). */
@@ -23,6 +23,7 @@ function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
   const wrote = p.status === 'succeeded' ? (PIPELINE_TABLES[p.name] ?? []) : [];
   const title = pipelineTitle(p.name);
   const read = whatItRead(p);
+  const changed = monthsChangedText([p]);
   return (
     <section className="run-detail-pipeline" aria-label={`Pipeline ${title}`}>
       <h4>
@@ -38,6 +39,7 @@ function PipelineSection({ p, orgId }: { p: PipelineOfRun; orgId: string }) {
         <dd>{runDuration(p) || '-'}</dd>
       </dl>
       {read && <p className="run-detail-read">{read}</p>}
+      {changed && <p className="run-detail-changed">{changed}</p>}
       {wrote.length > 0 && (
         <p className="run-detail-wrote">
           Wrote{' '}
@@ -121,6 +123,12 @@ function RunDetailBody({ orgId, id }: { orgId: string; id: string }) {
               <dd>{runDuration(run) || '-'}</dd>
               <dt>Wrote</dt>
               <dd>{rowsText(run.rowsMoved)}</dd>
+              {monthsChangedText(run.pipelines) && (
+                <>
+                  <dt>What changed</dt>
+                  <dd>{monthsChangedText(run.pipelines)}</dd>
+                </>
+              )}
               {startedByName(run) && (
                 <>
                   <dt>Started by</dt>

@@ -1,4 +1,5 @@
 import { formatDuration } from '../../lib/format';
+import { monthsText } from '../../../../common/contract/months';
 import type { PipelineOfRun, PipelineRun } from './api/pipelines';
 
 /** Run times with their zone; statuses and counts in words: the app's one set of helpers. */
@@ -65,4 +66,16 @@ export function whatItRead(p: Pick<PipelineOfRun, 'name' | 'status' | 'rowsMoved
   }
   if (p.name === 'rebuild-reporting-tables' && p.status === 'succeeded') return `Built the trial balance (${rowsText(p.rowsMoved)}) from every source`;
   return '';
+}
+
+/**
+ * What a run (or one of its pipelines) changed, where it knows: "Changed Sep-Oct 2026", "No
+ * month's figures changed"; '' when no step says (a run on Azure, one recorded before, one not
+ * finished).
+ */
+export function monthsChangedText(pipelines: Pick<PipelineOfRun, 'monthsChanged'>[] | undefined): string {
+  const known = (pipelines ?? []).filter((p) => Array.isArray(p.monthsChanged));
+  if (!known.length) return '';
+  const months = monthsText(known.flatMap((p) => p.monthsChanged ?? []));
+  return months ? `Changed ${months}` : "No month's figures changed";
 }
