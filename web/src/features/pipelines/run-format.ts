@@ -1,6 +1,6 @@
 import { formatDuration } from '../../lib/format';
 import { monthsText } from '../../../../common/contract/months';
-import type { PipelineOfRun, PipelineRun } from './api/pipelines';
+import type { PipelineOfRun, PipelineRun } from './api/run-types';
 
 /** Run times with their zone; statuses and counts in words: the app's one set of helpers. */
 export { formatDateTimeWithZone as formatTimeWithZone, plural, timeZoneName } from '../../lib/format';

@@ -1,8 +1,8 @@
 import useSWR, { mutate } from 'swr';
 import { ApiRequestError, apiRequest, fetchData, query } from '../../../lib/api-client';
 import { PAGE_SIZE } from '../../../../../common/constants';
-import type { PipelineRunAnswer, RunStatus } from '../../../../../common/contract/pipeline-runs';
 import { pipelineTitle } from '../run-format';
+import type { PipelineRun } from './run-types';
 
 export { PAGE_SIZE };
 export const RUN_FAILED = 'An error occurred while running the pipeline';
@@ -16,10 +16,7 @@ export interface Pipeline {
 }
 
 // The run as the api answers it: types inferred from the shared contract's zod schemas.
-export type { PipelineOfRun, TableOutcome } from '../../../../../common/contract/pipeline-runs';
-
-/** A run as the api answers it; a run just started is known by its ids and status only, until its record is read. */
-export type PipelineRun = Partial<PipelineRunAnswer> & { status: RunStatus };
+export type { PipelineOfRun, PipelineRun, TableOutcome } from './run-types';
 
 export interface RunFilter {
   status?: string;
