@@ -111,6 +111,12 @@ export interface OrgDatabase {
   /** insertMany with the rows as arrays in `columns`' order (no object per row: the big writers). */
   insertRows(table: string, columns: readonly string[], rows: unknown[][]): Promise<void>;
   /**
+   * insertRows without even an array per row: `fill(i, row)` writes row i's values into `row`
+   * (in `columns`' order), which SQLite binds before the next row reuses it. For the translated
+   * lines, the run's largest output.
+   */
+  insertEach(table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void): Promise<void>;
+  /**
    * A compiled select's rows as arrays in its select order: SQLite through a prepared statement
    * kept for the connection's life (raw rows, no object per row), T-SQL through Kysely.
    */
@@ -202,6 +208,17 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
       dialect: 'mssql',
       insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows),
       insertRows: (table, columns, rows) => insertChunked(db, 'mssql', table, rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))),
+      insertEach: (table, columns, count, fill) =>
+        insertChunked(
+          db,
+          'mssql',
+          table,
+          Array.from({ length: count }, (_, i) => {
+            const row: unknown[] = new Array(columns.length);
+            fill(i, row);
+            return Object.fromEntries(columns.map((c, j) => [c, row[j]]));
+          }),
+        ),
       selectRows: async (query) => (await db.executeQuery<Record<string, unknown>>(query)).rows.map((r) => Object.values(r)),
       close: () => db.destroy(),
     };
@@ -216,8 +233,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
   }
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   const inserts = new Map<string, Database.Statement>();
-  const insertRows = async (table: string, columns: readonly string[], rows: unknown[][]) => {
-    if (!rows.length) return;
+  const insertStatement = (table: string, columns: readonly string[]): Database.Statement => {
     const key = `${table}\u0000${columns.join('\u0000')}`;
     let stmt = inserts.get(key);
     if (!stmt) {
@@ -225,9 +241,24 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
       stmt = sqlite.prepare(`insert into ${q(table)} (${columns.map(q).join(', ')}) values (${columns.map(() => '?').join(', ')})`);
       inserts.set(key, stmt);
     }
-    const s = stmt;
+    return stmt;
+  };
+  const insertRows = async (table: string, columns: readonly string[], rows: unknown[][]) => {
+    if (!rows.length) return;
+    const s = insertStatement(table, columns);
     sqlite.transaction(() => {
       for (const r of rows) s.run(r);
+    })();
+  };
+  const insertEach = async (table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void) => {
+    if (!count) return;
+    const s = insertStatement(table, columns);
+    const row: unknown[] = new Array(columns.length).fill(null);
+    sqlite.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        fill(i, row);
+        s.run(row);
+      }
     })();
   };
   const insertMany = async (table: string, rows: Record<string, unknown>[]) => {
@@ -244,7 +275,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
     }
     return stmt.all(...(query.parameters as unknown[])) as unknown[][];
   };
-  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, selectRows, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, insertEach, selectRows, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

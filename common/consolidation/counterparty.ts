@@ -35,9 +35,9 @@ export function defaultCategory(type: AccountType | null): IcCategory {
 }
 
 /** The source accounts whose rows name a counterparty this month (their rows decide, not the mark). */
-export function accountsWithCounterparty(lines: Iterable<{ account: string; counterparty: string | null }>): Set<string> {
+export function accountsWithCounterparty(lines: Iterable<{ accountCode: string; counterparty?: string | null }>): Set<string> {
   const out = new Set<string>();
-  for (const l of lines) if (l.counterparty) out.add(l.account);
+  for (const l of lines) if (l.counterparty) out.add(l.accountCode);
   return out;
 }
 
@@ -46,8 +46,8 @@ export function accountsWithCounterparty(lines: Iterable<{ account: string; coun
  * the entity's month, `mark` the account's mapping (null when unmapped), `type` its group
  * account's type.
  */
-export function icOf(line: { account: string; counterparty: string | null }, split: Set<string>, mark: MappingConfig | null, type: AccountType | null): IcMark | null {
-  if (split.has(line.account)) return line.counterparty ? { counterparty: line.counterparty, category: mark?.icCategory ?? defaultCategory(type) } : null;
+export function icOf(line: { accountCode: string; counterparty?: string | null }, split: Set<string>, mark: MappingConfig | null, type: AccountType | null): IcMark | null {
+  if (split.has(line.accountCode)) return line.counterparty ? { counterparty: line.counterparty, category: mark?.icCategory ?? defaultCategory(type) } : null;
   return mark?.icCounterparty && mark.icCategory ? { counterparty: mark.icCounterparty, category: mark.icCategory } : null;
 }
 

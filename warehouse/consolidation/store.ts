@@ -428,15 +428,11 @@ export async function trialBalanceHasCounterparty(db: Db): Promise<boolean> {
 export async function readTrialBalanceRows(org: OrgDatabase, period: string, entity: string, withCounterparty = false): Promise<TbRow[]> {
   const columns = ['account_code', 'account_name', 'account_type', 'net', ...(withCounterparty ? ['counterparty'] : [])];
   const query = org.db.selectFrom('trial_balance').select(columns).where('period', '=', period).where('entity', '=', entity).compile();
-  return (await org.selectRows(query)).map((r) => ({
-    entity,
-    period,
-    accountCode: r[0] as string,
-    accountName: r[1] as string | null,
-    accountType: asType(r[2] as string | null),
-    net: fromStored(r[3] as number | string, AMOUNT_SCALE),
-    ...(withCounterparty && r[4] !== null && r[4] !== undefined && r[4] !== '' ? { counterparty: String(r[4]) } : {}),
-  }));
+  return (await org.selectRows(query)).map((r) => {
+    const row: TbRow = { entity, period, accountCode: r[0] as string, accountName: r[1] as string | null, accountType: asType(r[2] as string | null), net: fromStored(r[3] as number | string, AMOUNT_SCALE) };
+    if (withCounterparty && r[4] !== null && r[4] !== undefined && r[4] !== '') row.counterparty = String(r[4]);
+    return row;
+  });
 }
 
 /** The source accounts of each entity in trial_balance, with name and type (mapping screens, checks). */
@@ -541,11 +537,21 @@ export class OutputWriter {
       if (t.entity !== entity) [entity, column] = [t.entity, this.sums!.column(entityCol(t.entity))];
       if (t.presentation !== 0n) addTo(column!, t.groupAccount, t.presentation);
     }
-    await this.org.insertRows(
-      'consolidation_translated_lines' + this.suffix,
-      TRANSLATED_COLUMNS,
-      lines.map((t) => [t.period, t.entity, t.groupAccount, t.sourceAccount, t.sourceAccountName ?? null, t.accountType ?? null, loc(t.local), t.currency, t.rateKind, t.rate === null ? null : this.rates.of(t.rate, t.indirect), amt(t.presentation)]),
-    );
+    // Written straight from the lines into one reused row (insertEach): no array per line.
+    await this.org.insertEach('consolidation_translated_lines' + this.suffix, TRANSLATED_COLUMNS, lines.length, (i, row) => {
+      const t = lines[i]!;
+      row[0] = t.period;
+      row[1] = t.entity;
+      row[2] = t.groupAccount;
+      row[3] = t.sourceAccount;
+      row[4] = t.sourceAccountName ?? null;
+      row[5] = t.accountType ?? null;
+      row[6] = loc(t.local);
+      row[7] = t.currency;
+      row[8] = t.rateKind;
+      row[9] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
+      row[10] = amt(t.presentation);
+    });
   }
 
   /** The rest of a month's results (its translated lines went through writeTranslated). */
