@@ -102,7 +102,8 @@ export interface FlowInput {
    */
   stored?: {
     figures: (col: FlowColumn) => Figures | null;
-    components: (m: FlowMonth | undefined) => Components | null;
+    /** A month's equity components over the report columns `include` takes (all when none). */
+    components: (m: FlowMonth | undefined, include?: (column: string) => boolean) => Components | null;
   };
 }
 
@@ -319,7 +320,7 @@ function flowOf(input: FlowInput, p: FlowPart, now: bigint, before: bigint, loca
 
 /** A column's figures: stored ones when they answer, else computed from the parts. */
 const figuresOf = (input: FlowInput, col: FlowColumn): Figures => input.stored?.figures(col) ?? figures(input, col);
-const componentsAt = (input: FlowInput, m: FlowMonth | undefined): Components => input.stored?.components(m) ?? componentsOf(input.chart, m);
+const componentsAt = (input: FlowInput, m: FlowMonth | undefined, include?: (column: string) => boolean): Components => input.stored?.components(m, include) ?? componentsOf(input.chart, m, include);
 
 // --- the statements -------------------------------------------------------------------------
 /** `drill`: the line's key for its drill-down (flowDrill), when it has one. */
@@ -525,19 +526,13 @@ const sixOf = (c: Four): bigint[] => {
 export const ALL_COLUMNS = (): boolean => true;
 /**
  * A block's figures and components. `stored`: the months are whole report columns' (a statement's
- * block), so the figures the consolidation stored may answer (components only for all columns: they
- * are stored for the consolidated figures alone); a drill-down's months hold some parts only, so it
- * always computes from them.
+ * block), so the figures the consolidation stored may answer; a drill-down's months hold some parts
+ * only, so it always computes from them.
  */
 function equityParts(input: FlowInput, months: FlowMonth[], include: (column: string) => boolean, stored = false): EquityParts {
   const col: FlowColumn = { key: 'block', label: '', include, months };
   if (!stored) return { f: figures(input, col), open: componentsOf(input.chart, months[0], include), close: componentsOf(input.chart, months.at(-1), include) };
-  const all = include === ALL_COLUMNS;
-  return {
-    f: figuresOf(input, col),
-    open: all ? componentsAt(input, months[0]) : componentsOf(input.chart, months[0], include),
-    close: all ? componentsAt(input, months.at(-1)) : componentsOf(input.chart, months.at(-1), include),
-  };
+  return { f: figuresOf(input, col), open: componentsAt(input, months[0], include), close: componentsAt(input, months.at(-1), include) };
 }
 
 

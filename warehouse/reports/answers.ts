@@ -262,12 +262,9 @@ async function flowSetup(db: Db, dialect: OrgDialect, ctx: ReportContext, kind: 
   const all = [...new Set([...compared, ...current])].sort();
   const cfg = await readFlowConfig(db, ctx.chart);
   // The figures the consolidation stored (./flow-sums.ts) when they answer; else the outputs' parts of the months, walked here.
-  // A drill-down splits a figure by its parts, and changes in equity by a column other than the
-  // consolidated one needs that column's equity components, which are stored for the group only:
-  // both walk the parts.
-  const byColumn = kind === 'changes-in-equity' && !ctx.compareRange && ctx.columns.some((c) => !GROUP_COLUMNS.has(c.key));
+  // A drill-down splits a figure by its parts: it walks them.
   const states = (await monthStates(db, all)).map((m) => ({ period: m.period, ok: m.status === 'ok', parts: [] }));
-  const stored = drill || byColumn ? null : await storedFlowFigures(db, cfg, states, [current, compared].filter((l) => l.length), kind === 'cash-flow');
+  const stored = drill ? null : await storedFlowFigures(db, cfg, states, [current, compared].filter((l) => l.length), kind === 'cash-flow');
   const months = stored ? states : await flowParts(db, dialect, all);
   const byPeriod = new Map(months.map((m) => [m.period, m]));
   const monthsOf = (list: string[]) => list.map((p) => byPeriod.get(p)!);

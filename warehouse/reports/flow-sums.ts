@@ -67,12 +67,16 @@ export function flowInputOf(cfg: FlowConfig, months: FlowMonth[]): FlowInput {
 }
 
 /** A key of everything in the inputs that moves a figure (not the names): stored figures answer only for the same. */
+/** The stored rows' format: 2, every column's row holds its month's equity components too. */
+const FORMAT = 2;
+
 export function flowInputsKey(cfg: FlowConfig): string {
   const chart = cfg.chart.map((a) => [a.code, a.type, a.role ?? '', a.rateType ?? '', cashFlowOf(a)]);
   const entities = cfg.entities.map((e) => [e.entity, e.currency ?? '']).sort();
   const acquisitions = [...cfg.acquisitions].sort();
   const rates = cfg.rates.map((r) => [r.currency, r.period, String(r.closing), String(r.average), r.quote ?? '']).sort();
-  return createHash('sha256').update(JSON.stringify([cfg.currency, chart, entities, acquisitions, rates])).digest('hex');
+  // (FORMAT: what the rows hold; a table written in an older format does not answer.)
+  return createHash('sha256').update(JSON.stringify([FORMAT, cfg.currency, chart, entities, acquisitions, rates])).digest('hex');
 }
 
 // --- figures as stored ----------------------------------------------------------------------
@@ -127,7 +131,7 @@ const s = (v: bigint) => v.toString();
 const comps = (c: Components) => [s(c.capital), s(c.retained), s(c.translation), s(c.nci)];
 const compsOf = (x: string[]): Components => ({ capital: BigInt(x[0]!), retained: BigInt(x[1]!), translation: BigInt(x[2]!), nci: BigInt(x[3]!) });
 
-/** The scalars of a month's figures (and, in the `*` row, the month's equity components). */
+/** The scalars of a month's figures, and the month's equity components (of the column, or of every column in the `*` row). */
 interface StoredScalars {
   k: string;
   v: string[];
@@ -213,7 +217,8 @@ export async function rebuildFlowSums(org: Pick<OrgDatabase, 'db' | 'dialect' | 
       stocks.set(col, f.closingCash);
       stock += f.closingCash;
     }
-    const rows: unknown[][] = [...running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n)]);
+    const ok = month?.ok ?? false;
+    const rows: unknown[][] = [...running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n, componentsOf(cfg.chart, { period: t, ok, parts: now.get(col) ?? [] }))]);
     rows.push([t, ALL, ...storedRow(total, stock, componentsOf(cfg.chart, month))]);
     await org.insertRows(staged, ['period', 'col', 'figures', 'flows'], rows);
     prev = now;
@@ -311,6 +316,20 @@ export async function storedFlowFigures(db: Db, cfg: FlowConfig, months: FlowMon
       }
       return out;
     },
-    components: (m) => (m ? (read(m.period, ALL)?.c ?? zeroComponents()) : zeroComponents()),
+    components: (m, include) => {
+      if (!m) return zeroComponents();
+      const chosen = include ? [...columns].filter((c) => include(c)) : null;
+      const keys = !chosen || chosen.length === columns.size ? [ALL] : chosen;
+      const out = zeroComponents();
+      for (const k of keys) {
+        const c = read(m.period, k)?.c;
+        if (!c) continue;
+        out.capital += c.capital;
+        out.retained += c.retained;
+        out.translation += c.translation;
+        out.nci += c.nci;
+      }
+      return out;
+    },
   };
 }
