@@ -5,6 +5,9 @@
 // clock is driven through the server's own TestService, as the SDK's env.sleep() does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
+// The SDK's own switch for a connection that speaks the test server's TestService (what
+// TestWorkflowEnvironment sets for a time-skipping server; not re-exported by the package's index).
+import { InternalConnectionOptionsSymbol, type InternalConnectionOptions } from '@temporalio/client/lib/connection';
 import { msToTs, tsToMs } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { freePort, killAndWait, listening, waitFor } from './wait';
@@ -33,7 +36,8 @@ export async function startTimeSkippingServer(bin: string): Promise<TimeSkipping
       return listening(port);
     }, 120_000, 200);
     const address = `127.0.0.1:${port}`;
-    const connection = await Connection.connect({ address });
+    const options: InternalConnectionOptions = { address, [InternalConnectionOptionsSymbol]: { supportsTestService: true } };
+    const connection = await Connection.connect(options);
     const testService = connection.testService;
     if (!testService) throw new Error('the client connection has no TestService');
     const nativeConnection = await NativeConnection.connect({ address });
