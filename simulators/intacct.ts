@@ -32,6 +32,8 @@ export interface FakeGlAccount {
   ACCOUNTTYPE: 'balancesheet' | 'incomestatement';
   NORMALBALANCE: 'debit' | 'credit';
   STATUS: 'active' | 'inactive';
+  /** When it was last modified (ms; absent: when the books were seeded, 30 days back), for the WHENMODIFIED filter. */
+  modifiedAt?: number;
 }
 
 interface Company {
@@ -187,6 +189,8 @@ export class FakeIntacct {
   private injected: { fn: string; errorno?: string; description?: string; raw?: string }[] = [];
   readonly calls: FakeCall[] = [];
   private batchSeq = 0;
+  /** When the companies' accounts were set up, as WHENMODIFIED tells (30 days back: before any sync). */
+  readonly seededAt = Date.now() - 30 * 24 * 3600 * 1000;
   url = '';
   /** Platform triggers by company. */
   private triggers = new Map<string, FakeTrigger>();
@@ -338,6 +342,21 @@ export class FakeIntacct {
    * Posts a balanced journal (a GL batch) to a company: its trial balance of the month changes at
    * once, and its GL entries are GLENTRY records modified now (readByQuery with WHENMODIFIED finds them).
    */
+  /** Adds a GL account, or gives an existing one a new title: modified now (readByQuery GLACCOUNT by WHENMODIFIED finds it). */
+  setAccount(companyId: string, account: { ACCOUNTNO: string; TITLE: string; ACCOUNTTYPE?: FakeGlAccount['ACCOUNTTYPE']; NORMALBALANCE?: FakeGlAccount['NORMALBALANCE'] }): FakeGlAccount {
+    const c = this.companies.get(companyId);
+    if (!c) throw new Error(`no company ${companyId}`);
+    const existing = c.accounts.find((a) => a.ACCOUNTNO === account.ACCOUNTNO);
+    if (existing) {
+      existing.TITLE = account.TITLE;
+      existing.modifiedAt = Date.now();
+      return existing;
+    }
+    const added: FakeGlAccount = { ACCOUNTNO: account.ACCOUNTNO, TITLE: account.TITLE, ACCOUNTTYPE: account.ACCOUNTTYPE ?? 'balancesheet', NORMALBALANCE: account.NORMALBALANCE ?? 'debit', STATUS: 'active', modifiedAt: Date.now() };
+    c.accounts.push(added);
+    return added;
+  }
+
   postJournal(companyId: string, input: IntacctJournalInput): { batchNo: string; entries: FakeGlEntry[]; delivery: Promise<TriggerDelivery | null> } {
     const c = this.companies.get(companyId);
     if (!c) throw new Error(`no company ${companyId}`);
@@ -497,7 +516,13 @@ export class FakeIntacct {
     if (fnName === 'readByQuery') {
       if (String(body.object).toUpperCase() !== 'GLACCOUNT') return result('failure', this.error('BL01001973', `Unknown object ${String(body.object)}`));
       const fields = String(body.fields ?? '*');
-      const records = company.accounts.map((a) => (fields === '*' ? { ...a, RECORDNO: a.ACCOUNTNO } : Object.fromEntries(fields.split(',').map((f) => [f.trim(), a[f.trim() as keyof FakeGlAccount]]))));
+      // The same conditions as GLENTRY's (the sync asks WHENMODIFIED): an account is read as its fields and WHENMODIFIED.
+      const filter = glEntryFilter(String(body.query ?? ''));
+      if (!filter) return result('failure', this.error('BL01001973', `Invalid query: ${String(body.query)}`));
+      const seen = company.accounts.map(({ modifiedAt, ...a }) => ({ ...a, WHENMODIFIED: intacctTimestamp(modifiedAt ?? this.seededAt), modifiedAt: modifiedAt ?? this.seededAt }));
+      const records = seen
+        .filter((a) => filter(a as unknown as FakeGlEntry))
+        .map(({ modifiedAt: _m, ...a }) => (fields === '*' ? { ...a, RECORDNO: a.ACCOUNTNO } : Object.fromEntries(fields.split(',').map((f) => [f.trim(), a[f.trim() as keyof typeof a]]))));
       const resultId = randomUUID();
       this.results.set(resultId, { object: 'glaccount', records, offset: 0, pagesize: Math.min(Number(body.pagesize ?? 100), 2000) });
       return result('success', this.page(resultId));

@@ -33,6 +33,8 @@ interface Company {
   refreshToken: string;
   /** A book company's ledger (addBookCompany). */
   book?: BookLedger;
+  /** When an account was last added or changed (Id -> ISO), for change data capture's Account entity. */
+  accountsModified?: Map<string, string>;
 }
 
 interface BookLedger {
@@ -238,6 +240,21 @@ export class FakeIntuit {
     c.accounts = this.bookAccounts(c);
     this.companies.set(realmId, c);
     return c.accounts;
+  }
+
+  /** Renames an account (by Id): its record changed now, as change data capture's Account entity tells. */
+  renameAccount(realmId: string, id: string, name: string): void {
+    const c = this.companies.get(realmId);
+    if (!c) throw new Error(`no company ${realmId}`);
+    if (!c.accounts.some((a) => a.Id === id)) throw new Error(`no account ${id}`);
+    if (c.book) {
+      // A copy: the demo books' chart may be shared.
+      c.book.accounts = c.book.accounts.map((a) => (a.code === id ? { ...a, name } : a));
+      c.accounts = this.bookAccounts(c);
+    } else {
+      c.accounts = c.accounts.map((a) => (a.Id === id ? { ...a, Name: name } : a));
+    }
+    (c.accountsModified ??= new Map()).set(id, new Date().toISOString());
   }
 
   /** The journals postJournal added to a book company. */
@@ -730,7 +747,7 @@ export class FakeIntuit {
     return reply(200, { Header: header(noData), Columns: { Column: columns }, Rows: { Row: top } });
   }
 
-  /** Change data capture: the journal entries posted since changedSince (at most 30 days back). */
+  /** Change data capture: the journal entries posted, and the accounts changed, since changedSince (at most 30 days back). */
   private cdc(c: Company, params: URLSearchParams, reply: (s: number, b: unknown) => void) {
     const entities = (params.get('entities') ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     const since = Date.parse(params.get('changedSince') ?? '');
@@ -740,6 +757,12 @@ export class FakeIntuit {
     const b = c.book;
     const name = (code: string) => b?.accounts.find((a) => a.code === code)?.name ?? code;
     const responses = entities.map((entity) => {
+      if (entity.toLowerCase() === 'account') {
+        // The accounts whose record was added or changed since then.
+        const changed = c.accounts.filter((a) => Date.parse(c.accountsModified?.get(a.Id) ?? '') >= since).slice(0, 1000);
+        const list = changed.map((a) => ({ ...a, Active: true, FullyQualifiedName: a.Name, SyncToken: '1', domain: 'QBO', MetaData: { LastUpdatedTime: c.accountsModified!.get(a.Id) } }));
+        return list.length ? { Account: list, startPosition: 1, maxResults: list.length, totalCount: list.length } : { startPosition: 1, maxResults: 0, totalCount: 0 };
+      }
       if (entity.toLowerCase() !== 'journalentry' || !b) return { startPosition: 1, maxResults: 0, totalCount: 0 };
       const changed = b.posted.filter((j) => Date.parse(j.createdAt) >= since).slice(0, 1000);
       const list = changed.map((j) => ({

@@ -12,7 +12,8 @@
 //   time of the change;
 // - rows read per incremental sync against the connection's first (full, 25-month) sync: all rows
 //   written, and the ledger rows alone (the tables read month by month; the chart of accounts and
-//   other master data are read whole on every sync, a fixed few dozen rows with these books).
+//   other master data are read again only when the source says they changed, which no change
+//   here does).
 // The changes go to the current month (the open month after the books' last, closed one, and the
 // window's latest: where a sale made today lands; a run across the end of a month, UTC, is not
 // supported: the window moves with it). At the end every change is checked in

@@ -24,6 +24,14 @@
 //   company, Dr receivables 1,234.56 / Cr revenue 1,234.56 (123,456 cents). QuickBooks' trial
 //   balance is cumulative (balances to the month's end), so M-1 and M are read again, not M-2; in
 //   both, the receivables' net debit moves by +123,456 and the revenue's net credit by +123,456.
+// Master data (the chart of accounts, subsidiaries, periods): an incremental sync reads it again
+// only when the source says it changed since the last sync (QuickBooks: CDC's Account entity;
+// Sage Intacct: GLACCOUNT by WHENMODIFIED; NetSuite: accounts by lastmodifieddate, subsidiaries
+// and periods against the connection's). Counts: Sage company P has 2 GL accounts, so the ledger
+// change's sync writes 2 trial_balance rows and no sage_gl_accounts row (rowsTotal 2, not 4), and
+// a renamed account's sync writes the 2 accounts with the new title. NetSuite
+// and QuickBooks: a ledger change's sync writes no account row; a renamed account's sync writes
+// the whole chart again (the simulator's account count) with the new name.
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { recentMonths } from '../activities/connectors/periods';
@@ -81,6 +89,10 @@ function readDb<T>(fn: (db: Database.Database) => T): T {
 type TbRow = { account_code: string; debit: number; credit: number };
 const trialBalance = (entity: string, source: string, period = MONTH) =>
   readDb((db) => db.prepare(`select account_code, debit, credit from trial_balance where entity = ? and source = ? and period = ? order by account_code`).all(entity, source, period) as TbRow[]).map((r) => [r.account_code, cents(r.debit), cents(r.credit)] as const);
+/** Sage company P's chart as the sync wrote it: account, title, when written. */
+const sageChart = () => readDb((db) => db.prepare(`select account_no, title, synced_at from sage_gl_accounts where company_id = 'P' order by account_no`).all() as { account_no: string; title: string; synced_at: string }[]).map((r) => [r.account_no, r.title, r.synced_at] as const);
+const chartOf = (table: 'netsuite_accounts' | 'quickbooks_accounts', key: 'account' | 'account_id', id: string) =>
+  readDb((db) => db.prepare(`select name, synced_at from ${table} where ${key} = ?`).get(id) as { name: string; synced_at: string } | undefined);
 const consolidated = () => readDb((db) => db.prepare(`select group_account, group_account_name, line, consolidated from consolidated_trial_balance where period = ? order by group_account`).all(MONTH) as { group_account: string; group_account_name: string; line: string; consolidated: number }[]);
 
 /** Follows a sync's change through the organization's round (GET /api/v1/freshness), as the Apps screen does. */
@@ -128,8 +140,11 @@ afterAll(async () => {
 describe('QuickBooks change data capture, read on its own', () => {
   it('names the months of the changed transactions, and asks for the whole window when it cannot tell', () => {
     const answer = (list: unknown[]) => ({ CDCResponse: [{ QueryResponse: [{ JournalEntry: list, startPosition: 1, maxResults: list.length }, { startPosition: 1, maxResults: 0 }] }] });
-    expect(cdcMonths(answer([{ Id: '1', TxnDate: '2026-10-31' }, { Id: '2', TxnDate: '2026-09-02' }]))).toEqual({ touched: ['2026-09', '2026-10'], changes: 2 });
-    expect(cdcMonths(answer([]))).toEqual({ touched: [], changes: 0 });
+    expect(cdcMonths(answer([{ Id: '1', TxnDate: '2026-10-31' }, { Id: '2', TxnDate: '2026-09-02' }]))).toEqual({ touched: ['2026-09', '2026-10'], changes: 2, masterChanges: 0 });
+    expect(cdcMonths(answer([]))).toEqual({ touched: [], changes: 0, masterChanges: 0 });
+    // An account changed: no month (an account has no transaction date), the chart is read again.
+    const withAccount = { CDCResponse: [{ QueryResponse: [{ JournalEntry: [{ Id: '1', TxnDate: '2026-10-31' }] }, { Account: [{ Id: '7', Name: 'Renamed' }] }] }] };
+    expect(cdcMonths(withAccount)).toEqual({ touched: ['2026-10'], changes: 1, masterChanges: 1 });
     // A deleted object carries no date: the month it was in is unknown.
     expect(cdcMonths(answer([{ Id: '3', status: 'Deleted' }])).reason).toMatch(/deleted/);
     // 1,000 objects is Intuit's cap: more may have changed.
@@ -153,11 +168,17 @@ describe('each source reads only what changed, and the change reaches the figure
     await through(idle.body.data.changeId);
 
     // A GL batch in M at the source.
+    const chartBefore = sageChart();
     intacct.postJournal('P', { month: MONTH, lines: [{ account: '1000', debit: 25_000n, credit: 0n }, { account: '1010', debit: 0n, credit: 25_000n }], memo: 'Accrued sale' });
     seen = intacct.calls.length;
     const changed = await syncNow(`/api/v1/sage/data?id=${sageId}`);
-    expect(changed.body.data).toMatchObject({ mode: 'incremental', changes: 2, periods: [MONTH], rows: { sage_gl_accounts: 2, sage_trial_balance: 2 }, rowsTotal: 4 });
+    // No GL account changed: the chart is not read again, and its table stays as it was (no write).
+    expect(changed.body.data).toMatchObject({ mode: 'incremental', changes: 2, periods: [MONTH], rows: { sage_trial_balance: 2 }, rowsTotal: 2 });
+    expect(changed.body.data.rows.sage_gl_accounts).toBeUndefined();
+    expect(sageChart()).toEqual(chartBefore);
     const calls = intacct.calls.slice(seen);
+    const accountQueries = calls.filter((c) => c.function === 'readByQuery' && String(c.body.object) === 'GLACCOUNT').map((c) => String(c.body.query ?? ''));
+    expect(accountQueries.filter((q) => /^WHENMODIFIED >= '\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}'$/.test(q))).toHaveLength(1);
     const glentry = calls.filter((c) => c.function === 'readByQuery' && String(c.body.object) === 'GLENTRY');
     // What changed since the last sync, then the changed month's entries tagged with an affiliate entity (none here).
     expect(glentry).toHaveLength(2);
@@ -174,6 +195,17 @@ describe('each source reads only what changed, and the change reaches the figure
     expect(cents(lines.find((l) => l.group_account === '1000')!.consolidated)).toBe(net(0) + 25_000n);
     const unmapped = lines.filter((l) => /unmapped/i.test(`${l.group_account_name} ${l.line}`));
     expect(unmapped.reduce((a, l) => a + cents(l.consolidated), 0n)).toBe(net(1) - 25_000n);
+
+    // An account renamed at the source (nothing posted): the chart is read again. (The months depend on
+    // WHENMODIFIED's whole seconds: the last batch again when it fell in the second the last sync began.)
+    intacct.setAccount('P', { ACCOUNTNO: '1010', TITLE: 'Deferred revenue' });
+    const renamed = await syncNow(`/api/v1/sage/data?id=${sageId}`);
+    expect(renamed.body.data).toMatchObject({ mode: 'incremental', rows: { sage_gl_accounts: 2 } });
+    expect(sageChart().map(([no, title]) => [no, title])).toEqual([
+      ['1000', 'GL Account 1'],
+      ['1010', 'Deferred revenue'],
+    ]);
+    await through(renamed.body.data.changeId);
 
     // A full resync still reads the whole window, one click away.
     seen = intacct.calls.length;
@@ -194,10 +226,14 @@ describe('each source reads only what changed, and the change reaches the figure
     const entity = `${netsuite.accountId}:2`;
     const before = new Map(trialBalance(entity, 'netsuite').map(([a, d, c]) => [a, [d, c]]));
 
+    const accountBefore = chartOf('netsuite_accounts', 'account', '108');
     netsuite.postJournal(2, MONTH, [{ account: 102, debit: 10_000n, credit: 0n }, { account: 108, debit: 0n, credit: 10_000n }]);
     const from = netsuite.requests.length;
     const changed = await syncNow(`/api/v1/netsuite/data?id=${id}`);
     expect(changed.body.data).toMatchObject({ mode: 'incremental', changes: 1, periods: [MONTH] });
+    // No account, subsidiary or period changed: the master data is not read again (no write).
+    expect(Object.keys(changed.body.data.rows).filter((t) => ['netsuite_accounts', 'netsuite_subsidiaries', 'netsuite_accounting_periods'].includes(t))).toEqual([]);
+    expect(chartOf('netsuite_accounts', 'account', '108')).toEqual(accountBefore);
     const queries = netsuite.requests.slice(from).filter((r) => r.kind === 'suiteql');
     expect(queries.some((r) => r.table === 'transaction')).toBe(true);
     // The lines of one month only: the query names M's posting period alone.
@@ -211,6 +247,13 @@ describe('each source reads only what changed, and the change reaches the figure
       ['1100', 10_000n, 0n],
       ['4000', 0n, 10_000n],
     ]);
+
+    // An account renamed at the source (account.lastmodifieddate now): the master data is read again.
+    netsuite.setAccount({ id: 108, name: 'Sales revenue' });
+    const renamed = await syncNow(`/api/v1/netsuite/data?id=${id}`);
+    expect(renamed.body.data).toMatchObject({ mode: 'incremental', rows: { netsuite_accounts: netsuite.chart.accounts.length } });
+    expect(chartOf('netsuite_accounts', 'account', '108')?.name).toBe('Sales revenue');
+    await through(renamed.body.data.changeId);
   }, 240_000);
 
   it('QuickBooks: a change whose webhook was missed is found by change data capture on the scheduled sync, which reads only that month', async () => {
@@ -237,6 +280,8 @@ describe('each source reads only what changed, and the change reaches the figure
       return runs.length > runsBefore && runs.find((r) => r.trigger === 'schedule' && r.status !== 'running');
     }, 120_000, 250);
     expect(run).toMatchObject({ status: 'succeeded', periods: [WINDOW[1], MONTH] });
+    // No account changed (CDC's Account entity answered none): the chart is not read again.
+    expect(run.rows.quickbooks_accounts).toBeUndefined();
     const seen = intuit.log.slice(from);
     expect(seen.filter((r) => r.path.endsWith('/cdc'))).toHaveLength(1);
     expect(seen.filter((r) => r.path.endsWith('/reports/TrialBalance')).map((r) => r.query.start_date)).toEqual([`${WINDOW[1]}-01`, `${MONTH}-01`]);
@@ -248,5 +293,13 @@ describe('each source reads only what changed, and the change reaches the figure
       expect((after.get(receivables) ?? 0n) - (before[k]!.get(receivables) ?? 0n)).toBe(123_456n);
       expect((after.get(revenue) ?? 0n) - (before[k]!.get(revenue) ?? 0n)).toBe(-123_456n);
     }
+
+    // An account renamed at the source: CDC's Account entity names it; the chart is read again.
+    intuit.renameAccount(REALM, revenue, 'Product sales');
+    const renamed = await api().post('/api/v1/quickbooks').set(bearer()).send({ id, organization_id: orgId });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ mode: 'incremental', rows: { quickbooks_accounts: US.accounts.length } });
+    expect(chartOf('quickbooks_accounts', 'account_id', revenue)?.name).toBe('Product sales');
+    await through(renamed.body.data.changeId);
   }, 240_000);
 });

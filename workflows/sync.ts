@@ -129,8 +129,9 @@ async function runSync(
       if (found.ranges) {
         mode = 'incremental';
         ranges = input.months?.length ? withMonths(found.ranges, input.months, plan.ranges.flat()) : found.ranges;
-        // Nothing changed: nothing to read (the chart is read with the months it belongs to).
-        readMaster = ranges.length > 0;
+        // The master data is read again when the source says it changed; a feed that cannot say
+        // (and histories from before it could) reads it with any month read.
+        readMaster = found.masterChanged !== undefined && patched('sync-master-when-changed') ? found.masterChanged : ranges.length > 0;
       }
     }
     progress.rangesTotal = ranges.length;

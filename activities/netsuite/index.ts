@@ -16,7 +16,7 @@ import { NetSuiteKeyError } from '../../common/netsuite';
 import { requireDatabase } from '../../common/org-resources';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE } from '../connectors/periods';
-import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
+import { changedMonthsAndMaster, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { createWarehouse, type Warehouse } from '../../warehouse';
 import { MalformedNetSuiteAnswer, NetSuiteApiError, NetSuiteAuthError, NetSuiteClient, type SuiteQlItem } from './client';
@@ -182,13 +182,19 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
     /**
      * The window's months with transactions created or changed since `since` (SuiteQL on
      * transaction.lastmodifieddate, each one's posting period's month). A month's rows are its own
-     * posted lines, so only those months are read again.
+     * posted lines, so only those months are read again. Accounts by lastmodifieddate, and the
+     * subsidiaries and accounting periods against the connection's, say whether the master data is.
      */
     netsuiteChangedMonths: guarded(async ({ accountId, since, window }: ChangedMonthsInput): Promise<ChangedMonthsOutput> => {
       const s = await openSession(config, accountId);
-      const [changed, periods] = await alive(() => Promise.all([
-        readAll(s.client, byId('id, postingperiod', 'transaction', [`lastmodifieddate >= TO_TIMESTAMP('${suiteQlTimestamp(since)}', 'YYYY-MM-DD HH24:MI:SS')`])),
+      const modifiedSince = `lastmodifieddate >= TO_TIMESTAMP('${suiteQlTimestamp(since)}', 'YYYY-MM-DD HH24:MI:SS')`;
+      const [changed, periods, accounts, subsidiaries, currencies] = await alive(() => Promise.all([
+        readAll(s.client, byId('id, postingperiod', 'transaction', [modifiedSince])),
         readAll(s.client, byId("id, TO_CHAR(startdate, 'YYYY-MM-DD') AS startdate", 'accountingperiod', ["isquarter = 'F'", "isyear = 'F'"])),
+        // The master data: accounts added or changed since then, and the subsidiaries and periods against the ones the last master-data read kept.
+        readAll(s.client, byId('id', 'account', [modifiedSince])),
+        readAll(s.client, byId('id, name, parent, currency', 'subsidiary')),
+        readAll(s.client, byId('id, symbol', 'currency')),
       ]));
       const monthOf = new Map(periods.map((p) => [idOf(p, 'id', 'accountingperiod'), (text(p.startdate) ?? '').slice(0, 7)]));
       const touched = new Set<string>();
@@ -200,7 +206,15 @@ export function createNetSuiteActivities({ config, warehouse = createWarehouse(c
         if (!month || !MONTH_RE.test(month)) throw new MalformedNetSuiteAnswer(`transaction ${text(t.id) ?? '?'}: posting period ${period} is not a month's accounting period`);
         touched.add(month);
       }
-      return changedMonths(monthsInWindow(touched, window), changed.length);
+      const code = new Map(currencies.map((c) => [idOf(c, 'id', 'currency'), text(c.symbol)]));
+      const sameList = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+      const periodsKept = (s.account.periods ?? []).map((p) => `${p.id}|${p.month}`);
+      const subsidiariesKept = (s.account.subsidiaries ?? []).map((x) => `${x.id}|${x.name}|${x.parent ?? ''}|${x.currency ?? ''}`);
+      const masterChanged =
+        accounts.length > 0 ||
+        !sameList(periodsKept, [...monthOf].map(([id, month]) => `${id}|${month}`)) ||
+        !sameList(subsidiariesKept, subsidiaries.map((x) => `${idOf(x, 'id', 'subsidiary')}|${text(x.name) ?? `Subsidiary ${idOf(x, 'id', 'subsidiary')}`}|${text(x.parent) ?? ''}|${code.get(text(x.currency) ?? '') ?? ''}`));
+      return changedMonthsAndMaster(monthsInWindow(touched, window), changed.length + accounts.length, masterChanged);
     }),
 
     /** Subsidiaries (with their currency codes), accounts, accounting periods and the primary book. */

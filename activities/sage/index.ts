@@ -8,7 +8,7 @@ import { decryptSecret } from '../../common/crypto';
 import { SageAccount } from '../../common/models/sage-account';
 import { businessFailure, FailureType, guardedBy, rateLimited } from '../connectors/failures';
 import { MONTH_RE, monthEnd, monthOfDate, monthStart } from '../connectors/periods';
-import { changedMonths, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
+import { changedMonthsAndMaster, monthsInWindow, type ChangedMonthsInput, type ChangedMonthsOutput } from '../connectors/incremental';
 import { connectorTables, type Row } from '../../warehouse/catalog/connector-tables';
 import { requireDatabase } from '../../common/org-resources';
 import { logger } from '../../common/logger';
@@ -168,7 +168,8 @@ export function createSageActivities({ config, warehouse = createWarehouse(confi
     /**
      * The window's months with GL entries created or changed since `since` (readByQuery GLENTRY,
      * WHENMODIFIED greater than it, each entry's ENTRY_DATE month). A month's trial_balance rows
-     * are its own debits and credits, so only those months are read again.
+     * are its own debits and credits, so only those months are read again. GL accounts with
+     * WHENMODIFIED from `since` on say whether the chart is read again.
      */
     sageChangedMonths: guarded(async ({ accountId, since, window }: ChangedMonthsInput): Promise<ChangedMonthsOutput> => {
       const s = await openSession(config, accountId);
@@ -180,7 +181,9 @@ export function createSageActivities({ config, warehouse = createWarehouse(confi
         if (!month) throw new MalformedIntacctAnswer(`GLENTRY ${text(e.RECORDNO) ?? '?'} has no ENTRY_DATE`);
         touched.add(month);
       }
-      return changedMonths(monthsInWindow(touched, window), entries.length);
+      // The chart of accounts: read again only when an account was added or changed since then.
+      const accounts = await readAll(s, 'GLACCOUNT', 'ACCOUNTNO', `WHENMODIFIED >= '${intacctTimestamp(since)}'`);
+      return changedMonthsAndMaster(monthsInWindow(touched, window), entries.length + accounts.length, accounts.length > 0);
     }),
 
     syncSageGlAccounts: guarded(async ({ accountId }: SyncSageAccountsInput): Promise<SageSyncOutput> => {

@@ -195,6 +195,18 @@ export class NetSuiteCompany {
     this.transactionRows = undefined;
   }
 
+  /** When each account was last added or changed (ms); seeded ones at `seededAt`. */
+  readonly accountModifiedAt = new Map<number, number>();
+
+  /** Adds an account, or renames an existing one (by id): modified now (account.lastmodifieddate). */
+  setAccount(account: { id: number; acctnumber?: string | null; name: string; accttype?: string }): void {
+    const existing = this.accounts.find((a) => a.id === account.id);
+    const next = { id: account.id, acctnumber: account.acctnumber ?? existing?.acctnumber ?? null, name: account.name, accttype: account.accttype ?? existing?.accttype ?? 'OthCurrAsset' };
+    // A copy: the seeded list is shared by every company.
+    this.accounts = existing ? this.accounts.map((a) => (a.id === account.id ? next : a)) : [...this.accounts, next];
+    this.accountModifiedAt.set(account.id, Date.now());
+  }
+
   /** When each transaction was last modified (ms); seeded ones at `seededAt`. */
   readonly modifiedAt = new Map<number, number>();
   /** When the seeded transactions count as last modified (a month before the company was made). */

@@ -175,6 +175,12 @@ export class FakeNetSuite {
     return tx;
   }
 
+  /** Adds an account, or renames an existing one (by id): its lastmodifieddate is now. */
+  setAccount(account: Parameters<NetSuiteCompany['setAccount']>[0]): void {
+    this.company.setAccount(account);
+    this.queries.clear();
+  }
+
   /** The company's subsidiaries and accounts (ids, names), for a journal to name. */
   get chart(): { subsidiaries: { id: number; name: string }[]; accounts: { id: number; acctnumber: string | null; name: string; accttype: string }[] } {
     return { subsidiaries: this.company.subsidiaries.map((x) => ({ id: x.id, name: x.name })), accounts: this.company.accounts };

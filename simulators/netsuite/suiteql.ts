@@ -3,7 +3,7 @@
 // posted lines joined to their transaction and line, WHERE with AND/OR/NOT/IN/comparisons, ORDER
 // BY. A query it cannot run is refused with NetSuite's error code and message
 // (INVALID_PARAMETER, "Invalid search query. ..."). Paging and the answer's shape are the server's.
-import type { NetSuiteCompany } from './books';
+import { suiteQlTimestamp, type NetSuiteCompany } from './books';
 
 type Value = number | string | null;
 type ColumnType = 'id' | 'text' | 'flag' | 'amount' | 'date' | 'rate';
@@ -178,8 +178,8 @@ function tableOf(company: NetSuiteCompany, record: string, alias: string | undef
         return simple(company.subsidiaries, { id: 'id', name: 'text', parent: 'id', currency: 'id', iselimination: 'flag', isinactive: 'flag' });
       case 'account':
         return simple(
-          company.accounts.map((a) => ({ ...a, accountsearchdisplaynamecopy: a.name, fullname: a.name, parent: null, isinactive: 'F' })),
-          { id: 'id', acctnumber: 'text', accountsearchdisplaynamecopy: 'text', fullname: 'text', accttype: 'text', parent: 'id', isinactive: 'flag' },
+          company.accounts.map((a) => ({ ...a, accountsearchdisplaynamecopy: a.name, fullname: a.name, parent: null, isinactive: 'F', lastmodifieddate: suiteQlTimestamp(company.accountModifiedAt.get(a.id) ?? company.seededAt) })),
+          { id: 'id', acctnumber: 'text', accountsearchdisplaynamecopy: 'text', fullname: 'text', accttype: 'text', parent: 'id', isinactive: 'flag', lastmodifieddate: 'date' },
         );
       case 'accountingperiod':
         return simple(company.periods, { id: 'id', periodname: 'text', startdate: 'date', enddate: 'date', isquarter: 'flag', isyear: 'flag', isadjust: 'flag', closed: 'flag' });
