@@ -1,5 +1,5 @@
-import { Button, Menu, MenuItem, Popover } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { Button, Menu, MenuItem, Popover, Spinner } from '@blueprintjs/core';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useCurrentOrganization } from '../shared/organizations/useCurrentOrganization';
@@ -57,7 +57,7 @@ export function Shell() {
   const { organization, dashboards } = useCurrentOrganization();
   const entries = menuForRole(user?.role, dashboards);
   // Controlled, so a choice closes the menu even though the shell stays mounted across pages;
-  // keyed by the page too, so a page change (the lazy page's loading hides the shell) starts closed.
+  // keyed by the page too, so every page starts with it closed.
   const [userMenuOpen, setUserMenuOpen] = useState(false);
   const { pathname } = useLocation();
 
@@ -112,7 +112,17 @@ export function Shell() {
           </Popover>
         </header>
         <main className="content">
-          <Outlet />
+          {/* A page's own boundary: while its code loads, the header and sidebar stay mounted and usable
+              (the app-wide boundary would hide the whole shell, and a menu opened just then). */}
+          <Suspense
+            fallback={
+              <div className="page-spinner" role="status" aria-label="Loading">
+                <Spinner />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>
