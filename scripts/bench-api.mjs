@@ -160,7 +160,7 @@ app.listen(Number(process.argv[2]), '127.0.0.1', () => process.stdout.write('lis
 const dir = mkdtempSync(join(tmpdir(), 'lf-bench-api-'));
 const group = new ProcessGroup(join(dir, 'logs'));
 try {
-  const tools = bootstrap();
+  const tools = await bootstrap();
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort(), api: await freePort(), bare: await freePort() };
   await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
   const password = 'Bench@Passw0rd1';

@@ -94,7 +94,7 @@ function memoryOf(pid) {
 const dir = mkdtempSync(join(tmpdir(), 'lf-bench-consolidation-'));
 const group = new ProcessGroup(join(dir, 'logs'));
 try {
-  const tools = bootstrap();
+  const tools = await bootstrap();
   const sqlite3 = ensureSqlite3Cli();
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };
   await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });

@@ -245,7 +245,7 @@ async function runConcurrent({ group, env, mongoUri, blobService, csv, count, la
 }
 
 await main(async () => {
-  const tools = bootstrap();
+  const tools = await bootstrap();
   const sqlite3 = ensureSqlite3Cli();
   const dir = mkdtempSync(join(tmpdir(), 'ledgerflow-bench-'));
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort() };

