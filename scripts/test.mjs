@@ -4,7 +4,7 @@
 // state). Exits non-zero on any failure. Extra arguments go to jest (e.g. a test path).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProcessGroup, azuriteConnectionString, freePort, startInfrastructure, startMailpit } from './lib/services.mjs';
 import { ROOT, bootstrap, ensureChromium, ensureSqlite3Cli, main } from './lib/tools.mjs';
@@ -126,9 +126,11 @@ await main(async () => {
         if (!ending) process.stderr.write(`\n[test] ${child.name} exited (${sig ?? c}) during the tests; see ${join(dataDir, 'logs', `${child.name}.log`)} (KEEP_TEST_DATA=1 keeps it)\n`);
       });
     }
-    // Three workers on two cores: most test time waits on Temporal, FerretDB and the simulators (a
-    // two-worker run kept the cores about 60 % busy), so a third file overlaps the waits.
-    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), '--maxWorkers=3', '--json', `--outputFile=${results}`, ...jestArgs], env, { group: true, started: (c) => (jestChild = c) }));
+    // Two test files per core (at most 6): most test time waits on Temporal, FerretDB and the
+    // simulators (two workers on two cores kept them about 60 % busy, three about 85 %), so more
+    // files overlap the waits.
+    const workers = Math.min(6, 2 * availableParallelism());
+    code = await step('jest', () => runNode([bin('jest/bin/jest.js'), `--maxWorkers=${workers}`, '--json', `--outputFile=${results}`, ...jestArgs], env, { group: true, started: (c) => (jestChild = c) }));
     ending = true;
     await checks;
     if (checksFailed) throw new ChecksFailed();

@@ -35,12 +35,15 @@ function linter(): ChildProcessWithoutNullStreams {
 }
 afterAll(() => server?.kill());
 
-/** Lints code as if it were the given file, with the project's own config. */
-function lint(code: string, file: string): Promise<LintMessage[]> {
+/**
+ * Lints code as if it were the given file, with the project's own config: without type
+ * information unless `typed` (the boundary rules read syntax; see helpers/lint-server.mjs).
+ */
+function lint(code: string, file: string, { typed = false }: { typed?: boolean } = {}): Promise<LintMessage[]> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    linter().stdin.write(`${JSON.stringify({ id, code, file })}\n`);
+    linter().stdin.write(`${JSON.stringify({ id, code, file, typed })}\n`);
   });
 }
 const rulesOnLine = (msgs: LintMessage[], line: number) => msgs.filter((m) => m.line === line).map((m) => m.ruleId);
@@ -63,10 +66,24 @@ it('keeps Node built-ins, I/O libraries and activity values out of workflows, al
   expect(rulesOnLine(msgs, 5)).not.toContain('no-restricted-imports');
 });
 
-it('allows built-ins outside workflows and flags floating promises everywhere', async () => {
-  const msgs = await lint([`import { readFileSync } from 'node:fs';`, `export const x = readFileSync;`, `export async function f(): Promise<void> {}`, `export function g(): void { f(); }`, ''].join('\n'), 'activities/storage/index.ts');
-  expect(rulesOnLine(msgs, 1)).not.toContain('no-restricted-imports');
+it('allows built-ins outside workflows and flags floating promises and misused promises everywhere', async () => {
+  const code = [
+    `import { readFileSync } from 'node:fs';`,
+    `export const x = readFileSync;`,
+    `export async function f(): Promise<void> {}`,
+    `export function g(): void { f(); }`,
+    `export function h(): void {}`,
+    `export function m(): void { if (f()) h(); }`,
+    `export function k(): void { void f(); }`,
+    '',
+  ].join('\n');
+  expect(rulesOnLine(await lint(code, 'activities/storage/index.ts'), 1)).not.toContain('no-restricted-imports');
+  // With types, as the lint step runs: on a file outside every tsconfig (TypeScript's default
+  // project, so the program is this file and what it imports, not the whole project's).
+  const msgs = await lint(code, 'lint-rules-snippet.ts', { typed: true });
   expect(rulesOnLine(msgs, 4)).toContain('@typescript-eslint/no-floating-promises');
+  expect(rulesOnLine(msgs, 6)).toContain('@typescript-eslint/no-misused-promises');
+  expect(rulesOnLine(msgs, 7)).toEqual([]);
 });
 
 it('keeps activity and worker code out of the api, types included, and lets it import common/ and workflow types', async () => {
