@@ -53,6 +53,9 @@ await main(async () => {
   buildWebIfStale();
 
   const group = new ProcessGroup(join(dataDir, 'logs'));
+  // A reader of this output gone (a terminal closed, the process that started this one ended) must
+  // not end this process before it has stopped its services: a write then only fails (EPIPE).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   let stopping = false;
   const stop = async (code) => {
     if (stopping) return;

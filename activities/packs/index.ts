@@ -15,9 +15,10 @@ import { Organization } from '../../common/models/organization';
 import { ReportPack, ReportPackSend, type PackTrigger } from '../../common/models/report-pack';
 import { User } from '../../common/models/user';
 import { addMonths, monthLabel, RANGES, type RangeKind } from '../../common/reports/periods';
-import { withOrgDatabase } from '../../warehouse/connection';
+import { resolveOrgConnection, withOrgDatabase } from '../../warehouse/connection';
 import { readingAsProvisioned } from '../../warehouse/org-schema';
-import { dayLabel, latestConsolidatedMonth, PackError, packFileName, packPdf, packSource, packXlsx, planPack } from '../../warehouse/reports/pack';
+import { dayLabel, latestConsolidatedMonth, PackError, packFileName } from '../../warehouse/reports/pack';
+import { openPackRender } from '../../warehouse/reports/pack-thread';
 
 export interface PackSendInput {
   orgId: string;
@@ -92,58 +93,58 @@ export function createPackActivities({ config }: { config: Config }) {
         const recipients = users.map((u) => u.email).filter((e): e is string => !!e);
         if (!recipients.length) throw new PackError('The pack has no recipient among the organization\'s users');
         const range = (RANGES as readonly string[]).includes(pack.range) ? (pack.range as RangeKind) : 'month';
-        // Inside the database connection: the reports are computed while the files stream into the mail.
-        const { pages } = await withOrgDatabase(
-          config,
-          { orgId: input.orgId, databaseName },
-          async (o) => {
-            const ro = await readingAsProvisioned(o);
-            const period = pack.period ?? input.period ?? (await latestConsolidatedMonth(ro.db));
-            if (!period) throw new PackError('Nothing is consolidated yet: run the consolidation before sending the pack');
-            const source = await packSource(ro.db, ro.dialect, pack.items, range, period);
-            // The first pass: every report computed and laid out, one at a time (the page count and the contents).
-            const plan = await planPack(source);
-            const periodLabel = plan.reports[0]?.rangeLabel ?? monthLabel(period);
-            const now = new Date();
-            await ReportPackSend.updateOne(record, { $set: { recipients, period } });
-            // The files go into the mail as streams: the PDF drawn page by page, then the XLSX sheet by sheet, as the mail takes them.
-            const pdf = new PassThrough();
-            const book = new PassThrough();
-            // Their errors come back through the promises below (a stream ended with one must not be an unhandled 'error').
-            for (const stream of [pdf, book]) stream.on('error', () => undefined);
-            const sending = mailerFor(config).send({
-              to: recipients,
-              subject: `${pack.name}: ${periodLabel} (${org.organizationName})`,
-              text: [
-                `${pack.name} of ${org.organizationName} for ${periodLabel}, prepared ${dayLabel(now)}.`,
-                '',
-                `Attached: the PDF (${plan.pages} pages) and the XLSX (one sheet per report) of:`,
-                ...plan.reports.map((r) => `- ${r.title}`),
-                ...(plan.reports.some((r) => r.hasNotices) ? ['', 'The reports carry notices: read them on their pages.'] : []),
-              ].join('\n'),
-              attachments: [
-                { filename: packFileName(pack.name, period, 'pdf'), content: pdf, contentType: PDF },
-                { filename: packFileName(pack.name, period, 'xlsx'), content: book, contentType: XLSX },
-              ],
-            });
-            const producing = (async () => {
-              await packPdf(plan, source, { organization: org.organizationName ?? '', name: pack.name, periodLabel, date: now, parentheses: pack.parentheses ?? true }, pdf);
-              await packXlsx(source, book);
-            })();
-            try {
-              await Promise.all([sending, producing]);
-            } catch (e) {
-              // Whichever side failed, the other stops: the streams are ended with the error.
-              const err = e instanceof Error ? e : new Error(String(e));
-              pdf.destroy(err);
-              book.destroy(err);
-              await Promise.allSettled([sending, producing]);
-              throw e;
-            }
-            return { pages: plan.pages, period };
-          },
-          { readOnly: true },
-        );
+        const period = pack.period ?? input.period ?? (await withOrgDatabase(config, { orgId: input.orgId, databaseName }, async (o) => latestConsolidatedMonth((await readingAsProvisioned(o)).db), { readOnly: true }));
+        if (!period) throw new PackError('Nothing is consolidated yet: run the consolidation before sending the pack');
+        // The pack is made on a thread of its own (warehouse/reports/pack-thread.ts: the worker's
+        // memory stays as it was), which reads the database itself. The first pass: every report
+        // computed and laid out, one at a time (the page count and the contents).
+        const conn = await resolveOrgConnection(config, { orgId: input.orgId, databaseName });
+        const render = await openPackRender({ conn, items: pack.items, range, period, plan: true });
+        // Until the files are drawn, any failure here ends the thread too.
+        let pages: number;
+        try {
+          const plan = render.plan!;
+          const periodLabel = plan.reports[0]?.rangeLabel ?? monthLabel(period);
+          const now = new Date();
+          await ReportPackSend.updateOne(record, { $set: { recipients, period } });
+          // The files go into the mail as streams: the PDF drawn page by page, then the XLSX sheet by sheet, as the mail takes them.
+          const pdf = new PassThrough();
+          const book = new PassThrough();
+          // Their errors come back through the promises below (a stream ended with one must not be an unhandled 'error').
+          for (const stream of [pdf, book]) stream.on('error', () => undefined);
+          const sending = mailerFor(config).send({
+            to: recipients,
+            subject: `${pack.name}: ${periodLabel} (${org.organizationName})`,
+            text: [
+              `${pack.name} of ${org.organizationName} for ${periodLabel}, prepared ${dayLabel(now)}.`,
+              '',
+              `Attached: the PDF (${plan.pages} pages) and the XLSX (one sheet per report) of:`,
+              ...plan.reports.map((r) => `- ${r.title}`),
+              ...(plan.reports.some((r) => r.hasNotices) ? ['', 'The reports carry notices: read them on their pages.'] : []),
+            ].join('\n'),
+            attachments: [
+              { filename: packFileName(pack.name, period, 'pdf'), content: pdf, contentType: PDF },
+              { filename: packFileName(pack.name, period, 'xlsx'), content: book, contentType: XLSX },
+            ],
+          });
+          const producing = render.draw({ organization: org.organizationName ?? '', name: pack.name, periodLabel, date: now, parentheses: pack.parentheses ?? true }, { pdf, xlsx: book });
+          try {
+            await Promise.all([sending, producing]);
+          } catch (e) {
+            // Whichever side failed, the other stops: the streams are ended with the error.
+            const err = e instanceof Error ? e : new Error(String(e));
+            render.cancel();
+            pdf.destroy(err);
+            book.destroy(err);
+            // The mail's own failure is the reason (its streams closing only follows from it).
+            const [sent] = await Promise.allSettled([sending, producing]);
+            throw sent.status === 'rejected' ? sent.reason : e;
+          }
+          pages = plan.pages;
+        } catch (e) {
+          render.cancel();
+          throw e;
+        }
         await ReportPackSend.updateOne(record, { $set: { status: 'sent', error: null, pages, finishedAt: new Date() } });
         logger.info({ orgId: input.orgId, packId: input.packId, key: input.key, recipients: recipients.length, pages }, 'report pack sent');
         return { status: 'sent', recipients, pages };

@@ -71,7 +71,9 @@ export async function ensureNpmDependencies() {
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   log('installing npm dependencies (npm ci) ...');
   try {
-    await runAsync('npm', ['ci', '--no-audit', '--no-fund', '--no-progress']);
+    // --prefer-offline: a package already in npm's cache at the locked version and integrity is
+    // taken from there without asking the registry again (the lock file pins both).
+    await runAsync('npm', ['ci', '--no-audit', '--no-fund', '--no-progress', '--prefer-offline']);
   } catch (e) {
     throw new ToolError(`npm dependencies failed to install. Fix: check the npm registry is reachable, then run "npm ci".\n${e.message}`);
   }

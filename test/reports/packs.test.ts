@@ -25,7 +25,10 @@ import { workflowIds } from '../../common/temporal';
 import { nthWorkingDay } from '../../activities/packs';
 import { createWorker } from '../../worker/worker';
 import { packSendWorkflow } from '../../workflows/packs';
-import { figureText } from '../../warehouse/reports/pack';
+import { Writable } from 'node:stream';
+import { resolveOrgConnection } from '../../warehouse/connection';
+import { figureText, PackError } from '../../warehouse/reports/pack';
+import { openPackRender } from '../../warehouse/reports/pack-thread';
 import { consolidateWorkedExample, onboardThroughApi } from '../helpers/consolidation-books';
 import { mailAttachments, mailpitConfig, waitForMails, mailsTo } from '../helpers/mailpit';
 import { startStack, workflowBundle, type TestStack } from '../helpers/stack';
@@ -186,6 +189,35 @@ describe('report packs', () => {
     const x = await api('get', `/reports/${orgID}/packs/${packId}/xlsx`, financeToken);
     expect(x.status).toBe(200);
     expect(x.headers['content-disposition']).toContain('board-pack-2026-03.xlsx');
+  }, 120_000);
+
+  it("makes a pack on its own thread: a reader gone mid-file ends it, a cancel after the plan ends it, and a pack that cannot be made is refused as one", async () => {
+    const org = (await Organization.findById(orgID).lean())!;
+    const conn = await resolveOrgConnection(stack.config, { orgId: orgID, databaseName: org.onboarding!.databaseName! });
+    const job = { conn, items: allItems() as { kind: 'statement' | 'custom'; ref: string }[], range: 'month' as const, period: '2026-03', plan: true };
+    const meta = { organization: 'Pack Group', name: 'Board pack', periodLabel: 'March 2026', date: new Date(), parentheses: true };
+
+    // A reader that goes away after the first chunk: the draw fails with the reason, the thread ends.
+    const render = await openPackRender(job);
+    expect(render.plan!.pages).toBeGreaterThan(2);
+    let got = 0;
+    const reader = new Writable({
+      write(chunk: Buffer, _e, done) {
+        got += chunk.length;
+        done();
+        reader.destroy();
+      },
+    });
+    await expect(render.draw(meta, { pdf: reader })).rejects.toThrow('The output closed before the pack was written');
+    expect(got).toBeGreaterThan(0);
+
+    // Cancelled after its plan (a refusal of the caller's): nothing drawn, the promise of a later draw never hangs.
+    const second = await openPackRender(job);
+    second.cancel();
+    await expect(second.draw(meta, { pdf: new Writable({ write: (_c, _e, done) => done() }) })).rejects.toThrow();
+
+    // A custom report that does not exist: a PackError from the thread, before any byte.
+    await expect(openPackRender({ ...job, items: [{ kind: 'custom', ref: '000000000000000000000000' }] })).rejects.toBeInstanceOf(PackError);
   }, 120_000);
 
   it('sends a pack scheduled "when the month is locked" once per month: locking again, or unlocking and locking, sends nothing more', async () => {

@@ -7,9 +7,10 @@ import { Router, type Request, type Response } from 'express';
 import { ReportPack, ReportPackSend, type ReportPackDoc } from '../../../common/models/report-pack';
 import { Organization } from '../../../common/models/organization';
 import type { RangeKind } from '../../../common/reports/periods';
-import type { OrgDatabase } from '../../../warehouse/connection';
+import { resolveOrgConnection, type OrgDatabase } from '../../../warehouse/connection';
 import { readingAsProvisioned } from '../../../warehouse/org-schema';
-import { latestConsolidatedMonth, PackError, packFileName, packPdf, packSource, packXlsx, planPack, type PackItem, type PackSource } from '../../../warehouse/reports/pack';
+import { latestConsolidatedMonth, PackError, packFileName, type PackItem, type PackMeta, type PackPlan } from '../../../warehouse/reports/pack';
+import { openPackRender, type PackFile } from '../../../warehouse/reports/pack-thread';
 import type { AppDeps } from '../../deps';
 import { audit } from '../../lib/audit';
 import { assertOrgAccess, auth } from '../../lib/auth';
@@ -108,40 +109,42 @@ export function packsRouter(deps: AppDeps): Router {
   });
 
   /**
-   * A download of the pack's file (?period, else the pack's, else the latest consolidated month):
-   * its reports computed one at a time inside the request's database connection and streamed.
-   * Refusals before the first byte are JSON (nothing consolidated: 409; a pack that cannot be made: 400).
+   * A download of the pack's file (?period, else the pack's, else the latest consolidated month),
+   * made on a thread of its own (warehouse/reports/pack-thread.ts: the api's memory stays as it was)
+   * and streamed. Refusals before the first byte are JSON (nothing consolidated: 409; a pack that
+   * cannot be made: 400).
    */
-  const download = (req: Request, res: Response, p: ReportPackDoc, write: (source: PackSource, period: string) => Promise<void>) =>
-    readDb(req, async ({ db, dialect }) => {
-      const period = (res.locals.query as { period?: string }).period ?? p.period ?? (await latestConsolidatedMonth(db));
-      if (!period) throw new ApiError(409, 'Nothing is consolidated yet: run the consolidation before making the pack');
-      let source: PackSource;
-      try {
-        source = await packSource(db, dialect, p.items as PackItem[], p.range as RangeKind, period);
-      } catch (e) {
-        if (e instanceof PackError) throw new ApiError(400, e.message);
-        throw e;
-      }
-      await write(source, period);
-    });
+  const download = async (req: Request, res: Response, p: ReportPackDoc, file: PackFile, meta: (plan: PackPlan | null, period: string) => PackMeta) => {
+    const { period, conn } = await withRequestOrgDatabase(
+      cfg,
+      req,
+      async (o, ref) => ({
+        period: (res.locals.query as { period?: string }).period ?? p.period ?? (await latestConsolidatedMonth((await readingAsProvisioned(o)).db)),
+        conn: await resolveOrgConnection(cfg, ref),
+      }),
+      { readOnly: true },
+    );
+    if (!period) throw new ApiError(409, 'Nothing is consolidated yet: run the consolidation before making the pack');
+    let render;
+    try {
+      render = await openPackRender({ conn, items: p.items as PackItem[], range: p.range as RangeKind, period, plan: file === 'pdf' });
+    } catch (e) {
+      if (e instanceof PackError) throw new ApiError(400, e.message);
+      throw e;
+    }
+    res.type(file === 'pdf' ? 'application/pdf' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').attachment(packFileName(p.name, period, file));
+    await render.draw(meta(render.plan, period), { [file]: res });
+  };
 
-  route(router, 'get', '/:orgId/packs/:packId/pdf', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one PDF now (?period=YYYY-MM): cover, contents, each report with its notices, "Page n of N"; laid out first, then streamed as it is drawn, one report in memory at a time. A failure before the first byte is JSON' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/packs/:packId/pdf', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one PDF now (?period=YYYY-MM): cover, contents, each report with its notices, "Page n of N"; laid out first, then streamed as it is drawn, one report in memory at a time, on a thread of its own. A failure before the first byte is JSON' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
     const p = await packOf(req);
     const org = await Organization.findById(params(req).orgId, { organizationName: 1 }).lean();
-    await download(req, res, p, async (source, period) => {
-      const plan = await planPack(source);
-      res.type('application/pdf').attachment(packFileName(p.name, period, 'pdf'));
-      await packPdf(plan, source, { organization: org?.organizationName ?? '', name: p.name, periodLabel: plan.reports[0]?.rangeLabel ?? period, date: new Date(), parentheses: p.parentheses ?? true }, res);
-    });
+    await download(req, res, p, 'pdf', (plan, period) => ({ organization: org?.organizationName ?? '', name: p.name, periodLabel: plan?.reports[0]?.rangeLabel ?? period, date: new Date(), parentheses: p.parentheses ?? true }));
   });
 
-  route(router, 'get', '/:orgId/packs/:packId/xlsx', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one XLSX now (?period=YYYY-MM): one sheet per report, as the statements\' export; streamed a report at a time' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
+  route(router, 'get', '/:orgId/packs/:packId/xlsx', { tag, statuses: { 409: 'Nothing is consolidated yet' }, summary: 'The pack as one XLSX now (?period=YYYY-MM): one sheet per report, as the statements\' export; streamed a report at a time, on a thread of its own' }, any, validate({ params: s.packParams, query: s.fileQuery }), async (req, res) => {
     const p = await packOf(req);
-    await download(req, res, p, async (source, period) => {
-      res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').attachment(packFileName(p.name, period, 'xlsx'));
-      await packXlsx(source, res);
-    });
+    await download(req, res, p, 'xlsx', (_plan, period) => ({ organization: '', name: p.name, periodLabel: period, date: new Date(), parentheses: p.parentheses ?? true }));
   });
 
   return router;
