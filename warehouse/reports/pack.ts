@@ -128,8 +128,10 @@ interface ReportPage {
   report: number;
   columns: number[];
   rows: number[];
-  /** The report's first page (its notices go here). */
+  /** The report's first page (its title is not "continued"). */
   first: boolean;
+  /** The notices on this page (indices into the report's notices, in order): a long list runs over several pages, before the rows. */
+  notices: number[];
   /** Which part of the report's columns, when they span several page widths ("columns 1-8 of 12"). */
   part: string | null;
 }
@@ -175,7 +177,17 @@ export interface PackPlan {
 
 const shapeOf = (r: ReportAnswer) => `${r.rows.length}x${r.columns.length}:${r.notices.length}`;
 
-/** One report's pages, laid out before drawing (notices measured in the font they are drawn in). */
+/** A notice's height as drawn (8 pt, the page's width, 2 pt after it). */
+const noticeHeight = (doc: PDFKit.PDFDocument, n: string, width: number) => doc.heightOfString(`- ${n}`, { width }) + 2;
+/** Where a page's body starts: below the title and subtitle. */
+const BODY_TOP = MARGIN + 40;
+const NOTICES_TITLE = 12;
+
+/**
+ * One report's pages, laid out before drawing: its notices first (measured in the font they are
+ * drawn in; a list longer than a page runs over as many pages as it needs, "Notices (continued)"),
+ * then its rows, below the last notices on the same page when they fit, in slices of columns.
+ */
 function planReport(doc: PDFKit.PDFDocument, r: ReportAnswer, ri: number): ReportPage[] {
   const pages: ReportPage[] = [];
   const contentWidth = PAGE.width - 2 * MARGIN;
@@ -184,24 +196,51 @@ function planReport(doc: PDFKit.PDFDocument, r: ReportAnswer, ri: number): Repor
   for (let i = 0; i < all.length; i += COLUMNS_PER_PAGE) slices.push(all.slice(i, i + COLUMNS_PER_PAGE));
   if (!slices.length) slices.push([]);
   doc.font('Helvetica').fontSize(8);
-  const noticesHeight = r.notices.reduce((h, n) => h + doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2, r.notices.length ? 12 : 0);
+  // The notices' pages: each notice whole on one page (one taller than a page has a page to itself).
+  const noticePages: number[][] = [];
+  let lastNoticesHeight = 0;
+  if (r.notices.length) {
+    let page: number[] = [];
+    let y = BODY_TOP + NOTICES_TITLE;
+    r.notices.forEach((n, i) => {
+      const h = noticeHeight(doc, n, contentWidth);
+      if (page.length && y + h > BOTTOM) {
+        noticePages.push(page);
+        page = [];
+        y = BODY_TOP + NOTICES_TITLE;
+      }
+      page.push(i);
+      y += h;
+    });
+    noticePages.push(page);
+    lastNoticesHeight = y - BODY_TOP;
+  }
+  // Notices alone on their pages, but the last: the rows start below it when a header and a row fit.
+  const first = (): boolean => pages.length === 0;
+  for (const notices of noticePages.slice(0, -1)) pages.push({ report: ri, columns: slices[0]!, rows: [], first: first(), notices, part: null });
+  let carried = noticePages.at(-1) ?? [];
+  if (carried.length && BODY_TOP + lastNoticesHeight + HEADER_HEIGHT + ROW_HEIGHT > BOTTOM) {
+    pages.push({ report: ri, columns: slices[0]!, rows: [], first: first(), notices: carried, part: null });
+    carried = [];
+    lastNoticesHeight = 0;
+  }
   slices.forEach((cols, si) => {
     const part = slices.length > 1 ? `columns ${cols[0]! + 1}-${cols.at(-1)! + 1} of ${all.length}` : null;
-    let first = si === 0;
+    let notices = si === 0 ? carried : [];
     let rows: number[] = [];
-    const top = () => MARGIN + 40 + (first ? noticesHeight : 0) + HEADER_HEIGHT;
+    const top = () => BODY_TOP + (notices.length ? lastNoticesHeight : 0) + HEADER_HEIGHT;
     let y = top();
     r.rows.forEach((_, i) => {
       if (y + ROW_HEIGHT > BOTTOM && rows.length) {
-        pages.push({ report: ri, columns: cols, rows, first, part });
-        first = false;
+        pages.push({ report: ri, columns: cols, rows, first: first(), notices, part });
+        notices = [];
         rows = [];
         y = top();
       }
       rows.push(i);
       y += ROW_HEIGHT;
     });
-    pages.push({ report: ri, columns: cols, rows, first, part });
+    pages.push({ report: ri, columns: cols, rows, first: first(), notices, part });
   });
   return pages;
 }
@@ -313,16 +352,23 @@ function drawPage(doc: PDFKit.PDFDocument, r: ReportAnswer, p: ReportPage, meta:
   newPage();
   doc.font('Helvetica-Bold').fontSize(14).text(`${r.title}${p.first ? '' : ' (continued)'}`, MARGIN, MARGIN, { lineBreak: false });
   doc.font('Helvetica').fontSize(9).text(`${subtitle(r)}${p.part ? ` - ${p.part}` : ''}`, MARGIN, MARGIN + 19, { lineBreak: false });
-  let y = MARGIN + 40;
-  if (p.first && r.notices.length) {
-    doc.font('Helvetica-Bold').fontSize(8).text('Notices', MARGIN, y, { lineBreak: false });
-    y += 12;
+  let y = BODY_TOP;
+  if (p.notices.length) {
+    doc.font('Helvetica-Bold').fontSize(8).text(p.notices[0] === 0 ? 'Notices' : 'Notices (continued)', MARGIN, y, { lineBreak: false });
+    y += NOTICES_TITLE;
     doc.font('Helvetica').fontSize(8);
-    for (const n of r.notices) {
+    // The bottom margin off while a notice is written: a notice is planned whole on its page, and
+    // pdfkit would otherwise start a page of its own for the last line of one that ends near it.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    for (const i of p.notices) {
+      const n = r.notices[i]!;
       doc.text(`- ${n}`, MARGIN, y, { width: contentWidth });
-      y += doc.heightOfString(`- ${n}`, { width: contentWidth }) + 2;
+      y += noticeHeight(doc, n, contentWidth);
     }
+    doc.page.margins.bottom = bottom;
   }
+  if (!p.rows.length && p.notices.length) return;
   // Column headers (two lines at most), right-aligned over their figures
   doc.font('Helvetica-Bold').fontSize(7);
   p.columns.forEach((ci, k) => {
