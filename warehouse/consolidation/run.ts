@@ -74,16 +74,9 @@ export function nothingToConsolidate(periods: string[], range: { from?: string; 
   return `Nothing to consolidate: every month${span} is locked. Unlock a month to consolidate it again.`;
 }
 
-/**
- * The consolidation on an open organization database (what the activity's thread runs): schema and
- * entities brought up to date, the configuration checked, then month by month. `names`: what the
- * connections call the entities (new entities start with them); `onPeriod`: each month as it
- * starts (the thread's heartbeat).
- */
-export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map(), onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
-  const { db, dialect } = org;
-  await ensureConsolidationSchema(db, dialect);
-  await syncEntities(db, dialect, names);
+/** The run's months: configuration checked, each month consolidated and staged, then swapped in. */
+async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
+  const { db } = org;
   const cfg = await readConfig(db);
   const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities), ...acquisitionProblems(cfg)];
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
@@ -137,6 +130,23 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   }
   if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
   await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+  return out;
+}
+
+/**
+ * The consolidation on an open organization database (what the activity's thread runs): schema and
+ * entities brought up to date, the configuration checked, then month by month. `names`: what the
+ * connections call the entities (new entities start with them); `onPeriod`: each month as it
+ * starts (the thread's heartbeat).
+ */
+export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput, names: Map<string, string> = new Map(), onPeriod?: (period: string) => void): Promise<ConsolidateOutput> {
+  const { db, dialect } = org;
+  await ensureConsolidationSchema(db, dialect);
+  await syncEntities(db, dialect, names);
+  // The months are written by a function of their own, so that the engine and the writer (the
+  // carried balances of every entity, the month's journals) are garbage once it returns: the
+  // statements' figures below are built in the same bounded heap.
+  const out = await writeMonths(org, input, onPeriod);
   // What the flow statements read, from the outputs just swapped in (issue 34).
   await rebuildFlowSums(org, stagingSuffix(input.runId));
   await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
