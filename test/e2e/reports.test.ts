@@ -117,6 +117,9 @@ describe('reports in a real browser', () => {
     await page.getByRole('button', { name: 'How this works' }).click();
     const link = page.getByRole('link', { name: 'Read more in the guide' });
     await link.waitFor();
+    // The panel opens with an animation (Blueprint's Collapse, its body sliding in): its link is
+    // clicked once the panel is open (the Collapse then lets its content overflow), not mid-slide.
+    await page.locator('.how-it-works .bp5-collapse[style*="overflow-y: visible"]').waitFor();
     expect(await link.getAttribute('href')).toBe('/api/v1/docs/reports#reports');
     const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
     await tab.getByRole('heading', { name: 'Reports, dashboard overview and data explorer' }).waitFor();
