@@ -211,6 +211,12 @@ describe('report packs', () => {
     await expect(render.draw(meta, { pdf: reader })).rejects.toThrow('The output closed before the pack was written');
     expect(got).toBeGreaterThan(0);
 
+    // A reader gone before the draw began (it left while the pack was laid out): refused at once, the thread ended.
+    const third = await openPackRender(job);
+    const gone = new Writable({ write: (_c, _e, done) => done() });
+    gone.destroy();
+    await expect(third.draw(meta, { pdf: gone })).rejects.toThrow('The output closed before the pack was written');
+
     // Cancelled after its plan (a refusal of the caller's): nothing drawn, the promise of a later draw never hangs.
     const second = await openPackRender(job);
     second.cancel();

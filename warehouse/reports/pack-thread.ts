@@ -120,6 +120,8 @@ export function openPackRender(job: PackJob): Promise<PackRender> {
               reject(e);
             };
             ended = fail;
+            // A stream already gone (a download whose reader left while the pack was laid out) never says so again.
+            if (files.some((f) => outs[f]!.destroyed || outs[f]!.closed)) return fail(new Error('The output closed before the pack was written'));
             for (const f of files) {
               const out = outs[f]!;
               // The caller's stream failing or closing early (a download cancelled): nothing more is drawn.
