@@ -702,6 +702,48 @@ export function partsOfResult(r: { period: string; blocked: boolean; translated:
   return { period: r.period, ok: true, parts };
 }
 
+/**
+ * One month's parts as the outputs' read groups them (warehouse/reports/store.ts flowParts: the
+ * translated lines summed per entity, group account and whether at a rate of their own; the
+ * entries per kind, entity, group account and acquisition entry), from the engine's results as
+ * the consolidation writes them: entity by entity, then the month's entries. The same figures as
+ * grouping the written rows, without reading them back.
+ */
+export class MonthParts {
+  private readonly parts: FlowPart[] = [];
+  /** One entity's translated lines of the month (all of them, as written). */
+  addTranslated(lines: readonly { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]): void {
+    const groups = new Map<string, FlowPart>();
+    for (const t of lines) {
+      const own = hasOwnRate(t.rateKind);
+      const key = `${t.entity}\u0000${t.groupAccount}\u0000${own ? 1 : 0}`;
+      const g = groups.get(key);
+      if (g) {
+        g.cents += t.presentation;
+        if (own) g.local! += t.local;
+      } else groups.set(key, { column: `entity:${t.entity}`, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: own ? t.local : null, acquisition: null });
+    }
+    for (const g of groups.values()) this.parts.push(g);
+  }
+  /** The month's entries. */
+  addEntries(entries: readonly { kind: string; entity: string | null; groupAccount: string; amount: bigint; entryId: string }[]): void {
+    const groups = new Map<string, FlowPart>();
+    for (const x of entries) {
+      // (An acquisition's entries are grouped by their entry id, as the read's `like '%/acquisition/%'`.)
+      const acq = x.entryId.includes('/acquisition/') ? x.entryId : null;
+      const key = `${x.kind}\u0000${x.entity ?? ''}\u0000${x.entity === null ? 0 : 1}\u0000${x.groupAccount}\u0000${acq ?? ''}`;
+      const g = groups.get(key);
+      if (g) g.cents += x.amount;
+      else groups.set(key, { column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acq ? acquisitionOfEntry(acq) : null });
+    }
+    for (const g of groups.values()) this.parts.push(g);
+  }
+  /** The month: its parts when consolidated, none when blocked. */
+  month(period: string, blocked: boolean): FlowMonth {
+    return blocked ? { period, ok: false, parts: [] } : { period, ok: true, parts: this.parts };
+  }
+}
+
 /** An entity's rates as the engine applies them, from the configuration's (null for the presentation currency's entities). */
 export function ratesOf(config: { settings: { presentationCurrency: string }; entities: { entity: string; currency: string | null }[]; rates: { currency: string; period: string; closing: bigint; average: bigint; quote?: 'direct' | 'indirect' }[] }) {
   const currency = new Map(config.entities.map((e) => [e.entity, e.currency]));

@@ -30,7 +30,7 @@ import { runConsolidation } from '../../warehouse/consolidation/run';
 import { ensureConsolidationSchema } from '../../warehouse/consolidation/store';
 import { groupedRangeSums, rangeSums, type RangeSums } from '../../warehouse/reports/store';
 import { statement } from '../../warehouse/reports/answers';
-import { FLOW_SUMS_TABLE, readFlowConfig, storedFlowFigures } from '../../warehouse/reports/flow-sums';
+import { FLOW_SUMS_TABLE, readFlowConfig, rebuildFlowSums, storedFlowFigures } from '../../warehouse/reports/flow-sums';
 import { COMPARISONS, RANGES } from '../../common/reports/periods';
 import { monthsWithOpening } from '../../common/reports/flows';
 import { sqliteFile } from '../helpers/sqlite';
@@ -135,6 +135,18 @@ async function storedAnswers(o: OrgDatabase, to: string): Promise<boolean> {
   return !!(await storedFlowFigures(o.db, await readFlowConfig(o.db), months.map((m) => ({ period: m, ok: m >= MONTHS[0]!, parts: [] })), [months], true));
 }
 
+/**
+ * The flow figures the run built as it wrote its months (from the engine's results, and the parts
+ * of the months it kept) are those a build from the outputs as they are gives, row for row.
+ */
+async function expectFlowSumsAsRebuilt(o: OrgDatabase): Promise<number> {
+  const read = () => o.db.selectFrom(FLOW_SUMS_TABLE).selectAll().orderBy('period').orderBy('col').execute();
+  const built = await read();
+  await rebuildFlowSums(o, '__check');
+  expect(await read()).toEqual(built);
+  return built.length;
+}
+
 let org: OrgDatabase;
 let file: string;
 beforeAll(async () => {
@@ -156,6 +168,8 @@ describe('the statements read the sums the consolidation stores', () => {
     // The Adjustments column: the journals' G9 debits (12.34 x month, and February's recurring to April).
     expect(s.adjustments.get('G9')).toEqual([4936n + 2468n, 2468n + 3702n + 2468n]);
     expect(await expectSameAsGrouped(org)).toBe(42);
+    // 6 months x (3 entity columns, eliminations, nci, adjustments, every column) + the inputs' key.
+    expect(await expectFlowSumsAsRebuilt(org)).toBe(6 * 7 + 1);
   });
 
   it('answers the flow statements from the figures the run stored, as walking the outputs per request does', async () => {
@@ -176,6 +190,7 @@ describe('the statements read the sums the consolidation stores', () => {
     w.close();
     await runConsolidation(org, { orgId: 'o', runId: 'part-1', from: '2026-03', to: '2026-04' });
     expect(await expectSameAsGrouped(org)).toBe(42);
+    expect(await expectFlowSumsAsRebuilt(org)).toBe(6 * 7 + 1);
     // April locked, the rates of April changed again: a full run keeps April as it was.
     const l = new Database(file);
     l.prepare("insert into consolidation_period_locks (period, locked_by, locked_at) values ('2026-04', 'Test', '2026-05-01T00:00:00Z')").run();
@@ -183,6 +198,7 @@ describe('the statements read the sums the consolidation stores', () => {
     l.close();
     await runConsolidation(org, { orgId: 'o', runId: 'full-2' });
     expect(await expectSameAsGrouped(org)).toBe(42);
+    expect(await expectFlowSumsAsRebuilt(org)).toBe(6 * 7 + 1);
     expect(await storedAnswers(org, '2026-06')).toBe(true);
     expect(await expectFlowsSameAsPerRequest(org)).toBe(216);
   });
@@ -195,6 +211,33 @@ describe('the statements read the sums the consolidation stores', () => {
     expect(await rebuildReportSums(org)).toBe(0); // already there
     expect(await expectSameAsGrouped(org)).toBe(42);
     expect(plain(await rangeSums(org.db, 'sqlite', '2026-01', '2026-06', true))).toEqual(before);
+  });
+
+  it('builds the flow figures as it writes, as from the outputs, with an acquisition, a blocked month and a month without a trial balance', async () => {
+    // E2 (GBP, 80 %) acquired by E0 at the end of February (USD 1,000, NCI at fair value 250, a
+    // fair-value adjustment on G0 amortized over 12 months to G10, E0's A3 its investment); May
+    // without a GBP rate (blocked, and June after it); March's trial balance gone (a month between
+    // with no check).
+    // April stays locked as the test before left it (kept as it was).
+    const w = new Database(file);
+    w.prepare("insert into consolidation_acquisitions values ('E2', '2026-02-28', '1000', 'USD', 'fair_value', '250', null, null)").run();
+    w.prepare("insert into consolidation_fair_value_adjustments values ('E2', 1, 'G0', '100', 12, 'G10')").run();
+    w.prepare("update group_account_mappings set ic_counterparty = 'E2', ic_category = 'investment_equity' where entity = 'E0' and source_account = 'A3'").run();
+    w.prepare("delete from fx_rates where currency = 'GBP' and period = '2026-05'").run();
+    w.prepare("delete from trial_balance where period = '2026-03'").run();
+    w.close();
+    const out = await runConsolidation(org, { orgId: 'o', runId: 'acq-1' });
+    // (June is blocked too: its retained earnings roll forward through May.)
+    expect(out.summary.map((m) => [m.period, m.status])).toEqual([['2026-01', 'ok'], ['2026-02', 'ok'], ['2026-04', 'locked'], ['2026-05', 'blocked'], ['2026-06', 'blocked']]);
+    const r = new Database(file, { readonly: true });
+    // The acquisition's entries are in the outputs (the goodwill's, the fair-value adjustment's amortization).
+    expect((r.prepare("select count(*) as n from consolidation_entries where entry_id like '%/acquisition/E2'").get() as { n: number }).n).toBeGreaterThan(0);
+    r.close();
+    // Rows: January 5 (E0, E1, eliminations, adjustments, every column: E2 is not in it yet);
+    // February and March (no parts, its columns go on) 6, with E2; April (locked, as an earlier run
+    // wrote it, with its NCI), May and June 7; and the inputs' key: 5 + 2 x 6 + 3 x 7 + 1 = 39.
+    expect(await expectFlowSumsAsRebuilt(org)).toBe(39);
+    expect(await expectFlowsSameAsPerRequest(org)).toBe(216);
   });
 });
 

@@ -17,7 +17,9 @@ import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../connection';
-import { rebuildFlowSums } from '../reports/flow-sums';
+import { FLOW_SUMS_TABLE, FlowSumsBuilder, readFlowConfig, swapFlowSums } from '../reports/flow-sums';
+import { flowParts, monthStates } from '../reports/store';
+import { MonthParts } from '../../common/reports/flows';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
@@ -87,6 +89,15 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   let journalsUpTo: string | undefined;
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
+  // The flow statements' stored figures, built month by month as the months are written or kept (issue 29: not read back from the outputs after the swap).
+  const flows = new FlowSumsBuilder(org, await readFlowConfig(db), FLOW_SUMS_TABLE + stagingSuffix(input.runId));
+  await flows.start();
+  /** A month the run keeps as the outputs hold it: its parts read from them. */
+  const keep = async (period: string) => {
+    await writer.carry(period);
+    const [[state], [month]] = await Promise.all([monthStates(db, [period]), flowParts(db, org.dialect, [period])]);
+    await flows.add(month!, state!.status !== 'missing');
+  };
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
   const inRangeOf = (period: string) => (!input.from || period >= input.from) && (!input.to || period <= input.to);
   // Months the outputs hold without a trial balance any more that the swap keeps (outside the
@@ -95,7 +106,7 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   const keptOnly = (await outputPeriods(db)).filter((p) => !tbPeriods.has(p) && (!inRangeOf(p) || locked.has(p)));
   for (const period of [...periods, ...keptOnly].sort()) {
     if (!tbPeriods.has(period)) {
-      await writer.carry(period);
+      await keep(period);
       continue;
     }
     onPeriod?.(period);
@@ -108,19 +119,25 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
+    const parts = new MonthParts();
     for (const entity of run.entities) {
       const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity, withCounterparty));
-      if (write) await writer.writeTranslated(lines);
+      if (write) {
+        await writer.writeTranslated(lines);
+        parts.addTranslated(lines);
+      }
       translated += lines.length;
     }
     const result = run.finish();
-    if (!write) await writer.carry(period);
+    if (!write) await keep(period);
     if (inRange && locked.has(period)) {
       out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
       continue;
     }
     if (!write) continue;
     await writer.write(result);
+    parts.addEntries(result.entries);
+    await flows.add(parts.month(period, result.blocked), true);
     out.periods++;
     out.rows += translated + result.entries.length + result.ctb.length;
     out.mismatches += result.mismatches.filter((m) => !m.withinTolerance).length;
@@ -129,7 +146,12 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
   }
   if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
-  await writer.commit({ from: input.from, to: input.to }, [...locked.keys()]);
+  await flows.finish();
+  await writer.commit({ from: input.from, to: input.to }, [...locked.keys()], async (trx) => {
+    // Nothing consolidated (no month with a check): no stored figures.
+    if (!flows.written) await trx.schema.dropTable(flows.staged).execute();
+    await swapFlowSums(trx, flows.written ? flows.staged : null);
+  });
   return out;
 }
 
@@ -143,12 +165,7 @@ export async function runConsolidation(org: OrgDatabase, input: ConsolidateInput
   const { db, dialect } = org;
   await ensureConsolidationSchema(db, dialect);
   await syncEntities(db, dialect, names);
-  // The months are written by a function of their own, so that the engine and the writer (the
-  // carried balances of every entity, the month's journals) are garbage once it returns: the
-  // statements' figures below are built in the same bounded heap.
   const out = await writeMonths(org, input, onPeriod);
-  // What the flow statements read, from the outputs just swapped in (issue 34).
-  await rebuildFlowSums(org, stagingSuffix(input.runId));
   await writeAudit(db, input.startedBy ?? {}, 'consolidation.run', { runId: input.runId, from: input.from ?? null, to: input.to ?? null, periods: out.periods, blocked: out.blocked });
   return out;
 }

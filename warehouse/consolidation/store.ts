@@ -599,8 +599,9 @@ export class OutputWriter {
    * Swaps the staged periods in, in one transaction: the months the run does not replace (locked,
    * or outside its range) are copied into the staging table, which then takes the output
    * table's place with its indexes. A full run copies nothing: each row is written once.
+   * `alsoSwap`: the run's other staged tables, swapped in the same transaction.
    */
-  async commit(range: { from?: string; to?: string }, locked: string[]): Promise<void> {
+  async commit(range: { from?: string; to?: string }, locked: string[], alsoSwap?: (trx: Db) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // The view over the outputs goes while they are swapped (a rename checks every view) and comes back after.
       await trx.schema.dropView(ENTITY_COLUMNS_VIEW).ifExists().execute();
@@ -623,8 +624,10 @@ export class OutputWriter {
       }
       await sql.raw(entityColumnsView(this.dialect)).execute(trx);
       await swapReportSums(trx, REPORT_SUMS_TABLE + this.suffix);
-      // The flow statements' figures of the outputs swapped out: gone with them (the run writes them next, ../reports/flow-sums.ts).
-      await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
+      // The flow statements' figures (../reports/flow-sums.ts), built by the run beside its
+      // outputs, swapped in with them; without them, those of the outputs swapped out go too.
+      if (alsoSwap) await alsoSwap(trx);
+      else await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
     });
   }
 }

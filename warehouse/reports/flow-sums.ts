@@ -9,14 +9,17 @@
 // components) and a statement over any range adds up its months' rows instead of grouping and
 // walking the translated lines of 13 months per request.
 //
-// Built from the committed outputs, with the same reads and the same arithmetic (flows.ts
-// `figures`) as a request without them: month by month, each column's parts of the month and the
-// month before. Every calendar month from the first to the last consolidated one gets rows (a
-// blocked month too: its movement is the month before's stock going away). The rows hold what the
-// chart, the rates, the acquisitions and the entities' currencies were then (a key of them is
-// stored, row col `#inputs`): a request whose inputs differ (an account's cash-flow category
-// edited, a rate changed since) or whose months are not all stored computes from the parts, as
-// before. The consolidation drops the table when it swaps its outputs in and writes it after.
+// Built while the consolidation writes its months (FlowSumsBuilder): each month it writes from the
+// engine's results, grouped as the outputs would be (common/reports/flows.ts partsOfResult's
+// parts, summed per entity, account and rate), each month it keeps from the outputs' parts, with
+// the same arithmetic (flows.ts `figures`) as a request without them: month by month, each
+// column's parts of the month and the month before. Every calendar month from the first to the
+// last consolidated one gets rows (a blocked month too: its movement is the month before's stock
+// going away). The rows hold what the chart, the rates, the acquisitions and the entities'
+// currencies were then (a key of them is stored, row col `#inputs`): a request whose inputs differ
+// (an account's cash-flow category edited, a rate changed since) or whose months are not all
+// stored computes from the parts, as before. The table is swapped in with the outputs, in the same
+// transaction. rebuildFlowSums builds the same from the outputs as they are.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { GroupAccount } from '../../common/consolidation/types';
@@ -154,7 +157,8 @@ function storedRow(f: Figures, stock: bigint, components?: Components): [string,
   let d = 1n;
   for (const v of f.flows.values()) d = lcm(d, v.d);
   const flows: StoredFlows = { d: s(d), a: [], n: [] };
-  for (const [k, v] of f.flows) {
+  // (In account order: the same figures are the same text, whichever order they were added in.)
+  for (const [k, v] of [...f.flows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (v.n === 0n) continue;
     flows.a.push(k);
     flows.n.push(s(v.n * (d / v.d)));
@@ -180,57 +184,109 @@ async function createTable(db: Db, dialect: OrgDialect, name: string): Promise<v
 }
 
 /**
- * Writes the stored flow figures from the outputs as they are (the consolidation calls it after
- * its swap; `suffix` names its staging table): every month from the first consolidated to the
- * last, one month's parts and the month before's in memory at a time. Answers the months written.
+ * Builds the stored flow figures month by month, in calendar order, into a staging table: the
+ * consolidation feeds it each month as it writes it (the engine's results, partsOfResult's
+ * grouping) or carries it (the outputs' parts), and swaps the table in with its outputs;
+ * rebuildFlowSums feeds it from the outputs as they are. Rows go from the first month with a
+ * check (consolidated, or blocked) to the last; the months between without one get rows too (their
+ * movement is the month before's stock going away). Memory: one month's parts and the month
+ * before's, and a running total per column.
  */
-export async function rebuildFlowSums(org: Pick<OrgDatabase, 'db' | 'dialect' | 'insertRows'>, suffix = '__next'): Promise<number> {
-  const { db, dialect } = org;
-  const staged = `${FLOW_SUMS_TABLE}${suffix}`;
-  await db.schema.dropTable(staged).ifExists().execute();
-  const range = (await db.selectFrom('consolidation_checks').select([sql<string | null>`min(period)`.as('first'), sql<string | null>`max(period)`.as('last')]).executeTakeFirst()) as { first: string | null; last: string | null } | undefined;
-  if (!range?.first || !range.last) {
-    await db.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
-    return 0;
+export class FlowSumsBuilder {
+  private readonly input: FlowInput;
+  private prev = new Map<string, FlowPart[]>();
+  /** Per column, the running total of its months' figures (every column seen so far gets a row each month). */
+  private readonly running = new Map<string, Figures>();
+  private readonly total = zeroFigures();
+  /** The last month given rows. */
+  private last: string | undefined;
+  written = 0;
+  constructor(
+    private readonly org: Pick<OrgDatabase, 'db' | 'dialect' | 'insertRows'>,
+    private readonly cfg: FlowConfig,
+    /** The staging table written. */
+    readonly staged: string,
+  ) {
+    this.input = flowInputOf(cfg, []);
   }
-  await createTable(db, dialect, staged);
-  const cfg = await readFlowConfig(db);
-  const input = flowInputOf(cfg, []);
-  let prev = new Map<string, FlowPart[]>();
-  // Per column, the running total of its months' figures (every column seen so far gets a row each month).
-  const running = new Map<string, Figures>();
-  const total = zeroFigures();
-  let written = 0;
-  for (let t = range.first; t <= range.last; t = addMonths(t, 1)) {
-    const [month] = await flowParts(db, dialect, [t]);
+
+  async start(): Promise<void> {
+    await this.org.db.schema.dropTable(this.staged).ifExists().execute();
+    await createTable(this.org.db, this.org.dialect, this.staged);
+  }
+
+  /**
+   * The next month (calendar order): `checked` when the outputs hold a check for it (consolidated
+   * or blocked); its parts when consolidated (`month.ok`). A month without a check gets rows only
+   * once a later month has one.
+   */
+  async add(month: FlowMonth, checked: boolean): Promise<void> {
+    if (!checked) return;
+    if (this.last !== undefined) for (let t = addMonths(this.last, 1); t < month.period; t = addMonths(t, 1)) await this.month({ period: t, ok: false, parts: [] });
+    await this.month(month);
+  }
+
+  private async month(month: FlowMonth): Promise<void> {
+    const t = month.period;
     const now = byColumn(month);
     const before = addMonths(t, -1);
     let stock = 0n;
     const stocks = new Map<string, bigint>();
-    for (const col of new Set([...prev.keys(), ...now.keys()])) {
-      const column: FlowColumn = { key: col, label: col, include: () => true, months: [{ period: before, ok: true, parts: prev.get(col) ?? [] }, { period: t, ok: true, parts: now.get(col) ?? [] }] };
-      const f = figures(input, column);
-      let r = running.get(col);
-      if (!r) running.set(col, (r = zeroFigures()));
+    for (const col of new Set([...this.prev.keys(), ...now.keys()])) {
+      const column: FlowColumn = { key: col, label: col, include: () => true, months: [{ period: before, ok: true, parts: this.prev.get(col) ?? [] }, { period: t, ok: true, parts: now.get(col) ?? [] }] };
+      const f = figures(this.input, column);
+      let r = this.running.get(col);
+      if (!r) this.running.set(col, (r = zeroFigures()));
       addFigures(r, f);
-      addFigures(total, f);
+      addFigures(this.total, f);
       stocks.set(col, f.closingCash);
       stock += f.closingCash;
     }
-    const ok = month?.ok ?? false;
-    const rows: unknown[][] = [...running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n, componentsOf(cfg.chart, { period: t, ok, parts: now.get(col) ?? [] }))]);
-    rows.push([t, ALL, ...storedRow(total, stock, componentsOf(cfg.chart, month))]);
-    await org.insertRows(staged, ['period', 'col', 'figures', 'flows'], rows);
-    prev = now;
-    written++;
+    const rows: unknown[][] = [...this.running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n, componentsOf(this.cfg.chart, { period: t, ok: month.ok, parts: now.get(col) ?? [] }))]);
+    rows.push([t, ALL, ...storedRow(this.total, stock, componentsOf(this.cfg.chart, month))]);
+    await this.org.insertRows(this.staged, ['period', 'col', 'figures', 'flows'], rows);
+    this.prev = now;
+    this.last = t;
+    this.written++;
   }
-  await org.insertRows(staged, ['period', 'col', 'figures', 'flows'], [['', INPUTS, flowInputsKey(cfg), null]]);
-  await db.transaction().execute(async (trx) => {
-    await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
-    await trx.schema.createIndex(`${FLOW_SUMS_TABLE}_ix0`).on(staged).columns(['period']).execute();
-    await trx.schema.alterTable(staged).renameTo(FLOW_SUMS_TABLE).execute();
-  });
-  return written;
+
+  /** The inputs' key row: the table is complete (swap it in next). */
+  async finish(): Promise<void> {
+    await this.org.insertRows(this.staged, ['period', 'col', 'figures', 'flows'], [['', INPUTS, flowInputsKey(this.cfg), null]]);
+  }
+}
+
+/** Replaces the stored flow figures with `staged` (inside the caller's transaction, with the outputs they were built from); null: none (nothing consolidated). */
+export async function swapFlowSums(trx: Db, staged: string | null): Promise<void> {
+  await trx.schema.dropTable(FLOW_SUMS_TABLE).ifExists().execute();
+  if (!staged) return;
+  await trx.schema.createIndex(`${FLOW_SUMS_TABLE}_ix0`).on(staged).columns(['period']).execute();
+  await trx.schema.alterTable(staged).renameTo(FLOW_SUMS_TABLE).execute();
+}
+
+/**
+ * Writes the stored flow figures from the outputs as they are (`suffix` names its staging
+ * table): every month from the first consolidated to the last, one month's parts and the month
+ * before's in memory at a time. Answers the months written. (The consolidation builds them as it
+ * writes its months instead; this is the same build from the outputs, which a test compares.)
+ */
+export async function rebuildFlowSums(org: Pick<OrgDatabase, 'db' | 'dialect' | 'insertRows'>, suffix = '__next'): Promise<number> {
+  const { db, dialect } = org;
+  const range = (await db.selectFrom('consolidation_checks').select([sql<string | null>`min(period)`.as('first'), sql<string | null>`max(period)`.as('last')]).executeTakeFirst()) as { first: string | null; last: string | null } | undefined;
+  if (!range?.first || !range.last) {
+    await db.transaction().execute((trx) => swapFlowSums(trx, null));
+    return 0;
+  }
+  const builder = new FlowSumsBuilder(org, await readFlowConfig(db), `${FLOW_SUMS_TABLE}${suffix}`);
+  await builder.start();
+  for (let t = range.first; t <= range.last; t = addMonths(t, 1)) {
+    const [month] = await flowParts(db, dialect, [t]);
+    // (Every month of the range gets rows: one without a check is a month with no parts.)
+    await builder.add(month!, true);
+  }
+  await builder.finish();
+  await db.transaction().execute((trx) => swapFlowSums(trx, builder.staged));
+  return builder.written;
 }
 
 // --- the read -------------------------------------------------------------------------------
