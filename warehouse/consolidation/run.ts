@@ -15,7 +15,8 @@ import { connectionEntityNames } from '../../common/consolidation/entity-names';
 import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { threadWithOwnHeap } from '../thread-heap';
 import { resolveOrgConnection, type OrgConnection, type OrgDatabase } from '../connection';
 import { FLOW_SUMS_TABLE, FlowSumsBuilder, readFlowConfig, swapFlowSums } from '../reports/flow-sums';
 import { flowParts, monthStates } from '../reports/store';
@@ -195,7 +196,7 @@ function takeThread(): Worker {
     kept.ref();
     return kept;
   }
-  const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
+  const worker = threadWithOwnHeap(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
   // A thread that dies while idle (out of memory at its bound, say) is simply forgotten.
   worker.once('exit', () => {
     if (idleThread === worker) idleThread = undefined;
