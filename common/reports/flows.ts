@@ -128,6 +128,10 @@ const gcd = (a: bigint, b: bigint): bigint => {
 };
 function addF(a: Frac, b: Frac): Frac {
   if (a.d === b.d) return { n: a.n + b.n, d: a.d };
+  // One denominator a multiple of the other (cents and a direct rate's 10^14): kept, unreduced, so
+  // the next sum over it takes the line above (the value is the same; only the gcd is saved).
+  if (a.d % b.d === 0n) return { n: a.n + b.n * (a.d / b.d), d: a.d };
+  if (b.d % a.d === 0n) return { n: a.n * (b.d / a.d) + b.n, d: b.d };
   const g = gcd(a.d, b.d);
   const d = (a.d / g) * b.d;
   const n = a.n * (d / a.d) + b.n * (d / b.d);
@@ -137,8 +141,10 @@ function addF(a: Frac, b: Frac): Frac {
 const cents = (c: bigint): Frac => ({ n: c, d: 1n });
 const round = (f: Frac): bigint => divHalfEven(f.n, f.d);
 /** Local units (1/10,000) at a rate, in cents, exactly. */
+const E10 = 10n ** 10n;
+const E14 = 10n ** 14n;
 function atRate(local: bigint, r: FlowRate): Frac {
-  return r.indirect ? { n: local * 10n ** 10n, d: r.value } : { n: local * r.value, d: 10n ** 14n };
+  return r.indirect ? { n: local * E10, d: r.value } : { n: local * r.value, d: E14 };
 }
 /** Cents at the closing rate `c` brought to the average rate `a`: the same local amount at a. */
 function reRate(x: bigint, a: FlowRate, c: FlowRate): Frac {
@@ -180,7 +186,19 @@ function byCodeOf(chart: GroupAccount[]): Map<string, GroupAccount> {
   return m;
 }
 
+/** Each account's kind, made once per chart (two: in the NCI column, and in the others). */
+const kindMaps = new WeakMap<GroupAccount[], [Map<string, Kind>, Map<string, Kind>]>();
 function classify(chart: GroupAccount[]) {
+  let maps = kindMaps.get(chart);
+  if (!maps) {
+    const of = kindOf(chart);
+    maps = [new Map(chart.map((a) => [a.code, of(a.code, '')])), new Map(chart.map((a) => [a.code, of(a.code, 'nci')]))];
+    kindMaps.set(chart, maps);
+  }
+  const [others, nci] = maps;
+  return (code: string, column: string): Kind => (column === 'nci' ? nci : others).get(code) ?? 'other';
+}
+function kindOf(chart: GroupAccount[]) {
   const byCode = byCodeOf(chart);
   return (code: string, column: string): Kind => {
     const a = byCode.get(code);
@@ -202,7 +220,8 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
   const a0 = (code: string) => byCode.get(code)?.role ?? null;
   const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
-  const parts = (m: FlowMonth | undefined) => (m && m.ok ? m.parts.filter((p) => col.include(p.column)) : []);
+  // (A month's parts as they are when the column takes them all: no copy.)
+  const parts = (m: FlowMonth | undefined) => (m && m.ok ? (m.parts.every((p) => col.include(p.column)) ? m.parts : m.parts.filter((p) => col.include(p.column))) : []);
   const stockOf = (ps: FlowPart[], k: Kind) => ps.reduce((s, p) => (kindOf(p.account, p.column) === k && byCode.get(p.account)?.type !== 'income' && byCode.get(p.account)?.type !== 'expense' ? s + p.cents : s), 0n);
 
   const [first, ...range] = col.months;
@@ -748,12 +767,18 @@ export class MonthParts {
 export function ratesOf(config: { settings: { presentationCurrency: string }; entities: { entity: string; currency: string | null }[]; rates: { currency: string; period: string; closing: bigint; average: bigint; quote?: 'direct' | 'indirect' }[] }) {
   const currency = new Map(config.entities.map((e) => [e.entity, e.currency]));
   const byKey = new Map(config.rates.map((r) => [`${r.currency}\u0000${r.period}`, r]));
+  // Each entity's answer per month, made once (asked once per figure of a month).
+  const made = new Map<string, Map<string, { closing: FlowRate; average: FlowRate } | null>>();
   return (entity: string, period: string): { closing: FlowRate; average: FlowRate } | null => {
+    let byPeriod = made.get(entity);
+    if (!byPeriod) made.set(entity, (byPeriod = new Map()));
+    const hit = byPeriod.get(period);
+    if (hit !== undefined) return hit;
     const c = currency.get(entity);
-    if (!c || c === config.settings.presentationCurrency) return null;
-    const r = byKey.get(`${c}\u0000${period}`);
-    if (!r) return null;
-    const indirect = r.quote === 'indirect';
-    return { closing: { value: r.closing, indirect }, average: { value: r.average, indirect } };
+    const r = !c || c === config.settings.presentationCurrency ? undefined : byKey.get(`${c}\u0000${period}`);
+    const indirect = r?.quote === 'indirect';
+    const out = r ? { closing: { value: r.closing, indirect }, average: { value: r.average, indirect } } : null;
+    byPeriod.set(period, out);
+    return out;
   };
 }

@@ -92,6 +92,8 @@ const gcd = (a: bigint, b: bigint): bigint => {
 const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
 function addFrac(a: Frac, b: Frac): Frac {
   if (a.d === b.d) return { n: a.n + b.n, d: a.d };
+  if (a.d % b.d === 0n) return { n: a.n + b.n * (a.d / b.d), d: a.d };
+  if (b.d % a.d === 0n) return { n: a.n * (b.d / a.d) + b.n, d: b.d };
   const d = lcm(a.d, b.d);
   return { n: a.n * (d / a.d) + b.n * (d / b.d), d };
 }
