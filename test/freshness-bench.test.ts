@@ -213,10 +213,20 @@ function bookReceivables(role: 'US' | 'UK' | 'DE', carriedForward: boolean, peri
         return rs.some((r) => r.status === 'succeeded' && r.startedAt.getTime() >= posted[p].at(-1)! && r.reports?.consolidatedAt) ? rs : null;
       }, 300_000, 500);
       const done = runs.filter((r) => r.status === 'succeeded' && r.reports?.consolidatedAt).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+      // Each change, split where its time went: waiting for its sync to start (the schedule's
+      // tick; the webhook's round for QuickBooks), the sync itself, and the round after it
+      // (debounce, any round ahead of it, trial_balance, the consolidation).
+      const split = { waitMs: [] as number[], syncMs: [] as number[], roundMs: [] as number[] };
       const latencies = posted[p].map((t) => {
         const r = done.find((x) => x.startedAt.getTime() >= t)!;
-        return new Date(r.reports!.consolidatedAt!).getTime() - t;
+        const consolidatedAt = new Date(r.reports!.consolidatedAt!).getTime();
+        const finishedAt = r.finishedAt ? r.finishedAt.getTime() : consolidatedAt;
+        split.waitMs.push(r.startedAt.getTime() - t);
+        split.syncMs.push(finishedAt - r.startedAt.getTime());
+        split.roundMs.push(consolidatedAt - finishedAt);
+        return consolidatedAt - t;
       });
+      const stats = (xs: number[]) => ({ p50Ms: pct(xs, 50), p95Ms: pct(xs, 95), maxMs: Math.max(...xs) });
       const ordered = [...runs].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
       const full = ordered.find((r) => r.status === 'succeeded')!;
       const incremental = ordered.filter((r) => r.status === 'succeeded' && r !== full && r.startedAt.getTime() >= posted[p][0]! && r.startedAt.getTime() <= lastPost + 120_000 && r.rowsTotal > 0);
@@ -236,6 +246,7 @@ function bookReceivables(role: 'US' | 'UK' | 'DE', carriedForward: boolean, peri
         fullLedgerRows: ledger(full),
         incrementalLedgerRowsMean: ledgerRows.length ? ledgerRows.reduce((a, b) => a + b, 0) / ledgerRows.length : 0,
         incrementalLedgerRowsMax: ledgerRows.length ? Math.max(...ledgerRows) : 0,
+        breakdown: { wait: stats(split.waitMs), sync: stats(split.syncMs), round: stats(split.roundMs) },
       };
     }
     // Every change is in trial_balance, to the cent.

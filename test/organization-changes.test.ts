@@ -66,7 +66,7 @@ import { DemoClient } from '../api/demo/client';
 import { armSageTrigger } from '../api/demo/sage-trigger';
 import { FakeIntuit } from '../simulators/intuit';
 import { FakeNetSuite, generateNetSuiteKey } from '../simulators/netsuite';
-import { organizationChangeSignal, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
+import { organizationChangeSignal, organizationChangesProgressQuery, organizationChangesWorkflow, type OrganizationChange, type OrganizationChangesOutput } from '../workflows/organization-changes';
 import { consolidateWorkedExample, onboardThroughApi } from './helpers/consolidation-books';
 import { startStack, type TestStack } from './helpers/stack';
 import { userWithToken } from './helpers/users';
@@ -307,6 +307,20 @@ describe('coalescing', () => {
     const second = await changesDone();
     expect(second.rounds).toBe(0);
     expect(second.alreadyApplied).toBe(2);
+  }, 120_000);
+
+  it('a finished sync with no other sync of the organization still to come goes through at once, not after the quiet period', async () => {
+    // The workflow with a 60 s quiet period: a round that waited for it would come after a minute.
+    await stack.env.client.workflow.start(organizationChangesWorkflow, { workflowId: workflowIds.organizationChanges(orgId), taskQueue: stack.config.TEMPORAL_TASK_QUEUE, args: [{ orgId, debounceSeconds: 60 }] });
+    const started = Date.now();
+    const { sync, change } = await syncNowThrough();
+    expect(change.state).toBe('done');
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const progress = await changesHandle().query(organizationChangesProgressQuery);
+    expect(progress.rounds).toBe(1);
+    expect(progress.recent.at(-1)!.changeIds).toEqual([sync.body.data.changeId]);
+    // Nothing else to come: it would linger its minute before ending.
+    await changesHandle().terminate('test: done');
   }, 120_000);
 });
 

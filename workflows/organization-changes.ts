@@ -7,8 +7,12 @@
 //   the months touched. The round syncs that connection first (sync-<provider>-<accountId>,
 //   trigger webhook, the months named added to those its change feed finds), then goes on as for
 //   a finished sync.
-// Both are gathered until ORGANIZATION_CHANGES_DEBOUNCE_SECONDS pass without a new one, then one
-// round brings them all through: the notified connections synced (one sync each, however many
+// Notifications are gathered until ORGANIZATION_CHANGES_DEBOUNCE_SECONDS pass without a new one;
+// finished syncs until no other sync of the organization is still to announce itself (running, or
+// finished and not announced yet: the run records say), or that same quiet period, whichever comes
+// first, and then without the notifications still gathering (a finished sync does not wait for
+// another connection's sync: announcements arriving while a round syncs its notified connections
+// join it before it reads). One round brings them through: the notified connections synced (one sync each, however many
 // notifications, each burst on its connection's timeline as webhook-burst), trial_balance rebuilt (the months it changed found by comparing each month's
 // rows before and after), the consolidation of those months when one is set up, and the freshness
 // recorded on the connections, the organization and each sync's history record. Overlapping
@@ -44,6 +48,8 @@ import { longRunning, shortCall } from './profiles';
 import type { SyncResult } from './sync';
 
 const { consolidationConfigured, recordChangesApplied, organizationChangesState, connectionChangeTarget, recordWebhookBurst } = proxyActivities<Activities>(shortCall);
+/** Only a shortcut: a check that cannot be made leaves the round to the quiet period. */
+const { organizationSyncsInFlight } = proxyActivities<Activities>({ ...shortCall, startToCloseTimeout: '10 seconds', retry: { ...shortCall.retry, maximumAttempts: 2 } });
 const { rebuildTrialBalanceForChanges } = proxyActivities<Activities>({ ...longRunning, heartbeatTimeout: '30 seconds' });
 
 /** One finished sync, as its workflow announced it. */
@@ -163,6 +169,18 @@ const MAX_NOTIFICATIONS = 1000;
 /** A steady stream of changes postpones a round at most this many debounce periods. */
 const MAX_DEBOUNCE_PERIODS = 12;
 const MAX_WAIT_FOR_RUNNING_MS = 6 * 3600 * 1000;
+/**
+ * Finished syncs first (patch): a round of finished syncs starts as soon as no other sync of the
+ * organization is still to announce itself (none running, none finished and not yet announced),
+ * instead of after the quiet period, and it does not wait for notifications still gathering nor
+ * for their syncs (they go in the next round); announcements that arrive while a round syncs its
+ * notified connections join it before it reads. More than FAST_ROUND_MAX waiting at once is a
+ * burst: it gathers until quiet, as before.
+ */
+const ANNOUNCEMENTS_FIRST = 'organization-changes-announcements-first';
+const FAST_ROUND_MAX = 20;
+/** A succeeded sync not yet in the reports counts as still to announce itself for this long after it finished. */
+const UNANNOUNCED_WINDOW_MS = 60_000;
 const MAX_POLL_SECONDS = 60;
 const STARTED_BY = { name: 'Sync' };
 
@@ -196,6 +214,10 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
   let keptNotifications = 0;
   let received = 0;
   let lastSignalAt = Date.now();
+  /** Per kind: announcements received, and when the last announcement and notification arrived. */
+  let announcementsReceived = 0;
+  let lastAnnouncementAt = Date.now();
+  let lastNotificationAt = Date.now();
   const progress: OrganizationChangesProgress = {
     step: 'gathering',
     pending: [],
@@ -251,6 +273,8 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
   setHandler(organizationChangeSignal, ({ change }) => {
     received++;
     lastSignalAt = Date.now();
+    announcementsReceived++;
+    lastAnnouncementAt = lastSignalAt;
     if (!change?.changeId || pending.has(change.changeId) || appliedIds.has(change.changeId) || progress.current?.changeIds.includes(change.changeId)) {
       progress.duplicates++;
       return;
@@ -267,6 +291,7 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
   setHandler(connectionNotificationsSignal, ({ notifications }) => {
     received++;
     lastSignalAt = Date.now();
+    lastNotificationAt = lastSignalAt;
     for (const n of notifications ?? []) addNotification(n);
   });
 
@@ -342,6 +367,11 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     progress.current = r;
     if (notes.length) {
       await syncNotified(r, notes, changes);
+      // Syncs that finished meanwhile: their data is written, and this round has not read yet.
+      if (patched(ANNOUNCEMENTS_FIRST)) {
+        for (const c of pending.values()) if (!changes.some((x) => x.changeId === c.changeId)) changes.push(c);
+        pending.clear();
+      }
       r.changeIds = changes.map((c) => c.changeId);
     }
     // Nothing synced (connections skipped or failing): nothing to bring through. A failed sync is
@@ -392,6 +422,43 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     return r;
   }
 
+  /**
+   * Gathers for the next round (ANNOUNCEMENTS_FIRST); answers whether the round takes the
+   * notifications too. Notifications wait until they have been quiet for the debounce period.
+   * Finished syncs (announcements) go as soon as no other sync of the organization is still to
+   * announce itself, or once they have been quiet for the debounce period; then without the
+   * notifications that are not due yet. A steady stream is held at most MAX_DEBOUNCE_PERIODS.
+   */
+  async function gatherAnnouncementsFirst(): Promise<boolean> {
+    const since = Date.now();
+    let checked = -1;
+    for (;;) {
+      const now = Date.now();
+      const capped = now - since >= debounceMs * MAX_DEBOUNCE_PERIODS;
+      const notesDue = notified.size > 0 && (capped || now - lastNotificationAt >= debounceMs);
+      const announcementsDue = pending.size > 0 && (capped || now - lastAnnouncementAt >= debounceMs);
+      if (notesDue || announcementsDue) return notesDue;
+      if (pending.size > 0 && pending.size <= FAST_ROUND_MAX && checked !== announcementsReceived) {
+        checked = announcementsReceived;
+        try {
+          const { runIds } = await organizationSyncsInFlight({
+            orgId,
+            runningSince: new Date(now - MAX_WAIT_FOR_RUNNING_MS).toISOString(),
+            finishedSince: new Date(now - UNANNOUNCED_WINDOW_MS).toISOString(),
+          });
+          if (pending.size > 0 && runIds.every((id) => pending.has(id) || appliedIds.has(id))) return false;
+        } catch (e) {
+          if (isCancellation(e)) throw e;
+          log.warn('Syncs in flight not read: the finished syncs wait for the quiet period', { orgId, error: failureMessage(e) });
+        }
+        continue;
+      }
+      const due = Math.min(since + debounceMs * MAX_DEBOUNCE_PERIODS, ...(notified.size ? [lastNotificationAt + debounceMs] : []), ...(pending.size ? [lastAnnouncementAt + debounceMs] : []));
+      const seen = received;
+      await condition(() => received !== seen, Math.max(1, due - Date.now()));
+    }
+  }
+
   /** Records the late announcements as applied by the round that had read them. */
   async function recordLate(): Promise<void> {
     if (!lateApplied.length) return;
@@ -433,21 +500,27 @@ export async function organizationChangesWorkflow(input: OrganizationChangesInpu
     }
 
     progress.step = 'gathering';
-    const gatheringSince = Date.now();
-    for (;;) {
-      const quiet = lastSignalAt + debounceMs - Date.now();
-      if (quiet <= 0 || Date.now() - gatheringSince >= debounceMs * MAX_DEBOUNCE_PERIODS) break;
-      const seen = received;
-      await condition(() => received !== seen, quiet);
+    let withNotes = true;
+    if (patched(ANNOUNCEMENTS_FIRST)) withNotes = await gatherAnnouncementsFirst();
+    else {
+      const gatheringSince = Date.now();
+      for (;;) {
+        const quiet = lastSignalAt + debounceMs - Date.now();
+        if (quiet <= 0 || Date.now() - gatheringSince >= debounceMs * MAX_DEBOUNCE_PERIODS) break;
+        const seen = received;
+        await condition(() => received !== seen, quiet);
+      }
     }
 
     const changes = [...pending.values()];
     pending.clear();
-    const notes = [...notified.values()];
-    notified.clear();
-    currentEvents = new Set(pendingEvents);
-    pendingEvents.clear();
-    keptNotifications = 0;
+    const notes = withNotes ? [...notified.values()] : [];
+    if (withNotes) {
+      notified.clear();
+      currentEvents = new Set(pendingEvents);
+      pendingEvents.clear();
+      keptNotifications = 0;
+    }
     progress.rounds++;
     roundsThisRun++;
     log.info('Organization change round', { orgId, changes: changes.length, notifications: notes.reduce((a, n) => a + n.count, 0), round: progress.rounds });

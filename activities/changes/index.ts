@@ -111,6 +111,20 @@ export function createChangeActivities({ config, warehouse, announce }: { config
       };
     },
 
+    /**
+     * The organization's syncs whose announcement may still come (their run ids): those running
+     * (begun within `runningSince`), and those that succeeded at or after `finishedSince` and are
+     * not in the reports yet. Syncs a round runs itself (trigger webhook) are not among them. The
+     * changes workflow starts a round at once when none is left that it does not hold already.
+     */
+    async organizationSyncsInFlight({ orgId, runningSince, finishedSince }: { orgId: string; runningSince: string; finishedSince: string }): Promise<{ runIds: string[] }> {
+      const runs = await withRunStore(config, orgId, async (s) => [
+        ...(await s.runningSyncRuns()).filter((r) => new Date(r.startedAt).toISOString() >= runningSince),
+        ...(await s.recentSucceededSyncRuns(100)).filter((r) => !r.reports && r.finishedAt && new Date(r.finishedAt).toISOString() >= finishedSince),
+      ]);
+      return { runIds: (runs ?? []).filter((r) => r.trigger !== 'webhook').map((r) => r.runId) };
+    },
+
     /** Whether a notified connection still syncs, and for which organization (reads only). */
     async connectionChangeTarget({ provider, accountId }: { provider: SyncProvider; accountId: string }): Promise<{ skip?: string; orgId?: string }> {
       const account = mongoose.isValidObjectId(accountId) ? await accountModel(provider).findById(accountId, { organization_id: 1, status: 1 }).lean() : null;
