@@ -7,6 +7,7 @@
 //   api/resources/connectors/own.ts     each connector's own routes, api/resources/<key>/router.ts `<key>Routes` (when it has them)
 //   simulators/connectors.ts            each connector's demo simulator, simulators/demo/<key>.ts (when it has one)
 //   common/connectors/forms.ts          each credentials connector's connect form, common/connectors/<key>-form.ts (pure: the web app reads it)
+//   common/connectors/trial-balance-sources.ts  each connector's trial_balance source, common/connectors/<key>-tables.ts `<key>TrialBalanceSource` (pure: no models)
 //   web/src/features/apps/connectors/index.ts  each connector's own Apps screen parts, web/src/features/apps/connectors/<key>.tsx (when it has them)
 // Each barrel must be a file of its own: the web app may not load the registry, the workflow
 // bundle neither, and common/ may not import activities/ or api/. `node scripts/connectors.mjs`
@@ -43,6 +44,7 @@ export function connectorBarrels(root = ROOT) {
   const withForms = keys.filter((k) => has(root, `common/connectors/${k}-form.ts`));
   const withApps = keys.filter((k) => has(root, `web/src/features/apps/connectors/${k}.tsx`));
   const withRoutes = keys.filter((k) => has(root, `api/resources/${k}/router.ts`) && new RegExp(`export function ${k}Routes\\b`).test(readFileSync(join(root, `api/resources/${k}/router.ts`), 'utf8')));
+  const withTrialBalance = keys.filter((k) => has(root, `common/connectors/${k}-tables.ts`) && new RegExp(`export const ${k}TrialBalanceSource\\b`).test(readFileSync(join(root, `common/connectors/${k}-tables.ts`), 'utf8')));
   const lines = (...ls) => `${ls.flat().join('\n')}\n`;
   return {
     'common/connectors/index.ts': lines(
@@ -96,6 +98,14 @@ export function connectorBarrels(root = ROOT) {
       withForms.map((k) => `import { form as ${k} } from './${k}-form';`),
       '',
       `export const CONNECT_FORMS: Readonly<Record<string, ConnectForm>> = { ${withForms.join(', ')} };`,
+    ),
+    'common/connectors/trial-balance-sources.ts': lines(
+      GENERATED,
+      "// Each connector's trial_balance source (common/connectors/<key>-tables.ts `<key>TrialBalanceSource`, its definition's `trialBalance`), pure: the warehouse's threads read it without loading the registry's models.",
+      "import type { TrialBalanceSource } from './trial-balance-source';",
+      withTrialBalance.map((k) => `import { ${k}TrialBalanceSource as ${k} } from './${k}-tables';`),
+      '',
+      `export const TRIAL_BALANCE_SOURCES: Readonly<Record<string, TrialBalanceSource>> = { ${withTrialBalance.join(', ')} };`,
     ),
     'web/src/features/apps/connectors/index.ts': lines(
       GENERATED,

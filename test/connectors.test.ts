@@ -11,6 +11,7 @@ import * as workflows from '../workflows';
 import { SYNC_PROVIDERS } from '../common/contract/connections';
 import { AUTH_KINDS } from '../common/connectors/definition';
 import { CONNECTOR_LIST, CONNECTORS } from '../common/connectors';
+import { TRIAL_BALANCE_SOURCES } from '../common/connectors/trial-balance-sources';
 import { CONNECTOR_KEYS } from '../common/connectors/keys';
 import { CONNECT_FORMS } from '../common/connectors/forms';
 
@@ -63,6 +64,8 @@ it.each(CONNECTOR_LIST.map((c) => [c.key, c] as const))('%s names workflows, act
     expect(own).toContain(c.trialBalance.table);
     if (c.trialBalance.accounts) expect(own).toContain(c.trialBalance.accounts);
   }
+  // The same source in the barrel the warehouse's threads read without the registry's models.
+  expect(TRIAL_BALANCE_SOURCES[c.key]).toBe(c.trialBalance);
 });
 
 // A connector is registered by its line in common/connectors/keys.ts: everything shared takes
@@ -84,6 +87,7 @@ const ALLOWED: Record<string, { keys: 'any' | string[]; why: string }> = {
   'simulators/connectors.ts': { keys: 'any', why: 'written by scripts/connectors.mjs' },
   'api/demo/seed.ts': { keys: 'any', why: "the demo's steps: each simulated company connected as a user would (the OAuth ones through their consent)" },
   'common/connectors/forms.ts': { keys: 'any', why: 'written by scripts/connectors.mjs (the credentials connectors\' connect forms)' },
+  'common/connectors/trial-balance-sources.ts': { keys: 'any', why: "written by scripts/connectors.mjs (each connector's trial_balance source, without the registry's models)" },
   'web/src/features/apps/connectors/index.ts': { keys: 'any', why: "written by scripts/connectors.mjs (each connector's own Apps screen parts)" },
   // Older than the recipe: particular ledgers' words and features, not lists of connectors.
   'common/contract/connections.ts': { keys: ['quickbooks', 'sage', 'netsuite'], why: "the three older connectors' answer schemas (a new one keeps its own in common/contract/<key>.ts)" },

@@ -9,13 +9,12 @@
 import Database from 'better-sqlite3';
 import { Kysely, MssqlDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { ConnectionPool } from 'mssql';
-import mongoose from 'mongoose';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../common/config';
 import { decryptSecret } from '../common/crypto';
 import { fail } from '../common/failures';
-import { Organization, type OrganizationDoc } from '../common/models/organization';
+import type { OrganizationDoc } from '../common/models/organization';
 import { LOCAL_DATABASE_NAME } from '../common/resources';
 import { DIALECTS, dialectOf, type DialectName } from './dialect';
 
@@ -66,6 +65,11 @@ export function sqlConnectionStringOf(cfg: Config, onboarding: Partial<Onboardin
  * record names it), so an activity never reaches another organization's database by name.
  */
 export async function resolveSqlLogin(cfg: Config, ref: DatabaseRef): Promise<SqlLogin> {
+  // Mongo's model loaded here, when a login is resolved: the threads that only open a database
+  // (the consolidation's, the pack's, the loaders') do not load mongoose (about 25 MB of heap each).
+  const mongoose = (await import('mongoose')).default;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when first used (a relative dynamic import needs the compiled file's extension)
+  const { Organization } = require('../common/models/organization') as typeof import('../common/models/organization');
   if (!mongoose.isValidObjectId(ref.orgId)) throw fail.validation('Organization ID is missing');
   const org = await Organization.findById(ref.orgId, { onboarding: 1 }).lean<OrganizationDoc>();
   if (!org) throw fail.notFound(`Organization ${ref.orgId} not found`);

@@ -6,7 +6,7 @@
 // run killed half way leaves the tables as they were and its retry writes exactly what an
 // uninterrupted run writes. Locked periods are never rewritten.
 import { CONNECTOR_NAMES } from '../../common/contract/connections';
-import { CONNECTOR_LIST } from '../../common/connectors';
+import { TRIAL_BALANCE_SOURCES } from '../../common/connectors/trial-balance-sources';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { insertChunked, type OrgDatabase, type OrgDialect } from '../connection';
 import { DIALECTS } from '../dialect';
@@ -287,7 +287,7 @@ export function entityConfigOf(r: EntityRow): EntityConfig {
 /** Where a source's trial_balance rows sit by default (editable per entity). */
 function defaultBasis(source: string): AmountBasis {
   // A connector's is declared with its trial_balance source (common/connectors/<key>-tables.ts); a CSV's rows are balances.
-  return CONNECTOR_LIST.find((c) => c.key === source)?.trialBalance?.defaultBasis ?? 'balances';
+  return (Object.hasOwn(TRIAL_BALANCE_SOURCES, source) ? TRIAL_BALANCE_SOURCES[source]?.defaultBasis : undefined) ?? 'balances';
 }
 
 /**

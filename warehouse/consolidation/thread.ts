@@ -4,7 +4,7 @@
 // neither grows the worker's heap nor stops its heartbeats.
 import { parentPort } from 'node:worker_threads';
 import { openOrgConnection } from '../connection';
-import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './run';
+import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './months';
 
 async function run({ conn, input, names }: ConsolidateThreadData): Promise<void> {
   const post = (m: ConsolidateThreadMessage) => parentPort!.postMessage(m);
