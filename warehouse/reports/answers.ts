@@ -2,7 +2,11 @@
 // consolidation's outputs (common/reports), their drill-down to entities and source accounts,
 // and their XLSX / CSV exports. Figures are exact: SQL sums integer cents, the rest is BigInt.
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+/** ExcelJS, loaded when a workbook is first made: the worker and the api do not hold it (with its dependencies, about 10 MB) until one is asked for. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load (a relative or CommonJS dynamic import is not typed as the default import)
+const excel = (): typeof ExcelJS => require('exceljs') as typeof ExcelJS;
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
@@ -571,7 +575,7 @@ export function sheetNamer(): (title: string) => string {
 
 /** An XLSX workbook: one sheet per report given (real numbers, number formats, frozen header). */
 export async function xlsx(reports: ReportAnswer[]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (excel().Workbook)();
   wb.creator = 'LedgerFlow';
   const nameOf = sheetNamer();
   for (const r of reports) sheet(wb, r, nameOf(r.title));
@@ -590,7 +594,7 @@ export async function xlsxStream(count: number, report: (i: number) => Promise<R
     out.once('close', () => (out.writableFinished ? undefined : reject(new Error('The output closed before the workbook was written'))));
   });
   closed.catch(() => undefined);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new (excel().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = 'LedgerFlow';
   const nameOf = sheetNamer();
   for (let i = 0; i < count; i++) {

@@ -12,7 +12,11 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import PDFDocument from 'pdfkit';
+import type PDFDocumentType from 'pdfkit';
+
+/** PDFKit, loaded when a pack is first laid out (on the pack's thread): the worker and the api do not hold it until then. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load (a CommonJS dynamic import is not typed as the default import)
+const pdfkit = (): typeof PDFDocumentType => require('pdfkit') as typeof PDFDocumentType;
 import { monthLabel } from '../../common/reports/periods';
 import { NOT_MEANINGFUL, STATEMENT_TITLES, STATEMENTS, type StatementKind } from '../../common/reports/statements';
 import type { RangeKind } from '../../common/reports/periods';
@@ -247,6 +251,7 @@ function planReport(doc: PDFKit.PDFDocument, r: ReportAnswer, ri: number): Repor
 
 /** The first pass: each report computed, planned and let go (memory: one report at a time). */
 export async function planPack(source: PackSource): Promise<PackPlan> {
+  const PDFDocument = pdfkit();
   const measure = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false });
   const reports: PlannedReport[] = [];
   for (let i = 0; i < source.count; i++) {
@@ -272,6 +277,7 @@ async function drained(doc: PDFKit.PDFDocument, out: Writable): Promise<void> {
  * are computed again one at a time (the second pass) and drawn page by page as the output takes them.
  */
 export async function packPdf(plan: PackPlan, source: PackSource, meta: PackMeta, out: Writable): Promise<{ pages: number }> {
+  const PDFDocument = pdfkit();
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, autoFirstPage: false, info: { Title: `${meta.name}: ${meta.periodLabel}`, Author: meta.organization, Creator: 'LedgerFlow' } });
   let failed: unknown;
   const done = new Promise<void>((resolve, reject) => {
