@@ -121,12 +121,15 @@ export interface Frac {
   d: bigint;
 }
 const ZERO: Frac = { n: 0n, d: 1n };
-const gcd = (a: bigint, b: bigint): bigint => {
+/** The greatest common divisor, non-negative. */
+export const gcd = (a: bigint, b: bigint): bigint => {
   a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
   while (b) [a, b] = [b, a % b];
   return a;
 };
-function addF(a: Frac, b: Frac): Frac {
+/** a + b exactly (also what the stored flow figures add up with, warehouse/reports/flow-sums.ts). */
+export function addF(a: Frac, b: Frac): Frac {
   if (a.d === b.d) return { n: a.n + b.n, d: a.d };
   // One denominator a multiple of the other (cents and a direct rate's 10^14): kept, unreduced, so
   // the next sum over it takes the line above (the value is the same; only the gcd is saved).

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { GroupAccount } from '../../common/consolidation/types';
 import { addMonths } from '../../common/reports/periods';
-import { cashFlowOf, componentsOf, figures, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart, type Frac } from '../../common/reports/flows';
+import { addF, cashFlowOf, componentsOf, figures, gcd, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart } from '../../common/reports/flows';
 import { FLOW_SUMS_TABLE } from '../consolidation/report-sums';
 import { readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
 import type { OrgDatabase, OrgDialect } from '../connection';
@@ -83,20 +83,7 @@ export function flowInputsKey(cfg: FlowConfig): string {
 }
 
 // --- figures as stored ----------------------------------------------------------------------
-const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b) [a, b] = [b, a % b];
-  return a;
-};
 const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
-function addFrac(a: Frac, b: Frac): Frac {
-  if (a.d === b.d) return { n: a.n + b.n, d: a.d };
-  if (a.d % b.d === 0n) return { n: a.n + b.n * (a.d / b.d), d: a.d };
-  if (b.d % a.d === 0n) return { n: a.n * (b.d / a.d) + b.n, d: b.d };
-  const d = lcm(a.d, b.d);
-  return { n: a.n * (d / a.d) + b.n * (d / b.d), d };
-}
 const zeroComponents = (): Components => ({ capital: 0n, retained: 0n, translation: 0n, nci: 0n });
 const zeroFigures = (): Figures => ({ profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: { n: 0n, d: 1n }, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: zeroComponents() });
 
@@ -106,12 +93,12 @@ function addFigures(a: Figures, b: Figures): void {
   a.nciProfit += b.nciProfit;
   a.oci += b.oci;
   a.nciOci += b.nciOci;
-  for (const [k, v] of b.flows) a.flows.set(k, addFrac(a.flows.get(k) ?? { n: 0n, d: 1n }, v));
+  for (const [k, v] of b.flows) a.flows.set(k, addF(a.flows.get(k) ?? { n: 0n, d: 1n }, v));
   for (const [k, v] of b.acquisitions) a.acquisitions.set(k, (a.acquisitions.get(k) ?? 0n) + v);
   a.equityOther += b.equityOther;
   a.openingCash += b.openingCash;
   a.closingCash += b.closingCash;
-  a.cashFx = addFrac(a.cashFx, b.cashFx);
+  a.cashFx = addF(a.cashFx, b.cashFx);
   a.ownersDividends += b.ownersDividends;
   a.nciDividends += b.nciDividends;
   a.bargain += b.bargain;
