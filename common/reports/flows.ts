@@ -194,14 +194,14 @@ const kindMaps = new WeakMap<GroupAccount[], [Map<string, Kind>, Map<string, Kin
 function classify(chart: GroupAccount[]) {
   let maps = kindMaps.get(chart);
   if (!maps) {
-    const of = kindOf(chart);
+    const of = kindFromChart(chart);
     maps = [new Map(chart.map((a) => [a.code, of(a.code, '')])), new Map(chart.map((a) => [a.code, of(a.code, 'nci')]))];
     kindMaps.set(chart, maps);
   }
   const [others, nci] = maps;
   return (code: string, column: string): Kind => (column === 'nci' ? nci : others).get(code) ?? 'other';
 }
-function kindOf(chart: GroupAccount[]) {
+function kindFromChart(chart: GroupAccount[]) {
   const byCode = byCodeOf(chart);
   return (code: string, column: string): Kind => {
     const a = byCode.get(code);
@@ -715,13 +715,13 @@ export const acquisitionOfEntry = (entryId: string): string | null => /\/acquisi
 /** A translated line's local amount counts when it was translated at a rate of its own (not the presentation currency's, not rolled). */
 export const hasOwnRate = (rateKind: string): boolean => rateKind !== 'same' && rateKind !== 'rolled';
 
-/** One month's parts from the engine's results (what the store keeps, warehouse/reports/store.ts flowParts reads the same). */
+/** One month's parts from the engine's results, grouped as the outputs' read groups them (MonthParts, below; warehouse/reports/store.ts flowParts reads the same). */
 export function partsOfResult(r: { period: string; blocked: boolean; translated: { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]; entries: { kind: string; entity: string | null; groupAccount: string; amount: bigint; entryId: string }[] }): FlowMonth {
   if (r.blocked) return { period: r.period, ok: false, parts: [] };
-  const parts: FlowPart[] = [];
-  for (const t of r.translated) parts.push({ column: `entity:${t.entity}`, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: hasOwnRate(t.rateKind) ? t.local : null, acquisition: null });
-  for (const x of r.entries) parts.push({ column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acquisitionOfEntry(x.entryId) });
-  return { period: r.period, ok: true, parts };
+  const parts = new MonthParts();
+  parts.addTranslated(r.translated);
+  parts.addEntries(r.entries);
+  return parts.month(r.period, false);
 }
 
 /**

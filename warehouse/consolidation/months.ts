@@ -89,8 +89,9 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   /** A month the run keeps as the outputs hold it: its parts read from them. */
   const keep = async (period: string) => {
     await writer.carry(period);
-    const [[state], [month]] = await Promise.all([monthStates(db, [period]), flowParts(db, org.dialect, [period])]);
-    await flows.add(month!, state!.status !== 'missing');
+    const states = await monthStates(db, [period]);
+    const [month] = await flowParts(db, org.dialect, [period], states);
+    await flows.add(month!, states[0]!.status !== 'missing');
   };
   const out: ConsolidateOutput = { periods: 0, rows: 0, blocked: 0, mismatches: 0, unmapped: 0, summary: [] };
   const inRangeOf = (period: string) => (!input.from || period >= input.from) && (!input.to || period <= input.to);

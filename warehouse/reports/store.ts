@@ -113,9 +113,10 @@ export async function groupedRangeSums(db: Db, dialect: OrgDialect, from: string
  * with the entity acquired. Months not consolidated (status other than ok) come back without parts.
  * Two grouped reads, exact integer sums.
  */
-export async function flowParts(db: Db, dialect: OrgDialect, months: string[]): Promise<FlowMonth[]> {
+export async function flowParts(db: Db, dialect: OrgDialect, months: string[], known?: MonthState[]): Promise<FlowMonth[]> {
   if (!months.length) return [];
-  const states = await monthStates(db, months);
+  // (`known`: the caller's monthStates of these months, not read again.)
+  const states = known ?? (await monthStates(db, months));
   const ok = states.filter((m) => m.status === 'ok').map((m) => m.period);
   const byMonth = new Map<string, FlowPart[]>(ok.map((m) => [m, []]));
   if (ok.length) {
