@@ -10,8 +10,8 @@ RUN node scripts/build-native.mjs && node node_modules/vite/bin/vite.js build --
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-# MALLOC_ARENA_MAX and --max-semi-space-size: as npm start runs the services (scripts/lib/services.mjs).
-ENV NODE_ENV=production HOST=0.0.0.0 MALLOC_ARENA_MAX=2
+# MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ and --max-semi-space-size: as npm start runs the services (scripts/lib/services.mjs).
+ENV NODE_ENV=production HOST=0.0.0.0 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 COPY --from=build /app /app
 # DATA_DIR: generated local secrets, the worker's cached workflow bundle (a named volume
 # mounted here takes this ownership).

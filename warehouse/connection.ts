@@ -126,6 +126,13 @@ export interface OrgDatabase {
    * kept for the connection's life (raw rows, no object per row), T-SQL through Kysely.
    */
   selectRows(query: CompiledQuery): Promise<unknown[][]>;
+  /**
+   * `fn`'s inserts (insertMany/insertRows/insertEach into staging tables) committed together:
+   * SQLite opens one transaction and each insert inside is a savepoint of it (a commit a month
+   * instead of one per insert, issue 29); Kysely's own transactions cannot start inside. T-SQL:
+   * `fn` as it is, each insert its own statement.
+   */
+  inOneTransaction<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -211,6 +218,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
     return {
       db,
       dialect: 'mssql',
+      inOneTransaction: (fn) => fn(),
       insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows),
       insertRows: (table, columns, rows) => insertChunked(db, 'mssql', table, rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))),
       insertEach: (table, columns, count, fill) =>
@@ -301,7 +309,19 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
     }
     return stmt.all(...(query.parameters as unknown[])) as unknown[][];
   };
-  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, insertEach, selectRows, close: () => db.destroy() };
+  const inOneTransaction = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (sqlite.inTransaction) return fn();
+    sqlite.exec('BEGIN');
+    try {
+      const out = await fn();
+      sqlite.exec('COMMIT');
+      return out;
+    } catch (e) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw e;
+    }
+  };
+  return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, insertEach, selectRows, inOneTransaction, close: () => db.destroy() };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

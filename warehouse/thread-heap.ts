@@ -10,6 +10,17 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
+const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
+/**
+ * The code of a thread that runs the TypeScript module `entry` through tsx, as the processes do (a
+ * loader may add a query to resolved paths, e.g. tsx's namespaces: the thread needs the plain
+ * files). Read when the thread starts: it keeps source maps only as the process does (tsx turns
+ * them on; the worker turns its own off, worker/source-maps.ts).
+ */
+export function tsxThreadCode(entry: string): string {
+  return `require(${JSON.stringify(TSX)}); process.setSourceMapsEnabled(${process.sourceMapsEnabled}); require(${JSON.stringify(entry.replace(/\?.*$/, ''))});`;
+}
+
 const FLAG = '--max-semi-space-size';
 /** The process's own semi-space flag (command line or NODE_OPTIONS), if any. */
 function processSemiSpace(): string | undefined {

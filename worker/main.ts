@@ -1,4 +1,6 @@
 // The worker process: connects Mongo and Temporal once, then serves the task queue.
+// (First: source maps off before the modules load, ./source-maps.ts.)
+import './source-maps';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import mongoose from 'mongoose';
 import { config, ConfigError } from '../common/config';

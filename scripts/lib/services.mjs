@@ -21,9 +21,17 @@ export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2U
  * peak RSS during a 1M-row save 252 -> 224-232 MB, and faster). The api streams uploads
  * through busboy and is quicker with 2 x 4 MB. docker-compose.yml runs them the same way.
  */
+/**
+ * glibc's malloc for the services: two arenas (above), and blocks of 128 KB and more always mapped
+ * on their own, so freeing one gives it back. glibc otherwise raises that threshold to the largest
+ * block freed so far (up to 32 MB), and the big buffers a service frees (SQLite's statements' and
+ * threads' messages, a chunk of a download) then stay in its heap: the worker's peak during
+ * `npm run bench:consolidation` 291-292 -> 272 MB, at the same speed.
+ */
+export const MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 export function nodeService(entry) {
   const semiSpaceMb = entry.startsWith('worker/') ? 1 : 4;
-  return { args: [`--max-semi-space-size=${semiSpaceMb}`, '--require', 'tsx/cjs', entry], env: { MALLOC_ARENA_MAX: '2' } };
+  return { args: [`--max-semi-space-size=${semiSpaceMb}`, '--require', 'tsx/cjs', entry], env: MALLOC_ENV };
 }
 
 export function azuriteConnectionString(port) {

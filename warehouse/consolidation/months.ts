@@ -99,10 +99,11 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   // range, or locked): the statements' running totals go through them too.
   const tbPeriods = new Set(periods);
   const keptOnly = (await outputPeriods(db)).filter((p) => !tbPeriods.has(p) && (!inRangeOf(p) || locked.has(p)));
-  for (const period of [...periods, ...keptOnly].sort()) {
+  /** One month: read, consolidated and staged (or kept as the outputs hold it). */
+  const month = async (period: string): Promise<void> => {
     if (!tbPeriods.has(period)) {
       await keep(period);
-      continue;
+      return;
     }
     onPeriod?.(period);
     const inRange = inRangeOf(period);
@@ -127,9 +128,9 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     if (!write) await keep(period);
     if (inRange && locked.has(period)) {
       out.summary.push({ period, status: 'locked', messages: ['Locked: figures kept as they were when locked'] });
-      continue;
+      return;
     }
-    if (!write) continue;
+    if (!write) return;
     await writer.write(result);
     parts.addEntries(result.entries);
     await flows.add(parts.month(period, result.blocked), true);
@@ -139,7 +140,9 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     out.unmapped = Math.max(out.unmapped, result.check.unmappedCount);
     if (result.blocked) out.blocked++;
     out.summary.push({ period, status: result.check.status, messages: briefly(result.check.messages) });
-  }
+  };
+  // A month's inserts commit together (SQLite: one transaction a month, each insert a savepoint of it).
+  for (const period of [...periods, ...keptOnly].sort()) await org.inOneTransaction(() => month(period));
   if (out.periods === 0) out.nothing = nothingToConsolidate(periods, input);
   await flows.finish();
   await writer.commit({ from: input.from, to: input.to }, [...locked.keys()], async (trx) => {

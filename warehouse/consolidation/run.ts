@@ -10,18 +10,14 @@ import { fail } from '../../common/failures';
 import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { threadWithOwnHeap } from '../thread-heap';
+import { threadWithOwnHeap, tsxThreadCode } from '../thread-heap';
 import { resolveOrgConnection } from '../connection';
 import type { ConsolidateInput, ConsolidateOutput, ConsolidateThreadData, ConsolidateThreadMessage } from './months';
 
 export { CONSOLIDATE_PIPELINE, nothingToConsolidate, runConsolidation } from './months';
 export type { ConsolidateInput, ConsolidateOutput, ConsolidatePeriodSummary, ConsolidateThreadData, ConsolidateThreadMessage } from './months';
 
-// The thread loads TypeScript through tsx, as the worker process does (a loader may add a query to
-// resolved paths, e.g. tsx's namespaces: the thread needs the plain files).
-const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
-const ENTRY = join(__dirname, 'thread.ts').replace(/\?.*$/, '');
-const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(ENTRY)});`;
+const ENTRY = join(__dirname, 'thread.ts');
 /**
  * The thread's heap: enough for a group of 100 entities x 1,000 accounts (the live set is one
  * entity's month, the mappings and one row per group account), small enough that the worker's
@@ -42,7 +38,7 @@ function takeThread(): Worker {
     kept.ref();
     return kept;
   }
-  const worker = threadWithOwnHeap(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
+  const worker = threadWithOwnHeap(tsxThreadCode(ENTRY), { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
   // A thread that dies while idle (out of memory at its bound, say) is simply forgotten.
   worker.once('exit', () => {
     if (idleThread === worker) idleThread = undefined;

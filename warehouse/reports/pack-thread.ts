@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import { tsxThreadCode } from '../thread-heap';
 import type { RangeKind } from '../../common/reports/periods';
 import type { OrgConnection } from '../connection';
 import { PackError, type PackItem, type PackMeta, type PackPlan } from './pack';
@@ -40,10 +41,8 @@ export type FromPackThread =
 /** Bytes the thread may have sent that the caller's stream has not yet taken. */
 export const WINDOW = 1024 * 1024;
 
-// The thread loads TypeScript through tsx, as the consolidation's thread does.
-const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
-const ENTRY = join(__dirname, 'pack-thread-entry.ts').replace(/\?.*$/, '');
-const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(ENTRY)});`;
+// The thread loads TypeScript through tsx, as the consolidation's thread does (../thread-heap.ts tsxThreadCode).
+const ENTRY = join(__dirname, 'pack-thread-entry.ts');
 /**
  * The thread's heap: the live set is one report's answer and the page being drawn (a year's trial
  * balance of 1,000 accounts x 23 columns is a few megabytes); the bound is what keeps the process's
@@ -68,7 +67,7 @@ const failure = (m: { message: string; pack: boolean }) => (m.pack ? new PackErr
  * not exist, a custom report deleted, the figures changed between the passes) comes back as one.
  */
 export function openPackRender(job: PackJob): Promise<PackRender> {
-  const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
+  const worker = new Worker(tsxThreadCode(ENTRY), { eval: true, execArgv: [], resourceLimits: THREAD_LIMITS });
   const send = (m: ToPackThread) => worker.postMessage(m);
   let listener: ((m: FromPackThread) => void) | undefined;
   let ended: ((e: Error) => void) | undefined;

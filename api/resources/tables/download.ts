@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import { tsxThreadCode } from '../../../warehouse/thread-heap';
 import type { Config } from '../../../common/config';
 import type { TableFilter } from '../../../common/contract/tables';
 import { User, type UserDoc } from '../../../common/models/user';
@@ -68,11 +69,8 @@ export async function writeCsv(out: Writable, header: readonly string[], rows: A
 
 // --- the same, on a thread of its own (SQLite) --------------------------------------------------
 
-// The thread loads TypeScript through tsx, as the api process does (as the consolidation's thread:
-// a loader may add a query to resolved paths; the thread needs the plain files).
-const TSX = require.resolve('tsx/cjs').replace(/\?.*$/, '');
-const ENTRY = join(__dirname, 'csv-thread.ts').replace(/\?.*$/, '');
-const THREAD_CODE = `require(${JSON.stringify(TSX)}); require(${JSON.stringify(ENTRY)});`;
+// The thread loads TypeScript through tsx, as the api process does (warehouse/thread-heap.ts tsxThreadCode).
+const ENTRY = join(__dirname, 'csv-thread.ts');
 /**
  * The thread's heap: its live set is one chunk (about 64 KB of text and the rows it came from)
  * and the loaded code; bounded, so V8 collects at the bound instead of growing with the table.
@@ -109,7 +107,7 @@ export class CsvThreadError extends Error {}
  */
 export async function writeCsvInThread(out: Writable, job: CsvThreadJob): Promise<number> {
   if (out.destroyed) throw new DownloadAborted('client gone');
-  const worker = new Worker(THREAD_CODE, { eval: true, execArgv: [], resourceLimits: CSV_THREAD_LIMITS, workerData: job });
+  const worker = new Worker(tsxThreadCode(ENTRY), { eval: true, execArgv: [], resourceLimits: CSV_THREAD_LIMITS, workerData: job });
   const threadId = worker.threadId;
   threadsRunning++;
   let outcome: CsvThreadOutcome = 'failed';
