@@ -9,7 +9,9 @@ export const AMOUNT_SCALE = 4;
 export const PRESENTATION_SCALE = 2;
 export const RATE_SCALE = 12;
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+/** 10^n, made once per n (no BigInt made per call: the checks run on every line of a consolidation). */
+const POW10: bigint[] = [];
+const pow10 = (n: number): bigint => (POW10[n] ??= 10n ** BigInt(n));
 export const ONE_RATE = pow10(RATE_SCALE);
 
 /**
@@ -23,7 +25,12 @@ export const AMOUNT_LIMIT_TEXT = '1,000,000,000,000,000';
 export const RATE_LIMIT = pow10(9) * ONE_RATE;
 export const RATE_LIMIT_TEXT = '1,000,000,000';
 /** True when |value| (units of 10^-scale) is below the amount bound. */
-export const withinAmountLimit = (value: bigint, scale: number): boolean => (value < 0n ? -value : value) < pow10(AMOUNT_DIGITS + scale);
+export const withinAmountLimit = (value: bigint, scale: number): boolean => {
+  const bound = pow10(AMOUNT_DIGITS + scale);
+  return value < bound && (NEGATIVE[scale] ??= -bound) < value;
+};
+/** -10^(AMOUNT_DIGITS + scale) by scale (comparing with it makes no BigInt, as negating the value would). */
+const NEGATIVE: bigint[] = [];
 
 /** A plain decimal: sign, integer digits, decimals (no exponent, no thousands separator). */
 export const DECIMAL_RE = /^([+-])?(\d+)(?:\.(\d+))?$/;

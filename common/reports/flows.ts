@@ -71,7 +71,12 @@ export interface FlowPart {
   local: bigint | null;
   /** An acquisition's entries (entry id ".../acquisition/<entity>"): the acquired entity. */
   acquisition: string | null;
+  /** partKey(this), when made with the part (MonthParts): a figure's month and the next take it instead of making it. */
+  key?: string;
 }
+
+/** What `figures` adds a part up under: its column, account, entity and whether it has a local amount. */
+export const partKey = (p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string => `${p.column}\u0000${p.account}\u0000${p.entity ?? ''}\u0000${p.local === null ? 'x' : 'l'}`;
 
 export interface FlowMonth {
   period: string;
@@ -245,24 +250,26 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
     };
     // Per (column, account, entity, local?) the stock now and before.
     type Key = string;
-    const keyOf = (p: FlowPart): Key => `${p.column}\u0000${p.account}\u0000${p.entity ?? ''}\u0000${p.local === null ? 'x' : 'l'}`;
     const cells = new Map<Key, { p: FlowPart; now: bigint; before: bigint; localNow: bigint; localBefore: bigint; acquired: string | null }>();
-    const cell = (p: FlowPart) => {
-      const k = keyOf(p);
-      let c = cells.get(k);
-      if (!c) cells.set(k, (c = { p, now: 0n, before: 0n, localNow: 0n, localBefore: 0n, acquired: null }));
-      return c;
-    };
+    // (A cell starts from its first part's figures: no sum made from zero.)
     for (const p of prev) {
-      const c = cell(p);
-      c.before += p.cents;
-      c.localBefore += p.local ?? 0n;
+      const k = p.key ?? partKey(p);
+      const c = cells.get(k);
+      if (!c) cells.set(k, { p, now: 0n, before: p.cents, localNow: 0n, localBefore: p.local ?? 0n, acquired: null });
+      else {
+        c.before += p.cents;
+        if (p.local) c.localBefore += p.local;
+      }
     }
     for (const p of now) {
-      const c = cell(p);
-      c.now += p.cents;
-      c.localNow += p.local ?? 0n;
-      c.acquired ??= acquisitionOf(p);
+      const k = p.key ?? partKey(p);
+      const c = cells.get(k);
+      if (!c) cells.set(k, { p, now: p.cents, before: 0n, localNow: p.local ?? 0n, localBefore: 0n, acquired: acquisitionOf(p) });
+      else {
+        c.now += p.cents;
+        if (p.local) c.localNow += p.local;
+        c.acquired ??= acquisitionOf(p);
+      }
     }
     let plBefore = 0n;
     for (const c of cells.values()) {
@@ -735,17 +742,30 @@ export class MonthParts {
   private readonly parts: FlowPart[] = [];
   /** One entity's translated lines of the month (all of them, as written). */
   addTranslated(lines: readonly { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]): void {
-    const groups = new Map<string, FlowPart>();
+    // Per entity (the lines are usually one entity's), by account: with a local amount, and without.
+    const byEntity = new Map<string, { column: string; own: Map<string, FlowPart>; other: Map<string, FlowPart> }>();
+    let last: { column: string; own: Map<string, FlowPart>; other: Map<string, FlowPart> } | undefined;
+    let lastEntity: string | undefined;
     for (const t of lines) {
+      if (t.entity !== lastEntity) {
+        lastEntity = t.entity;
+        last = byEntity.get(t.entity);
+        if (!last) byEntity.set(t.entity, (last = { column: `entity:${t.entity}`, own: new Map(), other: new Map() }));
+      }
       const own = hasOwnRate(t.rateKind);
-      const key = `${t.entity}\u0000${t.groupAccount}\u0000${own ? 1 : 0}`;
-      const g = groups.get(key);
+      const groups = own ? last!.own : last!.other;
+      const g = groups.get(t.groupAccount);
       if (g) {
         g.cents += t.presentation;
         if (own) g.local! += t.local;
-      } else groups.set(key, { column: `entity:${t.entity}`, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: own ? t.local : null, acquisition: null });
+      } else {
+        const part: FlowPart = { column: last!.column, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: own ? t.local : null, acquisition: null };
+        part.key = partKey(part);
+        groups.set(t.groupAccount, part);
+        // (In the order the lines first name them, as before.)
+        this.parts.push(part);
+      }
     }
-    for (const g of groups.values()) this.parts.push(g);
   }
   /** The month's entries. */
   addEntries(entries: readonly { kind: string; entity: string | null; groupAccount: string; amount: bigint; entryId: string }[]): void {
@@ -756,7 +776,11 @@ export class MonthParts {
       const key = `${x.kind}\u0000${x.entity ?? ''}\u0000${x.entity === null ? 0 : 1}\u0000${x.groupAccount}\u0000${acq ?? ''}`;
       const g = groups.get(key);
       if (g) g.cents += x.amount;
-      else groups.set(key, { column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acq ? acquisitionOfEntry(acq) : null });
+      else {
+        const part: FlowPart = { column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acq ? acquisitionOfEntry(acq) : null };
+        part.key = partKey(part);
+        groups.set(key, part);
+      }
     }
     for (const g of groups.values()) this.parts.push(g);
   }

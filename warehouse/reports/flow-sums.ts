@@ -93,8 +93,15 @@ function addFigures(a: Figures, b: Figures): void {
   a.nciProfit += b.nciProfit;
   a.oci += b.oci;
   a.nciOci += b.nciOci;
-  for (const [k, v] of b.flows) a.flows.set(k, addF(a.flows.get(k) ?? { n: 0n, d: 1n }, v));
-  for (const [k, v] of b.acquisitions) a.acquisitions.set(k, (a.acquisitions.get(k) ?? 0n) + v);
+  // (`a`'s fractions are its own: one over the same denominator is added to in place, no new object.)
+  // (forEach: no [key, value] array made per entry, as for...of over a map makes.)
+  b.flows.forEach((v, k) => {
+    const x = a.flows.get(k);
+    if (!x) a.flows.set(k, { n: v.n, d: v.d });
+    else if (x.d === v.d) x.n += v.n;
+    else a.flows.set(k, addF(x, v));
+  });
+  b.acquisitions.forEach((v, k) => a.acquisitions.set(k, (a.acquisitions.get(k) ?? 0n) + v));
   a.equityOther += b.equityOther;
   a.openingCash += b.openingCash;
   a.closingCash += b.closingCash;
@@ -144,13 +151,16 @@ const SCALARS = ['profit', 'nciProfit', 'oci', 'nciOci', 'equityOther', 'ownersD
 function storedRow(f: Figures, stock: bigint, components?: Components): [string, string] {
   const scalars: StoredScalars = { k: s(stock), v: SCALARS.map((k) => s(f[k])), x: [s(f.cashFx.n), s(f.cashFx.d)], q: comps(f.acquired), a: [...f.acquisitions].map(([e, c]) => [e, s(c)]), ...(components ? { c: comps(components) } : {}) };
   let d = 1n;
-  for (const v of f.flows.values()) d = lcm(d, v.d);
+  f.flows.forEach((v) => {
+    if (v.d !== d) d = lcm(d, v.d);
+  });
   const flows: StoredFlows = { d: s(d), a: [], n: [] };
   // (In account order: the same figures are the same text, whichever order they were added in.)
-  for (const [k, v] of [...f.flows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const k of [...f.flows.keys()].sort()) {
+    const v = f.flows.get(k)!;
     if (v.n === 0n) continue;
     flows.a.push(k);
-    flows.n.push(s(v.n * (d / v.d)));
+    flows.n.push(s(v.d === d ? v.n : v.n * (d / v.d)));
   }
   return [JSON.stringify(scalars), JSON.stringify(flows)];
 }
