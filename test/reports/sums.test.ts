@@ -187,8 +187,15 @@ describe('the statements read the sums the consolidation stores', () => {
     // Rates of March on change, then March to April run again: January, February, May and June are kept.
     const w = new Database(file);
     w.prepare("update fx_rates set closing = '1.5', average = '1.45' where currency = 'EUR' and period in ('2026-03', '2026-04')").run();
+    // The outputs as a version before issue 29 wrote them: the translated lines with an account type. The kept months copy by column name.
+    w.prepare('alter table consolidation_translated_lines add column account_type text').run();
+    const before = w.prepare("select count(*) n from consolidation_translated_lines where period not in ('2026-03', '2026-04')").get() as { n: number };
     w.close();
     await runConsolidation(org, { orgId: 'o', runId: 'part-1', from: '2026-03', to: '2026-04' });
+    const r = new Database(file, { readonly: true });
+    expect(r.prepare("select count(*) n from consolidation_translated_lines where period not in ('2026-03', '2026-04')").get()).toEqual(before);
+    expect(before.n).toBeGreaterThan(0);
+    r.close();
     expect(await expectSameAsGrouped(org)).toBe(42);
     expect(await expectFlowSumsAsRebuilt(org)).toBe(6 * 7 + 1);
     // April locked, the rates of April changed again: a full run keeps April as it was.

@@ -80,7 +80,7 @@ export const CONFIG_TABLES: Record<string, TableDef> = {
 /** What a run writes (per period). */
 export const OUTPUT_TABLES: Record<string, TableDef> = {
   consolidation_translated_lines: {
-    columns: [['period', 'key'], ['entity', 'key'], ['group_account', 'key'], ['source_account', 'text'], ['source_account_name', 'text', 'null'], ['account_type', 'key', 'null'], ['local_amount', 'amount'], ['currency', 'key'], ['rate_kind', 'key'], ['rate', 'key', 'null'], ['presentation_amount', 'amount']],
+    columns: [['period', 'key'], ['entity', 'key'], ['group_account', 'key'], ['source_account', 'text'], ['source_account_name', 'text', 'null'], ['local_amount', 'amount'], ['currency', 'key'], ['rate_kind', 'key'], ['rate', 'key', 'null'], ['presentation_amount', 'amount']],
     indexes: [['period', 'group_account', 'entity']],
   },
   consolidation_entries: {
@@ -304,13 +304,23 @@ export async function syncEntities(db: Db, dialect: OrgDialect, names: Map<strin
 export async function entitiesToAdd(db: Db, names: Map<string, string> = new Map()): Promise<EntityRow[]> {
   const have = await existingTables(db);
   if (!have.has('trial_balance')) return [];
-  const found = (await db
-    .selectFrom('trial_balance')
-    .select(['entity', sql<string | null>`max(currency)`.as('currency'), sql<string>`max(source)`.as('source')])
-    .groupBy('entity')
-    .execute()) as { entity: string; currency: string | null; source: string }[];
+  // The entities first (the (period, entity) index answers: a quarter of scanning the rows), then
+  // the currency and source of the new ones only (usually none after the first run).
+  const entities = ((await db.selectFrom('trial_balance').select('entity').distinct().execute()) as { entity: string }[]).map((r) => r.entity);
   const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
-  const fresh = found.filter((f) => !known.has(f.entity));
+  const unknown = entities.filter((e) => !known.has(e));
+  if (!unknown.length) return [];
+  const unknownSet = new Set(unknown);
+  // (Many new ones, past what a statement's parameters hold: all of them, the known ones left out.)
+  const fresh = (
+    (await db
+      .selectFrom('trial_balance')
+      .select(['entity', sql<string | null>`max(currency)`.as('currency'), sql<string>`max(source)`.as('source')])
+      .$if(unknown.length <= 500, (q) => q.where('entity', 'in', unknown))
+      .groupBy('entity')
+      .orderBy('entity')
+      .execute()) as { entity: string; currency: string | null; source: string }[]
+  ).filter((f) => unknownSet.has(f.entity));
   const label = (s: string) => (CONNECTOR_NAMES as Readonly<Record<string, string>>)[s] ?? s.replace(/^csv:/, 'CSV ');
   return fresh.map((f) => ({ entity: f.entity, name: names.get(f.entity) ?? `${label(f.source)} ${f.entity}`, currency: f.currency && /^[A-Z]{3}$/.test(f.currency) ? f.currency : null, ownership: '100', parent: null, included: 1, basis: defaultBasis(f.source.startsWith('csv:') ? 'csv' : f.source), source: f.source, updated_by: null, updated_at: null }));
 }
@@ -469,7 +479,8 @@ export async function lockedPeriods(db: Db): Promise<Map<string, RollState[]>> {
 const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
 const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
 
-const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account', 'source_account_name', 'account_type', 'local_amount', 'currency', 'rate_kind', 'rate', 'presentation_amount'] as const;
+// (No account type: nothing read it, and each column is about a tenth of the run's largest insert; issue 29.)
+const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account', 'source_account_name', 'local_amount', 'currency', 'rate_kind', 'rate', 'presentation_amount'] as const;
 const ENTRY_COLUMNS = ['period', 'entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
 const CTB_COLUMNS = ['period', 'group_account', 'group_account_name', 'account_type', 'line', 'entities_amount', 'eliminations', 'nci', 'consolidated'] as const;
 
@@ -545,12 +556,11 @@ export class OutputWriter {
       row[2] = t.groupAccount;
       row[3] = t.sourceAccount;
       row[4] = t.sourceAccountName ?? null;
-      row[5] = t.accountType ?? null;
-      row[6] = loc(t.local);
-      row[7] = t.currency;
-      row[8] = t.rateKind;
-      row[9] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
-      row[10] = amt(t.presentation);
+      row[5] = loc(t.local);
+      row[6] = t.currency;
+      row[7] = t.rateKind;
+      row[8] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
+      row[9] = amt(t.presentation);
     });
   }
 
@@ -607,9 +617,11 @@ export class OutputWriter {
       await trx.schema.dropView(ENTITY_COLUMNS_VIEW).ifExists().execute();
       for (const [name, def] of Object.entries(OUTPUT_TABLES)) {
         const next = name + this.suffix;
+        // By name: a table written before a column went (translated lines' account type) still copies.
+        const columns = def.columns.map(([c]) => c);
         const kept = trx
           .selectFrom(name)
-          .selectAll()
+          .select(columns)
           .where((eb) => {
             const keep = [];
             if (range.from) keep.push(eb('period', '<', range.from));
@@ -617,7 +629,7 @@ export class OutputWriter {
             if (locked.length) keep.push(eb('period', 'in', locked));
             return keep.length ? eb.or(keep) : eb.val(0).$castTo<boolean>();
           });
-        if (range.from || range.to || locked.length) await trx.insertInto(next).expression(kept).execute();
+        if (range.from || range.to || locked.length) await trx.insertInto(next).columns(columns).expression(kept).execute();
         await trx.schema.dropTable(name).execute();
         for (const [i, cols] of (def.indexes ?? []).entries()) await trx.schema.createIndex(`${name}_ix${i}`).on(next).columns(cols).execute();
         await trx.schema.alterTable(next).renameTo(name).execute();
