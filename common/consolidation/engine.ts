@@ -107,7 +107,12 @@ export function translateExact(local: bigint, rate: AppliedRate, share: bigint):
 /** An exact figure rounded once, half-even, to cents. */
 const exactToCents = (x: Exact): bigint => divHalfEven(x.n, x.d * TO_CENTS);
 const gcd = (a: bigint, b: bigint): bigint => {
-  while (b) [a, b] = [b, a % b];
+  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
+  while (b) {
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a;
 };
 /** A sum of exact figures, kept per denominator (one per indirect rate of an entity's month) and added up exactly at the end. */

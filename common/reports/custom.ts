@@ -108,7 +108,12 @@ function refs(a: Ast, into: Set<string> = new Set()): Set<string> {
 
 const gcd = (a: bigint, b: bigint): bigint => {
   a = a < 0n ? -a : a;
-  while (b) [a, b] = [b, a % b];
+  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
+  while (b) {
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a;
 };
 const norm = (n: bigint, d: bigint): Frac => {

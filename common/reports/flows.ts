@@ -130,7 +130,12 @@ const ZERO: Frac = { n: 0n, d: 1n };
 export const gcd = (a: bigint, b: bigint): bigint => {
   a = a < 0n ? -a : a;
   b = b < 0n ? -b : b;
-  while (b) [a, b] = [b, a % b];
+  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
+  while (b) {
+    const r = a % b;
+    a = b;
+    b = r;
+  }
   return a;
 };
 /** a + b exactly (also what the stored flow figures add up with, warehouse/reports/flow-sums.ts). */
