@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { GroupAccount } from '../../common/consolidation/types';
 import { addMonths } from '../../common/reports/periods';
-import { addF, cashFlowOf, componentsOf, figures, gcd, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart } from '../../common/reports/flows';
+import { addF, cashFlowOf, componentsOf, figures, gcd, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart, type Frac } from '../../common/reports/flows';
 import { FLOW_SUMS_TABLE } from '../consolidation/report-sums';
 import { readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
 import type { OrgDatabase, OrgDialect } from '../connection';
@@ -89,10 +89,7 @@ const zeroFigures = (): Figures => ({ profit: 0n, nciProfit: 0n, oci: 0n, nciOci
 
 /** Adds `b` into `a` (every field; the cash at the ends too: the sum of columns). */
 function addFigures(a: Figures, b: Figures): void {
-  a.profit += b.profit;
-  a.nciProfit += b.nciProfit;
-  a.oci += b.oci;
-  a.nciOci += b.nciOci;
+  addScalars(a, b);
   // (`a`'s fractions are its own: one over the same denominator is added to in place, no new object.)
   // (forEach: no [key, value] array made per entry, as for...of over a map makes.)
   b.flows.forEach((v, k) => {
@@ -101,6 +98,44 @@ function addFigures(a: Figures, b: Figures): void {
     else if (x.d === v.d) x.n += v.n;
     else a.flows.set(k, addF(x, v));
   });
+}
+
+/**
+ * A running total's flows over one denominator, kept as the months add up (the builder's): the
+ * accounts' numerators over `d`, the least common multiple of every denominator added. A month
+ * at an indirect rate brings a new denominator (its rate): the numerators are scaled once for it,
+ * instead of a gcd per account and month (the figures are the same; only unreduced).
+ */
+class RunningFlows {
+  d = 1n;
+  readonly n = new Map<string, bigint>();
+  add(flows: Map<string, Frac>): void {
+    // The month's denominators (a handful: one per rate), each scaled to once.
+    const factor = new Map<bigint, bigint>();
+    flows.forEach((v) => factor.set(v.d, 0n));
+    for (const d of factor.keys()) {
+      if (this.d % d === 0n) continue;
+      const next = lcm(this.d, d);
+      const scale = next / this.d;
+      this.n.forEach((x, k) => this.n.set(k, x * scale));
+      this.d = next;
+    }
+    for (const d of factor.keys()) factor.set(d, this.d / d);
+    flows.forEach((v, k) => {
+      const f = factor.get(v.d)!;
+      const x = this.n.get(k);
+      const add = f === 1n ? v.n : v.n * f;
+      this.n.set(k, x === undefined ? add : x + add);
+    });
+  }
+}
+
+/** Adds every field of `b` into `a` but the flows. */
+function addScalars(a: Figures, b: Figures): void {
+  a.profit += b.profit;
+  a.nciProfit += b.nciProfit;
+  a.oci += b.oci;
+  a.nciOci += b.nciOci;
   b.acquisitions.forEach((v, k) => a.acquisitions.set(k, (a.acquisitions.get(k) ?? 0n) + v));
   a.equityOther += b.equityOther;
   a.openingCash += b.openingCash;
@@ -148,19 +183,16 @@ interface StoredFlows {
 const SCALARS = ['profit', 'nciProfit', 'oci', 'nciOci', 'equityOther', 'ownersDividends', 'nciDividends', 'bargain'] as const;
 
 /** A column's running total up to a month, with that month's own cash (`k`, a stock). */
-function storedRow(f: Figures, stock: bigint, components?: Components): [string, string] {
+function storedRow(f: Figures, stock: bigint, components: Components | undefined, running: RunningFlows): [string, string] {
   const scalars: StoredScalars = { k: s(stock), v: SCALARS.map((k) => s(f[k])), x: [s(f.cashFx.n), s(f.cashFx.d)], q: comps(f.acquired), a: [...f.acquisitions].map(([e, c]) => [e, s(c)]), ...(components ? { c: comps(components) } : {}) };
-  let d = 1n;
-  f.flows.forEach((v) => {
-    if (v.d !== d) d = lcm(d, v.d);
-  });
-  const flows: StoredFlows = { d: s(d), a: [], n: [] };
-  // (In account order: the same figures are the same text, whichever order they were added in.)
-  for (const k of [...f.flows.keys()].sort()) {
-    const v = f.flows.get(k)!;
-    if (v.n === 0n) continue;
+  // The flows over the running total's one denominator; in account order: the same figures are
+  // the same text, whichever order they were added in.
+  const flows: StoredFlows = { d: s(running.d), a: [], n: [] };
+  for (const k of [...running.n.keys()].sort()) {
+    const n = running.n.get(k)!;
+    if (n === 0n) continue;
     flows.a.push(k);
-    flows.n.push(s(v.d === d ? v.n : v.n * (d / v.d)));
+    flows.n.push(s(n));
   }
   return [JSON.stringify(scalars), JSON.stringify(flows)];
 }
@@ -195,8 +227,8 @@ export class FlowSumsBuilder {
   private readonly input: FlowInput;
   private prev = new Map<string, FlowPart[]>();
   /** Per column, the running total of its months' figures (every column seen so far gets a row each month). */
-  private readonly running = new Map<string, Figures>();
-  private readonly total = zeroFigures();
+  private readonly running = new Map<string, { f: Figures; flows: RunningFlows }>();
+  private readonly total = { f: zeroFigures(), flows: new RunningFlows() };
   /** The last month given rows. */
   private last: string | undefined;
   written = 0;
@@ -235,14 +267,16 @@ export class FlowSumsBuilder {
       const column: FlowColumn = { key: col, label: col, include: () => true, months: [{ period: before, ok: true, parts: this.prev.get(col) ?? [] }, { period: t, ok: true, parts: now.get(col) ?? [] }] };
       const f = figures(this.input, column);
       let r = this.running.get(col);
-      if (!r) this.running.set(col, (r = zeroFigures()));
-      addFigures(r, f);
-      addFigures(this.total, f);
+      if (!r) this.running.set(col, (r = { f: zeroFigures(), flows: new RunningFlows() }));
+      addScalars(r.f, f);
+      r.flows.add(f.flows);
+      addScalars(this.total.f, f);
+      this.total.flows.add(f.flows);
       stocks.set(col, f.closingCash);
       stock += f.closingCash;
     }
-    const rows: unknown[][] = [...this.running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r, stocks.get(col) ?? 0n, componentsOf(this.cfg.chart, { period: t, ok: month.ok, parts: now.get(col) ?? [] }))]);
-    rows.push([t, ALL, ...storedRow(this.total, stock, componentsOf(this.cfg.chart, month))]);
+    const rows: unknown[][] = [...this.running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r.f, stocks.get(col) ?? 0n, componentsOf(this.cfg.chart, { period: t, ok: month.ok, parts: now.get(col) ?? [] }), r.flows)]);
+    rows.push([t, ALL, ...storedRow(this.total.f, stock, componentsOf(this.cfg.chart, month), this.total.flows)]);
     await this.org.insertRows(this.staged, ['period', 'col', 'figures', 'flows'], rows);
     this.prev = now;
     this.last = t;
