@@ -131,6 +131,8 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
       return;
     }
     if (!write) return;
+    // The translated lines' sums for the statements, from their parts (the only parts so far: the entries come next).
+    writer.sumTranslated(parts.month(period, false).parts);
     await writer.write(result);
     parts.addEntries(result.entries);
     await flows.add(parts.month(period, result.blocked), true);

@@ -16,7 +16,7 @@ import type { PeriodResult } from '../../common/consolidation/engine';
 import { parseOwnership } from '../../common/consolidation/validate';
 import type { AccountType, AcquisitionConfig, AmountBasis, ConsolidationConfig, NciMeasurement, OwnershipChange, ConsolidationSettings, EntityConfig, GroupAccount, HistoricalRateConfig, IcCategory, MappingConfig, Quote, RateConfig, RollState, TbRow, TranslatedLine } from '../../common/consolidation/types';
 import { ACCOUNT_RATE_TYPES, ACCOUNT_TYPES, CASH_FLOW_CATEGORIES, type AccountRateType, type CashFlowCategory } from '../../common/consolidation/types';
-import { addTo, createReportSumsTable, entityCol, FLOW_SUMS_TABLE, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
+import { createReportSumsTable, entityCol, FLOW_SUMS_TABLE, REPORT_SUMS_TABLE, ReportSumsBuilder, swapReportSums } from './report-sums';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the organization's tables are created at run time
 type Db = Kysely<any>;
@@ -539,15 +539,13 @@ export class OutputWriter {
     await this.sums.carry(period);
   }
 
-  /** One entity's translated lines of a month, as the engine hands them out. */
+  /**
+   * One entity's translated lines of a month, as the engine hands them out. Their sums per entity
+   * and group account come through sumTranslated, from the month's flow parts (grouped there
+   * already: not a second grouping of every line).
+   */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    let entity: string | undefined;
-    let column: Map<string, bigint> | undefined;
-    for (const t of lines) {
-      if (t.entity !== entity) [entity, column] = [t.entity, this.sums!.column(entityCol(t.entity))];
-      if (t.presentation !== 0n) addTo(column!, t.groupAccount, t.presentation);
-    }
     // Written straight from the lines into one reused row (insertEach): no array per line.
     await this.org.insertEach('consolidation_translated_lines' + this.suffix, TRANSLATED_COLUMNS, lines.length, (i, row) => {
       const t = lines[i]!;
@@ -564,7 +562,13 @@ export class OutputWriter {
     });
   }
 
-  /** The rest of a month's results (its translated lines went through writeTranslated). */
+  /** The month's translated lines summed per entity column and group account (MonthParts' parts of them: `entity:<key>`, account, cents). */
+  sumTranslated(parts: readonly { column: string; account: string; cents: bigint }[]): void {
+    if (!this.sums) throw new Error('OutputWriter.start() first');
+    for (const p of parts) this.sums.add(p.column, p.account, p.cents);
+  }
+
+  /** The rest of a month's results (its translated lines went through writeTranslated and sumTranslated). */
   async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
