@@ -81,8 +81,8 @@ export class ReportSumsBuilder {
     private readonly table: string,
   ) {}
 
-  /** The month in hand's figures of one column (add to it with addTo). */
-  column(col: string): Map<string, bigint> {
+  /** The month in hand's figures of one column. */
+  private column(col: string): Map<string, bigint> {
     let m = this.month.get(col);
     if (!m) this.month.set(col, (m = new Map()));
     return m;
@@ -127,7 +127,7 @@ export class ReportSumsBuilder {
 }
 
 /** Adds cents to an account of a column's figures. */
-export function addTo(m: Map<string, bigint>, account: string, cents: bigint): void {
+function addTo(m: Map<string, bigint>, account: string, cents: bigint): void {
   m.set(account, (m.get(account) ?? 0n) + cents);
 }
 
