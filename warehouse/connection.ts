@@ -118,9 +118,10 @@ export interface OrgDatabase {
   /**
    * insertRows without even an array per row: `fill(i, row)` writes row i's values into `row`
    * (in `columns`' order), which SQLite binds before the next row reuses it. For the translated
-   * lines, the run's largest output.
+   * lines, the run's largest output. `same`: columns whose value is the same on every row, given
+   * once (SQLite binds them once per statement of many rows, not once per row).
    */
-  insertEach(table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void): Promise<void>;
+  insertEach(table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void, same?: SameValues): Promise<void>;
   /**
    * A compiled select's rows as arrays in its select order: SQLite through a prepared statement
    * kept for the connection's life (raw rows, no object per row), T-SQL through Kysely.
@@ -134,6 +135,12 @@ export interface OrgDatabase {
    */
   inOneTransaction<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Columns with one value for every row of an insert (insertEach). */
+export interface SameValues {
+  columns: readonly string[];
+  values: readonly unknown[];
 }
 
 /** Rows in statements small enough for either dialect's parameter limit (SQLite 32,766; T-SQL 2,100 and 1,000 rows). */
@@ -159,6 +166,12 @@ export interface ResolveOptions {
 export interface OpenOptions {
   /** For reads only: SQLite opens the file read-only (its journal mode left as it is), so nothing can be written. */
   readOnly?: boolean;
+  /**
+   * SQLite: the caller copies the write-ahead log into the database itself, on another thread
+   * (walCheckpoints), so this connection's commits never stop to do it (SQLite's automatic
+   * checkpoint, every 1,000 pages, is off on it).
+   */
+  checkpointsElsewhere?: boolean;
 }
 
 const RESOLVERS: Record<DialectName, (cfg: Config, ref: DatabaseRef, options: ResolveOptions) => Promise<OrgConnection>> = {
@@ -196,7 +209,7 @@ export function setAzureSqlStandIn(open: SqlStandIn | undefined): void {
 }
 
 /** Opens a resolved connection. */
-export async function openOrgConnection(conn: OrgConnection, { readOnly = false }: OpenOptions = {}): Promise<OrgDatabase> {
+export async function openOrgConnection(conn: OrgConnection, { readOnly = false, checkpointsElsewhere = false }: OpenOptions = {}): Promise<OrgDatabase> {
   if (conn.dialect === 'mssql' && sqlStandIn) return sqlStandIn(conn.login);
   if (conn.dialect === 'mssql') {
     const { login } = conn;
@@ -221,7 +234,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
       inOneTransaction: (fn) => fn(),
       insertMany: (table, rows) => insertChunked(db, 'mssql', table, rows),
       insertRows: (table, columns, rows) => insertChunked(db, 'mssql', table, rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])))),
-      insertEach: (table, columns, count, fill) =>
+      insertEach: (table, columns, count, fill, same) =>
         insertChunked(
           db,
           'mssql',
@@ -229,7 +242,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
           Array.from({ length: count }, (_, i) => {
             const row: unknown[] = new Array(columns.length);
             fill(i, row);
-            return Object.fromEntries(columns.map((c, j) => [c, row[j]]));
+            return { ...Object.fromEntries(same?.columns.map((c, j) => [c, same.values[j]]) ?? []), ...Object.fromEntries(columns.map((c, j) => [c, row[j]])) };
           }),
         ),
       selectRows: async (query) => (await db.executeQuery<Record<string, unknown>>(query)).rows.map((r) => Object.values(r)),
@@ -243,47 +256,57 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
     // As the CSV loader: in WAL mode a commit need not wait for the disk (a crash can lose the last
     // commits, never the file's consistency; writers here stage and swap in one transaction anyway).
     sqlite.pragma('synchronous = NORMAL');
+    if (checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
   }
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   const inserts = new Map<string, Database.Statement>();
-  /** An insert of `rows` rows at once (one statement run takes many rows: about half the CPU of a run per row), prepared once per table, columns and size. */
-  const insertStatement = (table: string, columns: readonly string[], rows = 1): Database.Statement => {
-    const key = `${table}\u0000${columns.join('\u0000')}\u0000${rows}`;
+  /**
+   * An insert of `rows` rows at once (one statement run takes many rows: about half the CPU of a
+   * run per row), prepared once per table, columns and size. `same` columns come first in every
+   * row as named parameters (@s0, @s1, ...): bound once per run, whatever the rows.
+   */
+  const insertStatement = (table: string, columns: readonly string[], rows = 1, same: readonly string[] = []): Database.Statement => {
+    const key = `${table}\u0000${columns.join('\u0000')}\u0000${rows}\u0000${same.join('\u0000')}`;
     let stmt = inserts.get(key);
     if (!stmt) {
       const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
-      const one = `(${columns.map(() => '?').join(', ')})`;
-      stmt = sqlite.prepare(`insert into ${q(table)} (${columns.map(q).join(', ')}) values ${Array.from({ length: rows }, () => one).join(', ')}`);
+      const one = `(${[...same.map((_, j) => `@s${j}`), ...columns.map(() => '?')].join(', ')})`;
+      stmt = sqlite.prepare(`insert into ${q(table)} (${[...same, ...columns].map(q).join(', ')}) values ${Array.from({ length: rows }, () => one).join(', ')}`);
       inserts.set(key, stmt);
     }
     return stmt;
   };
   /** Rows per multi-row insert: 32, fewer for wide rows (SQLite's 32,766 parameters). */
   const batchOf = (columns: number) => Math.max(1, Math.min(32, Math.floor(32_000 / columns)));
-  const insertEach = async (table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void) => {
+  const insertEach = async (table: string, columns: readonly string[], count: number, fill: (i: number, row: unknown[]) => void, same?: SameValues) => {
     if (!count) return;
     const n = columns.length;
     const per = batchOf(n);
     const row: unknown[] = new Array(n).fill(null);
+    const fixed = same?.columns ?? [];
+    // The same values, by name (s0, s1, ...), beside each run's row values.
+    const named: Record<string, unknown> = {};
+    fixed.forEach((_, j) => (named[`s${j}`] = same!.values[j] ?? null));
+    const run = fixed.length ? (stmt: Database.Statement, params: unknown[]) => stmt.run(params, named) : (stmt: Database.Statement, params: unknown[]) => stmt.run(params);
     sqlite.transaction(() => {
       let i = 0;
       if (count >= per) {
         // Whole batches through the multi-row statement, its parameters in one reused array.
-        const many = insertStatement(table, columns, per);
+        const many = insertStatement(table, columns, per, fixed);
         const params: unknown[] = new Array(n * per).fill(null);
         for (; i + per <= count; i += per) {
           for (let k = 0; k < per; k++) {
             fill(i + k, row);
             for (let j = 0; j < n; j++) params[k * n + j] = row[j];
           }
-          many.run(params);
+          run(many, params);
         }
       }
       if (i < count) {
-        const one = insertStatement(table, columns);
+        const one = insertStatement(table, columns, 1, fixed);
         for (; i < count; i++) {
           fill(i, row);
-          one.run(row);
+          run(one, row);
         }
       }
     })();
@@ -322,6 +345,34 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false 
     }
   };
   return { db, dialect: 'sqlite', file: conn.file, insertMany, insertRows, insertEach, selectRows, inOneTransaction, close: () => db.destroy() };
+}
+
+/**
+ * Copies a SQLite database's write-ahead log into the database every `everyMs` (a passive
+ * checkpoint: it never waits for, nor blocks, the writer), on the caller's thread, while a writer
+ * on another thread opened with checkpointsElsewhere commits without stopping to do it (issue 29:
+ * the consolidation's thread; the copying and its fsync run beside it, on the worker's main
+ * thread, which only waits for it). `stop()` copies what is left and closes the connection.
+ */
+export function walCheckpoints(file: string, everyMs = 200): { stop(): void } {
+  const sqlite = new Database(file, { fileMustExist: true });
+  sqlite.pragma('busy_timeout = 0');
+  const checkpoint = () => {
+    try {
+      sqlite.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy (another checkpoint under way): the next tick copies it.
+    }
+  };
+  const timer = setInterval(checkpoint, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      checkpoint();
+      sqlite.close();
+    },
+  };
 }
 
 /** Runs `fn` on the organization's database and closes it after. */

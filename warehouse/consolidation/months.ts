@@ -40,6 +40,8 @@ export interface ConsolidateThreadData {
   conn: OrgConnection;
   input: ConsolidateInput;
   names: [string, string][];
+  /** SQLite: the caller checkpoints the database's log while the thread writes (../connection.ts walCheckpoints). */
+  checkpointsElsewhere?: boolean;
 }
 export type ConsolidateThreadMessage = { period: string } | { result: ConsolidateOutput } | { error: { message: string; type?: string; nonRetryable?: boolean } };
 

@@ -11,7 +11,7 @@ import { loadOrganization } from '../../common/org-resources';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { threadWithOwnHeap, tsxThreadCode } from '../thread-heap';
-import { resolveOrgConnection } from '../connection';
+import { resolveOrgConnection, walCheckpoints } from '../connection';
 import type { ConsolidateInput, ConsolidateOutput, ConsolidateThreadData, ConsolidateThreadMessage } from './months';
 
 export { CONSOLIDATE_PIPELINE, nothingToConsolidate, runConsolidation } from './months';
@@ -66,6 +66,8 @@ export interface ConsolidateInThreadOptions {
 async function consolidateInThread(data: ConsolidateThreadData, { onBeat, signal }: ConsolidateInThreadOptions): Promise<ConsolidateOutput> {
   if (signal?.aborted) throw new CancelledFailure('consolidation cancelled');
   const worker = takeThread();
+  // SQLite: the log copied into the database here, on this thread, while the consolidation's thread writes.
+  const checkpoints = data.conn.dialect === 'sqlite' ? walCheckpoints(data.conn.file) : undefined;
   let beat: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   let onExit: ((code: number) => void) | undefined;
@@ -89,10 +91,11 @@ async function consolidateInThread(data: ConsolidateThreadData, { onBeat, signal
       beat = setInterval(() => onBeat?.(last), 1000);
       onAbort = () => reject(new CancelledFailure('consolidation cancelled'));
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(data);
+      worker.postMessage({ ...data, checkpointsElsewhere: !!checkpoints });
     });
   } finally {
     clearInterval(beat);
+    checkpoints?.stop();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     if (onExit) worker.off('exit', onExit);
     // A thread that answered is kept for the next run; one cut short (cancelled, failed) is ended,

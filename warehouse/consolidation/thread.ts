@@ -6,10 +6,10 @@ import { parentPort } from 'node:worker_threads';
 import { openOrgConnection } from '../connection';
 import { runConsolidation, type ConsolidateThreadData, type ConsolidateThreadMessage } from './months';
 
-async function run({ conn, input, names }: ConsolidateThreadData): Promise<void> {
+async function run({ conn, input, names, checkpointsElsewhere }: ConsolidateThreadData): Promise<void> {
   const post = (m: ConsolidateThreadMessage) => parentPort!.postMessage(m);
   try {
-    const org = await openOrgConnection(conn);
+    const org = await openOrgConnection(conn, { checkpointsElsewhere });
     try {
       post({ result: await runConsolidation(org, input, new Map(names), (period) => post({ period })) });
     } finally {
