@@ -485,6 +485,8 @@ const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account
 const TRANSLATED_SAME = ['period', 'entity', 'currency'] as const;
 const TRANSLATED_OWN = ['group_account', 'source_account', 'source_account_name', 'local_amount', 'rate_kind', 'rate', 'presentation_amount'] as const;
 const ENTRY_COLUMNS = ['period', 'entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
+/** The entries' columns but their month (bound once: a month's entries share it). */
+const ENTRY_OWN = ['entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
 const CTB_COLUMNS = ['period', 'group_account', 'group_account_name', 'account_type', 'line', 'entities_amount', 'eliminations', 'nci', 'consolidated'] as const;
 
 /**
@@ -593,12 +595,26 @@ export class OutputWriter {
   async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
-    // The two big ones (a month's entries: a row per posted journal line) as arrays, no object per row.
-    await this.org.insertRows(
-      'consolidation_entries' + this.suffix,
-      ENTRY_COLUMNS,
-      r.entries.map((x) => [x.period, x.entryId, x.kind, x.entity ?? null, x.counterparty ?? null, x.category ?? null, x.groupAccount, amt(x.amount), x.sources, x.memo]),
-    );
+    // The two big ones (a month's entries: a row per posted journal line) as arrays, no object per
+    // row; the entries straight into one reused row, their month bound once per statement.
+    const entries = r.entries;
+    const period = entries[0]?.period;
+    if (entries.every((x) => x.period === period)) {
+      await this.org.insertEach('consolidation_entries' + this.suffix, ENTRY_OWN, entries.length, (i, row) => {
+        const x = entries[i]!;
+        row[0] = x.entryId;
+        row[1] = x.kind;
+        row[2] = x.entity ?? null;
+        row[3] = x.counterparty ?? null;
+        row[4] = x.category ?? null;
+        row[5] = x.groupAccount;
+        row[6] = amt(x.amount);
+        row[7] = x.sources;
+        row[8] = x.memo;
+      }, { columns: ['period'], values: [period] });
+    } else {
+      await this.org.insertRows('consolidation_entries' + this.suffix, ENTRY_COLUMNS, entries.map((x) => [x.period, x.entryId, x.kind, x.entity ?? null, x.counterparty ?? null, x.category ?? null, x.groupAccount, amt(x.amount), x.sources, x.memo]));
+    }
     await this.org.insertRows(
       'consolidated_trial_balance' + this.suffix,
       CTB_COLUMNS,
