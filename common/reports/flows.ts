@@ -228,183 +228,113 @@ function kindFromChart(chart: GroupAccount[]) {
 }
 
 export function figures(input: FlowInput, col: FlowColumn): Figures {
-  const [first, ...range] = col.months;
-  const f = zeroFigures();
-  let prev = monthCells(input, first, col.include);
-  f.openingCash = stockOfCells(input, prev, 'cash');
-  for (const m of range) {
-    const now = monthCells(input, m, col.include);
-    step(input, f, prev, now);
-    prev = now;
-  }
-  f.closingCash = stockOfCells(input, prev, 'cash');
-  return f;
-}
-
-/**
- * The figures of one month's movement from the month before, each month's parts summed once
- * (monthCells; the stored figures' builder keeps a month's cells for the next, instead of summing
- * its parts again).
- */
-export function figuresOfCells(input: FlowInput, prev: MonthCells, now: MonthCells): Figures {
-  const f = zeroFigures();
-  f.openingCash = stockOfCells(input, prev, 'cash');
-  step(input, f, prev, now);
-  f.closingCash = stockOfCells(input, now, 'cash');
-  return f;
-}
-
-/** Figures of nothing (every field its own: a running total adds into them). */
-export const zeroFigures = (): Figures => ({ profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: { n: 0n, d: 1n }, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } });
-
-/** A month's parts of a column summed per partKey: their cents and local amount, and the acquisition of that month they belong to (if any). */
-export interface MonthCell {
-  /** The first part summed (its column, account, entity and whether it has a local amount: the key's). */
-  p: FlowPart;
-  cents: bigint;
-  local: bigint;
-  acquired: string | null;
-}
-export interface MonthCells {
-  period: string;
-  cells: Map<string, MonthCell>;
-}
-
-/** The entities acquired in `period` (their acquisition month). */
-function acquiredIn(input: FlowInput, period: string): string[] {
-  const out: string[] = [];
-  input.acquisitions.forEach((m0, e) => {
-    if (m0 === period) out.push(e);
-  });
-  return out;
-}
-/** Parts an acquisition month takes whole: the acquired entity's column, and its acquisition's entries but the investment's. */
-function acquisitionOf(acquiredNow: readonly string[], p: FlowPart): string | null {
-  for (const e of acquiredNow) {
-    if (p.column === `entity:${e}`) return e;
-    if (p.acquisition === e && (p.entity === e || p.entity === null)) return e;
-  }
-  return null;
-}
-function addCell(cells: Map<string, MonthCell>, acquiredNow: readonly string[], p: FlowPart): void {
-  const k = p.key ?? partKey(p);
-  const c = cells.get(k);
-  if (!c) cells.set(k, { p, cents: p.cents, local: p.local ?? 0n, acquired: acquiredNow.length ? acquisitionOf(acquiredNow, p) : null });
-  else {
-    c.cents += p.cents;
-    if (p.local) c.local += p.local;
-    if (acquiredNow.length) c.acquired ??= acquisitionOf(acquiredNow, p);
-  }
-}
-
-/** One month's cells of a column (its parts `include` takes; none when the month is not consolidated). */
-export function monthCells(input: FlowInput, m: FlowMonth | undefined, include: (column: string) => boolean): MonthCells {
-  const cells = new Map<string, MonthCell>();
-  const period = m?.period ?? '';
-  if (!m || !m.ok) return { period, cells };
-  const acquiredNow = acquiredIn(input, period);
-  for (const p of m.parts) if (include(p.column)) addCell(cells, acquiredNow, p);
-  return { period, cells };
-}
-
-/** One month's cells of every column at once (the stored figures' builder: a row per column). */
-export function monthCellsByColumn(input: FlowInput, m: FlowMonth): Map<string, MonthCells> {
-  const out = new Map<string, MonthCells>();
-  if (!m.ok) return out;
-  const acquiredNow = acquiredIn(input, m.period);
-  for (const p of m.parts) {
-    let col = out.get(p.column);
-    if (!col) out.set(p.column, (col = { period: m.period, cells: new Map() }));
-    addCell(col.cells, acquiredNow, p);
-  }
-  return out;
-}
-
-/** The stock of one kind (cash) in a month's cells: its balance-sheet accounts. */
-function stockOfCells(input: FlowInput, m: MonthCells, k: Kind): bigint {
   const kindOf = classify(input.chart);
   const byCode = byCodeOf(input.chart);
-  let s = 0n;
-  m.cells.forEach((c) => {
-    if (kindOf(c.p.account, c.p.column) !== k) return;
-    const type = byCode.get(c.p.account)?.type;
-    if (type !== 'income' && type !== 'expense') s += c.cents;
-  });
-  return s;
-}
-
-/** Adds the movement from `prev` to `now` (the month after it) into `f`. */
-function step(input: FlowInput, f: Figures, prev: MonthCells, now: MonthCells): void {
-  const kindOf = classify(input.chart);
-  const byCode = byCodeOf(input.chart);
+  const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
   const a0 = (code: string) => byCode.get(code)?.role ?? null;
   const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
-  const t = now.period;
-  const prevPeriod = prev.period;
-  let plBefore = 0n;
-  // Per (column, account, entity, local?) the stock now and before: every cell of the month
-  // before (in its order), then the new ones of this month.
-  const visit = (p: FlowPart, nowCents: bigint, before: bigint, localNow: bigint, localBefore: bigint, acquired: string | null): void => {
-    const k = kindOf(p.account, p.column);
-    const pl = k === 'pl' || k === 'nciProfit';
-    // The month before's profit is rolled into retained earnings this month (by the entity, and by the entries restating it).
-    if (pl) plBefore += before;
-    const moved = pl ? nowCents : nowCents - before;
-    if (acquired) {
-      // The acquired balance sheet and the acquisition's entries: cash acquired less what it cost (their non-cash movements, negated).
-      if (k !== 'cash') f.acquisitions.set(acquired, (f.acquisitions.get(acquired) ?? 0n) - moved);
-      const a = byCode.get(p.account);
-      if (a?.role === 'bargain_purchase' && p.column !== `entity:${acquired}`) {
-        // The gain is the group's profit (IFRS 3.34), though no cash: a non-cash item in the cash flow.
-        f.profit -= nowCents;
-        f.bargain -= nowCents;
-      } else if (a && (pl || a.type === 'equity')) {
-        const part = pl || a.role === 'retained_earnings' ? 'retained' : a.role === 'cta' || a.role === 'rounding' ? 'translation' : a.role === 'nci_equity' ? 'nci' : 'capital';
-        f.acquired[part] -= moved;
+  // (A month's parts as they are when the column takes them all: no copy.)
+  const parts = (m: FlowMonth | undefined) => (m && m.ok ? (m.parts.every((p) => col.include(p.column)) ? m.parts : m.parts.filter((p) => col.include(p.column))) : []);
+  const stockOf = (ps: FlowPart[], k: Kind) => ps.reduce((s, p) => (kindOf(p.account, p.column) === k && byCode.get(p.account)?.type !== 'income' && byCode.get(p.account)?.type !== 'expense' ? s + p.cents : s), 0n);
+
+  const [first, ...range] = col.months;
+  f.openingCash = stockOf(parts(first), 'cash');
+  let prev = parts(first);
+  let prevPeriod = first?.period ?? '';
+  for (const m of range) {
+    const now = parts(m);
+    const t = m.period;
+    // Parts an acquisition month takes whole: the acquired entity's column, and its acquisition's entries but the investment's.
+    const acquiredNow = [...input.acquisitions].filter(([, m0]) => m0 === t).map(([e]) => e);
+    const acquisitionOf = (p: FlowPart): string | null => {
+      for (const e of acquiredNow) {
+        if (p.column === `entity:${e}`) return e;
+        if (p.acquisition === e && (p.entity === e || p.entity === null)) return e;
       }
-      return;
+      return null;
+    };
+    // Per (column, account, entity, local?) the stock now and before.
+    type Key = string;
+    const cells = new Map<Key, { p: FlowPart; now: bigint; before: bigint; localNow: bigint; localBefore: bigint; acquired: string | null }>();
+    // (A cell starts from its first part's figures: no sum made from zero.)
+    for (const p of prev) {
+      const k = p.key ?? partKey(p);
+      const c = cells.get(k);
+      if (!c) cells.set(k, { p, now: 0n, before: p.cents, localNow: 0n, localBefore: p.local ?? 0n, acquired: null });
+      else {
+        c.before += p.cents;
+        if (p.local) c.localBefore += p.local;
+      }
     }
-    // The NCI column's own movements of the subsidiaries' equity: the NCI's share of their dividends and capital (changes in equity).
-    if (p.column === 'nci') {
-      const a = byCode.get(p.account);
-      if (k === 'nciProfit') f.nciDividends -= before;
-      else if (a?.type === 'equity' && (a.role === 'retained_earnings' || !a.role)) f.nciDividends += moved;
+    for (const p of now) {
+      const k = p.key ?? partKey(p);
+      const c = cells.get(k);
+      if (!c) cells.set(k, { p, now: p.cents, before: 0n, localNow: p.local ?? 0n, localBefore: 0n, acquired: acquisitionOf(p) });
+      else {
+        c.now += p.cents;
+        if (p.local) c.localNow += p.local;
+        c.acquired ??= acquisitionOf(p);
+      }
     }
-    if (a0(p.account) === 'retained_earnings') f.ownersDividends -= moved;
-    if (pl) f.ownersDividends += before;
-    if (k === 'pl') {
-      f.profit -= nowCents;
-      return;
+    let plBefore = 0n;
+    for (const c of cells.values()) {
+      const k = kindOf(c.p.account, c.p.column);
+      const pl = k === 'pl' || k === 'nciProfit';
+      // The month before's profit is rolled into retained earnings this month (by the entity, and by the entries restating it).
+      if (pl) plBefore += c.before;
+      const moved = pl ? c.now : c.now - c.before;
+      if (c.acquired) {
+        // The acquired balance sheet and the acquisition's entries: cash acquired less what it cost (their non-cash movements, negated).
+        if (k !== 'cash') f.acquisitions.set(c.acquired, (f.acquisitions.get(c.acquired) ?? 0n) - moved);
+        const a = byCode.get(c.p.account);
+        if (a?.role === 'bargain_purchase' && c.p.column !== `entity:${c.acquired}`) {
+          // The gain is the group's profit (IFRS 3.34), though no cash: a non-cash item in the cash flow.
+          f.profit -= c.now;
+          f.bargain -= c.now;
+        } else if (a && (pl || a.type === 'equity')) {
+          const part = pl || a.role === 'retained_earnings' ? 'retained' : a.role === 'cta' || a.role === 'rounding' ? 'translation' : a.role === 'nci_equity' ? 'nci' : 'capital';
+          f.acquired[part] -= moved;
+        }
+        continue;
+      }
+      // The NCI column's own movements of the subsidiaries' equity: the NCI's share of their dividends and capital (changes in equity).
+      if (c.p.column === 'nci') {
+        const a = byCode.get(c.p.account);
+        if (k === 'nciProfit') f.nciDividends -= c.before;
+        else if (a?.type === 'equity' && (a.role === 'retained_earnings' || !a.role)) f.nciDividends += moved;
+      }
+      if (a0(c.p.account) === 'retained_earnings') f.ownersDividends -= moved;
+      if (pl) f.ownersDividends += c.before;
+      if (k === 'pl') {
+        f.profit -= c.now;
+        continue;
+      }
+      if (k === 'nciProfit') {
+        f.nciProfit += c.now;
+        f.equityOther -= c.now;
+        continue;
+      }
+      if (k === 'rolled') {
+        f.equityOther -= moved;
+        if (c.p.column === 'nci' && byCode.get(c.p.account)?.role === 'cta') f.nciOci += moved;
+        continue;
+      }
+      if (k === 'translation') {
+        f.oci -= moved;
+        continue;
+      }
+      // A non-cash account or cash: its flow at the average rate, the rest is its translation difference.
+      const flow = flowOf(input, c.p, c.now, c.before, c.localNow, c.localBefore, t, prevPeriod, byCode.get(c.p.account));
+      if (k === 'cash') f.cashFx = addF(f.cashFx, addF(cents(moved), { n: -flow.n, d: flow.d }));
+      else addFlow(c.p.account, flow);
     }
-    if (k === 'nciProfit') {
-      f.nciProfit += nowCents;
-      f.equityOther -= nowCents;
-      return;
-    }
-    if (k === 'rolled') {
-      f.equityOther -= moved;
-      if (p.column === 'nci' && byCode.get(p.account)?.role === 'cta') f.nciOci += moved;
-      return;
-    }
-    if (k === 'translation') {
-      f.oci -= moved;
-      return;
-    }
-    // A non-cash account or cash: its flow at the average rate, the rest is its translation difference.
-    const flow = flowOf(input, p, nowCents, before, localNow, localBefore, t, prevPeriod, byCode.get(p.account));
-    if (k === 'cash') f.cashFx = addF(f.cashFx, addF(cents(moved), { n: -flow.n, d: flow.d }));
-    else addFlow(p.account, flow);
-  };
-  prev.cells.forEach((b, key) => {
-    const n = now.cells.get(key);
-    if (n) visit(b.p, n.cents, b.cents, n.local, b.local, n.acquired);
-    else visit(b.p, 0n, b.cents, 0n, b.local, null);
-  });
-  now.cells.forEach((n, key) => {
-    if (!prev.cells.has(key)) visit(n.p, n.cents, 0n, n.local, 0n, n.acquired);
-  });
-  // The rolled accounts moved by last month's profit as well: that is not a movement of equity.
-  f.equityOther += plBefore;
+    // The rolled accounts moved by last month's profit as well: that is not a movement of equity.
+    f.equityOther += plBefore;
+    prev = now;
+    prevPeriod = t;
+  }
+  f.closingCash = stockOf(prev, 'cash');
+  return f;
 }
 
 /** The flow (debit positive) of one cell's movement from `before` to `now`, exactly. */

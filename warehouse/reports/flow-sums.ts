@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { GroupAccount } from '../../common/consolidation/types';
 import { addMonths } from '../../common/reports/periods';
-import { addF, cashFlowOf, componentsOf, figuresOfCells, gcd, monthCellsByColumn, ratesOf, zeroFigures, type Components, type Figures, type FlowInput, type FlowMonth, type FlowPart, type Frac, type MonthCells } from '../../common/reports/flows';
+import { addF, cashFlowOf, componentsOf, figures, gcd, ratesOf, type Components, type Figures, type FlowColumn, type FlowInput, type FlowMonth, type FlowPart, type Frac } from '../../common/reports/flows';
 import { FLOW_SUMS_TABLE } from '../consolidation/report-sums';
 import { readAcquisitions, readChart, readEntities, readSettings } from '../consolidation/store';
 import type { OrgDatabase, OrgDialect } from '../connection';
@@ -85,6 +85,7 @@ export function flowInputsKey(cfg: FlowConfig): string {
 // --- figures as stored ----------------------------------------------------------------------
 const lcm = (a: bigint, b: bigint): bigint => (a / gcd(a, b)) * b;
 const zeroComponents = (): Components => ({ capital: 0n, retained: 0n, translation: 0n, nci: 0n });
+const zeroFigures = (): Figures => ({ profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: { n: 0n, d: 1n }, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: zeroComponents() });
 
 /** Adds `b` into `a` (every field; the cash at the ends too: the sum of columns). */
 function addFigures(a: Figures, b: Figures): void {
@@ -230,8 +231,7 @@ async function createTable(db: Db, dialect: OrgDialect, name: string): Promise<v
  */
 export class FlowSumsBuilder {
   private readonly input: FlowInput;
-  /** The month before's cells, per column. */
-  private prev = new Map<string, MonthCells>();
+  private prev = new Map<string, FlowPart[]>();
   /** Per column, the running total of its months' figures (every column seen so far gets a row each month). */
   private readonly running = new Map<string, { f: Figures; flows: RunningFlows }>();
   private readonly total = { f: zeroFigures(), flows: new RunningFlows() };
@@ -265,14 +265,13 @@ export class FlowSumsBuilder {
 
   private async month(month: FlowMonth): Promise<void> {
     const t = month.period;
-    const parts = byColumn(month);
-    // Each column's parts summed once (the cells), kept for the next month's movement.
-    const now = monthCellsByColumn(this.input, month);
+    const now = byColumn(month);
     const before = addMonths(t, -1);
     let stock = 0n;
     const stocks = new Map<string, bigint>();
     for (const col of new Set([...this.prev.keys(), ...now.keys()])) {
-      const f = figuresOfCells(this.input, { period: before, cells: this.prev.get(col)?.cells ?? new Map() }, now.get(col) ?? { period: t, cells: new Map() });
+      const column: FlowColumn = { key: col, label: col, include: () => true, months: [{ period: before, ok: true, parts: this.prev.get(col) ?? [] }, { period: t, ok: true, parts: now.get(col) ?? [] }] };
+      const f = figures(this.input, column);
       let r = this.running.get(col);
       if (!r) this.running.set(col, (r = { f: zeroFigures(), flows: new RunningFlows() }));
       addScalars(r.f, f);
@@ -282,7 +281,7 @@ export class FlowSumsBuilder {
       stocks.set(col, f.closingCash);
       stock += f.closingCash;
     }
-    const rows: unknown[][] = [...this.running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r.f, stocks.get(col) ?? 0n, componentsOf(this.cfg.chart, { period: t, ok: month.ok, parts: parts.get(col) ?? [] }), r.flows)]);
+    const rows: unknown[][] = [...this.running].sort(([a], [b]) => (a < b ? -1 : 1)).map(([col, r]) => [t, col, ...storedRow(r.f, stocks.get(col) ?? 0n, componentsOf(this.cfg.chart, { period: t, ok: month.ok, parts: now.get(col) ?? [] }), r.flows)]);
     rows.push([t, ALL, ...storedRow(this.total.f, stock, componentsOf(this.cfg.chart, month), this.total.flows)]);
     await this.org.insertRows(this.staged, ['period', 'col', 'figures', 'flows'], rows);
     this.prev = now;
