@@ -78,7 +78,8 @@ describe('checkpoints on another connection', () => {
         expect(sizeOf(file)).toBeLessThan(100_000);
         expect(sizeOf(`${file}-wal`)).toBeGreaterThan(8_000_000);
         const ck = walCheckpoints(file, 60_000);
-        ck.stop();
+        expect(ck).toBeDefined();
+        ck!.stop();
         expect(sizeOf(file)).toBeGreaterThan(8_000_000);
       },
       true,
@@ -86,6 +87,10 @@ describe('checkpoints on another connection', () => {
     const db = new Database(file, { readonly: true });
     expect(db.prepare('select count(*) from big').pluck().get()).toBe(8000);
     db.close();
+  });
+
+  it('walCheckpoints answers nothing for a file it cannot open (the writer then opens it and says why)', () => {
+    expect(walCheckpoints(join(dir, 'missing.sqlite'))).toBeUndefined();
   });
 
   it('a writer opened as usual checkpoints on its own', async () => {
@@ -102,13 +107,14 @@ describe('checkpoints on another connection', () => {
       file,
       async (o) => {
         const ck = walCheckpoints(file, 10);
+        expect(ck).toBeDefined();
         try {
           await writeMuch(o);
           const deadline = Date.now() + 20_000;
           while (sizeOf(file) < 8_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
           expect(sizeOf(file)).toBeGreaterThan(8_000_000);
         } finally {
-          ck.stop();
+          ck!.stop();
         }
       },
       true,

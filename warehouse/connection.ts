@@ -353,9 +353,16 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false,
  * on another thread opened with checkpointsElsewhere commits without stopping to do it (issue 29:
  * the consolidation's thread; the copying and its fsync run beside it, on the worker's main
  * thread, which only waits for it). `stop()` copies what is left and closes the connection.
+ * Undefined when the file cannot be opened (the writer then checkpoints as usual, and reports it).
  */
-export function walCheckpoints(file: string, everyMs = 200): { stop(): void } {
-  const sqlite = new Database(file, { fileMustExist: true });
+export function walCheckpoints(file: string, everyMs = 200): { stop(): void } | undefined {
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(file, { fileMustExist: true });
+  } catch {
+    // No file to open (or none readable): the writer opens it as usual and says why not.
+    return undefined;
+  }
   sqlite.pragma('busy_timeout = 0');
   const checkpoint = () => {
     try {
