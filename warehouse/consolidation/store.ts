@@ -496,7 +496,18 @@ const CTB_COLUMNS = ['period', 'group_account', 'group_account_name', 'account_t
 class RateTexts {
   private readonly direct = new Map<bigint, string>();
   private readonly indirect = new Map<bigint, string>();
+  /** The last rate asked (an entity's lines come in runs of the same rate): no lookup for the next line at it. */
+  private lastRate: bigint | undefined;
+  private lastIndirect = false;
+  private lastText = '';
   of(rate: bigint, indirect: boolean | undefined): string {
+    if (rate === this.lastRate && !!indirect === this.lastIndirect) return this.lastText;
+    this.lastText = this.lookUp(rate, indirect);
+    this.lastRate = rate;
+    this.lastIndirect = !!indirect;
+    return this.lastText;
+  }
+  private lookUp(rate: bigint, indirect: boolean | undefined): string {
     const m = indirect ? this.indirect : this.direct;
     let t = m.get(rate);
     if (t === undefined) {
