@@ -59,6 +59,25 @@ describe('insertEach with values the same on every row', () => {
   });
 });
 
+describe('the page cache', () => {
+  it('is bounded as asked (the consolidation\'s connection: 4 MB), and left at the default otherwise', async () => {
+    const file = newFile('cache.sqlite');
+    const read = async (pageCacheMb?: number) => {
+      const o = await openOrgConnection({ dialect: 'sqlite', file }, { pageCacheMb });
+      try {
+        return (await sql<{ cache_size: number }>`pragma cache_size`.execute(o.db)).rows[0]!.cache_size;
+      } finally {
+        await o.close();
+      }
+    };
+    const plain = new Database(':memory:');
+    const fallback = (plain.pragma('cache_size') as { cache_size: number }[])[0]!.cache_size;
+    plain.close();
+    expect(await read(4)).toBe(-4096);
+    expect(await read()).toBe(fallback);
+  });
+});
+
 describe('checkpoints on another connection', () => {
   /** Writes about 8 MB (over SQLite's automatic checkpoint of 1,000 pages) in committed batches. */
   async function writeMuch(o: OrgDatabase): Promise<void> {

@@ -172,6 +172,8 @@ export interface OpenOptions {
    * checkpoint, every 1,000 pages, is off on it).
    */
   checkpointsElsewhere?: boolean;
+  /** SQLite: the page cache's bound in MB (better-sqlite3's default is 16 MB a connection). */
+  pageCacheMb?: number;
 }
 
 const RESOLVERS: Record<DialectName, (cfg: Config, ref: DatabaseRef, options: ResolveOptions) => Promise<OrgConnection>> = {
@@ -209,7 +211,7 @@ export function setAzureSqlStandIn(open: SqlStandIn | undefined): void {
 }
 
 /** Opens a resolved connection. */
-export async function openOrgConnection(conn: OrgConnection, { readOnly = false, checkpointsElsewhere = false }: OpenOptions = {}): Promise<OrgDatabase> {
+export async function openOrgConnection(conn: OrgConnection, { readOnly = false, checkpointsElsewhere = false, pageCacheMb }: OpenOptions = {}): Promise<OrgDatabase> {
   if (conn.dialect === 'mssql' && sqlStandIn) return sqlStandIn(conn.login);
   if (conn.dialect === 'mssql') {
     const { login } = conn;
@@ -251,6 +253,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false,
   }
   const sqlite = new Database(conn.file, { fileMustExist: true, readonly: readOnly });
   sqlite.pragma('busy_timeout = 30000');
+  if (pageCacheMb) sqlite.pragma(`cache_size = ${-Math.round(pageCacheMb * 1024)}`);
   if (!readOnly) {
     sqlite.pragma('journal_mode = WAL');
     // As the CSV loader: in WAL mode a commit need not wait for the disk (a crash can lose the last
