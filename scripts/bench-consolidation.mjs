@@ -117,7 +117,7 @@ try {
   const { tsImport } = await import('tsx/esm/api');
   const { consolidationWorkflow } = await tsImport('../workflows/consolidation.ts', import.meta.url);
   const { workflowIds } = await tsImport('../common/temporal.ts', import.meta.url);
-  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
+  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: '60 seconds' }) });
   /** One consolidation through the worker: the organization record, the workflow, its result. */
   async function consolidate(databaseName) {
     const { insertedId } = await mongoose.connection.collection('organizations').insertOne({ organizationName: `Bench ${databaseName}`, dashboards: [], onboarding: { databaseName }, consolidationConfiguredAt: new Date(), createdAt: new Date(), updatedAt: new Date() });

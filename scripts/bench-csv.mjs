@@ -199,7 +199,7 @@ async function runSave({ group, env, csv, rows, mongoUri, blobService }) {
   // The workflow's own duration: download, parse, load, swap (it starts once the first 4 MB
   // are stored, and reads the rest as it arrives).
   const { Connection, Client } = await import('@temporalio/client');
-  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: '60 seconds' });
   const desc = await new Client({ connection }).workflow.getHandle(body.data.workflowId).describe();
   await connection.close();
   const workflowSecs = (desc.closeTime.getTime() - desc.startTime.getTime()) / 1000;

@@ -111,7 +111,7 @@ try {
   const { tsImport } = await import('tsx/esm/api');
   const { consolidationWorkflow } = await tsImport('../workflows/consolidation.ts', import.meta.url);
   const { workflowIds } = await tsImport('../common/temporal.ts', import.meta.url);
-  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS }) });
+  const client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: '60 seconds' }) });
   const c0 = performance.now();
   await (await client.workflow.start(consolidationWorkflow, { taskQueue: 'ledgerflow', workflowId: workflowIds.consolidation(orgId), args: [{ orgId }] })).result();
   const consolidateSecs = (performance.now() - c0) / 1000;
