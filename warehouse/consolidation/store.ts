@@ -480,11 +480,10 @@ const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
 const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
 
 // (No account type: nothing read it, and each column is about a tenth of the run's largest insert; issue 29.)
-const TRANSLATED_COLUMNS = ['period', 'entity', 'group_account', 'source_account', 'source_account_name', 'local_amount', 'currency', 'rate_kind', 'rate', 'presentation_amount'] as const;
-/** The translated lines' columns one entity's month shares (bound once), and the rest. */
+// The translated lines' columns that a run of lines shares (an entity's month: bound once per
+// statement of many rows, not on every line), and their own.
 const TRANSLATED_SAME = ['period', 'entity', 'currency'] as const;
 const TRANSLATED_OWN = ['group_account', 'source_account', 'source_account_name', 'local_amount', 'rate_kind', 'rate', 'presentation_amount'] as const;
-const ENTRY_COLUMNS = ['period', 'entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
 /** The entries' columns but their month (bound once: a month's entries share it). */
 const ENTRY_OWN = ['entry_id', 'kind', 'entity', 'counterparty', 'category', 'group_account', 'amount', 'sources', 'memo'] as const;
 const CTB_COLUMNS = ['period', 'group_account', 'group_account_name', 'account_type', 'line', 'entities_amount', 'eliminations', 'nci', 'consolidated'] as const;
@@ -515,6 +514,19 @@ class RateTexts {
       m.set(rate, (t = rateText(rate, indirect)));
     }
     return t;
+  }
+}
+
+/**
+ * `items` in runs of neighbours that `same` finds alike (in their order): each run's first index
+ * and length. A month's translated lines are one run per entity, its entries one run.
+ */
+function* runsOf<T>(items: readonly T[], same: (a: T, b: T) => boolean): Generator<[number, number]> {
+  for (let start = 0; start < items.length; ) {
+    let end = start + 1;
+    while (end < items.length && same(items[start]!, items[end]!)) end++;
+    yield [start, end - start];
+    start = end;
   }
 }
 
@@ -562,38 +574,28 @@ export class OutputWriter {
    */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    if (!lines.length) return;
-    // An entity's month (as the engine hands them out): its period, entity and currency bound once
-    // per statement of many rows, not on every line (a fifth of the inserts' time).
-    const first = lines[0]!;
-    if (lines.every((t) => t.period === first.period && t.entity === first.entity && t.currency === first.currency)) {
-      const same = { columns: TRANSLATED_SAME, values: [first.period, first.entity, first.currency] };
-      await this.org.insertEach('consolidation_translated_lines' + this.suffix, TRANSLATED_OWN, lines.length, (i, row) => {
-        const t = lines[i]!;
-        row[0] = t.groupAccount;
-        row[1] = t.sourceAccount;
-        row[2] = t.sourceAccountName ?? null;
-        row[3] = loc(t.local);
-        row[4] = t.rateKind;
-        row[5] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
-        row[6] = amt(t.presentation);
-      }, same);
-      return;
+    // Straight from the lines into one reused row (insertEach: no array per line), each run of
+    // lines with the same period, entity and currency (an entity's month, as the engine hands
+    // them out) with those three bound once per statement (a fifth of the inserts' time).
+    for (const [start, count] of runsOf(lines, (a, b) => a.period === b.period && a.entity === b.entity && a.currency === b.currency)) {
+      const first = lines[start]!;
+      await this.org.insertEach(
+        'consolidation_translated_lines' + this.suffix,
+        TRANSLATED_OWN,
+        count,
+        (i, row) => {
+          const t = lines[start + i]!;
+          row[0] = t.groupAccount;
+          row[1] = t.sourceAccount;
+          row[2] = t.sourceAccountName ?? null;
+          row[3] = loc(t.local);
+          row[4] = t.rateKind;
+          row[5] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
+          row[6] = amt(t.presentation);
+        },
+        { columns: TRANSLATED_SAME, values: [first.period, first.entity, first.currency] },
+      );
     }
-    // Written straight from the lines into one reused row (insertEach): no array per line.
-    await this.org.insertEach('consolidation_translated_lines' + this.suffix, TRANSLATED_COLUMNS, lines.length, (i, row) => {
-      const t = lines[i]!;
-      row[0] = t.period;
-      row[1] = t.entity;
-      row[2] = t.groupAccount;
-      row[3] = t.sourceAccount;
-      row[4] = t.sourceAccountName ?? null;
-      row[5] = loc(t.local);
-      row[6] = t.currency;
-      row[7] = t.rateKind;
-      row[8] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
-      row[9] = amt(t.presentation);
-    });
   }
 
   /** The month's translated lines summed per entity column and group account (MonthParts' parts of them: `entity:<key>`, account, cents). */
@@ -606,25 +608,28 @@ export class OutputWriter {
   async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
-    // The two big ones (a month's entries: a row per posted journal line) as arrays, no object per
-    // row; the entries straight into one reused row, their month bound once per statement.
+    // The two big ones (a month's entries: a row per posted journal line) with no object per row:
+    // the entries straight into one reused row, their month bound once per statement.
     const entries = r.entries;
-    const period = entries[0]?.period;
-    if (entries.every((x) => x.period === period)) {
-      await this.org.insertEach('consolidation_entries' + this.suffix, ENTRY_OWN, entries.length, (i, row) => {
-        const x = entries[i]!;
-        row[0] = x.entryId;
-        row[1] = x.kind;
-        row[2] = x.entity ?? null;
-        row[3] = x.counterparty ?? null;
-        row[4] = x.category ?? null;
-        row[5] = x.groupAccount;
-        row[6] = amt(x.amount);
-        row[7] = x.sources;
-        row[8] = x.memo;
-      }, { columns: ['period'], values: [period] });
-    } else {
-      await this.org.insertRows('consolidation_entries' + this.suffix, ENTRY_COLUMNS, entries.map((x) => [x.period, x.entryId, x.kind, x.entity ?? null, x.counterparty ?? null, x.category ?? null, x.groupAccount, amt(x.amount), x.sources, x.memo]));
+    for (const [start, count] of runsOf(entries, (a, b) => a.period === b.period)) {
+      await this.org.insertEach(
+        'consolidation_entries' + this.suffix,
+        ENTRY_OWN,
+        count,
+        (i, row) => {
+          const x = entries[start + i]!;
+          row[0] = x.entryId;
+          row[1] = x.kind;
+          row[2] = x.entity ?? null;
+          row[3] = x.counterparty ?? null;
+          row[4] = x.category ?? null;
+          row[5] = x.groupAccount;
+          row[6] = amt(x.amount);
+          row[7] = x.sources;
+          row[8] = x.memo;
+        },
+        { columns: ['period'], values: [entries[start]!.period] },
+      );
     }
     await this.org.insertRows(
       'consolidated_trial_balance' + this.suffix,
