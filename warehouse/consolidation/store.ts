@@ -518,14 +518,25 @@ class RateTexts {
 }
 
 /**
- * `items` in runs of neighbours that `same` finds alike (in their order): each run's first index
- * and length. A month's translated lines are one run per entity, its entries one run.
+ * `items` into `table` straight from each item into one reused row (insertEach: no array per
+ * row), in runs of neighbours `alike` (an entity's month of translated lines, a month's entries):
+ * a run's `shared` values (of its first item) bound once per statement of many rows, not on every
+ * row, and each item's `own` filled in.
  */
-function* runsOf<T>(items: readonly T[], same: (a: T, b: T) => boolean): Generator<[number, number]> {
+async function insertInRuns<T>(
+  org: Pick<OrgDatabase, 'insertEach'>,
+  table: string,
+  items: readonly T[],
+  alike: (a: T, b: T) => boolean,
+  shared: { columns: readonly string[]; of: (first: T) => readonly unknown[] },
+  own: { columns: readonly string[]; fill: (x: T, row: unknown[]) => void },
+): Promise<void> {
   for (let start = 0; start < items.length; ) {
+    const first = items[start]!;
     let end = start + 1;
-    while (end < items.length && same(items[start]!, items[end]!)) end++;
-    yield [start, end - start];
+    while (end < items.length && alike(first, items[end]!)) end++;
+    const from = start;
+    await org.insertEach(table, own.columns, end - start, (i, row) => own.fill(items[from + i]!, row), { columns: shared.columns, values: shared.of(first) });
     start = end;
   }
 }
@@ -574,17 +585,16 @@ export class OutputWriter {
    */
   async writeTranslated(lines: TranslatedLine[]): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
-    // Straight from the lines into one reused row (insertEach: no array per line), each run of
-    // lines with the same period, entity and currency (an entity's month, as the engine hands
-    // them out) with those three bound once per statement (a fifth of the inserts' time).
-    for (const [start, count] of runsOf(lines, (a, b) => a.period === b.period && a.entity === b.entity && a.currency === b.currency)) {
-      const first = lines[start]!;
-      await this.org.insertEach(
-        'consolidation_translated_lines' + this.suffix,
-        TRANSLATED_OWN,
-        count,
-        (i, row) => {
-          const t = lines[start + i]!;
+    // An entity's month (as the engine hands its lines out) shares its period, entity and currency.
+    await insertInRuns(
+      this.org,
+      'consolidation_translated_lines' + this.suffix,
+      lines,
+      (a, b) => a.period === b.period && a.entity === b.entity && a.currency === b.currency,
+      { columns: TRANSLATED_SAME, of: (t) => [t.period, t.entity, t.currency] },
+      {
+        columns: TRANSLATED_OWN,
+        fill: (t, row) => {
           row[0] = t.groupAccount;
           row[1] = t.sourceAccount;
           row[2] = t.sourceAccountName ?? null;
@@ -593,9 +603,8 @@ export class OutputWriter {
           row[5] = t.rate === null ? null : this.rates.of(t.rate, t.indirect);
           row[6] = amt(t.presentation);
         },
-        { columns: TRANSLATED_SAME, values: [first.period, first.entity, first.currency] },
-      );
-    }
+      },
+    );
   }
 
   /** The month's translated lines summed per entity column and group account (MonthParts' parts of them: `entity:<key>`, account, cents). */
@@ -608,16 +617,17 @@ export class OutputWriter {
   async write(r: Omit<PeriodResult, 'translated'>): Promise<void> {
     if (!this.started) throw new Error('OutputWriter.start() first');
     const ins = (t: string, rows: Record<string, unknown>[]) => this.org.insertMany(t + this.suffix, rows);
-    // The two big ones (a month's entries: a row per posted journal line) with no object per row:
-    // the entries straight into one reused row, their month bound once per statement.
-    const entries = r.entries;
-    for (const [start, count] of runsOf(entries, (a, b) => a.period === b.period)) {
-      await this.org.insertEach(
-        'consolidation_entries' + this.suffix,
-        ENTRY_OWN,
-        count,
-        (i, row) => {
-          const x = entries[start + i]!;
+    // The two big ones (a month's entries: a row per posted journal line) with no object per row,
+    // the entries' month bound once.
+    await insertInRuns(
+      this.org,
+      'consolidation_entries' + this.suffix,
+      r.entries,
+      (a, b) => a.period === b.period,
+      { columns: ['period'], of: (x) => [x.period] },
+      {
+        columns: ENTRY_OWN,
+        fill: (x, row) => {
           row[0] = x.entryId;
           row[1] = x.kind;
           row[2] = x.entity ?? null;
@@ -628,9 +638,8 @@ export class OutputWriter {
           row[7] = x.sources;
           row[8] = x.memo;
         },
-        { columns: ['period'], values: [entries[start]!.period] },
-      );
-    }
+      },
+    );
     await this.org.insertRows(
       'consolidated_trial_balance' + this.suffix,
       CTB_COLUMNS,
