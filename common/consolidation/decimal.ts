@@ -107,4 +107,16 @@ export function toStored(value: bigint, scale: number): number {
 const MAX_EXACT = 2n ** 53n;
 
 export const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+/** The greatest common divisor, non-negative (the exact fractions' reductions: the flows take one per figure). */
+export function gcd(a: bigint, b: bigint): bigint {
+  a = abs(a);
+  b = abs(b);
+  // (No [a, b] = [b, a % b]: that makes an array a step.)
+  while (b) {
+    const r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
 export const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);

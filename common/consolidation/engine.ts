@@ -22,7 +22,7 @@
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
 import { checkAcquisitions, createAcquisitions, entitiesAt } from './acquisitions';
-import { abs, divHalfEven, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
+import { abs, divHalfEven, gcd, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
 import { accountsWithCounterparty, differenceAccount, icOf, type IcMark } from './counterparty';
 import { noRemeasurementAccount, rateTypeFor, remeasurementMemo } from './remeasure';
 import type {
@@ -106,15 +106,6 @@ export function translateExact(local: bigint, rate: AppliedRate, share: bigint):
 }
 /** An exact figure rounded once, half-even, to cents. */
 const exactToCents = (x: Exact): bigint => divHalfEven(x.n, x.d * TO_CENTS);
-const gcd = (a: bigint, b: bigint): bigint => {
-  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
-  while (b) {
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-};
 /** A sum of exact figures, kept per denominator (one per indirect rate of an entity's month) and added up exactly at the end. */
 class ExactSum {
   private readonly parts = new Map<bigint, bigint>();

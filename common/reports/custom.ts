@@ -4,7 +4,7 @@
 // half-even at the end: amounts to the cent, percentages to 0.1. A formula dividing by zero
 // leaves its figure empty with a message naming the line; a layout naming an unknown line,
 // account or group is refused with a message.
-import { divHalfEven, formatFixed } from '../consolidation/decimal';
+import { divHalfEven, formatFixed, gcd } from '../consolidation/decimal';
 import type { GroupAccount } from '../consolidation/types';
 import { displaySign, type ReportColumn, type ReportRow, type Statement, type ValueColumn, variancePct, centsText } from './statements';
 
@@ -106,16 +106,6 @@ function refs(a: Ast, into: Set<string> = new Set()): Set<string> {
   return into;
 }
 
-const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
-  while (b) {
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-};
 const norm = (n: bigint, d: bigint): Frac => {
   if (d < 0n) [n, d] = [-n, -d];
   const g = gcd(n, d) || 1n;

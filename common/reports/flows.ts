@@ -22,7 +22,7 @@
 //                   the cents the per-line rounding leaves, so opening + flows + effect = closing.
 // Figures are exact: BigInt cents, flows carried as exact fractions and rounded once, half-even,
 // per line and column.
-import { divHalfEven } from '../consolidation/decimal';
+import { divHalfEven, gcd } from '../consolidation/decimal';
 import { CASH_FLOW_CATEGORIES, type CashFlowCategory, type GroupAccount } from '../consolidation/types';
 import { addMonths } from './periods';
 import { centsText, type ReportColumn, type ReportRow, type Statement } from './statements';
@@ -126,18 +126,6 @@ export interface Frac {
   d: bigint;
 }
 const ZERO: Frac = { n: 0n, d: 1n };
-/** The greatest common divisor, non-negative. */
-export const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  // (No [a, b] = [b, a % b]: that makes an array a step, and the flows take a gcd per figure.)
-  while (b) {
-    const r = a % b;
-    a = b;
-    b = r;
-  }
-  return a;
-};
 /** a + b exactly (also what the stored flow figures add up with, warehouse/reports/flow-sums.ts). */
 export function addF(a: Frac, b: Frac): Frac {
   if (a.d === b.d) return { n: a.n + b.n, d: a.d };

@@ -1,5 +1,5 @@
 // The fixed-point helpers the consolidation's money rests on.
-import { divHalfEven, formatFixed, fromStored, parseDecimal, toStored } from '../../common/consolidation/decimal';
+import { divHalfEven, formatFixed, fromStored, gcd, parseDecimal, toStored } from '../../common/consolidation/decimal';
 
 it('rounds half to even, for positive and negative values', () => {
   expect([5n, 15n, 25n, -5n, -15n, -25n, 14n, 16n, -14n, -16n].map((n) => divHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, -2n, 1n, 2n, -1n, -2n]);
@@ -21,4 +21,15 @@ it('stores a fixed-point value as the double nearest its decimal figure, and rea
       if (v < 2n ** 49n && v > -(2n ** 49n)) expect(fromStored(toStored(v, scale), scale)).toBe(v);
     }
   }
+});
+
+test('gcd: non-negative whatever the signs, and gcd(x, 0) is |x| (the exact fractions reduce by it)', () => {
+  // By hand: 84 = 2^2 x 3 x 7, 36 = 2^2 x 3^2: gcd 12; 10^12 and 10^14 x 3: 10^12.
+  expect(gcd(84n, 36n)).toBe(12n);
+  expect(gcd(-84n, 36n)).toBe(12n);
+  expect(gcd(84n, -36n)).toBe(12n);
+  expect(gcd(-84n, -36n)).toBe(12n);
+  expect(gcd(10n ** 12n, 3n * 10n ** 14n)).toBe(10n ** 12n);
+  expect(gcd(-7n, 0n)).toBe(7n);
+  expect(gcd(0n, 0n)).toBe(0n);
 });
