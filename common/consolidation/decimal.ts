@@ -62,6 +62,20 @@ export function fromStored(value: number | string | bigint | null | undefined, s
   return BigInt(Math.round(value * 10 ** scale));
 }
 
+/**
+ * n / d rounded half to even, for an even d whose half is given (a constant divisor's, made
+ * once): divHalfEven's figure with one division instead of two, for the engine's line by line
+ * rounding (756,000 lines at 21 entities). Half to even is symmetric, so |n| is rounded half up
+ * (one division) and the tie, when the sum divides exactly, goes back to the even neighbour.
+ */
+export function divHalfEvenByEven(n: bigint, d: bigint, half: bigint): bigint {
+  const negative = n < 0n;
+  const s = (negative ? -n : n) + half;
+  let q = s / d;
+  if ((q & 1n) === 1n && q * d === s) q -= 1n;
+  return negative ? -q : q;
+}
+
 /** n / d rounded half to even (banker's rounding); d > 0. */
 export function divHalfEven(n: bigint, d: bigint): bigint {
   if (d <= 0n) throw new Error('divHalfEven: divisor must be positive');

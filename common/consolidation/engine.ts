@@ -22,7 +22,7 @@
 // Multi-level groups: every entity is translated straight to the presentation currency; its
 // NCI share is 1 - the product of the ownerships up its chain of parents.
 import { checkAcquisitions, createAcquisitions, entitiesAt } from './acquisitions';
-import { abs, divHalfEven, gcd, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
+import { abs, divHalfEven, divHalfEvenByEven, gcd, max, ONE_RATE, formatFixed, formatTrim, PRESENTATION_SCALE, AMOUNT_SCALE, AMOUNT_LIMIT_TEXT, RATE_LIMIT, RATE_LIMIT_TEXT, RATE_SCALE, withinAmountLimit } from './decimal';
 import { accountsWithCounterparty, differenceAccount, icOf, type IcMark } from './counterparty';
 import { noRemeasurementAccount, rateTypeFor, remeasurementMemo } from './remeasure';
 import type {
@@ -81,6 +81,7 @@ export interface EngineOptions {
 /** Exact products are carried at this scale (amount 4 + rate 12 + share 12) and rounded once. */
 const EXACT_SCALE = AMOUNT_SCALE + RATE_SCALE + RATE_SCALE;
 const TO_CENTS = 10n ** BigInt(EXACT_SCALE - PRESENTATION_SCALE);
+const HALF_CENT = TO_CENTS / 2n;
 const CENTS_TO_EXACT = TO_CENTS;
 
 /** A rate as the engine applies it at the line: presentation = local x value, or local / value when indirect (value at RATE_SCALE). */
@@ -498,6 +499,8 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
       // An acquired entity's equity is at the acquisition month's closing rate (its first month in the group), whatever historical rate is set.
       const acquired = acquisitions.active(e.entity, periodKey);
       const historicalOf = (group: string): AppliedRate | undefined => (acquired ? c.firstClosing! : historical.get(`${e.entity}\u0000${group}`));
+      let scaledRate: AppliedRate | undefined;
+      let scaled = 0n;
       const push = (l: LocalLine, group: string, type: AccountType | null, kind: RateKind, rate: AppliedRate, ic: IcMark | null) => {
         let cents: bigint;
         if (rate.indirect) {
@@ -506,8 +509,13 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           exactSum.add(exact);
         } else {
           // A direct rate's exact figure has denominator 1 (translateExact): summed as it is, no object per line.
-          const n = l.net * rate.value * share;
-          cents = divHalfEven(n, TO_CENTS);
+          // (The rate times the share made once per rate: an entity's lines come in runs of the same rate.)
+          if (rate !== scaledRate) {
+            scaledRate = rate;
+            scaled = rate.value * share;
+          }
+          const n = l.net * scaled;
+          cents = divHalfEvenByEven(n, TO_CENTS, HALF_CENT);
           exactSum.addDirect(n);
         }
         roundedSum += cents;

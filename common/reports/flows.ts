@@ -725,6 +725,25 @@ export function partsOfResult(r: { period: string; blocked: boolean; translated:
 }
 
 /**
+ * The translated lines' part keys of a run, made once: every month names the same entities and
+ * accounts, and a key made per part was a tenth of a 21-entity run's allocations (each a string
+ * of several pieces kept for the month: promoted, then collected). Holds one key per entity,
+ * group account and kind (with a local amount, or without) the run names.
+ */
+export class PartKeys {
+  private readonly byColumn = new Map<string, [Map<string, string>, Map<string, string>]>();
+  of(p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string {
+    let maps = this.byColumn.get(p.column);
+    if (!maps) this.byColumn.set(p.column, (maps = [new Map(), new Map()]));
+    // (A column of translated lines names one entity: `entity:<key>`.)
+    const byAccount = maps[p.local === null ? 0 : 1];
+    let key = byAccount.get(p.account);
+    if (key === undefined) byAccount.set(p.account, (key = partKey(p)));
+    return key;
+  }
+}
+
+/**
  * One month's parts as the outputs' read groups them (warehouse/reports/store.ts flowParts: the
  * translated lines summed per entity, group account and whether at a rate of their own; the
  * entries per kind, entity, group account and acquisition entry), from the engine's results as
@@ -733,6 +752,8 @@ export function partsOfResult(r: { period: string; blocked: boolean; translated:
  */
 export class MonthParts {
   private readonly parts: FlowPart[] = [];
+  /** `keys`: the run's part keys (PartKeys), shared by its months; without it, each part makes its own. */
+  constructor(private readonly keys?: PartKeys) {}
   /** One entity's translated lines of the month (all of them, as written). */
   addTranslated(lines: readonly { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]): void {
     // Per entity (the lines are usually one entity's), by account: with a local amount, and without.
@@ -753,7 +774,7 @@ export class MonthParts {
         if (own) g.local! += t.local;
       } else {
         const part: FlowPart = { column: last!.column, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: own ? t.local : null, acquisition: null };
-        part.key = partKey(part);
+        part.key = this.keys ? this.keys.of(part) : partKey(part);
         groups.set(t.groupAccount, part);
         // (In the order the lines first name them, as before.)
         this.parts.push(part);

@@ -1,8 +1,19 @@
 // The fixed-point helpers the consolidation's money rests on.
-import { divHalfEven, formatFixed, fromStored, gcd, parseDecimal, toStored } from '../../common/consolidation/decimal';
+import { divHalfEven, divHalfEvenByEven, formatFixed, fromStored, gcd, parseDecimal, toStored } from '../../common/consolidation/decimal';
 
 it('rounds half to even, for positive and negative values', () => {
   expect([5n, 15n, 25n, -5n, -15n, -25n, 14n, 16n, -14n, -16n].map((n) => divHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, -2n, 1n, 2n, -1n, -2n]);
+});
+
+it('rounds half to even with one division by an even divisor (the engine\'s cents), as divHalfEven does', () => {
+  // By hand, by 10 (half 5): 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, their negatives alike, 1.4 -> 1, 1.6 -> 2.
+  expect([5n, 15n, 25n, -5n, -15n, -25n, 14n, 16n, -14n, -16n, 0n].map((n) => divHalfEvenByEven(n, 10n, 5n))).toEqual([0n, 2n, 2n, 0n, -2n, -2n, 1n, 2n, -1n, -2n, 0n]);
+  // The engine's own divisor (10^26: exact figures at 28 decimals to cents), at and beside each tie, and the products of random lines.
+  const d = 10n ** 26n;
+  const values: bigint[] = [];
+  for (const k of [0n, 1n, 2n, 3n, 12345n, -1n, -2n, -3n, -12345n]) values.push(k * d + d / 2n, k * d + d / 2n - 1n, k * d + d / 2n + 1n, k * d - d / 2n, k * d);
+  for (let i = 0; i < 2000; i++) values.push(BigInt(Math.floor((Math.random() * 2 - 1) * 2 ** 40)) * 1234567890123n * 10n ** 12n);
+  for (const n of values) expect({ n, q: divHalfEvenByEven(n, d, d / 2n) }).toEqual({ n, q: divHalfEven(n, d) });
 });
 
 it('parses decimals exactly and refuses what is not one', () => {

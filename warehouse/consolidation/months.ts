@@ -13,7 +13,7 @@ import { fail } from '../../common/failures';
 import type { OrgConnection, OrgDatabase } from '../connection';
 import { FLOW_SUMS_TABLE, FlowSumsBuilder, readFlowConfig, swapFlowSums } from '../reports/flow-sums';
 import { flowParts, monthStates } from '../reports/store';
-import { MonthParts } from '../../common/reports/flows';
+import { MonthParts, PartKeys } from '../../common/reports/flows';
 
 /** The pipeline name the consolidation runs under in a pipeline run. */
 export const CONSOLIDATE_PIPELINE = 'consolidate';
@@ -83,6 +83,8 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   const engine = createConsolidation(cfg, { locked, entityColumns: false });
   const withCounterparty = await trialBalanceHasCounterparty(db);
   let journalsUpTo: string | undefined;
+  // The flow parts' keys, made once for the run's months.
+  const partKeys = new PartKeys();
   const writer = new OutputWriter(org, new Map(cfg.accounts.map((a) => [a.code, a])), stagingSuffix(input.runId));
   await writer.start();
   // The flow statements' stored figures, built month by month as the months are written or kept (issue 29: not read back from the outputs after the swap).
@@ -117,7 +119,7 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     // Entity by entity: memory holds one entity's month, whatever the group's size.
     const run = engine.start(period, await trialBalanceEntities(db, period));
     let translated = 0;
-    const parts = new MonthParts();
+    const parts = new MonthParts(partKeys);
     for (const entity of run.entities) {
       const lines = run.entity(entity, await readTrialBalanceRows(org, period, entity, withCounterparty));
       if (write) {
