@@ -220,7 +220,11 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
   const byCode = byCodeOf(input.chart);
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
   const a0 = (code: string) => byCode.get(code)?.role ?? null;
-  const addFlow = (account: string, x: Frac) => f.flows.set(account, addF(f.flows.get(account) ?? ZERO, x));
+  // (An account's first flow is kept as it is: adding it to zero made the same fraction anew.)
+  const addFlow = (account: string, x: Frac) => {
+    const before = f.flows.get(account);
+    f.flows.set(account, before ? addF(before, x) : x);
+  };
   // (A month's parts as they are when the column takes them all: no copy.)
   const parts = (m: FlowMonth | undefined) => (m && m.ok ? (m.parts.every((p) => col.include(p.column)) ? m.parts : m.parts.filter((p) => col.include(p.column))) : []);
   const stockOf = (ps: FlowPart[], k: Kind) => ps.reduce((s, p) => (kindOf(p.account, p.column) === k && byCode.get(p.account)?.type !== 'income' && byCode.get(p.account)?.type !== 'expense' ? s + p.cents : s), 0n);
@@ -725,17 +729,18 @@ export function partsOfResult(r: { period: string; blocked: boolean; translated:
 }
 
 /**
- * The translated lines' part keys of a run, made once: every month names the same entities and
- * accounts, and a key made per part was a tenth of a 21-entity run's allocations (each a string
- * of several pieces kept for the month: promoted, then collected). Holds one key per entity,
- * group account and kind (with a local amount, or without) the run names.
+ * The flow parts' keys of a run, made once: every month names the same entities and accounts,
+ * and a key made per part was a tenth of a 21-entity run's allocations (each a string of several
+ * pieces kept for the month: promoted, then collected). Holds one key per column, entity, group
+ * account and kind (with a local amount, or without) the run's translated lines and entries name.
  */
 export class PartKeys {
-  private readonly byColumn = new Map<string, [Map<string, string>, Map<string, string>]>();
+  private readonly byColumn = new Map<string, Map<string | null, [Map<string, string>, Map<string, string>]>>();
   of(p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string {
-    let maps = this.byColumn.get(p.column);
-    if (!maps) this.byColumn.set(p.column, (maps = [new Map(), new Map()]));
-    // (A column of translated lines names one entity: `entity:<key>`.)
+    let byEntity = this.byColumn.get(p.column);
+    if (!byEntity) this.byColumn.set(p.column, (byEntity = new Map()));
+    let maps = byEntity.get(p.entity);
+    if (!maps) byEntity.set(p.entity, (maps = [new Map(), new Map()]));
     const byAccount = maps[p.local === null ? 0 : 1];
     let key = byAccount.get(p.account);
     if (key === undefined) byAccount.set(p.account, (key = partKey(p)));
@@ -783,20 +788,30 @@ export class MonthParts {
   }
   /** The month's entries. */
   addEntries(entries: readonly { kind: string; entity: string | null; groupAccount: string; amount: bigint; entryId: string }[]): void {
-    const groups = new Map<string, FlowPart>();
+    // Grouped per kind, entity, group account and acquisition entry (nested maps: no key string
+    // per entry, a month has thousands of journal lines), the groups in the order the entries
+    // first name them.
+    const groups = new Map<string, Map<string | null, Map<string, Map<string | null, FlowPart>>>>();
+    const made: FlowPart[] = [];
     for (const x of entries) {
       // (An acquisition's entries are grouped by their entry id, as the read's `like '%/acquisition/%'`.)
       const acq = x.entryId.includes('/acquisition/') ? x.entryId : null;
-      const key = `${x.kind}\u0000${x.entity ?? ''}\u0000${x.entity === null ? 0 : 1}\u0000${x.groupAccount}\u0000${acq ?? ''}`;
-      const g = groups.get(key);
+      let byEntity = groups.get(x.kind);
+      if (!byEntity) groups.set(x.kind, (byEntity = new Map()));
+      let byAccount = byEntity.get(x.entity);
+      if (!byAccount) byEntity.set(x.entity, (byAccount = new Map()));
+      let byAcq = byAccount.get(x.groupAccount);
+      if (!byAcq) byAccount.set(x.groupAccount, (byAcq = new Map()));
+      const g = byAcq.get(acq);
       if (g) g.cents += x.amount;
       else {
         const part: FlowPart = { column: entryColumn(x.kind, x.entity), account: x.groupAccount, cents: x.amount, entity: x.entity, local: null, acquisition: acq ? acquisitionOfEntry(acq) : null };
-        part.key = partKey(part);
-        groups.set(key, part);
+        part.key = this.keys ? this.keys.of(part) : partKey(part);
+        byAcq.set(acq, part);
+        made.push(part);
       }
     }
-    for (const g of groups.values()) this.parts.push(g);
+    for (const g of made) this.parts.push(g);
   }
   /** The month: its parts when consolidated, none when blocked. */
   month(period: string, blocked: boolean): FlowMonth {
