@@ -415,7 +415,11 @@ export async function trialBalancePeriods(db: Db): Promise<string[]> {
   return rows.map((r) => r.period).filter((p) => /^\d{4}-\d{2}$/.test(p));
 }
 
-const asType = (t: string | null): AccountType | null => ((ACCOUNT_TYPES as readonly string[]).includes(t ?? '') ? (t as AccountType) : null);
+// (Read once: tsx compiles every use of an import to a getter call on the other module's
+// exports, and these are called for every line written and every trial-balance row read.)
+const perRow = { toStored, fromStored, AMOUNT_SCALE, PRESENTATION_SCALE };
+const KNOWN_TYPES = new Set<string>(ACCOUNT_TYPES);
+const asType = (t: string | null): AccountType | null => (t !== null && KNOWN_TYPES.has(t) ? (t as AccountType) : null);
 
 /** The months the consolidation's outputs hold (consolidated_trial_balance's). */
 export async function outputPeriods(db: Db): Promise<string[]> {
@@ -439,7 +443,7 @@ export async function readTrialBalanceRows(org: OrgDatabase, period: string, ent
   const columns = ['account_code', 'account_name', 'account_type', 'net', ...(withCounterparty ? ['counterparty'] : [])];
   const query = org.db.selectFrom('trial_balance').select(columns).where('period', '=', period).where('entity', '=', entity).compile();
   return (await org.selectRows(query)).map((r) => {
-    const row: TbRow = { entity, period, accountCode: r[0] as string, accountName: r[1] as string | null, accountType: asType(r[2] as string | null), net: fromStored(r[3] as number | string, AMOUNT_SCALE) };
+    const row: TbRow = { entity, period, accountCode: r[0] as string, accountName: r[1] as string | null, accountType: asType(r[2] as string | null), net: perRow.fromStored(r[3] as number | string, perRow.AMOUNT_SCALE) };
     if (withCounterparty && r[4] !== null && r[4] !== undefined && r[4] !== '') row.counterparty = String(r[4]);
     return row;
   });
@@ -476,8 +480,8 @@ export async function lockedPeriods(db: Db): Promise<Map<string, RollState[]>> {
   return out;
 }
 
-const amt = (v: bigint) => toStored(v, PRESENTATION_SCALE);
-const loc = (v: bigint) => toStored(v, AMOUNT_SCALE);
+const amt = (v: bigint) => perRow.toStored(v, perRow.PRESENTATION_SCALE);
+const loc = (v: bigint) => perRow.toStored(v, perRow.AMOUNT_SCALE);
 
 // (No account type: nothing read it, and each column is about a tenth of the run's largest insert; issue 29.)
 // The translated lines' columns that a run of lines shares (an entity's month: bound once per
