@@ -219,7 +219,6 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
   const kindOf = classify(input.chart);
   const byCode = byCodeOf(input.chart);
   const f: Figures = { profit: 0n, nciProfit: 0n, oci: 0n, nciOci: 0n, flows: new Map(), acquisitions: new Map(), equityOther: 0n, openingCash: 0n, closingCash: 0n, cashFx: ZERO, ownersDividends: 0n, nciDividends: 0n, bargain: 0n, acquired: { capital: 0n, retained: 0n, translation: 0n, nci: 0n } };
-  const a0 = (code: string) => byCode.get(code)?.role ?? null;
   // (An account's first flow is kept as it is: adding it to zero made the same fraction anew.)
   const addFlow = (account: string, x: Frac) => {
     const before = f.flows.get(account);
@@ -271,6 +270,8 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
     let plBefore = 0n;
     for (const c of cells.values()) {
       const k = kindOf(c.p.account, c.p.column);
+      // (The account looked up once for the cell.)
+      const a = byCode.get(c.p.account);
       const pl = k === 'pl' || k === 'nciProfit';
       // The month before's profit is rolled into retained earnings this month (by the entity, and by the entries restating it).
       if (pl) plBefore += c.before;
@@ -278,7 +279,6 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
       if (c.acquired) {
         // The acquired balance sheet and the acquisition's entries: cash acquired less what it cost (their non-cash movements, negated).
         if (k !== 'cash') f.acquisitions.set(c.acquired, (f.acquisitions.get(c.acquired) ?? 0n) - moved);
-        const a = byCode.get(c.p.account);
         if (a?.role === 'bargain_purchase' && c.p.column !== `entity:${c.acquired}`) {
           // The gain is the group's profit (IFRS 3.34), though no cash: a non-cash item in the cash flow.
           f.profit -= c.now;
@@ -291,11 +291,10 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
       }
       // The NCI column's own movements of the subsidiaries' equity: the NCI's share of their dividends and capital (changes in equity).
       if (c.p.column === 'nci') {
-        const a = byCode.get(c.p.account);
         if (k === 'nciProfit') f.nciDividends -= c.before;
         else if (a?.type === 'equity' && (a.role === 'retained_earnings' || !a.role)) f.nciDividends += moved;
       }
-      if (a0(c.p.account) === 'retained_earnings') f.ownersDividends -= moved;
+      if (a?.role === 'retained_earnings') f.ownersDividends -= moved;
       if (pl) f.ownersDividends += c.before;
       if (k === 'pl') {
         f.profit -= c.now;
@@ -308,7 +307,7 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
       }
       if (k === 'rolled') {
         f.equityOther -= moved;
-        if (c.p.column === 'nci' && byCode.get(c.p.account)?.role === 'cta') f.nciOci += moved;
+        if (c.p.column === 'nci' && a?.role === 'cta') f.nciOci += moved;
         continue;
       }
       if (k === 'translation') {
@@ -316,7 +315,7 @@ export function figures(input: FlowInput, col: FlowColumn): Figures {
         continue;
       }
       // A non-cash account or cash: its flow at the average rate, the rest is its translation difference.
-      const flow = flowOf(input, c.p, c.now, c.before, c.localNow, c.localBefore, t, prevPeriod, byCode.get(c.p.account));
+      const flow = flowOf(input, c.p, c.now, c.before, c.localNow, c.localBefore, t, prevPeriod, a);
       if (k === 'cash') f.cashFx = addF(f.cashFx, addF(cents(moved), { n: -flow.n, d: flow.d }));
       else addFlow(c.p.account, flow);
     }
