@@ -355,10 +355,11 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false,
  * checkpoint: it never waits for, nor blocks, the writer), on the caller's thread, while a writer
  * on another thread opened with checkpointsElsewhere commits without stopping to do it (issue 29:
  * the consolidation's thread; the copying and its fsync run beside it, on the worker's main
- * thread, which only waits for it). `stop()` copies what is left and closes the connection.
+ * thread, which only waits for it). `stop()` copies what is left and closes the connection once
+the caller has gone on (its promise: when that is done).
  * Undefined when the file cannot be opened (the writer then checkpoints as usual, and reports it).
  */
-export function walCheckpoints(file: string, everyMs = 200): { stop(): void } | undefined {
+export function walCheckpoints(file: string, everyMs = 200): { stop(): Promise<void> } | undefined {
   let sqlite: Database.Database;
   try {
     sqlite = new Database(file, { fileMustExist: true });
@@ -379,8 +380,15 @@ export function walCheckpoints(file: string, everyMs = 200): { stop(): void } | 
   return {
     stop() {
       clearInterval(timer);
-      checkpoint();
-      sqlite.close();
+      // The last copy (and SQLite's own at the close of the file's last connection), once the
+      // caller has gone on: about 0.15 s after a 21-entity consolidation, off its answer.
+      return new Promise<void>((resolve) =>
+        setImmediate(() => {
+          checkpoint();
+          sqlite.close();
+          resolve();
+        }),
+      );
     },
   };
 }

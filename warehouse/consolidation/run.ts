@@ -95,7 +95,8 @@ async function consolidateInThread(data: ConsolidateThreadData, { onBeat, signal
     });
   } finally {
     clearInterval(beat);
-    checkpoints?.stop();
+    // (The log's last copy runs after the answer: nothing here waits for it.)
+    void checkpoints?.stop();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     if (onExit) worker.off('exit', onExit);
     // A thread that answered is kept for the next run; one cut short (cancelled, failed) is ended,
