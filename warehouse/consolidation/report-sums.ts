@@ -70,44 +70,44 @@ interface Packed {
 
 /**
  * Sums one month at a time in the order of the months and writes each month's rows with their
- * running totals (memory: one figure per column and group account, about entities x accounts).
+ * running totals (memory: one cell per column and group account, about entities x accounts).
  */
 export class ReportSumsBuilder {
-  private readonly running = new Map<string, Map<string, bigint>>();
-  private month = new Map<string, Map<string, bigint>>();
+  /**
+   * Per column, per group account (in the order first added): its running total up to the last
+   * month written, and the month in hand's figure. One cell for both, kept from month to month: a
+   * month's sums are added in place, with no map made per month.
+   */
+  private readonly cells = new Map<string, Map<string, { cum: bigint; month: bigint }>>();
   constructor(
     private readonly org: Pick<OrgDatabase, 'db' | 'dialect' | 'insertRows' | 'selectRows'>,
     /** Where the rows go (a staging table). */
     private readonly table: string,
   ) {}
 
-  /** The month in hand's figures of one column. */
-  private column(col: string): Map<string, bigint> {
-    let m = this.month.get(col);
-    if (!m) this.month.set(col, (m = new Map()));
-    return m;
-  }
-
   /** Adds cents to a column's group account in the month in hand. */
   add(col: string, account: string, cents: bigint): void {
-    if (cents !== 0n) addTo(this.column(col), account, cents);
+    if (cents === 0n) return;
+    let column = this.cells.get(col);
+    if (!column) this.cells.set(col, (column = new Map()));
+    const cell = column.get(account);
+    if (cell) cell.month += cents;
+    else column.set(account, { cum: 0n, month: cents });
   }
 
   /** Writes the month in hand as `period` and starts the next one. */
   async flush(period: string): Promise<void> {
-    // (forEach: no [key, value] array made per entry, as for...of over a map makes.)
-    this.month.forEach((m, col) => {
-      let run = this.running.get(col);
-      if (!run) this.running.set(col, (run = new Map()));
-      const into = run;
-      m.forEach((c, account) => into.set(account, (into.get(account) ?? 0n) + c));
-    });
     const rows: unknown[][] = [];
-    this.running.forEach((run, col) => {
-      const m = this.month.get(col);
+    // (forEach: no [key, value] array made per entry, as for...of over a map makes.)
+    this.cells.forEach((column, col) => {
       const packed: Packed = { a: [], m: [], c: [] };
-      run.forEach((cum, account) => {
-        const c = m?.get(account) ?? 0n;
+      column.forEach((cell, account) => {
+        const c = cell.month;
+        if (c !== 0n) {
+          cell.cum += c;
+          cell.month = 0n;
+        }
+        const cum = cell.cum;
         if (cum === 0n && c === 0n) return;
         packed.a.push(account);
         packed.m.push(json(c));
@@ -115,7 +115,6 @@ export class ReportSumsBuilder {
       });
       if (packed.a.length) rows.push([period, col, JSON.stringify(packed)]);
     });
-    this.month = new Map();
     await this.org.insertRows(this.table, REPORT_SUMS_COLUMNS, rows);
   }
 
@@ -124,11 +123,6 @@ export class ReportSumsBuilder {
     for (const [col, account, cents] of await monthFromOutputs(this.org, period)) this.add(col, account, cents);
     await this.flush(period);
   }
-}
-
-/** Adds cents to an account of a column's figures. */
-function addTo(m: Map<string, bigint>, account: string, cents: bigint): void {
-  m.set(account, (m.get(account) ?? 0n) + cents);
 }
 
 /** One month's sums from the output tables (consolidated_trial_balance, consolidation_entries, consolidation_translated_lines). */
