@@ -734,17 +734,26 @@ export function partsOfResult(r: { period: string; blocked: boolean; translated:
  * account and kind (with a local amount, or without) the run's translated lines and entries name.
  */
 export class PartKeys {
-  private readonly byColumn = new Map<string, Map<string | null, [Map<string, string>, Map<string, string>]>>();
-  of(p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string {
-    let byEntity = this.byColumn.get(p.column);
-    if (!byEntity) this.byColumn.set(p.column, (byEntity = new Map()));
-    let maps = byEntity.get(p.entity);
-    if (!maps) byEntity.set(p.entity, (maps = [new Map(), new Map()]));
-    const byAccount = maps[p.local === null ? 0 : 1];
-    let key = byAccount.get(p.account);
-    if (key === undefined) byAccount.set(p.account, (key = partKey(p)));
-    return key;
+  private readonly byColumn = new Map<string, Map<string | null, PartKeyMaps>>();
+  /** A column's and entity's keys (by account: without a local amount, with one). */
+  maps(column: string, entity: string | null): PartKeyMaps {
+    let byEntity = this.byColumn.get(column);
+    if (!byEntity) this.byColumn.set(column, (byEntity = new Map()));
+    let maps = byEntity.get(entity);
+    if (!maps) byEntity.set(entity, (maps = [new Map(), new Map()]));
+    return maps;
   }
+  of(p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string {
+    return keyIn(this.maps(p.column, p.entity), p);
+  }
+}
+type PartKeyMaps = [Map<string, string>, Map<string, string>];
+/** The part's key from its column's and entity's maps (PartKeys.maps), made the first time. */
+function keyIn(maps: PartKeyMaps, p: Pick<FlowPart, 'column' | 'account' | 'entity' | 'local'>): string {
+  const byAccount = maps[p.local === null ? 0 : 1];
+  let key = byAccount.get(p.account);
+  if (key === undefined) byAccount.set(p.account, (key = partKey(p)));
+  return key;
 }
 
 /**
@@ -761,14 +770,18 @@ export class MonthParts {
   /** One entity's translated lines of the month (all of them, as written). */
   addTranslated(lines: readonly { entity: string; groupAccount: string; presentation: bigint; local: bigint; rateKind: string }[]): void {
     // Per entity (the lines are usually one entity's), by account: with a local amount, and without.
-    const byEntity = new Map<string, { column: string; own: Map<string, FlowPart>; other: Map<string, FlowPart> }>();
-    let last: { column: string; own: Map<string, FlowPart>; other: Map<string, FlowPart> } | undefined;
+    type Groups = { column: string; own: Map<string, FlowPart>; other: Map<string, FlowPart>; keys: PartKeyMaps | undefined };
+    const byEntity = new Map<string, Groups>();
+    let last: Groups | undefined;
     let lastEntity: string | undefined;
     for (const t of lines) {
       if (t.entity !== lastEntity) {
         lastEntity = t.entity;
         last = byEntity.get(t.entity);
-        if (!last) byEntity.set(t.entity, (last = { column: `entity:${t.entity}`, own: new Map(), other: new Map() }));
+        if (!last) {
+          const column = `entity:${t.entity}`;
+          byEntity.set(t.entity, (last = { column, own: new Map(), other: new Map(), keys: this.keys?.maps(column, t.entity) }));
+        }
       }
       const own = hasOwnRate(t.rateKind);
       const groups = own ? last!.own : last!.other;
@@ -778,7 +791,7 @@ export class MonthParts {
         if (own) g.local! += t.local;
       } else {
         const part: FlowPart = { column: last!.column, account: t.groupAccount, cents: t.presentation, entity: t.entity, local: own ? t.local : null, acquisition: null };
-        part.key = this.keys ? this.keys.of(part) : partKey(part);
+        part.key = last!.keys ? keyIn(last!.keys, part) : partKey(part);
         groups.set(t.groupAccount, part);
         // (In the order the lines first name them, as before.)
         this.parts.push(part);
