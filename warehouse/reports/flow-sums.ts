@@ -117,19 +117,22 @@ class RunningFlows {
     return this.sorted;
   }
   add(flows: Map<string, Frac>): void {
-    // The month's denominators (a handful: one per rate), each scaled to once.
-    const factor = new Map<bigint, bigint>();
-    flows.forEach((v) => factor.set(v.d, 0n));
-    for (const d of factor.keys()) {
+    // The month's denominators (a handful: one per rate), each scaled to once. (In an array
+    // searched by value: a map keyed by bigints hashes the number on every lookup.)
+    const ds: bigint[] = [];
+    flows.forEach((v) => {
+      if (!ds.includes(v.d)) ds.push(v.d);
+    });
+    for (const d of ds) {
       if (this.d % d === 0n) continue;
       const next = lcm(this.d, d);
       const scale = next / this.d;
       this.n.forEach((x, k) => this.n.set(k, x * scale));
       this.d = next;
     }
-    for (const d of factor.keys()) factor.set(d, this.d / d);
+    const factors = ds.map((d) => this.d / d);
     flows.forEach((v, k) => {
-      const f = factor.get(v.d)!;
+      const f = factors.length === 1 ? factors[0]! : factors[ds.indexOf(v.d)]!;
       const x = this.n.get(k);
       const add = f === 1n ? v.n : v.n * f;
       this.n.set(k, x === undefined ? add : x + add);
