@@ -26,6 +26,7 @@ import { abs, divHalfEven, divHalfEvenByEven, gcd, max, ONE_RATE, formatFixed, f
 import { accountsWithCounterparty, differenceAccount, icOf, type IcMark } from './counterparty';
 import { noRemeasurementAccount, rateTypeFor, remeasurementMemo } from './remeasure';
 import type {
+  AccountRateType,
   AccountType,
   ConsolidationConfig,
   CtbRow,
@@ -87,7 +88,7 @@ const HALF_CENT = TO_CENTS / 2n;
  * of an import to a getter call on the other module's exports (in a 21-entity run's profile,
  * about 0.1 s of getters on these lines alone).
  */
-const perLine = { roundCents: divHalfEvenByEven, withinAmountLimit, icOf, rateTypeFor, AMOUNT_SCALE, PRESENTATION_SCALE };
+const perLine = { roundCents: divHalfEvenByEven, withinAmountLimit, icOf, AMOUNT_SCALE, PRESENTATION_SCALE };
 const CENTS_TO_EXACT = TO_CENTS;
 
 /** A rate as the engine applies it at the line: presentation = local x value, or local / value when indirect (value at RATE_SCALE). */
@@ -153,6 +154,8 @@ interface Classified {
   readonly mapped: boolean;
   readonly ic: MappingConfig | null;
   readonly mark: MappingConfig | null;
+  /** The rate type its lines are translated at (rateTypeFor: the group account's override, else its type's). */
+  readonly rateType: AccountRateType;
 }
 
 /**
@@ -294,11 +297,11 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
     if (!g) continue;
     let byAccount = mappedOf.get(m.entity);
     if (!byAccount) mappedOf.set(m.entity, (byAccount = new Map()));
-    byAccount.set(m.sourceAccount, { group: g.code, type: g.type, mapped: true, ic: m.icCounterparty && m.icCategory ? m : null, mark: m });
+    byAccount.set(m.sourceAccount, { group: g.code, type: g.type, mapped: true, ic: m.icCounterparty && m.icCategory ? m : null, mark: m, rateType: rateTypeFor(g.type, g.rateType, true) });
   }
   /** The group account and the type that picks its rate, for one source account of an entity. */
-  const classify = (entity: string, l: LocalLine): Classified =>
-    mappedOf.get(entity)?.get(l.accountCode) ?? { group: UNMAPPED, type: l.accountType, mapped: false, ic: null, mark: null };
+  const unmappedLine = (l: LocalLine): Classified => ({ group: UNMAPPED, type: l.accountType, mapped: false, ic: null, mark: null, rateType: rateTypeFor(l.accountType, null, false) });
+  const classify = (entity: string, l: LocalLine): Classified => mappedOf.get(entity)?.get(l.accountCode) ?? unmappedLine(l);
   /** An optional role's account (OPTIONAL_GROUP_ROLES), or null when the chart has none. */
   const optionalRole = (r: GroupRole): string | null => role.get(r)?.code ?? null;
 
@@ -536,8 +539,10 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
         if (ic) icLines.push({ entity: e.entity, counterparty: ic.counterparty, category: ic.category, groupAccount: group, sourceAccount: l.accountCode, amount: cents });
       };
 
+      // (The entity's mappings looked up once, not for every line.)
+      const entityMappings = mappedOf.get(e.entity);
       for (const l of lines) {
-        const k = classify(e.entity, l);
+        const k = entityMappings?.get(l.accountCode) ?? unmappedLine(l);
         if (!k.mapped) unmapped.add(`${e.entity}|${l.accountCode}`);
         const ic = perLine.icOf(l, split, k.mark, k.type);
         if (k.group === RE) {
@@ -549,7 +554,7 @@ export function createConsolidation(config: ConsolidationConfig, options: Engine
           continue;
         }
         const same = e.currency === P;
-        const rateType = perLine.rateTypeFor(k.type, k.mapped ? accounts.get(k.group)?.rateType : null, k.mapped);
+        const rateType = k.rateType;
         if (same) push(l, k.group, k.type, 'same', SAME, ic);
         else if (rateType === 'average') push(l, k.group, k.type, 'average', average, ic);
         else if (rateType === 'closing') push(l, k.group, k.type, 'closing', closing, ic);
