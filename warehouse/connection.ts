@@ -356,7 +356,7 @@ export async function openOrgConnection(conn: OrgConnection, { readOnly = false,
  * on another thread opened with checkpointsElsewhere commits without stopping to do it (issue 29:
  * the consolidation's thread; the copying and its fsync run beside it, on the worker's main
  * thread, which only waits for it). `stop()` copies what is left and closes the connection once
-the caller has gone on (its promise: when that is done).
+ * the caller has gone on (its promise: when that is done).
  * Undefined when the file cannot be opened (the writer then checkpoints as usual, and reports it).
  */
 export function walCheckpoints(file: string, everyMs = 200): { stop(): Promise<void> } | undefined {
