@@ -197,11 +197,15 @@ export function createChangeActivities({ config, warehouse, announce }: { config
         consolidatedAt: consolidated ? appliedAt : null,
         error: round.error ?? null,
       };
-      await withRunStore(config, orgId, async (s) => {
-        for (const c of changes) await s.updateSyncRun(c.changeId, (run) => run && { ...run, reports });
-      });
+      // The syncs' own records last (markRuns): a change reads as done or failed (the freshness
+      // route's changeId) only once the freshness rows say so.
+      const markRuns = () =>
+        withRunStore(config, orgId, async (s) => {
+          for (const c of changes) await s.updateSyncRun(c.changeId, (run) => run && { ...run, reports });
+        });
       if (failed && !round.readAt) {
         await Freshness.updateOne({ key: freshnessKey.organization(orgId) }, { $set: { lastError: round.error, organization_id: orgId } }, { upsert: true });
+        await markRuns();
         return { appliedAt: appliedAt.toISOString() };
       }
       /** Moves a freshness row forward (a later change or consolidation only). */
@@ -227,6 +231,7 @@ export function createChangeActivities({ config, warehouse, announce }: { config
         const readAt = new Date(round.readAt);
         await Freshness.updateOne({ key: freshnessKey.organization(orgId), $or: [{ appliedThrough: null }, { appliedThrough: { $lt: readAt } }] }, { $set: { appliedThrough: readAt } });
       }
+      await markRuns();
       return { appliedAt: appliedAt.toISOString() };
     },
   };
