@@ -81,6 +81,13 @@ export interface Dialect {
   catalog(db: Db, only?: string): Promise<CatalogColumn[]>;
   /** The names of the database's tables and views (T-SQL: in dbo), without their columns. */
   objectNames(db: Db): Promise<string[]>;
+  /**
+   * The distinct values of `column` in order, where an index of `table` starts with the columns of
+   * `equal` and then `column` (trial_balance's (period, entity): its months, a month's entities).
+   * SQLite: one index seek per value (its DISTINCT reads every entry of the index: 756,000 for a
+   * big group's months). T-SQL: a DISTINCT. Values are not null.
+   */
+  distinctInIndex(db: Db, table: string, column: string, equal?: Record<string, string>): Promise<string[]>;
 }
 
 /** Types SQL Server cannot order by. */
@@ -161,6 +168,18 @@ export const SQLITE: Dialect = {
     return rows.map((r) => ({ ...r, rowid: !withoutRowid.has(r.t) }));
   },
   objectNames: async (db) => (await sql<{ name: string }>`select name from sqlite_master where type in ('table', 'view')`.execute(db)).rows.map((r) => r.name),
+  distinctInIndex: async (db, table, column, equal = {}) => {
+    // Each next value: the smallest one above the last (a seek in the index), until there is none.
+    const t = sql.id(table);
+    const c = sql.id(column);
+    const fixed = sql.join([sql`1 = 1`, ...Object.entries(equal).map(([k, v]) => sql`${sql.id(k)} = ${v}`)], sql` and `);
+    const rows = await sql<{ v: string }>`with recursive next(v) as (
+      select (select min(${c}) from ${t} where ${fixed})
+      union all
+      select (select min(${c}) from ${t} where ${fixed} and ${c} > next.v) from next where next.v is not null
+    ) select v from next where v is not null`.execute(db);
+    return rows.rows.map((r) => r.v);
+  },
 };
 
 export const MSSQL: Dialect = {
@@ -239,6 +258,11 @@ export const MSSQL: Dialect = {
     });
   },
   objectNames: async (db) => (await sql<{ name: string }>`select name from sys.objects where type in ('U', 'V') and schema_id = schema_id('dbo')`.execute(db)).rows.map((r) => r.name),
+  distinctInIndex: async (db, table, column, equal = {}) => {
+    let q = db.selectFrom(table).select(column).distinct().orderBy(column);
+    for (const [k, v] of Object.entries(equal)) q = q.where(k, '=', v);
+    return ((await q.execute()) as Record<string, string>[]).map((r) => r[column]!);
+  },
 };
 
 export const DIALECTS: Record<DialectName, Dialect> = { sqlite: SQLITE, mssql: MSSQL };

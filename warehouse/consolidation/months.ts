@@ -78,7 +78,7 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
   const cfg = await readConfig(db);
   const problems = [...checkChart(cfg.accounts), ...checkEntities(cfg.entities), ...acquisitionProblems(cfg)];
   if (problems.length) throw fail.validation(`The consolidation cannot run: ${problems.join('; ')}`);
-  const periods = await trialBalancePeriods(db);
+  const periods = await trialBalancePeriods(db, org.dialect);
   const locked = await lockedPeriods(db);
   const engine = createConsolidation(cfg, { locked, entityColumns: false });
   const withCounterparty = await trialBalanceHasCounterparty(db);
@@ -117,7 +117,7 @@ async function writeMonths(org: OrgDatabase, input: ConsolidateInput, onPeriod?:
     engine.addJournals(await readPostedJournals(org, { after: journalsUpTo, upTo: period }));
     journalsUpTo = period;
     // Entity by entity: memory holds one entity's month, whatever the group's size.
-    const run = engine.start(period, await trialBalanceEntities(db, period));
+    const run = engine.start(period, await trialBalanceEntities(db, org.dialect, period));
     let translated = 0;
     const parts = new MonthParts(partKeys);
     for (const entity of run.entities) {

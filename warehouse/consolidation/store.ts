@@ -295,18 +295,18 @@ function defaultBasis(source: string): AmountBasis {
  * says, its name from `names` (what the connections call it) else "<source> <id>".
  */
 export async function syncEntities(db: Db, dialect: OrgDialect, names: Map<string, string> = new Map()): Promise<number> {
-  const fresh = await entitiesToAdd(db, names);
+  const fresh = await entitiesToAdd(db, dialect, names);
   await insertChunked(db, dialect, 'consolidation_entities', fresh.map((r) => ({ ...r })));
   return fresh.length;
 }
 
 /** The configuration rows syncEntities would add (what a read shows for them: it writes nothing). */
-export async function entitiesToAdd(db: Db, names: Map<string, string> = new Map()): Promise<EntityRow[]> {
+export async function entitiesToAdd(db: Db, dialect: OrgDialect, names: Map<string, string> = new Map()): Promise<EntityRow[]> {
   const have = await existingTables(db);
   if (!have.has('trial_balance')) return [];
-  // The entities first (the (period, entity) index answers: a quarter of scanning the rows), then
-  // the currency and source of the new ones only (usually none after the first run).
-  const entities = ((await db.selectFrom('trial_balance').select('entity').distinct().execute()) as { entity: string }[]).map((r) => r.entity);
+  // The entities first (month by month, through the (period, entity) index: a seek per month and
+  // entity), then the currency and source of the new ones only (usually none after the first run).
+  const entities = await trialBalanceEntities(db, dialect);
   const known = new Set(((await db.selectFrom('consolidation_entities').select('entity').execute()) as { entity: string }[]).map((r) => r.entity));
   const unknown = entities.filter((e) => !known.has(e));
   if (!unknown.length) return [];
@@ -409,10 +409,9 @@ export async function readConfig(db: Db): Promise<ConsolidationConfig> {
   return { settings, entities: entities.map(entityConfigOf), accounts, mappings, rates, historical, acquisitions: acquisitions.config, ownershipChanges };
 }
 
-export async function trialBalancePeriods(db: Db): Promise<string[]> {
+export async function trialBalancePeriods(db: Db, dialect: OrgDialect): Promise<string[]> {
   if (!(await existingTables(db)).has('trial_balance')) return [];
-  const rows = (await db.selectFrom('trial_balance').select('period').distinct().orderBy('period').execute()) as { period: string }[];
-  return rows.map((r) => r.period).filter((p) => /^\d{4}-\d{2}$/.test(p));
+  return (await DIALECTS[dialect].distinctInIndex(db, 'trial_balance', 'period')).filter((p) => /^\d{4}-\d{2}$/.test(p));
 }
 
 // (Read once: tsx compiles every use of an import to a getter call on the other module's
@@ -426,10 +425,16 @@ export async function outputPeriods(db: Db): Promise<string[]> {
   return ((await db.selectFrom('consolidated_trial_balance').select('period').distinct().orderBy('period').execute()) as { period: string }[]).map((r) => r.period);
 }
 
-/** The entities with rows in one month (the (period, entity) index answers it). */
-export async function trialBalanceEntities(db: Db, period: string): Promise<string[]> {
-  const rows = (await db.selectFrom('trial_balance').select('entity').distinct().where('period', '=', period).execute()) as { entity: string }[];
-  return rows.map((r) => r.entity);
+/**
+ * The entities with rows in one month, or in any month without `period`, in order (the (period,
+ * entity) index answers: trial_balance's every month has it).
+ */
+export async function trialBalanceEntities(db: Db, dialect: OrgDialect, period?: string): Promise<string[]> {
+  const d = DIALECTS[dialect];
+  if (period !== undefined) return d.distinctInIndex(db, 'trial_balance', 'entity', { period });
+  const all = new Set<string>();
+  for (const p of await d.distinctInIndex(db, 'trial_balance', 'period')) for (const e of await d.distinctInIndex(db, 'trial_balance', 'entity', { period: p })) all.add(e);
+  return [...all].sort();
 }
 
 /** True when trial_balance has its counterparty column (a table rebuilt before it has none until the next rebuild). */

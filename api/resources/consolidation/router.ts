@@ -49,7 +49,7 @@ export function consolidationRouter(deps: AppDeps): Router {
   const any = auth('admin', 'user');
 
   route(router, 'get', '/:orgId', { tag, summary: "The organization's consolidation (user of the organization or admin): data { settings { configured, presentationCurrency, method (full | proportional), toleranceAmount, tolerancePct, fiscalYearStartMonth }, entities [{ entity, name, currency, ownership (percent), parent, included, basis (balances | movements | ytd), source }], accounts (the group chart), locks, checks per period }. Every entity of trial_balance is listed (added with defaults on first sight)" }, any, validate({ params: s.orgParams }), async (req, res) => {
-    ok(res, 'Consolidation fetched', await readDb(req, ({ db }, orgId) => svc.overview(db, orgId)));
+    ok(res, 'Consolidation fetched', await readDb(req, ({ db, dialect }, orgId) => svc.overview(db, dialect, orgId)));
   });
 
   route(router, 'put', '/:orgId/settings', { tag, summary: 'Save the group settings (presentation currency, method, intercompany tolerance as an amount and a percent, fiscal year start month); from then on every pipeline run ends with the consolidation. 400 naming what is wrong; nothing is saved then' }, any, validate({ params: s.orgParams, body: s.settingsBody }), async (req, res) => {

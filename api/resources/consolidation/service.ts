@@ -57,11 +57,11 @@ export async function prepare(db: Db, dialect: OrgDialect, orgId: string): Promi
 const now = () => new Date().toISOString();
 
 /** Everything the consolidation page shows; the trial balance's entities not configured yet as they will be (a read writes nothing). */
-export async function overview(db: Db, orgId: string) {
+export async function overview(db: Db, dialect: OrgDialect, orgId: string) {
   const names = await connectionEntityNames(orgId);
   const [settings, entities, chart, locks, checks] = await Promise.all([
     readSettings(db),
-    Promise.all([readEntities(db), entitiesToAdd(db, names)]).then(([known, fresh]) => (fresh.length ? [...known, ...fresh].sort((a, b) => (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0)) : known)),
+    Promise.all([readEntities(db), entitiesToAdd(db, dialect, names)]).then(([known, fresh]) => (fresh.length ? [...known, ...fresh].sort((a, b) => (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0)) : known)),
     readChart(db),
     db.selectFrom('consolidation_period_locks').selectAll().orderBy('period').execute(),
     db.selectFrom('consolidation_checks').selectAll().orderBy('period').execute(),

@@ -8,7 +8,7 @@ import { CONNECTOR_LIST } from '../../../common/connectors';
 import { AuditRecord } from '../../../common/models/audit';
 import { ReportPack } from '../../../common/models/report-pack';
 import { User } from '../../../common/models/user';
-import type { OrgDatabase } from '../../../warehouse/connection';
+import type { OrgDatabase, OrgDialect } from '../../../warehouse/connection';
 import { connectionEntityNames } from '../../../common/consolidation/entity-names';
 import { entitiesToAdd, readChart, readEntities, readSettings, sourceAccounts, trialBalancePeriods, type EntityRow } from '../../../warehouse/consolidation/store';
 import { DIALECTS } from '../../../warehouse/dialect';
@@ -129,8 +129,8 @@ async function trialBalanceStep(db: Db, runs: RunStore | null, periods: string[]
 }
 
 /** The entities as the consolidation will take them: those configured, and those of the trial balance not configured yet (as the Consolidation screen lists them; a read writes nothing). */
-async function groupEntities(db: Db, orgId: string): Promise<EntityRow[]> {
-  const [known, fresh] = await Promise.all([readEntities(db), connectionEntityNames(orgId).then((names) => entitiesToAdd(db, names))]);
+async function groupEntities(db: Db, dialect: OrgDialect, orgId: string): Promise<EntityRow[]> {
+  const [known, fresh] = await Promise.all([readEntities(db), connectionEntityNames(orgId).then((names) => entitiesToAdd(db, dialect, names))]);
   return [...known, ...fresh].filter((e) => e.included);
 }
 
@@ -214,8 +214,8 @@ export async function checklist(o: OrgDatabase, orgId: string): Promise<Checklis
   // or run; this read writes nothing): then no upload and no pipeline run.
   const objects = new Set(await DIALECTS[o.dialect].objectNames(db));
   const runs = objects.has(UPLOADS_TABLE) && objects.has(PIPELINE_RUNS_TABLE) ? new RunStore(o) : null;
-  const periods = await trialBalancePeriods(db);
-  const entities = await groupEntities(db, orgId);
+  const periods = await trialBalancePeriods(db, o.dialect);
+  const entities = await groupEntities(db, o.dialect, orgId);
   const verdicts: Record<ChecklistStepKey, Verdict> = {
     source: await sourceStep(orgId, runs),
     trial_balance: await trialBalanceStep(db, runs, periods),

@@ -1,0 +1,59 @@
+// The dialects' distinct values through an index (warehouse/dialect.ts distinctInIndex): the
+// trial balance's months and each month's entities, as the consolidation and the checklist read
+// them. SQLite seeks from value to value in the (period, entity) index; the answer must be what a
+// DISTINCT answers, in the same order, whatever order the rows were written in. T-SQL's is a
+// DISTINCT, checked as compiled text (no SQL Server here).
+import Database from 'better-sqlite3';
+import { DummyDriver, Kysely, MssqlAdapter, MssqlIntrospector, MssqlQueryCompiler, SqliteDialect } from 'kysely';
+import { MSSQL, SQLITE } from '../warehouse/dialect';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let db: Kysely<any>;
+let sqlite: Database.Database;
+
+beforeAll(() => {
+  sqlite = new Database(':memory:');
+  sqlite.exec('create table trial_balance (entity text not null, period text not null, account_code text not null)');
+  sqlite.exec('create index trial_balance_period on trial_balance (period, entity)');
+  // Months and entities written out of order, repeated, with names that sort as text ('E10' before 'E2'),
+  // an apostrophe and a hyphen, and an entity only in one month.
+  const rows: [string, string, string][] = [];
+  for (const period of ['2024-03', '2023-12', '2024-01', '2024-02']) for (const entity of ['E2', 'E10', 'E1', "O'Brien-UK"]) for (const account of ['A1', 'A2']) rows.push([entity, period, account]);
+  rows.push(['Late', '2024-03', 'A1']);
+  const ins = sqlite.prepare('insert into trial_balance values (?, ?, ?)');
+  // A fixed shuffle (every 7th row on, wrapping; 33 rows): the table's order is not the index's.
+  for (let i = 0, j = 0; i < rows.length; i++, j = (j + 7) % rows.length) ins.run(...rows[j]!);
+  db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+});
+afterAll(() => db.destroy());
+
+const distinct = (sql: string, ...params: string[]) => (sqlite.prepare(sql).raw(true).all(...params) as string[][]).map((r) => r[0]!);
+
+test('SQLite: the months, as a DISTINCT answers them', async () => {
+  const months = await SQLITE.distinctInIndex(db, 'trial_balance', 'period');
+  expect(months).toEqual(['2023-12', '2024-01', '2024-02', '2024-03']);
+  expect(months).toEqual(distinct('select distinct period from trial_balance order by period'));
+});
+
+test("SQLite: one month's entities, in the index's order", async () => {
+  const march = await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', { period: '2024-03' });
+  expect(march).toEqual(['E1', 'E10', 'E2', 'Late', "O'Brien-UK"]);
+  expect(march).toEqual(distinct('select distinct entity from trial_balance where period = ? order by entity', '2024-03'));
+  expect(await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', { period: '2024-01' })).toEqual(['E1', 'E10', 'E2', "O'Brien-UK"]);
+});
+
+test('SQLite: a month with no rows, and an empty table, answer nothing', async () => {
+  expect(await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', { period: '2025-01' })).toEqual([]);
+  sqlite.exec('create table empty_tb (entity text not null, period text not null)');
+  expect(await SQLITE.distinctInIndex(db, 'empty_tb', 'period')).toEqual([]);
+});
+
+test('T-SQL: a DISTINCT in order, the equalities as parameters', async () => {
+  const seen: { sql: string; parameters: readonly unknown[] }[] = [];
+  const tsql = new Kysely({
+    dialect: { createAdapter: () => new MssqlAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new MssqlIntrospector(k), createQueryCompiler: () => new MssqlQueryCompiler() },
+    log: (e) => void seen.push({ sql: e.query.sql, parameters: e.query.parameters }),
+  });
+  expect(await MSSQL.distinctInIndex(tsql, 'trial_balance', 'entity', { period: '2024-03' })).toEqual([]);
+  expect(seen).toEqual([{ sql: 'select distinct "entity" from "trial_balance" where "period" = @1 order by "entity"', parameters: ['2024-03'] }]);
+});
