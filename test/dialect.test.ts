@@ -48,6 +48,29 @@ test('SQLite: a month with no rows, and an empty table, answer nothing', async (
   expect(await SQLITE.distinctInIndex(db, 'empty_tb', 'period')).toEqual([]);
 });
 
+test("SQLite: a table without an index starting with those columns answers the same, by a DISTINCT", async () => {
+  // No index, and an index in the other order (entity, period): neither leads with the month.
+  for (const [table, index] of [['tb_bare', null], ['tb_other', '(entity, period)']] as const) {
+    sqlite.exec(`create table ${table} as select * from trial_balance`);
+    if (index) sqlite.exec(`create index ${table}_ix on ${table} ${index}`);
+    expect(await SQLITE.distinctInIndex(db, table, 'period')).toEqual(['2023-12', '2024-01', '2024-02', '2024-03']);
+    expect(await SQLITE.distinctInIndex(db, table, 'entity', { period: '2024-03' })).toEqual(['E1', 'E10', 'E2', 'Late', "O'Brien-UK"]);
+  }
+});
+
+test('SQLite: with the index, the values are found by seeks, not by reading every entry', async () => {
+  // The statements run, through the connection's own statement log: the recursive walk on the
+  // indexed table, the DISTINCT on the bare one.
+  const seen: string[] = [];
+  const logged = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), log: (e) => void seen.push(e.query.sql) });
+  await SQLITE.distinctInIndex(logged, 'trial_balance', 'entity', { period: '2024-03' });
+  await SQLITE.distinctInIndex(logged, 'tb_bare', 'entity', { period: '2024-03' });
+  const runs = seen.filter((q) => !q.includes('pragma_index_list'));
+  expect(runs).toHaveLength(2);
+  expect(runs[0]).toMatch(/^with recursive next/);
+  expect(runs[1]).toMatch(/^select distinct "entity"/);
+});
+
 test('T-SQL: a DISTINCT in order, the equalities as parameters', async () => {
   const seen: { sql: string; parameters: readonly unknown[] }[] = [];
   const tsql = new Kysely({

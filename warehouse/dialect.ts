@@ -169,10 +169,20 @@ export const SQLITE: Dialect = {
   },
   objectNames: async (db) => (await sql<{ name: string }>`select name from sqlite_master where type in ('table', 'view')`.execute(db)).rows.map((r) => r.name),
   distinctInIndex: async (db, table, column, equal = {}) => {
-    // Each next value: the smallest one above the last (a seek in the index), until there is none.
     const t = sql.id(table);
     const c = sql.id(column);
     const fixed = sql.join([sql`1 = 1`, ...Object.entries(equal).map(([k, v]) => sql`${sql.id(k)} = ${v}`)], sql` and `);
+    // Without such an index (a table made by hand), each seek would be a scan: a DISTINCT then.
+    const leading = [...Object.keys(equal), column];
+    const starts = new Map<string, string[]>();
+    for (const r of (await sql<{ ix: string; seqno: number; name: string }>`select l.name as ix, i.seqno as seqno, i.name as name from pragma_index_list(${table}) l, pragma_index_info(l.name) i where l.partial = 0 and i.seqno < ${leading.length}`.execute(db)).rows) {
+      const cols = starts.get(r.ix) ?? [];
+      cols[r.seqno] = r.name;
+      starts.set(r.ix, cols);
+    }
+    const indexed = [...starts.values()].some((cols) => leading.every((name, i) => cols[i] === name));
+    if (!indexed) return (await sql<{ v: string }>`select distinct ${c} as v from ${t} where ${fixed} order by ${c}`.execute(db)).rows.map((r) => r.v);
+    // Each next value: the smallest one above the last (a seek in the index), until there is none.
     const rows = await sql<{ v: string }>`with recursive next(v) as (
       select (select min(${c}) from ${t} where ${fixed})
       union all
