@@ -225,6 +225,20 @@ describe('twenty entity columns at 1280 px and a phone at 390 px', () => {
   afterAll(() => page?.close());
 
   const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
+  /**
+   * A box once the page's layout has settled (the same over 100 ms): the statement's text shows
+   * before its card has taken its final width, and a busy machine can show the layout between.
+   */
+  const settled = async (selector: string) => {
+    let last = await box(selector);
+    for (let i = 0; i < 50; i++) {
+      await page.waitForTimeout(100);
+      const now = await box(selector);
+      if (now.x === last.x && now.y === last.y && now.width === last.width && now.height === last.height) return now;
+      last = now;
+    }
+    throw new Error(`${selector} kept moving for 5 s`);
+  };
 
   it('keeps the row labels and header in view, scrolls sideways inside the table only, with Consolidated pinned', async () => {
     await page.goto(`${base}/reports?report=statement:profit-and-loss&period=2026-03`);
@@ -238,7 +252,7 @@ describe('twenty entity columns at 1280 px and a phone at 390 px', () => {
     const overflow = await page.locator('.report-scroll').evaluate((el) => el.scrollWidth - el.clientWidth);
     expect(overflow).toBeGreaterThan(500);
     // Consolidated is in view before and after scrolling; the row labels do not move.
-    const scroller = await box('.report-scroll');
+    const scroller = await settled('.report-scroll');
     const consolidated = await box('.report-table thead th.pinned-right');
     expect(consolidated.x + consolidated.width).toBeLessThanOrEqual(scroller.x + scroller.width + 1);
     const label = await box('.report-table tbody th.row-label');
@@ -250,6 +264,8 @@ describe('twenty entity columns at 1280 px and a phone at 390 px', () => {
     await page.waitForTimeout(100);
     const labelAfter = await box('.report-table tbody th.row-label');
     const consolidatedAfter = await box('.report-table thead th.pinned-right');
+    // (The table's box itself stays where it was: only its content scrolled.)
+    expect(await box('.report-scroll')).toEqual(scroller);
     expect(Math.round(labelAfter.x)).toBe(Math.round(label.x));
     expect(Math.round(consolidatedAfter.x)).toBe(Math.round(consolidated.x));
     // The header row stays on top while the table scrolls down.
