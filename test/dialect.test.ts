@@ -42,6 +42,12 @@ test("SQLite: one month's entities, in the index's order", async () => {
   expect(await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', { period: '2024-01' })).toEqual(['E1', 'E10', 'E2', "O'Brien-UK"]);
 });
 
+test("SQLite: every month's entities (across the month), in order, as a DISTINCT answers them", async () => {
+  const all = await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', {}, 'period');
+  expect(all).toEqual(['E1', 'E10', 'E2', 'Late', "O'Brien-UK"]);
+  expect(all).toEqual(distinct('select distinct entity from trial_balance order by entity'));
+});
+
 test('SQLite: a month with no rows, and an empty table, answer nothing', async () => {
   expect(await SQLITE.distinctInIndex(db, 'trial_balance', 'entity', { period: '2025-01' })).toEqual([]);
   sqlite.exec('create table empty_tb (entity text not null, period text not null)');
@@ -55,6 +61,7 @@ test("SQLite: a table without an index starting with those columns answers the s
     if (index) sqlite.exec(`create index ${table}_ix on ${table} ${index}`);
     expect(await SQLITE.distinctInIndex(db, table, 'period')).toEqual(['2023-12', '2024-01', '2024-02', '2024-03']);
     expect(await SQLITE.distinctInIndex(db, table, 'entity', { period: '2024-03' })).toEqual(['E1', 'E10', 'E2', 'Late', "O'Brien-UK"]);
+    expect(await SQLITE.distinctInIndex(db, table, 'entity', {}, 'period')).toEqual(['E1', 'E10', 'E2', 'Late', "O'Brien-UK"]);
   }
 });
 
@@ -79,4 +86,8 @@ test('T-SQL: a DISTINCT in order, the equalities as parameters', async () => {
   });
   expect(await MSSQL.distinctInIndex(tsql, 'trial_balance', 'entity', { period: '2024-03' })).toEqual([]);
   expect(seen).toEqual([{ sql: 'select distinct "entity" from "trial_balance" where "period" = @1 order by "entity"', parameters: ['2024-03'] }]);
+  // Every month's entities: still one statement.
+  seen.length = 0;
+  await MSSQL.distinctInIndex(tsql, 'trial_balance', 'entity', {}, 'period');
+  expect(seen).toEqual([{ sql: 'select distinct "entity" from "trial_balance" order by "entity"', parameters: [] }]);
 });

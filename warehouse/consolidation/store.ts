@@ -430,11 +430,7 @@ export async function outputPeriods(db: Db): Promise<string[]> {
  * entity) index answers: trial_balance's every month has it).
  */
 export async function trialBalanceEntities(db: Db, dialect: OrgDialect, period?: string): Promise<string[]> {
-  const d = DIALECTS[dialect];
-  if (period !== undefined) return d.distinctInIndex(db, 'trial_balance', 'entity', { period });
-  const all = new Set<string>();
-  for (const p of await d.distinctInIndex(db, 'trial_balance', 'period')) for (const e of await d.distinctInIndex(db, 'trial_balance', 'entity', { period: p })) all.add(e);
-  return [...all].sort();
+  return period === undefined ? DIALECTS[dialect].distinctInIndex(db, 'trial_balance', 'entity', {}, 'period') : DIALECTS[dialect].distinctInIndex(db, 'trial_balance', 'entity', { period });
 }
 
 /** True when trial_balance has its counterparty column (a table rebuilt before it has none until the next rebuild). */
