@@ -80,12 +80,11 @@ await main(async () => {
     let checksFailed = false;
     const checks = quick
       ? Promise.resolve()
-      : Promise.all([
-          step('typecheck', () => runNode([bin('typescript/bin/tsc'), '-p', 'tsconfig.json'], {}, { nice: 10 })),
-          step('typecheck web', () => runNode([bin('typescript/bin/tsc'), '-p', 'web/tsconfig.json'], {}, { nice: 10 })),
-          step('lint', () => runNode([bin('eslint/bin/eslint.js'), '--max-warnings=0', '.'], {}, { nice: 10 })),
-        ]).then((codes) => {
-          if (codes.every((c) => c === 0)) return;
+      : // One process (scripts/check.mjs): the two TypeScript programs are built once, for the type
+        // checks and for the lint's type-aware rules (three processes building four programs used
+        // about 1.7 times the CPU, taken from the tests).
+        step('typecheck and lint', () => runNode([join(ROOT, 'scripts', 'check.mjs')], {}, { nice: 10 })).then((c) => {
+          if (c === 0) return;
           checksFailed = true;
           process.stdout.write('[test] typecheck or lint failed: see above; stopping the tests\n');
           stopJest();
