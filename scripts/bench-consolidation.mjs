@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:consolidation [-- --entities 20 --months 36 --accounts 1000 --journals 1000]`: the consolidation
+// `npm run bench:consolidation [-- --entities 21 --months 36 --accounts 1000 --journals 1000 --pairs 3]`: the consolidation
 // through the real worker: the launcher's Temporal dev server, FerretDB and Azurite on free
 // loopback ports, the worker process as `npm start` runs it (worker/main.ts with the same node
 // flags), an organization record, and workflow consolidate-<orgId> started with the Temporal
@@ -35,6 +35,8 @@ const ACCOUNTS = Number(arg('accounts', 1000));
 // Acquisitions (goodwill, fair-value adjustments, pre-acquisition equity): up to 20, one per subsidiary.
 const ACQUISITIONS = Number(arg('acquisitions', 20));
 const JOURNALS = Number(arg('journals', 1000));
+// Pairs (floor, consolidation) at the full size: the verdict is on the median pair.
+const PAIRS = Math.max(1, Number(arg('pairs', 3)));
 const generate = async (file, entities) => {
   const rows = await generateGroup(file, entities, MONTHS, ACCOUNTS, JOURNALS);
   addAcquisitions(file, entities, ACQUISITIONS);
@@ -138,11 +140,9 @@ try {
   const tiny = await consolidate('bench-tiny');
   const idle = memoryOf(worker.pid);
 
-  const results = [];
-  for (const n of [...new Set([5, ENTITIES])]) {
-    const file = join(warehouse, `bench-${n}.sqlite`);
-    await generate(file, n);
-    const floorFile = join(dir, `floor-${n}.sqlite`);
+  /** The floor on a copy of `file`: the sqlite3 shell's wall and CPU seconds. */
+  function floorOf(file, n, pair) {
+    const floorFile = join(dir, `floor-${n}-${pair}.sqlite`);
     copyFileSync(file, floorFile);
     const f0 = performance.now();
     const fc0 = cpuOf(process.pid, true);
@@ -151,34 +151,62 @@ try {
     const floorCpuSecs = cpuOf(process.pid, true) - fc0;
     if (floor.status !== 0) throw new Error(`sqlite3 floor failed: ${floor.stderr}`);
     rmSync(floorFile, { force: true });
-    const run = await consolidate(`bench-${n}`);
-    results.push({ entities: n, tbRows: n * MONTHS * ACCOUNTS, journals: JOURNALS * MONTHS, floorSecs, floorCpuSecs, ...run, ...memoryOf(worker.pid) });
+    return { floorSecs, floorCpuSecs };
+  }
+
+  // The full size runs as PAIRS pairs (floor and consolidation, each on its own copy of the same
+  // database), the order inside a pair alternating: this machine's speed drifts within minutes, so
+  // one pair can set a fast floor beside a slow consolidation (or the reverse). Every pair is
+  // printed; the verdict is on the median pair's ratio. The 5-entity run (the memory's trend) is one pair.
+  const results = [];
+  for (const n of [...new Set([5, ENTITIES])]) {
+    const file = join(warehouse, `bench-${n}.sqlite`);
+    await generate(file, n);
+    const pairs = n === ENTITIES ? PAIRS : 1;
+    for (let pair = 1; pair <= pairs; pair++) {
+      const name = `bench-${n}-${pair}`;
+      copyFileSync(file, join(warehouse, `${name}.sqlite`));
+      const floorFirst = pair % 2 === 1;
+      const before = floorFirst ? floorOf(file, n, pair) : undefined;
+      const run = await consolidate(name);
+      const floor = before ?? floorOf(file, n, pair);
+      rmSync(join(warehouse, `${name}.sqlite`), { force: true });
+      results.push({ entities: n, pair, pairs, floorFirst, tbRows: n * MONTHS * ACCOUNTS, journals: JOURNALS * MONTHS, ...floor, ...run, ...memoryOf(worker.pid) });
+    }
+    rmSync(file, { force: true });
   }
   await mongoose.disconnect();
   await client.connection.close();
 
   process.stdout.write(`\nconsolidation benchmark through the worker (same run, same machine); worker resident after warm-up: ${idle.rssMb.toFixed(0)} MB, peak ${idle.peakMb.toFixed(0)} MB; a one-entity, one-month run takes ${tiny.secs.toFixed(2)} s\n`);
   process.stdout.write(`journals: ${JOURNALS.toLocaleString('en-US')} a month (${(JOURNALS * MONTHS).toLocaleString('en-US')} in all)\n`);
-  process.stdout.write('entities | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
+  process.stdout.write('entities | pair | trial_balance rows | floor: sqlite3 INSERT...SELECT | consolidation (workflow) | ratio | rows/s | worker peak RSS so far\n');
   for (const r of results) {
-    process.stdout.write(`${String(r.entities).padStart(8)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked, ${Math.min(ACQUISITIONS, r.entities - 1)} acquisitions)\n`);
+    process.stdout.write(`${String(r.entities).padStart(8)} | ${`${r.pair}/${r.pairs}${r.floorFirst ? ' f' : ' c'}`.padStart(6)} | ${String(r.tbRows).padStart(18)} | ${r.floorSecs.toFixed(2).padStart(28)} s | ${r.secs.toFixed(2).padStart(21)} s | ${(r.secs / r.floorSecs).toFixed(2).padStart(5)}x | ${Math.round(r.tbRows / r.secs).toLocaleString('en-US').padStart(9)} | ${r.peakMb.toFixed(0)} MB (${r.periods} periods, ${r.blocked} blocked, ${Math.min(ACQUISITIONS, r.entities - 1)} acquisitions)\n`);
   }
   // CPU used, beside the wall times: the worker process's (all its threads, the Temporal worker's
   // share of the run included) and the floor's sqlite3 (its children's time, read once it was waited for).
-  process.stdout.write('entities | floor CPU (sqlite3) | consolidation CPU (worker process) | CPU ratio\n');
-  for (const r of results) process.stdout.write(`${String(r.entities).padStart(8)} | ${r.floorCpuSecs.toFixed(2).padStart(17)} s | ${r.cpuSecs.toFixed(2).padStart(32)} s | ${(r.cpuSecs / r.floorCpuSecs).toFixed(2).padStart(8)}x\n`);
+  process.stdout.write('entities | pair | floor CPU (sqlite3) | consolidation CPU (worker process) | CPU ratio\n');
+  for (const r of results) process.stdout.write(`${String(r.entities).padStart(8)} | ${`${r.pair}/${r.pairs}`.padStart(4)} | ${r.floorCpuSecs.toFixed(2).padStart(17)} s | ${r.cpuSecs.toFixed(2).padStart(32)} s | ${(r.cpuSecs / r.floorCpuSecs).toFixed(2).padStart(8)}x\n`);
   process.stdout.write(`load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
   // Issue 29's targets are for the full run (the group with 20 acquisitions and 1,000 journals a
   // month): within 3x of its floor, the worker's peak under 300 MB. The 5-entity run is there for
   // the memory's trend; its ratio is higher, as its journals (1,000 a month whatever the group's
-  // size) weigh more against its rows (docs/benchmarks.md).
-  const full = results.at(-1);
-  const sized = ENTITIES === 21 && MONTHS === 36 && ACCOUNTS === 1000 && ACQUISITIONS === 20 && JOURNALS === 1000;
+  // size) weigh more against its rows (docs/benchmarks.md). The ratio judged is the median pair's
+  // (the middle one of PAIRS sorted by ratio); the peak is the worker's highest of all the runs.
+  const fullPairs = results.filter((r) => r.entities === ENTITIES).sort((a, b) => a.secs / a.floorSecs - b.secs / b.floorSecs);
+  const median = fullPairs[Math.floor((fullPairs.length - 1) / 2)];
+  const ratio = median.secs / median.floorSecs;
+  const peakMb = Math.max(...results.map((r) => r.peakMb));
+  const sized = ENTITIES === 21 && MONTHS === 36 && ACCOUNTS === 1000 && ACQUISITIONS === 20 && JOURNALS === 1000 && PAIRS >= 3;
   const verdict = (ok) => (ok ? 'met' : 'NOT met');
   process.stdout.write(
+    `pairs at ${ENTITIES} entities: ${fullPairs.map((r) => `${(r.secs / r.floorSecs).toFixed(2)}x`).join(', ')} (sorted); the median pair: ${median.floorSecs.toFixed(2)} s floor, ${median.secs.toFixed(2)} s consolidation\n`,
+  );
+  process.stdout.write(
     sized
-      ? `targets (issue 29, the ${full.entities}-entity run): ${(full.secs / full.floorSecs).toFixed(2)}x its floor (within 3x: ${verdict(full.secs / full.floorSecs <= 3)}), worker peak ${full.peakMb.toFixed(0)} MB (under 300 MB: ${verdict(full.peakMb < 300)})\n`
-      : 'targets (issue 29): for the default sizes only (21 entities, 36 months, 1,000 accounts, 20 acquisitions, 1,000 journals a month)\n',
+      ? `targets (issue 29, the ${ENTITIES}-entity run, median of ${fullPairs.length} pairs): ${ratio.toFixed(2)}x its floor (within 3x: ${verdict(ratio <= 3)}), worker peak ${peakMb.toFixed(0)} MB (under 300 MB: ${verdict(peakMb < 300)})\n`
+      : 'targets (issue 29): for the default sizes only (21 entities, 36 months, 1,000 accounts, 20 acquisitions, 1,000 journals a month, at least 3 pairs)\n',
   );
 } finally {
   await group.stopAll(3000);
